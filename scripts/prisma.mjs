@@ -1,0 +1,20 @@
+// Runs the Prisma CLI fully offline. Prisma 6.19 uses its WebAssembly schema engine with the
+// driver adapter, but still tries to download native engines unless told they exist
+// (see shared notes: toolchain.md, "Prisma and SQLite, offline").
+import { spawnSync } from "node:child_process";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+
+const anyExistingFile = fileURLToPath(import.meta.url);
+const env = {
+  ...process.env,
+  PRISMA_SCHEMA_ENGINE_BINARY: anyExistingFile,
+  PRISMA_QUERY_ENGINE_LIBRARY: anyExistingFile,
+  PRISMA_ENGINES_CHECKSUM_IGNORE_MISSING: "1",
+  PRISMA_HIDE_UPDATE_MESSAGE: "1",
+  CHECKPOINT_DISABLE: "1",
+  DATABASE_URL: process.env.DATABASE_URL ?? "file:./dev.db",
+};
+const cli = createRequire(import.meta.url).resolve("prisma/build/index.js");
+const result = spawnSync(process.execPath, [cli, ...process.argv.slice(2)], { stdio: "inherit", env });
+process.exit(result.status ?? 1);

@@ -1,0 +1,11 @@
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
+  test: {
+    include: ["{lib,app,emulator,scripts,prisma}/**/*.test.{ts,tsx}"],
+    exclude: ["**/node_modules/**", "**/e2e/**", "**/.next/**"],
+    environment: "node",
+  },
+});
