@@ -1,0 +1,22 @@
+import { describe, expect, it } from "vitest";
+import { parseConfig } from "./config";
+
+const good = {
+  DATABASE_URL: "file:./dev.db",
+  SESSION_SECRET: "x".repeat(32),
+  ADMIN_EMAIL: "admin@example.com",
+  ADMIN_PASSWORD: "admin-demo-password",
+  SHOP_BASE_URL: "http://localhost:3000/",
+};
+
+describe("parseConfig", () => {
+  it("accepts the example values and trims the base URL", () => {
+    expect(parseConfig(good).SHOP_BASE_URL).toBe("http://localhost:3000");
+  });
+
+  it("names every bad value in one message", () => {
+    expect(() => parseConfig({ ...good, SESSION_SECRET: "short", SHOP_BASE_URL: "nope" })).toThrow(
+      /SESSION_SECRET: must be at least 32[\s\S]*SHOP_BASE_URL/,
+    );
+  });
+});

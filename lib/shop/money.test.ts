@@ -1,0 +1,72 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  assertCents,
+  cartAmounts,
+  formatMoney,
+  lineAmounts,
+  multiplyCents,
+  sumCents,
+} from "./money";
+
+const cents = fc.integer({ min: 0, max: 10_000_000 });
+const line = fc.record({
+  price: cents,
+  unitTax: fc.integer({ min: 0, max: 2_000_000 }),
+  quantity: fc.integer({ min: 1, max: 99 }),
+});
+
+describe("money", () => {
+  it("rejects decimals and unsafe numbers", () => {
+    expect(() => assertCents(1.5)).toThrow(RangeError);
+    expect(() => assertCents(Number.NaN)).toThrow(RangeError);
+    expect(() => sumCents([1, 0.1])).toThrow(RangeError);
+    expect(() => multiplyCents(100, 1.5)).toThrow(RangeError);
+    expect(() => multiplyCents(100, -1)).toThrow(RangeError);
+  });
+
+  it("item total is price * quantity + tax", () => {
+    fc.assert(
+      fc.property(line, (input) => {
+        const amounts = lineAmounts(input);
+        expect(amounts.tax).toBe(input.unitTax * input.quantity);
+        expect(amounts.total).toBe(input.price * input.quantity + amounts.tax);
+        expect(Number.isInteger(amounts.total)).toBe(true);
+      }),
+    );
+  });
+
+  it("cart amounts follow the contract and are integers", () => {
+    fc.assert(
+      fc.property(
+        fc.array(line, { maxLength: 20 }),
+        fc.array(fc.record({ total: cents }), { maxLength: 3 }),
+        (inputs, discounts) => {
+          const lines = inputs.map(lineAmounts);
+          const cart = cartAmounts(lines, discounts);
+          expect(cart.price).toBe(lines.reduce((s, l) => s + l.price * l.quantity, 0));
+          expect(cart.tax).toBe(lines.reduce((s, l) => s + l.tax, 0));
+          expect(cart.total).toBe(
+            cart.price + cart.tax - discounts.reduce((s, d) => s + d.total, 0),
+          );
+          // Without discounts the cart total is the sum of the item totals.
+          expect(cartAmounts(lines).total).toBe(lines.reduce((s, l) => s + l.total, 0));
+          for (const value of Object.values(cart)) expect(Number.isInteger(value)).toBe(true);
+        },
+      ),
+    );
+  });
+
+  it("sum is independent of order", () => {
+    fc.assert(
+      fc.property(fc.array(cents), (values) => {
+        expect(sumCents([...values].reverse())).toBe(sumCents(values));
+      }),
+    );
+  });
+
+  it("formats for display in each currency", () => {
+    expect(formatMoney(123456, "EUR")).toBe("€1,234.56");
+    expect(formatMoney(5, "GBP")).toBe("£0.05");
+  });
+});
