@@ -1,0 +1,124 @@
+/**
+ * Typed failures of the service API.
+ * Why: the contract's Errors section defines the body `{ error, error_description }`, with the
+ * status carried by the HTTP response, and says a 500's description includes a correlation id to
+ * quote to support. Callers branch on `status` and `error`, never on message text.
+ */
+
+/** Base class, so a route can catch every service failure with one `instanceof`. */
+export class ServiceError extends Error {
+  override name = "ServiceError";
+}
+
+export interface ServiceApiErrorInit {
+  status: number;
+  method: string;
+  path: string;
+  error?: string | undefined;
+  errorDescription?: string | undefined;
+}
+
+/** The service answered with a non-2xx status. */
+export class ServiceApiError extends ServiceError {
+  override name = "ServiceApiError";
+  readonly status: number;
+  readonly method: string;
+  readonly path: string;
+  /** Machine-readable code (`error`); "unknown" when the body did not carry one. */
+  readonly error: string;
+  /** Human-readable text (`error_description`); may be empty. */
+  readonly errorDescription: string;
+  /** Present on 500s whose description carries one (contract: Errors). */
+  readonly correlationId: string | undefined;
+
+  constructor(init: ServiceApiErrorInit) {
+    const code = init.error ?? "unknown";
+    const description = init.errorDescription ?? "";
+    super(
+      `${init.method} ${init.path} answered ${init.status} ${code}${description ? `: ${description}` : ""}`,
+    );
+    this.status = init.status;
+    this.method = init.method;
+    this.path = init.path;
+    this.error = code;
+    this.errorDescription = description;
+    this.correlationId = init.status >= 500 ? extractCorrelationId(description) : undefined;
+  }
+}
+
+/** No answer within the per-request timeout. The request may or may not have been processed. */
+export class ServiceTimeoutError extends ServiceError {
+  override name = "ServiceTimeoutError";
+  constructor(
+    readonly method: string,
+    readonly path: string,
+    readonly timeoutMs: number,
+  ) {
+    super(`${method} ${path} timed out after ${timeoutMs} ms`);
+  }
+}
+
+/** The request failed below HTTP (DNS, refused connection, reset). */
+export class ServiceNetworkError extends ServiceError {
+  override name = "ServiceNetworkError";
+  constructor(
+    readonly method: string,
+    readonly path: string,
+    options: { cause: unknown },
+  ) {
+    super(`${method} ${path} failed: ${describeCause(options.cause)}`, options);
+  }
+}
+
+/** A 2xx answer whose body does not have the shape the contract describes. */
+export class ServiceResponseError extends ServiceError {
+  override name = "ServiceResponseError";
+  constructor(
+    readonly method: string,
+    readonly path: string,
+    readonly detail: string,
+  ) {
+    super(`${method} ${path} answered an unexpected body: ${detail}`);
+  }
+}
+
+/**
+ * Reads `{ error, error_description }` defensively: the body may be empty, HTML from a proxy, or
+ * JSON of another shape. Non-string fields are ignored rather than trusted.
+ */
+export function parseErrorBody(text: string): { error?: string; errorDescription?: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return {};
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return {};
+  const record = value as Record<string, unknown>;
+  const result: { error?: string; errorDescription?: string } = {};
+  if (typeof record.error === "string") result.error = record.error;
+  if (typeof record.error_description === "string") {
+    result.errorDescription = record.error_description;
+  }
+  return result;
+}
+
+/**
+ * The contract says only that the 500 description "includes a correlation id"; its wording is
+ * not shown, so this accepts "correlation id: X", "correlation_id=X", "Correlation-ID X" and a
+ * JSON-ish `"correlation_id": "X"`. X is the first run of letters, digits, `-`, `_`, `.`, `:`.
+ */
+export function extractCorrelationId(description: string): string | undefined {
+  const match = /correlation[\s_-]*id\b["']?\s*[:=#]?\s*["']?([A-Za-z0-9][A-Za-z0-9._:-]*)/i.exec(
+    description,
+  );
+  return match?.[1]?.replace(/[.:]+$/, "");
+}
+
+function describeCause(cause: unknown): string {
+  if (cause instanceof Error) {
+    const code = (cause as { code?: unknown }).code ?? (cause.cause as { code?: unknown })?.code;
+    return typeof code === "string" ? `${cause.message} (${code})` : cause.message;
+  }
+  return String(cause);
+}
