@@ -1,0 +1,30 @@
+import { getIronSession, type IronSession } from "iron-session";
+import { cookies } from "next/headers";
+import { getConfig } from "@/lib/config";
+import { hasIdentity, type ShopSessionData, sessionOptions } from "./session-data";
+
+export type ShopSession = IronSession<ShopSessionData>;
+
+export function shopSessionOptions() {
+  const config = getConfig();
+  return sessionOptions(config.SESSION_SECRET, config.NODE_ENV === "production");
+}
+
+/**
+ * The visitor's session, server-side only (Server Components, Server Actions, route handlers,
+ * including app/api/service/**). proxy.ts gives every visitor an identity before any page or
+ * route runs, so `sessionId` and `salt` are present; `save()` works in actions and route
+ * handlers only. Never render `sessionId` or `salt`.
+ */
+export async function getShopSession(): Promise<ShopSession> {
+  return getIronSession<ShopSessionData>(await cookies(), shopSessionOptions());
+}
+
+/** Like getShopSession but guarantees the identity (throws if the proxy did not run). */
+export async function requireSessionIdentity(): Promise<
+  ShopSession & { sessionId: string; salt: string }
+> {
+  const session = await getShopSession();
+  if (!hasIdentity(session)) throw new Error("Session identity missing: is proxy.ts running?");
+  return session;
+}

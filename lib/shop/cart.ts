@@ -1,0 +1,101 @@
+import { getDb, type Tx } from "@/lib/db/client";
+import { buildCartView, type CartView } from "./cart-view";
+import type { Currency } from "./money";
+
+export const MAX_QUANTITY = 10;
+
+const cartInclude = {
+  items: {
+    orderBy: { createdAt: "asc" },
+    include: { product: { include: { prices: true } } },
+  },
+} as const;
+
+/** The session's open cart (not yet checked out), or null. */
+function findActiveCart(db: Tx, sessionId: string) {
+  return db.cart.findFirst({
+    where: { sessionId, checkedOutAt: null },
+    include: cartInclude,
+    orderBy: { createdAt: "desc" },
+  });
+}
+
+/** The priced cart of a session, in the cart's own currency; null when there is none. */
+export async function loadCart(sessionId: string): Promise<CartView | null> {
+  return loadCartWith(getDb(), sessionId);
+}
+
+export async function loadCartWith(db: Tx, sessionId: string): Promise<CartView | null> {
+  const cart = await findActiveCart(db, sessionId);
+  if (!cart) return null;
+  return buildCartView(cart, cart.currency === "GBP" ? "GBP" : "EUR");
+}
+
+async function getOrCreateCart(db: Tx, sessionId: string, currency: Currency, customerId?: string) {
+  const cart = await findActiveCart(db, sessionId);
+  if (cart) return cart;
+  return db.cart.create({
+    data: { sessionId, currency, customerId: customerId ?? null },
+    include: cartInclude,
+  });
+}
+
+export type CartChange = { ok: true } | { ok: false; error: string };
+
+export async function addToCart(params: {
+  sessionId: string;
+  currency: Currency;
+  customerId?: string;
+  productId: string;
+  quantity: number;
+}): Promise<CartChange> {
+  return getDb().$transaction(async (tx) => {
+    const product = await tx.product.findUnique({ where: { id: params.productId } });
+    if (!product) return { ok: false, error: "This product no longer exists." };
+    const cart = await getOrCreateCart(tx, params.sessionId, params.currency, params.customerId);
+    const existing = cart.items.find((item) => item.product.id === product.id);
+    const quantity = (existing?.quantity ?? 0) + params.quantity;
+    if (quantity > MAX_QUANTITY) {
+      return { ok: false, error: `You can buy at most ${MAX_QUANTITY} of one product.` };
+    }
+    await tx.cartItem.upsert({
+      where: { cartId_productId: { cartId: cart.id, productId: product.id } },
+      create: { cartId: cart.id, productId: product.id, quantity },
+      update: { quantity },
+    });
+    await tx.cart.update({ where: { id: cart.id }, data: { updatedAt: new Date() } });
+    return { ok: true };
+  });
+}
+
+/** Sets a line's quantity; 0 removes it. Only lines of the session's own open cart. */
+export async function setItemQuantity(
+  sessionId: string,
+  itemId: string,
+  quantity: number,
+): Promise<CartChange> {
+  return getDb().$transaction(async (tx) => {
+    const cart = await findActiveCart(tx, sessionId);
+    const item = cart?.items.find((i) => i.id === itemId);
+    if (!cart || !item) return { ok: false, error: "That item is no longer in your cart." };
+    if (quantity === 0) await tx.cartItem.delete({ where: { id: item.id } });
+    else await tx.cartItem.update({ where: { id: item.id }, data: { quantity } });
+    await tx.cart.update({ where: { id: cart.id }, data: { updatedAt: new Date() } });
+    return { ok: true };
+  });
+}
+
+export async function setCartCurrency(sessionId: string, currency: Currency): Promise<void> {
+  await getDb().cart.updateMany({
+    where: { sessionId, checkedOutAt: null },
+    data: { currency },
+  });
+}
+
+/** Logging in keeps the cart: the cart stays on the session and now names the customer. */
+export async function attachCustomer(sessionId: string, customerId: string | null): Promise<void> {
+  await getDb().cart.updateMany({
+    where: { sessionId, checkedOutAt: null },
+    data: { customerId },
+  });
+}

@@ -1,0 +1,81 @@
+import { getDb } from "@/lib/db/client";
+import type { Currency } from "./money";
+
+export interface ProductView {
+  id: string;
+  slug: string;
+  name: string;
+  description: string;
+  image: string;
+  category: { slug: string; name: string };
+  currency: Currency;
+  /** unit price before tax, cents */
+  price: number;
+  /** unit tax, cents */
+  tax: number;
+}
+
+type ProductRow = {
+  id: string;
+  slug: string;
+  name: string;
+  description: string;
+  image: string;
+  category: { slug: string; name: string };
+  prices: { currency: string; price: number; tax: number }[];
+};
+
+const productInclude = {
+  category: { select: { slug: true, name: true } },
+  prices: true,
+} as const;
+
+function toView(row: ProductRow, currency: Currency): ProductView {
+  const price = row.prices.find((p) => p.currency === currency);
+  if (!price) throw new Error(`Product ${row.slug} has no ${currency} price`);
+  return {
+    id: row.id,
+    slug: row.slug,
+    name: row.name,
+    description: row.description,
+    image: row.image,
+    category: row.category,
+    currency,
+    price: price.price,
+    tax: price.tax,
+  };
+}
+
+export async function listCategories() {
+  return getDb().category.findMany({
+    orderBy: { position: "asc" },
+    select: { slug: true, name: true },
+  });
+}
+
+export async function getCategory(slug: string) {
+  return getDb().category.findUnique({ where: { slug }, select: { slug: true, name: true } });
+}
+
+export async function listProducts(
+  currency: Currency,
+  filter: { categorySlug?: string; query?: string } = {},
+): Promise<ProductView[]> {
+  const query = filter.query?.trim().slice(0, 100);
+  const rows = await getDb().product.findMany({
+    where: {
+      ...(filter.categorySlug ? { category: { slug: filter.categorySlug } } : {}),
+      ...(query
+        ? { OR: [{ name: { contains: query } }, { description: { contains: query } }] }
+        : {}),
+    },
+    include: productInclude,
+    orderBy: [{ category: { position: "asc" } }, { name: "asc" }],
+  });
+  return rows.map((row) => toView(row, currency));
+}
+
+export async function getProduct(slug: string, currency: Currency): Promise<ProductView | null> {
+  const row = await getDb().product.findUnique({ where: { slug }, include: productInclude });
+  return row ? toView(row, currency) : null;
+}

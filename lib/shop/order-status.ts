@@ -1,0 +1,60 @@
+// Order statuses and their allowed transitions, in one place (issue #2). The contract names
+// `pending`, `payment_completed` and `completed` and leaves the full set and the transitions
+// open ("Order status ... Transitions: not shown"); the rest is what a shop needs, including the
+// partial states that mirror the order-update types `partial_shipment` and `partial_return`.
+
+export const ORDER_STATUSES = [
+  "pending",
+  "payment_completed",
+  "partially_shipped",
+  "shipped",
+  "completed",
+  "partially_returned",
+  "returned",
+  "cancelled",
+] as const;
+
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+const TRANSITIONS: Record<OrderStatus, readonly OrderStatus[]> = {
+  pending: ["payment_completed", "cancelled"],
+  payment_completed: ["partially_shipped", "shipped", "completed", "cancelled"],
+  partially_shipped: ["shipped", "cancelled"],
+  shipped: ["completed", "partially_returned", "returned"],
+  completed: ["partially_returned", "returned"],
+  partially_returned: ["returned"],
+  returned: [],
+  cancelled: [],
+};
+
+export const STATUS_LABELS: Record<OrderStatus, string> = {
+  pending: "Pending payment",
+  payment_completed: "Paid",
+  partially_shipped: "Partially shipped",
+  shipped: "Shipped",
+  completed: "Completed",
+  partially_returned: "Partially returned",
+  returned: "Returned",
+  cancelled: "Cancelled",
+};
+
+export function isOrderStatus(value: unknown): value is OrderStatus {
+  return typeof value === "string" && (ORDER_STATUSES as readonly string[]).includes(value);
+}
+
+/** A status from the service that we do not know is stored as is and shown verbatim. */
+export function statusLabel(status: string): string {
+  return isOrderStatus(status) ? STATUS_LABELS[status] : `Unknown (${status})`;
+}
+
+export function nextStatuses(from: string): readonly OrderStatus[] {
+  return isOrderStatus(from) ? TRANSITIONS[from] : [];
+}
+
+export function canTransition(from: string, to: string): boolean {
+  return isOrderStatus(to) && nextStatuses(from).includes(to);
+}
+
+export function isFinal(status: string): boolean {
+  return isOrderStatus(status) && TRANSITIONS[status].length === 0;
+}

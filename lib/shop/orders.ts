@@ -1,0 +1,247 @@
+import { randomBytes } from "node:crypto";
+import { getDb, type Tx } from "@/lib/db/client";
+import { loadCartWith } from "./cart";
+import type { CheckoutInput } from "./checkout-input";
+import { sumCents } from "./money";
+import { canTransition, type OrderStatus } from "./order-status";
+import { shippingPrice } from "./shipping";
+import { chargeTestCard } from "./test-card";
+
+export type StatusSource = "shop" | "admin" | "service";
+
+function orderNumber(now: Date): string {
+  const day = now.toISOString().slice(0, 10).replace(/-/g, "");
+  return `SO-${day}-${randomBytes(3).toString("hex").toUpperCase()}`;
+}
+
+export class CheckoutError extends Error {
+  constructor(
+    readonly code: "empty_cart" | "cart_changed",
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Moves the session's open cart into a new order, in the caller's transaction: the cart is
+ * marked checked out (exactly once: a second submit finds no open cart), items are copied as
+ * a snapshot and the first status is recorded. Used by the card checkout below and, for the
+ * service's payment, by the integration (it creates the order as `pending` when payment starts;
+ * contract, Events: the webhook updates an order the merchant created earlier).
+ */
+export async function createOrderFromCart(
+  tx: Tx,
+  params: {
+    sessionId: string;
+    customerId: string | null;
+    input: Omit<CheckoutInput, "card">;
+    shopBaseUrl: string;
+    status: OrderStatus;
+    tradeInDiscount?: number;
+    note?: string;
+  },
+) {
+  const cart = await loadCartWith(tx, params.sessionId);
+  if (!cart || cart.lines.length === 0) {
+    throw new CheckoutError("empty_cart", "Your cart is empty.");
+  }
+  const closed = await tx.cart.updateMany({
+    where: { id: cart.id, checkedOutAt: null },
+    data: { checkedOutAt: new Date() },
+  });
+  if (closed.count !== 1) throw new CheckoutError("cart_changed", "Your cart has changed.");
+
+  const shipping = shippingPrice(params.input.shippingMethod, cart.currency);
+  const tradeInDiscount = params.tradeInDiscount ?? 0;
+  const base = params.shopBaseUrl.replace(/\/+$/, "");
+  const now = new Date();
+  const billing = await tx.address.create({ data: { ...params.input.billing } });
+  const shippingAddress = await tx.address.create({ data: { ...params.input.shipping } });
+  return tx.order.create({
+    data: {
+      number: orderNumber(now),
+      cartId: cart.id,
+      sessionId: params.sessionId,
+      customerId: params.customerId,
+      email: params.input.email,
+      status: params.status,
+      paymentMethod: params.input.paymentMethod,
+      shippingMethod: params.input.shippingMethod,
+      currency: cart.currency,
+      price: cart.amounts.price,
+      tax: cart.amounts.tax,
+      shippingPrice: shipping,
+      tradeInDiscount,
+      total: sumCents([cart.amounts.price, cart.amounts.tax, shipping, -tradeInDiscount]),
+      billingAddressId: billing.id,
+      shippingAddressId: shippingAddress.id,
+      items: {
+        create: cart.lines.map((line) => ({
+          productId: line.productId,
+          name: line.name,
+          description: line.description,
+          url: `${base}/products/${line.slug}`,
+          quantity: line.quantity,
+          price: line.price,
+          tax: line.tax,
+          total: line.total,
+        })),
+      },
+      history: {
+        create: { from: null, to: params.status, source: "shop", note: params.note ?? "" },
+      },
+    },
+  });
+}
+
+export type PlaceOrderResult =
+  | { ok: true; orderId: string; number: string }
+  | { ok: false; error: string };
+
+/** Card checkout: charge the test card, then move the cart to a paid order in one transaction. */
+export async function placeCardOrder(params: {
+  sessionId: string;
+  customerId: string | null;
+  input: CheckoutInput;
+  shopBaseUrl: string;
+}): Promise<PlaceOrderResult> {
+  const db = getDb();
+  const cart = await loadCartWith(db, params.sessionId);
+  if (!cart || cart.lines.length === 0) return { ok: false, error: "Your cart is empty." };
+  if (!params.input.card) return { ok: false, error: "Enter your card details." };
+
+  const amount = cart.amounts.total + shippingPrice(params.input.shippingMethod, cart.currency);
+  const charge = chargeTestCard(params.input.card.number, amount);
+  if (!charge.ok) {
+    return {
+      ok: false,
+      error:
+        charge.reason === "declined"
+          ? "Your card was declined. Nothing was charged; try another card."
+          : "This test shop only accepts the test cards shown below.",
+    };
+  }
+  try {
+    const order = await db.$transaction(async (tx) => {
+      const created = await createOrderFromCart(tx, {
+        ...params,
+        status: "pending",
+        note: "Order placed",
+      });
+      await tx.order.update({ where: { id: created.id }, data: { status: "payment_completed" } });
+      await tx.orderStatusChange.create({
+        data: {
+          orderId: created.id,
+          from: "pending",
+          to: "payment_completed",
+          source: "shop",
+          note: `Card payment ${charge.reference}`,
+        },
+      });
+      return created;
+    });
+    return { ok: true, orderId: order.id, number: order.number };
+  } catch (error) {
+    if (error instanceof CheckoutError) return { ok: false, error: error.message };
+    throw error;
+  }
+}
+
+/**
+ * Changes an order's status and records it in the history, in one transaction. Shop and admin
+ * changes must follow the allowed transitions; `force` lets the service's webhook store a status
+ * we do not know or did not expect (contract: the complete set of statuses is not shown).
+ */
+export async function changeOrderStatus(params: {
+  orderId: string;
+  to: string;
+  source: StatusSource;
+  note?: string;
+  force?: boolean;
+}): Promise<{ ok: true } | { ok: false; error: string }> {
+  return getDb().$transaction(async (tx) => {
+    const order = await tx.order.findUnique({ where: { id: params.orderId } });
+    if (!order) return { ok: false, error: "Order not found." };
+    if (order.status === params.to) return { ok: true };
+    if (!params.force && !canTransition(order.status, params.to)) {
+      return { ok: false, error: `An order cannot go from ${order.status} to ${params.to}.` };
+    }
+    await tx.order.update({ where: { id: order.id }, data: { status: params.to } });
+    await tx.orderStatusChange.create({
+      data: {
+        orderId: order.id,
+        from: order.status,
+        to: params.to,
+        source: params.source,
+        note: params.note ?? "",
+      },
+    });
+    return { ok: true };
+  });
+}
+
+const orderDetailInclude = {
+  items: true,
+  billingAddress: true,
+  shippingAddress: true,
+  customer: { select: { email: true, given_name: true, family_name: true } },
+  history: { orderBy: { createdAt: "asc" } },
+} as const;
+
+export async function getOrder(id: string) {
+  return getDb().order.findUnique({ where: { id }, include: orderDetailInclude });
+}
+
+/** The confirmation page shows the session's latest order, so it needs no query parameter. */
+export async function latestOrderForSession(sessionId: string) {
+  return getDb().order.findFirst({
+    where: { sessionId },
+    orderBy: { createdAt: "desc" },
+    include: orderDetailInclude,
+  });
+}
+
+export interface OrderFilters {
+  status?: string;
+  paymentMethod?: string;
+  query?: string;
+  from?: Date;
+  to?: Date;
+}
+
+export async function listOrders(filters: OrderFilters, take = 100) {
+  const query = filters.query?.trim();
+  return getDb().order.findMany({
+    where: {
+      ...(filters.status ? { status: filters.status } : {}),
+      ...(filters.paymentMethod ? { paymentMethod: filters.paymentMethod } : {}),
+      ...(filters.from || filters.to
+        ? {
+            createdAt: {
+              ...(filters.from ? { gte: filters.from } : {}),
+              ...(filters.to ? { lt: filters.to } : {}),
+            },
+          }
+        : {}),
+      ...(query
+        ? {
+            OR: [
+              { number: { contains: query } },
+              { email: { contains: query } },
+              { serviceOrderId: { contains: query } },
+              { cartId: query },
+            ],
+          }
+        : {}),
+    },
+    orderBy: { createdAt: "desc" },
+    take,
+    include: { _count: { select: { items: true } } },
+  });
+}
+
+export async function listKnownStatuses(): Promise<string[]> {
+  const rows = await getDb().order.findMany({ distinct: ["status"], select: { status: true } });
+  return rows.map((r) => r.status);
+}

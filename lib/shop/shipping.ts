@@ -1,0 +1,32 @@
+import type { Currency } from "./money";
+
+export const SHIPPING_METHODS = [
+  {
+    id: "standard",
+    name: "Standard delivery",
+    detail: "3 to 5 working days",
+    price: { EUR: 499, GBP: 449 },
+  },
+  {
+    id: "express",
+    name: "Express delivery",
+    detail: "Next working day",
+    price: { EUR: 1499, GBP: 1299 },
+  },
+] as const;
+
+export type ShippingMethodId = (typeof SHIPPING_METHODS)[number]["id"];
+export const SHIPPING_METHOD_IDS = SHIPPING_METHODS.map((m) => m.id) as [
+  ShippingMethodId,
+  ...ShippingMethodId[],
+];
+
+export function shippingMethod(id: ShippingMethodId) {
+  const method = SHIPPING_METHODS.find((m) => m.id === id);
+  if (!method) throw new Error(`Unknown shipping method ${id}`);
+  return method;
+}
+
+export function shippingPrice(id: ShippingMethodId, currency: Currency): number {
+  return shippingMethod(id).price[currency];
+}
