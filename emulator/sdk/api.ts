@@ -1,0 +1,59 @@
+// HTTP from the browser: the merchant's same-origin callbacks (contract: Merchant endpoints,
+// rule 1: same-origin, with the shopper's cookie) and the service's SDK routes (CORS).
+import type { ErrorBody, PurchaseData, ShopperData } from "./wire";
+
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: Partial<ErrorBody>,
+  ) {
+    super(`${status} ${body.error ?? ""} ${body.error_description ?? ""}`.trim());
+  }
+}
+
+async function parse<T>(response: Response): Promise<T> {
+  const body = (await response.json().catch(() => ({}))) as T & Partial<ErrorBody>;
+  if (!response.ok) throw new HttpError(response.status, body);
+  return body;
+}
+
+/** The shopper, or null for an anonymous shopper (404 from shopper_data). */
+export async function fetchShopperData(callbackBase: string): Promise<ShopperData | null> {
+  const response = await fetch(`${callbackBase}/shopper_data`, {
+    credentials: "same-origin",
+    headers: { accept: "application/json" },
+    cache: "no-store",
+  });
+  if (response.status === 404 || response.status === 401) return null;
+  return parse<ShopperData>(response);
+}
+
+/** Always fresh: the contract says purchase_data is called each time the payment modal opens. */
+export async function fetchPurchaseData(callbackBase: string): Promise<PurchaseData> {
+  const response = await fetch(`${callbackBase}/purchase_data`, {
+    credentials: "same-origin",
+    headers: { accept: "application/json" },
+    cache: "no-store",
+  });
+  return parse<PurchaseData>(response);
+}
+
+export type ServiceApi = <T>(path: string, body?: unknown) => Promise<T>;
+
+/**
+ * The SDK learns the service's address from its own URL ({assets_url}/v1/main.js), so staging
+ * and production differ only in the address the page imports (contract: Versioning).
+ */
+export function serviceApi(moduleUrl: string): ServiceApi {
+  const origin = new URL(moduleUrl).origin;
+  return async <T>(path: string, body?: unknown): Promise<T> => {
+    const response = await fetch(`${origin}/sdk/v1${path}`, {
+      method: body === undefined ? "GET" : "POST",
+      headers: body === undefined ? {} : { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: "omit",
+      cache: "no-store",
+    });
+    return parse<T>(response);
+  };
+}

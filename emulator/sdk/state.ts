@@ -1,0 +1,24 @@
+// What the SDK knows after start-up; shared by the service object, the wizard and the payment modal.
+import type { ServiceApi } from "./api";
+import type { ServiceConfiguration } from "./config";
+import type { Locale } from "./format";
+import type { ShopperData, TradeInView } from "./wire";
+
+export type SdkState = {
+  config: ServiceConfiguration;
+  locale: Locale;
+  api: ServiceApi;
+  /** null for an anonymous shopper (shopper_data answered 404). */
+  shopper: ShopperData | null;
+  sessionId: string | null;
+  tradein: TradeInView | null;
+  merchantCurrency: string;
+  /** Service clock minus browser clock, in ms: `valid_until` is judged on the service's time. */
+  clockSkew: number;
+};
+
+export function activeTradeIn(state: SdkState): TradeInView | null {
+  const tradein = state.tradein;
+  if (tradein?.status !== "accepted") return null;
+  return Date.parse(tradein.valid_until) > Date.now() + state.clockSkew ? tradein : null;
+}

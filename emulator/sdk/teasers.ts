@@ -1,0 +1,114 @@
+// Teasers (contract: Front-end SDK, Teasers): every `.service-teaser[data-type]` element, injected
+// into its `data-target` when given, plus every element matched by the configured selectors. Each
+// teaser renders in its own open shadow root, so styles never leak either way.
+import type { TeaserType } from "./config";
+import { el } from "./dialog";
+import { dateTime, type Locale, money, t } from "./format";
+import { teaserCss } from "./styles";
+import type { TradeInView } from "./wire";
+
+const TYPES: readonly TeaserType[] = ["banner", "product-widget", "cart-summary", "thank-you"];
+
+function isTeaserType(value: string | undefined): value is TeaserType {
+  return TYPES.includes(value as TeaserType);
+}
+
+export type TeaserContext = {
+  locale: Locale;
+  selectors: Partial<Record<TeaserType, string>>;
+  activeTradeIn: () => TradeInView | null;
+  openValuation: () => void;
+};
+
+export class Teasers {
+  private readonly hosts = new Set<HTMLElement>();
+  private scheduled = false;
+
+  constructor(private readonly ctx: TeaserContext) {}
+
+  start(): void {
+    this.scan();
+    // Single-page storefronts add teasers after the SDK loaded; watch for them.
+    new MutationObserver(() => this.schedule()).observe(document.body, {
+      childList: true,
+      subtree: true,
+    });
+  }
+
+  /** Re-renders every teaser, e.g. after a valuation was accepted or expired. */
+  renderAll(): void {
+    for (const host of this.hosts) {
+      if (host.isConnected) this.render(host);
+      else this.hosts.delete(host);
+    }
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    queueMicrotask(() => {
+      this.scheduled = false;
+      this.scan();
+    });
+  }
+
+  private scan(): void {
+    for (const element of document.querySelectorAll<HTMLElement>(".service-teaser[data-type]")) {
+      const type = element.dataset.type;
+      if (!isTeaserType(type)) continue;
+      const targetSelector = element.dataset.target;
+      const target = targetSelector ? document.querySelector<HTMLElement>(targetSelector) : element;
+      if (target) this.inject(target, type);
+    }
+    for (const type of TYPES) {
+      const selector = this.ctx.selectors[type];
+      if (!selector) continue;
+      for (const target of document.querySelectorAll<HTMLElement>(selector)) {
+        this.inject(target, type);
+      }
+    }
+  }
+
+  private inject(target: HTMLElement, type: TeaserType): void {
+    const existing = [...target.children].some(
+      (child) => child instanceof HTMLElement && child.dataset.serviceTeaser === type,
+    );
+    if (existing) return;
+    const host = document.createElement("div");
+    host.dataset.serviceTeaser = type;
+    host.attachShadow({ mode: "open" });
+    target.append(host);
+    this.hosts.add(host);
+    this.render(host);
+  }
+
+  private render(host: HTMLElement): void {
+    const root = host.shadowRoot;
+    const type = host.dataset.serviceTeaser;
+    if (!root || !isTeaserType(type)) return;
+    const { locale } = this.ctx;
+    const tradein = this.ctx.activeTradeIn();
+    let content: HTMLElement;
+    if (tradein) {
+      host.dataset.state = "offer";
+      const value = money(tradein.value, tradein.currency, locale);
+      content = el(
+        "div",
+        { class: "teaser offer", role: "group", "aria-label": t(locale, "offer") },
+        el(
+          "p",
+          {},
+          el("strong", {}, `${t(locale, "offer")}: `),
+          t(locale, "offerLine", { device: tradein.device, value }),
+        ),
+        el("p", {}, t(locale, "validUntil", { date: dateTime(tradein.valid_until, locale) })),
+      );
+    } else {
+      host.dataset.state = "cta";
+      const button = el("button", { type: "button", class: "primary" }, t(locale, "calculate"));
+      button.addEventListener("click", () => this.ctx.openValuation());
+      content = el("div", { class: "teaser" }, el("p", {}, t(locale, type)), button);
+    }
+    root.replaceChildren(el("style", {}, teaserCss), content);
+  }
+}
