@@ -122,3 +122,15 @@ function describeCause(cause: unknown): string {
   }
   return String(cause);
 }
+
+/** Our own input broke a contract rule, caught before anything was sent (e.g. a decimal amount,
+ *  an update_type outside the contract's list). A programming or data error, never retried. */
+export class ServiceInputError extends ServiceError {
+  override name = "ServiceInputError";
+  constructor(
+    readonly operation: string,
+    readonly detail: string,
+  ) {
+    super(`${operation}: ${detail}`);
+  }
+}

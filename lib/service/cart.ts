@@ -1,0 +1,124 @@
+import { z } from "zod";
+
+/**
+ * The contract's Cart, Cart item, Discount and Address (contract: Resources), shared by purchase
+ * data and register-purchase. Money is integer cents everywhere (contract: What the service does
+ * 5, Limits); a decimal fails validation here, before the service would answer 400.
+ */
+
+export const cents = z.int().nonnegative();
+
+export const discountSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  total: cents,
+});
+
+export const cartItemSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  url: z.string(),
+  quantity: z.int().positive(),
+  /** Unit price before tax and discounts. */
+  price: cents,
+  /** Tax for this line. */
+  tax: cents,
+  /** (price * quantity) + tax. */
+  total: cents,
+});
+
+export const cartSchema = z
+  .object({
+    id: z.string().min(1),
+    currency: z.string().min(1),
+    items: z.array(cartItemSchema),
+    /** Subtotal of all items, before tax and discounts. */
+    price: cents,
+    tax: cents,
+    discounts: z.array(discountSchema).optional(),
+    /** price + tax - sum(discounts.total). */
+    total: z.int(),
+  })
+  .superRefine((cart, ctx) => {
+    // The contract defines every total by a formula; a cart that breaks one would be priced
+    // differently by the service than by the shop, so it is refused here.
+    cart.items.forEach((item, index) => {
+      if (item.total !== item.price * item.quantity + item.tax) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["items", index, "total"],
+          message: "item total must be (price * quantity) + tax",
+        });
+      }
+    });
+    const expected = cartTotals(cart.items, cart.discounts ?? []);
+    for (const key of ["price", "tax", "total"] as const) {
+      if (cart[key] !== expected[key]) {
+        ctx.addIssue({
+          code: "custom",
+          path: [key],
+          message: `cart ${key} must be ${expected[key]}`,
+        });
+      }
+    }
+  });
+
+export const addressSchema = z.object({
+  given_name: z.string(),
+  family_name: z.string(),
+  phone: z.string(),
+  address: z.string(),
+  city: z.string(),
+  state: z.string(),
+  country_code: z.string(),
+  postal_code: z.string(),
+});
+
+export type Discount = z.infer<typeof discountSchema>;
+export type CartItem = z.infer<typeof cartItemSchema>;
+export type Cart = z.infer<typeof cartSchema>;
+export type Address = z.infer<typeof addressSchema>;
+
+export interface CartLineInput {
+  id: string;
+  name: string;
+  description: string;
+  url: string;
+  quantity: number;
+  price: number;
+  tax: number;
+}
+
+/** Builds a contract Cart from plain lines, computing every total by the contract's formulas. */
+export function buildCart(input: {
+  id: string;
+  currency: string;
+  items: CartLineInput[];
+  discounts?: Discount[];
+}): Cart {
+  const items = input.items.map((line) => ({
+    ...line,
+    total: line.price * line.quantity + line.tax,
+  }));
+  const totals = cartTotals(items, input.discounts ?? []);
+  const cart = {
+    id: input.id,
+    currency: input.currency,
+    items,
+    ...totals,
+    ...(input.discounts && input.discounts.length > 0 ? { discounts: input.discounts } : {}),
+  };
+  // Validates the inputs too: a decimal price or a zero quantity throws here.
+  return cartSchema.parse(cart);
+}
+
+function cartTotals(
+  items: Pick<CartItem, "price" | "quantity" | "tax">[],
+  discounts: Pick<Discount, "total">[],
+) {
+  const price = items.reduce((sum, item) => sum + item.price * item.quantity, 0);
+  const tax = items.reduce((sum, item) => sum + item.tax, 0);
+  const discount = discounts.reduce((sum, d) => sum + d.total, 0);
+  return { price, tax, total: price + tax - discount };
+}

@@ -1,0 +1,59 @@
+import { z } from "zod";
+
+/**
+ * Shapes of the service's answers (contract: Resources, Endpoints). Tolerant on purpose: where
+ * the contract says "not shown" or disagrees with the public docs, both forms are accepted and
+ * unknown fields pass through (`looseObject`), so a richer answer never breaks the shop.
+ */
+
+/** Ids are strings in the contract; a number is accepted and turned into text. */
+const id = z.union([z.string().min(1), z.number()]).transform(String);
+
+/** Trade-in item: the contract names only `valid_until` and a status (`accepted`). Both are
+ *  optional here; a missing one makes the item unusable (trade-in.ts) rather than a crash. */
+export const tradeInItemSchema = z.looseObject({
+  id: id.optional(),
+  status: z.string().optional(),
+  valid_until: z.string().optional(),
+});
+
+/**
+ * Session. `tradein_item` is an object in the contract and an id (string) in the public docs'
+ * example; absent or null means no active trade-in (public-docs-facts: Sessions).
+ */
+export const sessionSchema = z.looseObject({
+  session_id: z.string().min(1),
+  tradein_item: z.union([tradeInItemSchema, id, z.null()]).optional(),
+  note: z.string().optional(),
+});
+
+/** `GET /core/merchants/`: "Response shape: not shown", so any JSON is accepted as is. */
+export const merchantsSchema = z.unknown();
+
+/** `GET /payments/orders/`: used as an object with an `orders` array (contract: Endpoints). */
+export const orderListSchema = z.looseObject({
+  orders: z.array(
+    z.looseObject({
+      order_id: id,
+      amount: z.int().optional(),
+      customer_id: id.optional(),
+      status: z.string().optional(),
+      cart_id: id.optional(),
+    }),
+  ),
+});
+
+/** The five update types of the contract's reference list (Endpoints › POST
+ *  /payments/orders/update); the conflicting three-value error message is not followed. */
+export const UPDATE_TYPES = [
+  "shipped",
+  "returned",
+  "partial_shipment",
+  "partial_return",
+  "cart_update",
+] as const;
+
+export type TradeInItem = z.infer<typeof tradeInItemSchema>;
+export type Session = z.infer<typeof sessionSchema>;
+export type OrderList = z.infer<typeof orderListSchema>;
+export type UpdateType = (typeof UPDATE_TYPES)[number];
