@@ -38,6 +38,10 @@ export const registerPurchaseBodySchema = z.object({
   cart: z.base64().min(1),
   /** Integer cents; a decimal is refused here before the service answers 400. */
   order_amount: z.int().nonnegative(),
+  /** Not in the contract ("not shown"); optional links to the shop's order that the bundled
+   *  emulator records and a service may ignore. */
+  order_id: z.string().min(1).optional(),
+  customer_id: z.string().min(1).optional(),
 });
 export type RegisterPurchaseBody = z.infer<typeof registerPurchaseBodySchema>;
 
