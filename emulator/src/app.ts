@@ -1,0 +1,154 @@
+import { serve } from "@hono/node-server";
+import { Hono } from "hono";
+import { Clock } from "./clock";
+import type {
+  EmulatorApp,
+  EmulatorConfig,
+  EmulatorContext,
+  EmulatorEnv,
+  EmulatorModule,
+} from "./context";
+import type { Seed } from "./domain";
+import { Faults } from "./faults";
+import { wrongSlashFor } from "./http/endpoints";
+import { fail, internalError } from "./http/errors";
+import { journalRequests, serviceGuards } from "./http/middleware";
+import { Journal } from "./journal";
+import { RateLimiter } from "./rate-limit";
+import { controlModule } from "./routes/control";
+import { coreModule } from "./routes/core";
+import { inspectorModule } from "./routes/inspector";
+import { oauthModule } from "./routes/oauth";
+import { ordersModule } from "./routes/orders";
+import { registerPurchaseModule } from "./routes/register-purchase";
+import { SEED } from "./state/seed";
+import { Store } from "./state/store";
+
+/**
+ * Every module of the emulator, mounted in this order. Helper modules (the browser SDK and its
+ * routes, the webhook dispatcher) add one line each here.
+ */
+const MODULES: EmulatorModule[] = [
+  controlModule, // /__emulator/* (control API) — before the others, bypasses faults
+  inspectorModule, // GET /__emulator/ (live inspector page)
+  oauthModule, // POST /oauth2/token/
+  coreModule, // GET /core/merchants/, /core/sessions/{hash}/, /core/tradeinitems/{id}/
+  registerPurchaseModule, // POST /register-purchase
+  ordersModule, // POST /payments/orders/update, GET /payments/orders/
+  // sdkApiModule,   // helper D: /assets/v1/main.js and the SDK-to-service routes
+  // webhooksModule, // helper D: signed order webhook dispatcher
+];
+
+export interface EmulatorOptions {
+  seed?: Seed;
+  config?: Partial<Omit<EmulatorConfig, "seed">>;
+  /** Extra modules (tests, tools). */
+  modules?: EmulatorModule[];
+}
+
+export interface Emulator {
+  app: EmulatorApp;
+  ctx: EmulatorContext;
+  /** Starts the HTTP server (port 0 = any free port) and the modules' background work. */
+  listen(port?: number, hostname?: string): Promise<RunningEmulator>;
+}
+
+export interface RunningEmulator {
+  port: number;
+  url: string;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_CONFIG: Omit<EmulatorConfig, "seed"> = {
+  rateLimitPerMinute: 100,
+  maintenance: false,
+  maintenanceRetryAfter: 30,
+  journalCapacity: 2000,
+  faultSeed: 42,
+  log: false,
+};
+
+export function createEmulator(options: EmulatorOptions = {}): Emulator {
+  const seed = options.seed ?? SEED;
+  const config: EmulatorConfig = { ...DEFAULT_CONFIG, ...options.config, seed };
+  const initial = { ...config };
+  const clock = new Clock();
+  const resetListeners = new Set<() => void>();
+  const ctx: EmulatorContext = {
+    state: new Store(seed, clock),
+    clock,
+    journal: new Journal(config.journalCapacity),
+    faults: new Faults(config.faultSeed),
+    rateLimiter: new RateLimiter(config.rateLimitPerMinute),
+    config,
+    onReset(listener) {
+      resetListeners.add(listener);
+      return () => resetListeners.delete(listener);
+    },
+    reset() {
+      // Back to the state the emulator started with, including the configured limits.
+      ctx.state.reset();
+      ctx.clock.reset();
+      ctx.journal.clear();
+      ctx.faults.clear();
+      ctx.rateLimiter.reset();
+      Object.assign(config, initial);
+      ctx.rateLimiter.limit = config.rateLimitPerMinute;
+      for (const listener of resetListeners) listener();
+    },
+  };
+
+  const app: EmulatorApp = new Hono<EmulatorEnv>();
+  app.use("*", journalRequests(ctx));
+  app.use("*", serviceGuards(ctx));
+  const modules = [...MODULES, ...(options.modules ?? [])];
+  for (const module of modules) module.mount(app, ctx);
+
+  app.notFound((c) => {
+    const path = c.req.path;
+    const meant = wrongSlashFor(path);
+    if (meant) {
+      const slash = meant.path.endsWith("/") ? "with" : "without";
+      return fail(
+        c,
+        404,
+        "not_found",
+        `No such path ${path}: this endpoint is ${meant.method} ${meant.path} (${slash} the trailing slash).`,
+      );
+    }
+    return fail(c, 404, "not_found", `No such path ${c.req.method} ${path}.`);
+  });
+  // Contract: no input may crash the service or give a bare 500.
+  app.onError((err, c) => {
+    console.error("[emulator] unhandled error:", err);
+    return internalError(c);
+  });
+
+  return {
+    app,
+    ctx,
+    listen(port = 0, hostname?: string) {
+      return new Promise((resolve) => {
+        const server = serve(
+          { fetch: app.fetch, port, ...(hostname ? { hostname } : {}) },
+          (info) => {
+            for (const module of modules) module.start?.(ctx);
+            const host =
+              hostname && hostname !== "0.0.0.0" && hostname !== "::" ? hostname : "localhost";
+            resolve({
+              port: info.port,
+              url: `http://${host}:${info.port}`,
+              async close() {
+                for (const module of modules) await module.stop?.();
+                await new Promise<void>((done) => {
+                  if ("closeAllConnections" in server) server.closeAllConnections();
+                  server.close(() => done());
+                });
+              },
+            });
+          },
+        );
+      });
+    },
+  };
+}

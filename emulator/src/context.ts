@@ -1,0 +1,60 @@
+import type { Hono } from "hono";
+import type { Clock } from "./clock";
+import type { AccessToken, Seed } from "./domain";
+import type { Faults } from "./faults";
+import type { Journal } from "./journal";
+import type { RateLimiter } from "./rate-limit";
+import type { Store } from "./state/store";
+
+/** Per-request values set by the middleware. */
+export interface EmulatorVariables {
+  /** The validated bearer token (set by requireBearer). */
+  auth: AccessToken;
+  /** Body of the answer, recorded by the journal without re-reading the response. */
+  journalBody: unknown;
+  /** OAuth client of the request, for the journal. */
+  clientId: string;
+}
+
+export type EmulatorEnv = { Variables: EmulatorVariables };
+export type EmulatorApp = Hono<EmulatorEnv>;
+
+export interface EmulatorConfig {
+  seed: Seed;
+  /** Requests per minute per OAuth client (contract: 100). Settable through the control API. */
+  rateLimitPerMinute: number;
+  /** When on, every service route answers 503 (the control API keeps working). */
+  maintenance: boolean;
+  /** Seconds sent in Retry-After with the maintenance 503. */
+  maintenanceRetryAfter: number;
+  journalCapacity: number;
+  /** Seed of the PRNG behind probabilistic faults. */
+  faultSeed: number;
+  /** Log each request to stdout. */
+  log: boolean;
+}
+
+/** Everything a route module needs. */
+export interface EmulatorContext {
+  state: Store;
+  clock: Clock;
+  journal: Journal;
+  faults: Faults;
+  rateLimiter: RateLimiter;
+  config: EmulatorConfig;
+  /** Registers a module's own reset (e.g. the webhook queue); returns an unsubscribe. */
+  onReset(listener: () => void): () => void;
+  /** Back to the seed: state, clock, journal, faults, limits, then every onReset listener. */
+  reset(): void;
+}
+
+/**
+ * A piece of the emulator: mounts its routes on the app, and may run something while the
+ * server listens (the webhook dispatcher) and clear its own state on reset.
+ */
+export interface EmulatorModule {
+  name: string;
+  mount(app: EmulatorApp, ctx: EmulatorContext): void;
+  start?(ctx: EmulatorContext): void;
+  stop?(): void | Promise<void>;
+}

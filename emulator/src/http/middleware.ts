@@ -1,0 +1,121 @@
+import type { Context, MiddlewareHandler } from "hono";
+import type { EmulatorContext, EmulatorEnv } from "../context";
+import type { Scope } from "../domain";
+import { pickHeaders } from "../journal";
+import { ERROR_CODES, fail, internalError, serviceUnavailable, tooManyRequests } from "./errors";
+
+export const CONTROL_PREFIX = "/__emulator";
+
+function isControl(path: string): boolean {
+  return path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`);
+}
+
+/**
+ * Records every request but the control API's own (the inspector polls it) in the journal.
+ * Only references are stored here; redaction happens when the journal is read.
+ */
+export function journalRequests(ctx: EmulatorContext): MiddlewareHandler<EmulatorEnv> {
+  return async (c, next) => {
+    const path = c.req.path;
+    if (isControl(path)) return next();
+    const started = performance.now();
+    const at = ctx.clock.now();
+    const method = c.req.method;
+    let requestBody: string | undefined;
+    if (method !== "GET" && method !== "HEAD") {
+      // Hono caches the body, so the route can still read it as text, JSON or form.
+      requestBody = await c.req.text().catch(() => undefined);
+    }
+    await next();
+    const url = c.req.url;
+    const q = url.indexOf("?");
+    const entry = ctx.journal.record({
+      kind: "request",
+      at,
+      method,
+      path,
+      ...(q === -1 ? {} : { query: url.slice(q + 1) }),
+      status: c.res.status,
+      duration_ms: Math.round((performance.now() - started) * 100) / 100,
+      request_headers: pickHeaders(c.req.raw.headers),
+      request_body: requestBody,
+      response_body: c.get("journalBody"),
+      client_id: c.get("clientId") ?? c.get("auth")?.client_id,
+    });
+    if (ctx.config.log) {
+      console.log(`${method} ${path} → ${c.res.status} (${entry.duration_ms} ms)`);
+    }
+    // Routes that answered without reply() (other modules): read JSON answers off a clone.
+    if (entry.response_body === undefined && c.res.headers.get("content-type")?.includes("json")) {
+      c.res
+        .clone()
+        .text()
+        .then((text) => {
+          entry.response_body = text;
+        })
+        .catch(() => undefined);
+    }
+  };
+}
+
+/** Maintenance switch (503) and injected faults, for every route but the control API. */
+export function serviceGuards(ctx: EmulatorContext): MiddlewareHandler<EmulatorEnv> {
+  return async (c, next) => {
+    const path = c.req.path;
+    if (isControl(path)) return next();
+    if (ctx.config.maintenance) return serviceUnavailable(c, ctx.config.maintenanceRetryAfter);
+    const rule = ctx.faults.match(c.req.method, path);
+    if (!rule) return next();
+    c.header("X-Emulator-Fault", rule.id);
+    if (rule.latency_ms > 0) await new Promise((r) => setTimeout(r, rule.latency_ms));
+    if (rule.status === undefined) return next();
+    const status = rule.status;
+    const code = rule.error ?? ERROR_CODES[status] ?? "error";
+    if (status === 500 && !rule.error_description) return internalError(c, "Injected fault");
+    if (status === 429 && !rule.error_description) {
+      return tooManyRequests(c, ctx.rateLimiter.limit, 60);
+    }
+    if (status === 503 && !rule.error_description) return serviceUnavailable(c, 30);
+    const headers: Record<string, string> = {};
+    if (status === 429 || status === 503) headers["Retry-After"] = "30";
+    return fail(c, status, code, rule.error_description ?? `Injected fault ${rule.id}`, headers);
+  };
+}
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+/**
+ * Bearer authentication (contract, Authentication §2): a missing, unknown or expired token
+ * answers 401 `unauthorized`. Then the per-client rate limit.
+ */
+export function requireBearer(ctx: EmulatorContext): MiddlewareHandler<EmulatorEnv> {
+  return async (c, next) => {
+    const header = c.req.header("authorization");
+    if (!header) {
+      return unauthorized(c, "Authorization header missing: send Authorization: Bearer <token>.");
+    }
+    const token = BEARER.exec(header)?.[1];
+    const access = token ? ctx.state.validAccessToken(token) : undefined;
+    if (!access) return unauthorized(c, "The access token is invalid or expired.");
+    c.set("auth", access);
+    const decision = ctx.rateLimiter.hit(access.client_id, ctx.clock.now());
+    if (!decision.ok) return tooManyRequests(c, ctx.rateLimiter.limit, decision.retryAfterSeconds);
+    return next();
+  };
+}
+
+function unauthorized(c: Context<EmulatorEnv>, description: string): Response {
+  return fail(c, 401, "unauthorized", description, {
+    "WWW-Authenticate": 'Bearer realm="service", error="invalid_token"',
+  });
+}
+
+/** 403 `forbidden` when the token lacks the scope (contract: order update needs `updates`). */
+export function requireScope(scope: Scope): MiddlewareHandler<EmulatorEnv> {
+  return async (c, next) => {
+    if (!c.get("auth").scopes.includes(scope)) {
+      return fail(c, 403, "forbidden", `The access token lacks the scope \`${scope}\`.`);
+    }
+    return next();
+  };
+}

@@ -1,0 +1,62 @@
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { createEmulator } from "./app";
+import type { Snapshot } from "./state/store";
+
+// CLI: `npm run emulator -- [--port 4010] [--host HOST] [--state FILE] [--log]`.
+// EMULATOR_PORT / EMULATOR_STATE work as well.
+
+const { values } = parseArgs({
+  options: {
+    port: { type: "string" },
+    host: { type: "string" },
+    state: { type: "string" },
+    log: { type: "boolean", default: false },
+  },
+});
+
+const port = Number(values.port ?? process.env.EMULATOR_PORT ?? 4010);
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  console.error(`Invalid port: ${values.port ?? process.env.EMULATOR_PORT}`);
+  process.exit(2);
+}
+const stateFile = values.state ?? process.env.EMULATOR_STATE;
+
+const emulator = createEmulator({ config: { log: values.log ?? false } });
+
+if (stateFile && existsSync(stateFile)) {
+  try {
+    const saved = JSON.parse(readFileSync(stateFile, "utf8")) as {
+      state: Snapshot;
+      clock_offset_ms?: number;
+    };
+    emulator.ctx.state.restore(saved.state);
+    if (saved.clock_offset_ms) emulator.ctx.clock.advance(saved.clock_offset_ms);
+    console.log(`[emulator] state loaded from ${stateFile}`);
+  } catch (err) {
+    console.error(`[emulator] cannot load state from ${stateFile}:`, err);
+    process.exit(2);
+  }
+}
+
+const running = await emulator.listen(port, values.host);
+console.log(`[emulator] service API on ${running.url}  (inspector: ${running.url}/__emulator/)`);
+
+let stopping = false;
+async function stop(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  if (stateFile) {
+    const saved = {
+      state: emulator.ctx.state.snapshot(),
+      clock_offset_ms: emulator.ctx.clock.offset,
+    };
+    writeFileSync(stateFile, JSON.stringify(saved, null, 2));
+    console.log(`[emulator] state saved to ${stateFile}`);
+  }
+  await running.close();
+  console.log(`[emulator] stopped (${signal})`);
+  process.exit(0);
+}
+process.on("SIGINT", () => void stop("SIGINT"));
+process.on("SIGTERM", () => void stop("SIGTERM"));

@@ -1,0 +1,117 @@
+import { z } from "zod";
+import type { EmulatorModule } from "../context";
+import { readJson } from "../http/body";
+import { cents, decodeCart } from "../http/cart";
+import { fail, reply } from "../http/errors";
+import { requireBearer } from "../http/middleware";
+import { orderView } from "../http/views";
+
+// POST /register-purchase (contract, Service API): the shopper paid by another method; the
+// trade-in is applied as cashback. The session hash travels in `session_hash` (the contract
+// leaves the field name open; the public docs call the value session_hash).
+
+const body = z.object({
+  session_hash: z.string().min(1, "session_hash is required"),
+  cart: z.string({ error: "cart must be a string: Base64 of the JSON cart" }),
+  order_amount: cents,
+  order_id: z.string().min(1).max(200).optional(),
+  customer_id: z.string().min(1).max(200).optional(),
+});
+
+export const registerPurchaseModule: EmulatorModule = {
+  name: "register-purchase",
+  mount(app, ctx) {
+    app.post("/register-purchase", requireBearer(ctx), async (c) => {
+      const parsed = await readJson(c, body);
+      if (!parsed.ok) return parsed.response;
+      const input = parsed.value;
+      const decoded = decodeCart(input.cart);
+      if (!decoded.ok) return fail(c, 400, "bad_request", decoded.description);
+      const cart = decoded.cart;
+      const merchantId = c.get("auth").merchant_id;
+
+      const found = ctx.state.lookupSession(merchantId, input.session_hash);
+      if (found.kind === "not_found") {
+        return fail(c, 404, "not_found", "Unknown or expired session hash.");
+      }
+      if (found.kind === "gone") {
+        return fail(
+          c,
+          410,
+          "gone",
+          "This session version was superseded; query the session again.",
+        );
+      }
+      const hash = found.session.hash;
+
+      // A repeat of the same purchase (same session, same cart) is answered again, not counted twice.
+      const previous = ctx.state.findPurchase(hash, cart.id);
+      if (previous) {
+        return reply(c, { ...orderView(previous, ctx.clock), duplicate: true });
+      }
+
+      const item = ctx.state.latestTradeIn(merchantId, hash);
+      if (!item || item.status === "cancelled") {
+        return fail(c, 400, "bad_request", "The session has no trade-in item to apply.");
+      }
+      if (item.status === "used") {
+        return fail(
+          c,
+          400,
+          "bad_request",
+          `Trade-in ${item.id} was already used by another purchase.`,
+        );
+      }
+      if (ctx.state.isExpired(item)) {
+        return fail(
+          c,
+          410,
+          "gone",
+          `The valuation of trade-in ${item.id} expired; value the device again.`,
+        );
+      }
+      if (item.status !== "accepted") {
+        return fail(c, 400, "bad_request", `Trade-in ${item.id} is ${item.status}, not accepted.`);
+      }
+      if (item.currency !== cart.currency) {
+        return fail(
+          c,
+          400,
+          "bad_request",
+          `The trade-in is in ${item.currency} and the cart in ${cart.currency}.`,
+        );
+      }
+      const merchant = ctx.state.getMerchant(merchantId);
+      if (merchant && cart.total < merchant.minimums.tradein) {
+        return fail(
+          c,
+          400,
+          "bad_request",
+          `The cart total ${cart.total} is below the minimum of ${merchant.minimums.tradein} for a trade-in.`,
+        );
+      }
+
+      if (input.order_id && ctx.state.findOrder(merchantId, input.order_id)) {
+        return fail(c, 400, "bad_request", `order_id ${input.order_id} belongs to another order.`);
+      }
+
+      const order = ctx.state.createOrder({
+        merchant_id: merchantId,
+        ...(input.order_id ? { order_id: input.order_id } : {}),
+        cart_id: cart.id,
+        status: "completed",
+        amount: input.order_amount,
+        currency: cart.currency,
+        trade_in_discount: item.value,
+        customer_id: input.customer_id ?? found.session.customer?.id ?? null,
+        session_hash: hash,
+        tradein_item_id: item.id,
+        payment: "other",
+        cart,
+      });
+      ctx.state.markTradeInUsed(item.id, order.id);
+      ctx.state.recordPurchase(hash, cart.id, order.id);
+      return reply(c, { ...orderView(order, ctx.clock), duplicate: false });
+    });
+  },
+};
