@@ -162,6 +162,11 @@ describe("answers", () => {
     await expect(client.listOrders()).rejects.toBeInstanceOf(ServiceResponseError);
   });
 
+  it("keeps a non-JSON success body where the contract does not show one", async () => {
+    const { client } = setup(() => ({ status: 200, text: "OK" }));
+    expect(await client.updateOrder({ order_id: "o", update_type: "shipped" })).toBe("OK");
+  });
+
   it("accepts an empty success body where the contract does not show one", async () => {
     const { client } = setup(() => ({ status: 200, text: "" }));
     expect(

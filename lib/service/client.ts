@@ -87,7 +87,7 @@ export class ServiceClient {
 
   /** GET /core/merchants/ — shape not shown by the contract, returned as parsed JSON. */
   getMerchants(): Promise<unknown> {
-    return this.call({ method: "GET", path: "/core/merchants/" }, merchantsSchema);
+    return this.call({ method: "GET", path: "/core/merchants/" }, merchantsSchema, false);
   }
 
   /** GET /core/sessions/{session_hash}/ — 404 unknown or expired, 410 superseded version.
@@ -118,6 +118,7 @@ export class ServiceClient {
     return this.call(
       { method: "POST", path: "/register-purchase", ...jsonBody(valid), safeToRepeat: false },
       z.unknown(),
+      false,
     );
   }
 
@@ -131,6 +132,7 @@ export class ServiceClient {
     return this.call(
       { method: "POST", path: "/payments/orders/update", ...jsonBody(valid), safeToRepeat: false },
       z.unknown(),
+      false,
     );
   }
 
@@ -147,7 +149,11 @@ export class ServiceClient {
     );
   }
 
-  private async call<T extends z.ZodType>(request: HttpRequest, schema: T): Promise<z.output<T>> {
+  private async call<T extends z.ZodType>(
+    request: HttpRequest,
+    schema: T,
+    bodyShown = true,
+  ): Promise<z.output<T>> {
     const response = await this.tokens.send(this.transport, {
       ...request,
       headers: { accept: "application/json", ...request.headers },
@@ -166,6 +172,8 @@ export class ServiceClient {
       try {
         json = JSON.parse(response.text);
       } catch {
+        // A 2xx whose body the contract does not show still means success: keep the text.
+        if (!bodyShown) return response.text as z.output<T>;
         throw new ServiceResponseError(request.method, request.path, "body is not JSON");
       }
     }
