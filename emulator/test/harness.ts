@@ -104,7 +104,9 @@ export function newHash(): string {
   return `${Date.now().toString(16)}${hashCounter.toString(16)}`.padEnd(64, "a").slice(0, 64);
 }
 
-/** A valid cart of `lines` items; every sum adds up. */
+let cartCounter = 0;
+
+/** A valid one-line cart with a fresh id; every sum adds up. */
 export function makeCart(overrides: Partial<Cart> = {}, unitPrice = 25000, quantity = 1): Cart {
   const tax = Math.round(unitPrice * quantity * 0.21);
   const item = {
@@ -118,7 +120,7 @@ export function makeCart(overrides: Partial<Cart> = {}, unitPrice = 25000, quant
     total: unitPrice * quantity + tax,
   };
   return {
-    id: `cart-${newHash().slice(0, 8)}`,
+    id: `cart-${++cartCounter}`,
     currency: "EUR",
     items: [item],
     price: unitPrice * quantity,
