@@ -16,5 +16,8 @@ const env = {
   DATABASE_URL: process.env.DATABASE_URL ?? "file:./dev.db",
 };
 const cli = createRequire(import.meta.url).resolve("prisma/build/index.js");
-const result = spawnSync(process.execPath, [cli, ...process.argv.slice(2)], { stdio: "inherit", env });
+const result = spawnSync(process.execPath, [cli, ...process.argv.slice(2)], {
+  stdio: "inherit",
+  env,
+});
 process.exit(result.status ?? 1);

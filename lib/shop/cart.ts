@@ -99,3 +99,6 @@ export async function attachCustomer(sessionId: string, customerId: string | nul
     data: { customerId },
   });
 }
+
+/** 1..MAX_QUANTITY, for quantity pickers. */
+export const QUANTITY_CHOICES = Array.from({ length: MAX_QUANTITY }, (_, i) => i + 1);

@@ -1,0 +1,46 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { redirect } from "next/navigation";
+import { getShopSession } from "@/lib/session/session";
+import { logoutAction } from "@/lib/shop/actions/account-actions";
+import { getCustomer } from "@/lib/shop/customers";
+import { statusLabel } from "@/lib/shop/order-status";
+import { Money } from "@/lib/ui/money";
+import { AddressBlock } from "@/lib/ui/order-details";
+
+export const metadata: Metadata = { title: "Your account" };
+
+export default async function AccountPage() {
+  const session = await getShopSession();
+  const customer = session.customerId ? await getCustomer(session.customerId) : null;
+  if (!customer) redirect("/account/login");
+  return (
+    <>
+      <h1>
+        Hello, {customer.given_name} {customer.family_name}
+      </h1>
+      <p>Signed in as {customer.email}.</p>
+      {customer.address ? <AddressBlock title="Saved address" address={customer.address} /> : null}
+      <h2>Recent orders</h2>
+      {customer.orders.length === 0 ? (
+        <p>No orders yet.</p>
+      ) : (
+        <ul>
+          {customer.orders.map((o) => (
+            <li key={o.id}>
+              {o.number}: {statusLabel(o.status)}, <Money cents={o.total} currency={o.currency} />
+            </li>
+          ))}
+        </ul>
+      )}
+      <form action={logoutAction}>
+        <button type="submit" className="button">
+          Log out
+        </button>
+      </form>
+      <p>
+        <Link href="/">Continue shopping</Link>
+      </p>
+    </>
+  );
+}

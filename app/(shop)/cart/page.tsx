@@ -1,0 +1,84 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { getShopSession } from "@/lib/session/session";
+import { updateCartItemAction } from "@/lib/shop/actions/cart-actions";
+import { loadCart, QUANTITY_CHOICES } from "@/lib/shop/cart";
+import { CartSummary } from "@/lib/ui/cart-summary";
+import { Money } from "@/lib/ui/money";
+import { TeaserSlot } from "@/lib/ui/teaser-slot";
+
+export const metadata: Metadata = { title: "Your cart" };
+
+export default async function CartPage() {
+  const session = await getShopSession();
+  const cart = session.sessionId ? await loadCart(session.sessionId) : null;
+  if (!cart || cart.lines.length === 0) {
+    return (
+      <>
+        <h1>Your cart</h1>
+        <p data-testid="empty-cart">Your cart is empty.</p>
+        <p>
+          <Link href="/" className="button button--primary">
+            Browse products
+          </Link>
+        </p>
+      </>
+    );
+  }
+  return (
+    <>
+      <h1>Your cart</h1>
+      <div className="cart-layout">
+        <section aria-label="Items in your cart">
+          <ul className="cart-lines">
+            {cart.lines.map((line) => (
+              <li key={line.id} className="cart-line" data-testid="cart-line">
+                {/* biome-ignore lint/performance/noImgElement: local SVGs need no optimisation */}
+                <img src={line.image} alt="" width={120} height={90} />
+                <div className="cart-line__info">
+                  <Link href={`/products/${line.slug}`} className="cart-line__name">
+                    {line.name}
+                  </Link>
+                  <p className="muted">
+                    <Money cents={line.price} currency={cart.currency} /> each before VAT
+                  </p>
+                  <form action={updateCartItemAction} className="cart-line__quantity">
+                    <input type="hidden" name="itemId" value={line.id} />
+                    <label htmlFor={`qty-${line.id}`}>Quantity</label>
+                    <select id={`qty-${line.id}`} name="quantity" defaultValue={line.quantity}>
+                      {QUANTITY_CHOICES.map((n) => (
+                        <option key={n} value={n}>
+                          {n}
+                        </option>
+                      ))}
+                    </select>
+                    <button type="submit" className="button">
+                      Update<span className="visually-hidden"> {line.name}</span>
+                    </button>
+                  </form>
+                  <form action={updateCartItemAction}>
+                    <input type="hidden" name="itemId" value={line.id} />
+                    <input type="hidden" name="quantity" value="0" />
+                    <button type="submit" className="button button--link">
+                      Remove<span className="visually-hidden"> {line.name}</span>
+                    </button>
+                  </form>
+                </div>
+                <p className="cart-line__total">
+                  <Money cents={line.total} currency={cart.currency} />
+                </p>
+              </li>
+            ))}
+          </ul>
+          <TeaserSlot type="cart-summary" />
+        </section>
+        <CartSummary amounts={cart.amounts} currency={cart.currency}>
+          <TeaserSlot type="cart-summary" />
+          <Link href="/checkout" className="button button--primary button--large">
+            Go to checkout
+          </Link>
+        </CartSummary>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,28 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { getShopSession } from "@/lib/session/session";
+import { sessionCurrency } from "@/lib/session/session-data";
+import { getCategory, listProducts } from "@/lib/shop/catalog";
+import { ProductGrid } from "@/lib/ui/product-card";
+import { TeaserSlot } from "@/lib/ui/teaser-slot";
+
+type Props = { params: Promise<{ slug: string }> };
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const category = await getCategory((await params).slug);
+  return { title: category?.name ?? "Not found" };
+}
+
+export default async function CategoryPage({ params }: Props) {
+  const category = await getCategory((await params).slug);
+  if (!category) notFound();
+  const currency = sessionCurrency(await getShopSession());
+  const products = await listProducts(currency, { categorySlug: category.slug });
+  return (
+    <>
+      <TeaserSlot type="banner" />
+      <h1>{category.name}</h1>
+      <ProductGrid products={products} />
+    </>
+  );
+}

@@ -1,0 +1,54 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { getShopSession } from "@/lib/session/session";
+import { statusLabel } from "@/lib/shop/order-status";
+import { latestOrderForSession } from "@/lib/shop/orders";
+import { shippingMethod } from "@/lib/shop/shipping";
+import { AddressBlock, OrderItemsTable } from "@/lib/ui/order-details";
+import { TeaserSlot } from "@/lib/ui/teaser-slot";
+
+export const metadata: Metadata = { title: "Thank you for your order" };
+
+/**
+ * The future {merchant_success_url}: it shows the latest order of this session, so it needs no
+ * query parameter (the service redirects here after its payment modal).
+ */
+export default async function ConfirmationPage() {
+  const session = await getShopSession();
+  const order = session.sessionId ? await latestOrderForSession(session.sessionId) : null;
+  if (!order) {
+    return (
+      <>
+        <h1>No order yet</h1>
+        <p>
+          We could not find an order for this visit. <Link href="/cart">Go to your cart</Link>.
+        </p>
+      </>
+    );
+  }
+  const method =
+    order.shippingMethod === "standard" || order.shippingMethod === "express"
+      ? shippingMethod(order.shippingMethod).name
+      : order.shippingMethod;
+  return (
+    <>
+      <h1>Thank you for your order</h1>
+      <p className="lead">
+        Order <strong data-testid="order-number">{order.number}</strong> is{" "}
+        <strong data-testid="order-status">{statusLabel(order.status)}</strong>. A confirmation goes
+        to {order.email}.
+      </p>
+      <TeaserSlot type="thank-you" />
+      <OrderItemsTable order={order} />
+      <div className="address-pair">
+        <AddressBlock title="Billing address" address={order.billingAddress} />
+        <AddressBlock title={`Delivery (${method})`} address={order.shippingAddress} />
+      </div>
+      <p>
+        <Link href="/" className="button">
+          Continue shopping
+        </Link>
+      </p>
+    </>
+  );
+}

@@ -1,0 +1,65 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { getShopSession } from "@/lib/session/session";
+import { sessionCurrency } from "@/lib/session/session-data";
+import { QUANTITY_CHOICES } from "@/lib/shop/cart";
+import { getProduct } from "@/lib/shop/catalog";
+import { AddToCartForm } from "@/lib/ui/add-to-cart-form";
+import { Money } from "@/lib/ui/money";
+import { TeaserSlot } from "@/lib/ui/teaser-slot";
+
+type Props = { params: Promise<{ slug: string }> };
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const product = await getProduct((await params).slug, "EUR");
+  return product
+    ? { title: product.name, description: product.description }
+    : { title: "Not found" };
+}
+
+export default async function ProductPage({ params }: Props) {
+  const currency = sessionCurrency(await getShopSession());
+  const product = await getProduct((await params).slug, currency);
+  if (!product) notFound();
+  return (
+    <>
+      <TeaserSlot type="banner" />
+      <nav aria-label="Breadcrumb" className="breadcrumb">
+        <ol>
+          <li>
+            <Link href="/">Home</Link>
+          </li>
+          <li>
+            <Link href={`/category/${product.category.slug}`}>{product.category.name}</Link>
+          </li>
+          <li aria-current="page">{product.name}</li>
+        </ol>
+      </nav>
+      <article className="product">
+        {/* biome-ignore lint/performance/noImgElement: local SVGs need no optimisation */}
+        <img
+          src={product.image}
+          alt={product.name}
+          width={480}
+          height={360}
+          fetchPriority="high"
+          className="product__image"
+        />
+        <div className="product__info">
+          <h1>{product.name}</h1>
+          <p className="product__price" data-testid="product-price">
+            <Money cents={product.price + product.tax} currency={currency} />
+          </p>
+          <p className="muted">
+            Includes <Money cents={product.tax} currency={currency} /> VAT. Free returns within 30
+            days.
+          </p>
+          <p>{product.description}</p>
+          <AddToCartForm productId={product.id} choices={QUANTITY_CHOICES} />
+          <TeaserSlot type="product-widget" />
+        </div>
+      </article>
+    </>
+  );
+}

@@ -1,0 +1,37 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import type { ReactNode } from "react";
+import { getShopSession } from "@/lib/session/session";
+import { adminLogoutAction } from "@/lib/shop/actions/admin-actions";
+
+export const metadata: Metadata = {
+  title: { default: "Back office", template: "%s · Back office" },
+};
+
+export default async function AdminLayout({ children }: { children: ReactNode }) {
+  const session = await getShopSession();
+  return (
+    <>
+      <header className="site-header site-header--admin">
+        <div className="site-header__bar">
+          <Link href="/admin" className="brand">
+            Circuit &amp; Co. back office
+          </Link>
+          <div className="site-header__tools">
+            <Link href="/">Shop</Link>
+            {session.admin ? (
+              <form action={adminLogoutAction}>
+                <button type="submit" className="button button--link">
+                  Sign out
+                </button>
+              </form>
+            ) : null}
+          </div>
+        </div>
+      </header>
+      <main id="main" className="page page--wide">
+        {children}
+      </main>
+    </>
+  );
+}

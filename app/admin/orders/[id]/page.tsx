@@ -1,0 +1,83 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { requireAdmin } from "@/lib/auth/admin";
+import { nextStatuses, STATUS_LABELS, statusLabel } from "@/lib/shop/order-status";
+import { getOrder } from "@/lib/shop/orders";
+import { StatusChangeForm } from "@/lib/ui/admin-forms";
+import { AddressBlock, OrderItemsTable } from "@/lib/ui/order-details";
+
+export const metadata: Metadata = { title: "Order" };
+
+export default async function AdminOrderPage({ params }: { params: Promise<{ id: string }> }) {
+  await requireAdmin();
+  const order = await getOrder((await params).id);
+  if (!order) notFound();
+  return (
+    <>
+      <p>
+        <Link href="/admin">← All orders</Link>
+      </p>
+      <h1>Order {order.number}</h1>
+      <dl className="facts">
+        <div>
+          <dt>Status</dt>
+          <dd data-testid="admin-order-status">{statusLabel(order.status)}</dd>
+        </div>
+        <div>
+          <dt>Placed</dt>
+          <dd>{order.createdAt.toISOString()}</dd>
+        </div>
+        <div>
+          <dt>Customer</dt>
+          <dd>
+            {order.email}
+            {order.customer ? " (account)" : " (guest)"}
+          </dd>
+        </div>
+        <div>
+          <dt>Payment</dt>
+          <dd>{order.paymentMethod}</dd>
+        </div>
+        <div>
+          <dt>Delivery</dt>
+          <dd>{order.shippingMethod}</dd>
+        </div>
+        <div>
+          <dt>Cart id</dt>
+          <dd>
+            <code>{order.cartId}</code>
+          </dd>
+        </div>
+        <div>
+          <dt>Service order id</dt>
+          <dd>{order.serviceOrderId ?? "—"}</dd>
+        </div>
+      </dl>
+      <h2>Items and amounts</h2>
+      <OrderItemsTable order={order} />
+      <div className="address-pair">
+        <AddressBlock title="Billing address" address={order.billingAddress} />
+        <AddressBlock title="Delivery address" address={order.shippingAddress} />
+      </div>
+      <h2>Status history</h2>
+      <ol className="history" data-testid="status-history">
+        {order.history.map((h) => (
+          <li key={h.id}>
+            <time dateTime={h.createdAt.toISOString()}>
+              {h.createdAt.toISOString().slice(0, 19).replace("T", " ")}
+            </time>{" "}
+            {h.from ? `${statusLabel(h.from)} → ` : ""}
+            <strong>{statusLabel(h.to)}</strong> by {h.source}
+            {h.note ? `: ${h.note}` : ""}
+          </li>
+        ))}
+      </ol>
+      <h2>Change status</h2>
+      <StatusChangeForm
+        orderId={order.id}
+        options={nextStatuses(order.status).map((s) => ({ value: s, label: STATUS_LABELS[s] }))}
+      />
+    </>
+  );
+}

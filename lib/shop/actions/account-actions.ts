@@ -1,0 +1,55 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { redirect } from "next/navigation";
+import { z } from "zod";
+import { requireSessionIdentity } from "@/lib/session/session";
+import { attachCustomer } from "../cart";
+import { authenticateCustomer } from "../customers";
+import { safeReturnPath } from "../safe-redirect";
+
+export interface LoginState {
+  error?: string;
+  fieldErrors?: { email?: string; password?: string };
+  email?: string;
+}
+
+const loginSchema = z.object({
+  email: z.email("Enter your email address.").max(200),
+  password: z.string().min(1, "Enter your password.").max(200),
+});
+
+/**
+ * Logging in keeps the session id and the cart: only `customerId` is added to the session and
+ * the open cart is tied to the customer (issue #2).
+ */
+export async function loginAction(_previous: LoginState, form: FormData): Promise<LoginState> {
+  const email = String(form.get("email") ?? "").trim();
+  const parsed = loginSchema.safeParse({ email, password: form.get("password") ?? "" });
+  if (!parsed.success) {
+    const fieldErrors: LoginState["fieldErrors"] = {};
+    for (const issue of parsed.error.issues) {
+      const key = issue.path[0] as "email" | "password";
+      fieldErrors[key] ??= issue.message;
+    }
+    return { fieldErrors, email };
+  }
+  const customer = await authenticateCustomer(parsed.data.email, parsed.data.password);
+  if (!customer) return { error: "That email and password do not match an account.", email };
+
+  const session = await requireSessionIdentity();
+  session.customerId = customer.id;
+  await session.save();
+  await attachCustomer(session.sessionId, customer.id);
+  revalidatePath("/", "layout");
+  redirect(safeReturnPath(form.get("next"), "/account"));
+}
+
+export async function logoutAction(): Promise<void> {
+  const session = await requireSessionIdentity();
+  delete session.customerId;
+  await session.save();
+  await attachCustomer(session.sessionId, null);
+  revalidatePath("/", "layout");
+  redirect("/");
+}

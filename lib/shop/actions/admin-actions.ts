@@ -1,0 +1,62 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { redirect } from "next/navigation";
+import { z } from "zod";
+import { isAdminLogin, requireAdmin } from "@/lib/auth/admin";
+import { requireSessionIdentity } from "@/lib/session/session";
+import { changeOrderStatus } from "../orders";
+
+export interface AdminLoginState {
+  error?: string;
+  email?: string;
+}
+
+export async function adminLoginAction(
+  _previous: AdminLoginState,
+  form: FormData,
+): Promise<AdminLoginState> {
+  const email = String(form.get("email") ?? "").slice(0, 200);
+  const password = String(form.get("password") ?? "").slice(0, 200);
+  if (!email || !password) return { error: "Enter the admin email and password.", email };
+  if (!isAdminLogin(email, password)) return { error: "Wrong admin email or password.", email };
+  const session = await requireSessionIdentity();
+  session.admin = true;
+  await session.save();
+  redirect("/admin");
+}
+
+export async function adminLogoutAction(): Promise<void> {
+  const session = await requireSessionIdentity();
+  delete session.admin;
+  await session.save();
+  redirect("/admin/login");
+}
+
+export interface StatusChangeState {
+  error?: string;
+  ok?: boolean;
+}
+
+const statusSchema = z.object({
+  orderId: z.string().min(1).max(64),
+  to: z.string().min(1).max(64),
+  note: z.string().max(500).default(""),
+});
+
+export async function changeStatusAction(
+  _previous: StatusChangeState,
+  form: FormData,
+): Promise<StatusChangeState> {
+  await requireAdmin();
+  const parsed = statusSchema.safeParse({
+    orderId: form.get("orderId"),
+    to: form.get("to"),
+    note: form.get("note") ?? "",
+  });
+  if (!parsed.success) return { error: "Choose a new status." };
+  const result = await changeOrderStatus({ ...parsed.data, source: "admin" });
+  if (!result.ok) return { error: result.error };
+  revalidatePath(`/admin/orders/${parsed.data.orderId}`);
+  return { ok: true };
+}

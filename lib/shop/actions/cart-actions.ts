@@ -1,0 +1,89 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { headers } from "next/headers";
+import { redirect } from "next/navigation";
+import { z } from "zod";
+import { requireSessionIdentity } from "@/lib/session/session";
+import { sessionCurrency } from "@/lib/session/session-data";
+import { addToCart, MAX_QUANTITY, setCartCurrency, setItemQuantity } from "../cart";
+import { CURRENCIES } from "../money";
+import { safeReturnPath } from "../safe-redirect";
+
+export interface AddToCartState {
+  status: "idle" | "added" | "error";
+  message: string;
+}
+
+const addSchema = z.object({
+  productId: z.string().min(1).max(64),
+  quantity: z.coerce.number().int().min(1).max(MAX_QUANTITY),
+});
+
+export async function addToCartAction(
+  _previous: AddToCartState,
+  form: FormData,
+): Promise<AddToCartState> {
+  const parsed = addSchema.safeParse({
+    productId: form.get("productId"),
+    quantity: form.get("quantity") ?? 1,
+  });
+  if (!parsed.success) {
+    return { status: "error", message: `Choose a quantity from 1 to ${MAX_QUANTITY}.` };
+  }
+  const session = await requireSessionIdentity();
+  const result = await addToCart({
+    sessionId: session.sessionId,
+    currency: sessionCurrency(session),
+    ...(session.customerId ? { customerId: session.customerId } : {}),
+    ...parsed.data,
+  });
+  if (!result.ok) return { status: "error", message: result.error };
+  revalidatePath("/", "layout");
+  return { status: "added", message: "Added to your cart." };
+}
+
+const quantitySchema = z.object({
+  itemId: z.string().min(1).max(64),
+  quantity: z.coerce.number().int().min(0).max(MAX_QUANTITY),
+});
+
+/** Changes a cart line's quantity (0 removes it). Bad input changes nothing. */
+export async function updateCartItemAction(form: FormData): Promise<void> {
+  const parsed = quantitySchema.safeParse({
+    itemId: form.get("itemId"),
+    quantity: form.get("quantity"),
+  });
+  if (parsed.success) {
+    const session = await requireSessionIdentity();
+    await setItemQuantity(session.sessionId, parsed.data.itemId, parsed.data.quantity);
+  }
+  revalidatePath("/", "layout");
+}
+
+/** The shopper switches currency; the open cart switches with it (the cart carries its currency). */
+export async function setCurrencyAction(form: FormData): Promise<void> {
+  const currency = z.enum(CURRENCIES).safeParse(form.get("currency"));
+  const returnTo = await returnPath(form.get("returnTo"));
+  if (currency.success) {
+    const session = await requireSessionIdentity();
+    session.currency = currency.data;
+    await session.save();
+    await setCartCurrency(session.sessionId, currency.data);
+    revalidatePath("/", "layout");
+  }
+  redirect(returnTo);
+}
+
+/** Back to where the shopper was: an explicit same-site path, else the Referer's path. */
+async function returnPath(explicit: FormDataEntryValue | null): Promise<string> {
+  if (typeof explicit === "string" && explicit) return safeReturnPath(explicit);
+  const referer = (await headers()).get("referer");
+  if (!referer) return "/";
+  try {
+    const url = new URL(referer);
+    return safeReturnPath(`${url.pathname}${url.search}`);
+  } catch {
+    return "/";
+  }
+}

@@ -1,0 +1,54 @@
+"use server";
+
+import { redirect } from "next/navigation";
+import { getConfig } from "@/lib/config";
+import { requireSessionIdentity } from "@/lib/session/session";
+import { type FieldErrors, parseCheckoutForm } from "../checkout-input";
+import { placeCardOrder } from "../orders";
+
+export interface CheckoutState {
+  formError?: string;
+  errors?: FieldErrors;
+  /** what the shopper typed, to refill the form (never the card number or security code) */
+  values?: Record<string, string>;
+}
+
+const NOT_ECHOED = new Set(["card_number", "card_cvc"]);
+
+function echo(form: FormData): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const [key, value] of form.entries()) {
+    if (typeof value === "string" && !key.startsWith("$") && !NOT_ECHOED.has(key)) {
+      values[key] = value.slice(0, 300);
+    }
+  }
+  return values;
+}
+
+export async function checkoutAction(
+  _previous: CheckoutState,
+  form: FormData,
+): Promise<CheckoutState> {
+  const parsed = parseCheckoutForm(form);
+  if (!parsed.ok) {
+    return {
+      formError: "Please correct the highlighted fields.",
+      errors: parsed.errors,
+      values: echo(form),
+    };
+  }
+  if (parsed.input.paymentMethod !== "card") {
+    // The service's payment option submits through its own modal (contract: the form submit
+    // handler prevents the default submit and calls openPayment()); a plain post of it is refused.
+    return { formError: "Choose a payment method to continue.", values: echo(form) };
+  }
+  const session = await requireSessionIdentity();
+  const result = await placeCardOrder({
+    sessionId: session.sessionId,
+    customerId: session.customerId ?? null,
+    input: parsed.input,
+    shopBaseUrl: getConfig().SHOP_BASE_URL,
+  });
+  if (!result.ok) return { formError: result.error, values: echo(form) };
+  redirect("/checkout/confirmation");
+}

@@ -1,0 +1,38 @@
+"use client";
+
+import Link from "next/link";
+import { useActionState } from "react";
+import { type AddToCartState, addToCartAction } from "@/lib/shop/actions/cart-actions";
+
+const initial: AddToCartState = { status: "idle", message: "" };
+
+export function AddToCartForm({ productId, choices }: { productId: string; choices: number[] }) {
+  const [state, action, pending] = useActionState(addToCartAction, initial);
+  return (
+    <form action={action} className="add-to-cart">
+      <input type="hidden" name="productId" value={productId} />
+      <div className="field field--inline">
+        <label htmlFor="quantity">Quantity</label>
+        <select id="quantity" name="quantity" defaultValue="1">
+          {choices.map((n) => (
+            <option key={n} value={n}>
+              {n}
+            </option>
+          ))}
+        </select>
+      </div>
+      <button type="submit" className="button button--primary" disabled={pending}>
+        {pending ? "Adding…" : "Add to cart"}
+      </button>
+      <p role="status" className={`form-status form-status--${state.status}`}>
+        {state.message}
+        {state.status === "added" ? (
+          <>
+            {" "}
+            <Link href="/cart">View cart</Link>
+          </>
+        ) : null}
+      </p>
+    </form>
+  );
+}
