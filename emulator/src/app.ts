@@ -21,8 +21,11 @@ import { inspectorModule } from "./routes/inspector";
 import { oauthModule } from "./routes/oauth";
 import { ordersModule } from "./routes/orders";
 import { registerPurchaseModule } from "./routes/register-purchase";
+import { sdkApiModule } from "./sdk-api/routes";
 import { SEED } from "./state/seed";
 import { Store } from "./state/store";
+import { testMerchantModule } from "./test-merchant/module";
+import { webhooksModule } from "./webhooks/module";
 
 /**
  * Every module of the emulator, mounted in this order. Helper modules (the browser SDK and its
@@ -35,8 +38,9 @@ const MODULES: EmulatorModule[] = [
   coreModule, // GET /core/merchants/, /core/sessions/{hash}/, /core/tradeinitems/{id}/
   registerPurchaseModule, // POST /register-purchase
   ordersModule, // POST /payments/orders/update, GET /payments/orders/
-  // sdkApiModule,   // helper D: /assets/v1/main.js and the SDK-to-service routes
-  // webhooksModule, // helper D: signed order webhook dispatcher
+  sdkApiModule, // /assets/v1/main.js and the SDK-to-service routes /sdk/v1/*
+  webhooksModule, // signed order webhook dispatcher, /__emulator/webhooks/*
+  testMerchantModule, // /__emulator/test-merchant/* (bare test page, callbacks, receiver)
 ];
 
 export interface EmulatorOptions {

@@ -1,0 +1,233 @@
+// The bare test merchant under /__emulator/test-merchant/: a page that loads the SDK like a
+// storefront does, same-origin `shopper_data` / `purchase_data` callbacks whose customer and cart a
+// test sets, and a webhook receiver that checks signatures like a merchant must. It lets the SDK
+// and the dispatcher be tested end to end without the storefront.
+import { timingSafeEqual } from "node:crypto";
+import type { Context } from "hono";
+import { z } from "zod";
+import type { EmulatorEnv, EmulatorModule } from "../context";
+import type { Merchant } from "../domain";
+import { fail, reply } from "../http/errors";
+import { cartSchema, customerSchema } from "../sdk-api/schemas";
+import { SIGNATURE_HEADER, sign, signingSecret } from "../webhooks/signature";
+import { testMerchantPage } from "./page";
+import { defaultShop, type Shop, sessionHashOf, TEST_MERCHANT_ID, TEST_USER_ID } from "./shop";
+
+const BASE = "/__emulator/test-merchant";
+
+export type ReceivedWebhook = {
+  received_at: string;
+  signature_valid: boolean;
+  answered: number;
+  body: unknown;
+};
+
+const shopStateSchema = z.object({
+  customer: customerSchema.nullable().optional(),
+  cart: cartSchema.nullable().optional(),
+});
+
+const merchantPatchSchema = z.object({
+  currency: z
+    .string()
+    .regex(/^[A-Z]{3}$/)
+    .optional(),
+  products: z.enum(["valuations", "valuations+ep1"]).optional(),
+  webhook_form: z.enum(["flat", "wrapped"]).optional(),
+  minimums: z
+    .object({ tradein: z.number().int().nonnegative(), ep1: z.number().int().nonnegative() })
+    .partial()
+    .optional(),
+});
+
+const receiverSchema = z.object({
+  /** Status the receiver answers with a valid signature (e.g. 500, 201 or 204 to force retries). */
+  status: z.number().int().min(100).max(599).optional(),
+  /** Real-time delay before answering (for the timeout). */
+  delay_ms: z.number().int().nonnegative().max(120_000).optional(),
+});
+
+function testMerchant(origins: string[], webhookBase: string): Merchant {
+  return {
+    id: TEST_MERCHANT_ID,
+    name: "Bare test merchant",
+    products: "valuations+ep1",
+    currency: "EUR",
+    minimums: { tradein: 5000, ep1: 20000 },
+    allowed_origins: origins,
+    webhook_base: webhookBase,
+    webhook_form: "flat",
+  };
+}
+
+export const testMerchantModule: EmulatorModule = {
+  name: "test-merchant",
+  mount(app, ctx) {
+    const shops = new Map<string, Shop>();
+    const received: ReceivedWebhook[] = [];
+    const receiver = { status: 200, delay_ms: 0 };
+    ctx.onReset(() => {
+      shops.clear();
+      received.length = 0;
+      Object.assign(receiver, { status: 200, delay_ms: 0 });
+    });
+
+    const shopOf = (key: string): Shop => {
+      let shop = shops.get(key);
+      if (!shop) {
+        shop = defaultShop(key);
+        shops.set(key, shop);
+      }
+      return shop;
+    };
+
+    /**
+     * The test merchant lives outside the seed (the storefront relies on the seed), so it is
+     * added on first use and after every reset. Its allowed origin is the page's own origin.
+     */
+    const ensureMerchant = (c: Context<EmulatorEnv>): Merchant => {
+      const origin = new URL(c.req.url).origin;
+      const existing = ctx.state.getMerchant(TEST_MERCHANT_ID);
+      const webhookBase = `${origin}${BASE}/webhooks`;
+      if (!existing) {
+        // The store has no "add merchant" operation; its maps are the documented state.
+        ctx.state.merchants.set(TEST_MERCHANT_ID, testMerchant([origin], webhookBase));
+        ctx.state.users.set(TEST_USER_ID, {
+          id: TEST_USER_ID,
+          merchant_id: TEST_MERCHANT_ID,
+          username: "test-admin",
+          password: "test-password",
+          scopes: ["core", "payments", "valuations", "updates"],
+        });
+        ctx.state.clients.set("test-client", {
+          client_id: "test-client",
+          client_secret: "test-client-secret",
+          merchant_id: TEST_MERCHANT_ID,
+        });
+        return ctx.state.getMerchant(TEST_MERCHANT_ID) as Merchant;
+      }
+      if (!existing.allowed_origins.includes(origin)) {
+        return (
+          ctx.state.updateMerchant(TEST_MERCHANT_ID, {
+            allowed_origins: [...existing.allowed_origins, origin],
+          }) ?? existing
+        );
+      }
+      return existing;
+    };
+
+    const page = (checkout: boolean) => (c: Context<EmulatorEnv>) => {
+      ensureMerchant(c);
+      const key = c.req.param("shop") ?? "default";
+      const url = new URL(c.req.url);
+      // The SDK comes from another origin than the page (localhost vs 127.0.0.1), so CORS is
+      // exercised as with a real storefront; `?assets=` points the page at another SDK build.
+      const otherHost = url.hostname === "localhost" ? "127.0.0.1" : "localhost";
+      const assetsUrl =
+        c.req.query("assets") ?? `${url.protocol}//${otherHost}:${url.port}/assets/v1/main.js`;
+      return c.html(
+        testMerchantPage({
+          title: checkout ? "Test merchant checkout" : "Test merchant order confirmation",
+          assetsUrl,
+          merchantId: TEST_MERCHANT_ID,
+          callbackBase: `${url.origin}${BASE}/${key}`,
+          confirmUrl: `${url.origin}${BASE}/${key}/confirmation`,
+          products: c.req.query("products") ?? "valuations+ep1",
+          lang: c.req.query("lang") ?? "en",
+          checkout,
+        }),
+      );
+    };
+
+    app.get(`${BASE}/:shop/`, page(true));
+    app.get(`${BASE}/:shop/confirmation`, page(false));
+
+    // Merchant callbacks (contract: Merchant endpoints), same-origin with the page.
+    app.get(`${BASE}/:shop/shopper_data`, (c) => {
+      const key = c.req.param("shop");
+      const shop = shopOf(key);
+      if (!shop.customer) return fail(c, 404, "not_found", "Customer not found.");
+      return reply(c, { customer: shop.customer, session_hash_token: sessionHashOf(key) });
+    });
+    app.get(`${BASE}/:shop/purchase_data`, (c) => {
+      const shop = shopOf(c.req.param("shop"));
+      if (!shop.cart) return reply(c, { purchase: null });
+      const address = {
+        given_name: "Test",
+        family_name: "Shopper",
+        phone: "+34600000000",
+        address: "Calle Mayor 1",
+        city: "Madrid",
+        state: "Madrid",
+        country_code: "ES",
+        postal_code: "28013",
+      };
+      return reply(c, {
+        purchase: {
+          cart: shop.cart,
+          billing: address,
+          shipping: { address, method: { id: "standard", name: "Standard" } },
+          customer: shop.customer
+            ? { id: shop.customer.id, email: shop.customer.email ?? "" }
+            : undefined,
+        },
+      });
+    });
+
+    // Control of the test merchant.
+    app.get(`${BASE}/:shop/state`, (c) => {
+      const key = c.req.param("shop");
+      return reply(c, { ...shopOf(key), session_hash: sessionHashOf(key) });
+    });
+    app.put(`${BASE}/:shop/state`, async (c) => {
+      const parsed = shopStateSchema.safeParse(await c.req.json().catch(() => undefined));
+      if (!parsed.success) {
+        return fail(c, 400, "bad_request", parsed.error.issues[0]?.message ?? "invalid state");
+      }
+      const key = c.req.param("shop");
+      const shop = shopOf(key);
+      if (parsed.data.customer !== undefined) shop.customer = parsed.data.customer;
+      if (parsed.data.cart !== undefined) shop.cart = parsed.data.cart;
+      return reply(c, { ...shop, session_hash: sessionHashOf(key) });
+    });
+    app.put(`${BASE}/merchant`, async (c) => {
+      ensureMerchant(c);
+      const parsed = merchantPatchSchema.safeParse(await c.req.json().catch(() => undefined));
+      if (!parsed.success) {
+        return fail(c, 400, "bad_request", parsed.error.issues[0]?.message ?? "invalid patch");
+      }
+      const { minimums, ...rest } = parsed.data;
+      const current = ctx.state.getMerchant(TEST_MERCHANT_ID) as Merchant;
+      return reply(
+        c,
+        ctx.state.updateMerchant(TEST_MERCHANT_ID, {
+          ...rest,
+          ...(minimums ? { minimums: { ...current.minimums, ...minimums } } : {}),
+        }),
+      );
+    });
+
+    // The fake webhook receiver: checks the signature over the raw bytes, in constant time.
+    app.post(`${BASE}/webhooks/order`, async (c) => {
+      const raw = await c.req.text();
+      const given = Buffer.from(c.req.header(SIGNATURE_HEADER) ?? "", "utf8");
+      const expected = Buffer.from(sign(raw, signingSecret(ctx.state, TEST_MERCHANT_ID)), "utf8");
+      const valid = given.length === expected.length && timingSafeEqual(given, expected);
+      if (receiver.delay_ms > 0) await new Promise((r) => setTimeout(r, receiver.delay_ms));
+      const answered = valid ? receiver.status : 403;
+      let body: unknown = raw;
+      try {
+        body = JSON.parse(raw);
+      } catch {}
+      received.push({ received_at: ctx.clock.iso(), signature_valid: valid, answered, body });
+      return c.json({ received: valid }, answered as 200);
+    });
+    app.get(`${BASE}/webhooks`, (c) => reply(c, { receiver, received }));
+    app.put(`${BASE}/webhooks/settings`, async (c) => {
+      const parsed = receiverSchema.safeParse(await c.req.json().catch(() => undefined));
+      if (!parsed.success) return fail(c, 400, "bad_request", "Send { status?, delay_ms? }.");
+      Object.assign(receiver, parsed.data);
+      return reply(c, receiver);
+    });
+  },
+};

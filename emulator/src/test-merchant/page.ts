@@ -1,0 +1,137 @@
+// The bare test merchant page: the smallest integration the contract describes (configuration,
+// dynamic import, teasers, the Service Pay radio, the submit handler), with every SDK event
+// recorded on `window.__serviceEvents` for the Playwright tests in emulator/e2e.
+
+export type PageOptions = {
+  title: string;
+  assetsUrl: string;
+  merchantId: string;
+  callbackBase: string;
+  confirmUrl: string;
+  products: string;
+  lang: string;
+  checkout: boolean;
+};
+
+const EVENTS = [
+  "service-ready",
+  "service-valuation-updated",
+  "service-payment-completed",
+  "service-modal-closed",
+  "servicepay-payment-method-selected",
+  "servicepay-payment-method-unselected",
+  "service-ready-to-place-order",
+  "service-new-user-valuation-started",
+  "service-purchase-updated",
+];
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+}
+
+export function testMerchantPage(options: PageOptions): string {
+  const config = {
+    merchantId: options.merchantId,
+    browserCallbackBase: options.callbackBase,
+    confirmUrl: options.confirmUrl,
+    products: options.products,
+    bannerCssSelector: ".slot-banner",
+    productWidgetCssSelector: ".slot-product-widget",
+    cartSummaryCssSelector: ".slot-cart-summary",
+    thankYouCssSelector: ".slot-thank-you",
+  };
+  const checkout = options.checkout
+    ? `<section aria-labelledby="checkout-title">
+  <h2 id="checkout-title">Checkout</h2>
+  <div class="slot-cart-summary"></div>
+  <form id="checkout">
+    <fieldset>
+      <legend>Payment method</legend>
+      <label><input type="radio" name="payment_method" value="card" checked> Card (merchant)</label>
+      <label id="service-option"><input type="radio" name="payment_method" data-module-name="service" value="service_pay">
+        <svg aria-hidden="true" width="16" height="16" viewBox="0 0 16 16"><circle cx="8" cy="8" r="7" fill="#0b5cad"/></svg>
+        <span id="service-label">Pay with Service</span></label>
+      <p id="service-info" hidden></p>
+      <p id="service-extra" hidden></p>
+    </fieldset>
+    <button type="submit">Place order</button>
+  </form>
+</section>`
+    : `<section aria-labelledby="thanks-title"><h2 id="thanks-title">Thank you</h2>
+  <div class="service-teaser" data-type="thank-you"></div><div class="slot-thank-you"></div></section>`;
+  return `<!doctype html>
+<html lang="${escapeHtml(options.lang)}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(options.title)}</title>
+<link rel="icon" href="data:,">
+<style>body{font:16px/1.5 system-ui,sans-serif;margin:0 auto;max-width:48rem;padding:1rem;color:#111}section{margin:1.5rem 0}</style>
+</head>
+<body>
+<header><h1>${escapeHtml(options.title)}</h1></header>
+<main>
+<section aria-label="Promotions"><div class="service-teaser" data-type="banner"></div><div class="slot-banner"></div></section>
+<section aria-labelledby="product-title">
+  <h2 id="product-title">Vertex Book 16</h2>
+  <div class="service-teaser" data-type="product-widget" data-target="#product-widget-slot"></div>
+  <div id="product-widget-slot"></div>
+  <div class="slot-product-widget"></div>
+</section>
+<section aria-label="Cart"><div class="service-teaser" data-type="cart-summary"></div></section>
+${checkout}
+</main>
+<script type="module">
+window.serviceConfiguration = ${JSON.stringify(config)};
+window.__serviceEvents = [];
+window.__readyToPlaceOrder = [];
+for (const name of ${JSON.stringify(EVENTS)}) {
+  window.addEventListener(name, (event) => window.__serviceEvents.push({ name, detail: event.detail }));
+}
+const module = await import(${JSON.stringify(options.assetsUrl)});
+window.Service = module.default;
+window.Service.addReadyToPlaceOrderListener(async (payload) => {
+  window.__readyToPlaceOrder.push(payload);
+  if (window.__failReadyListener) throw new Error("merchant listener failed");
+});
+const form = document.getElementById("checkout");
+if (form) {
+  const option = form.querySelector('input[value="service_pay"]');
+  const info = document.getElementById("service-info");
+  const extra = document.getElementById("service-extra");
+  const refresh = async () => {
+    const details = await window.Service.paymentOptionDetailsFor("ep1");
+    document.getElementById("service-option").hidden = details.mode === "unavailable";
+    option.disabled = details.mode === "tradein_invalid";
+    info.innerHTML = details.info;
+    extra.innerHTML = details.extra ?? "";
+    form.dataset.mode = details.mode;
+    form.dataset.template = details.template_name;
+    return details;
+  };
+  window.__refreshPaymentOption = refresh;
+  await refresh();
+  for (const radio of form.querySelectorAll('input[name="payment_method"]')) {
+    radio.addEventListener("change", () => {
+      const chosen = option.checked;
+      extra.hidden = !chosen;
+      window.Service.updatePaymentSelected(chosen);
+    });
+  }
+  window.addEventListener("service-valuation-updated", async () => {
+    const details = await refresh();
+    if (option.checked && details.mode !== "tradein_valid") {
+      form.querySelector('input[value="card"]').checked = true;
+      window.Service.updatePaymentSelected(false);
+    }
+  });
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    if (option.checked) window.Service.openPayment();
+  });
+}
+document.body.dataset.ready = "true";
+</script>
+</body>
+</html>`;
+}

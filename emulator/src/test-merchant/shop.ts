@@ -1,0 +1,51 @@
+// State of the bare test merchant: per "shop" key (one per test, so tests run in parallel) a
+// customer (null = anonymous, shopper_data answers 404) and a cart (null = empty cart).
+import { createHash } from "node:crypto";
+import type { Cart, Customer } from "../domain";
+
+export type Shop = { customer: Customer | null; cart: Cart | null };
+
+export const TEST_MERCHANT_ID = "m_test";
+export const TEST_USER_ID = "u_test_admin";
+
+export function defaultShop(key: string): Shop {
+  return {
+    customer: {
+      id: `cust-${key}`,
+      email: `${key}@example.test`,
+      given_name: "Test",
+      family_name: "Shopper",
+    },
+    cart: cartOf(key, 79_860),
+  };
+}
+
+/** A one-line cart of the given total (tax included), in cents. */
+export function cartOf(key: string, total: number, currency = "EUR"): Cart {
+  const tax = Math.round((total * 21) / 121);
+  const price = total - tax;
+  return {
+    id: `cart-${key}`,
+    currency,
+    items: [
+      {
+        id: "sku-laptop",
+        name: "Vertex Book 16",
+        description: "Test product",
+        url: "/products/vertex-book-16",
+        quantity: 1,
+        price,
+        tax,
+        total,
+      },
+    ],
+    price,
+    tax,
+    total,
+  };
+}
+
+/** The session hash the test merchant sends: stable per shop key, hex like an HMAC-SHA256. */
+export function sessionHashOf(key: string): string {
+  return createHash("sha256").update(`test-merchant-session:${key}`).digest("hex");
+}
