@@ -21,6 +21,7 @@ export function dateTime(iso: string, locale: Locale): string {
 
 const en = {
   calculate: "Calculate discount",
+  again: "Value another device",
   banner: "Trade in your old device and save on your order.",
   "product-widget": "Pay less for this product with your old device.",
   "cart-summary": "Trade in a device to lower this total.",
@@ -70,6 +71,7 @@ export type MessageKey = keyof typeof en;
 
 const es: Record<MessageKey, string> = {
   calculate: "Calcular descuento",
+  again: "Tasar otro dispositivo",
   banner: "Entrega tu dispositivo usado y ahorra en tu pedido.",
   "product-widget": "Paga menos por este producto con tu dispositivo usado.",
   "cart-summary": "Entrega un dispositivo para reducir este total.",

@@ -22,6 +22,8 @@ export type TeaserContext = {
 
 export class Teasers {
   private readonly hosts = new Set<HTMLElement>();
+  /** One button per teaser, kept across renders so focus can return to it after the wizard. */
+  private readonly buttons = new WeakMap<HTMLElement, HTMLButtonElement>();
   private scheduled = false;
 
   constructor(private readonly ctx: TeaserContext) {}
@@ -88,25 +90,38 @@ export class Teasers {
     if (!root || !isTeaserType(type)) return;
     const { locale } = this.ctx;
     const tradein = this.ctx.activeTradeIn();
+    let button = this.buttons.get(host);
+    if (!button) {
+      button = el("button", { type: "button" });
+      button.addEventListener("click", () => this.ctx.openValuation());
+      this.buttons.set(host, button);
+    }
     let content: HTMLElement;
     if (tradein) {
       host.dataset.state = "offer";
       const value = money(tradein.value, tradein.currency, locale);
+      button.className = "secondary";
+      button.textContent = t(locale, "again");
       content = el(
         "div",
         { class: "teaser offer", role: "group", "aria-label": t(locale, "offer") },
         el(
-          "p",
+          "div",
           {},
-          el("strong", {}, `${t(locale, "offer")}: `),
-          t(locale, "offerLine", { device: tradein.device, value }),
+          el(
+            "p",
+            {},
+            el("strong", {}, `${t(locale, "offer")}: `),
+            t(locale, "offerLine", { device: tradein.device, value }),
+          ),
+          el("p", {}, t(locale, "validUntil", { date: dateTime(tradein.valid_until, locale) })),
         ),
-        el("p", {}, t(locale, "validUntil", { date: dateTime(tradein.valid_until, locale) })),
+        button,
       );
     } else {
       host.dataset.state = "cta";
-      const button = el("button", { type: "button", class: "primary" }, t(locale, "calculate"));
-      button.addEventListener("click", () => this.ctx.openValuation());
+      button.className = "primary";
+      button.textContent = t(locale, "calculate");
       content = el("div", { class: "teaser" }, el("p", {}, t(locale, type)), button);
     }
     root.replaceChildren(el("style", {}, teaserCss), content);

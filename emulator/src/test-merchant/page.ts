@@ -86,7 +86,14 @@ window.serviceConfiguration = ${JSON.stringify(config)};
 window.__serviceEvents = [];
 window.__readyToPlaceOrder = [];
 for (const name of ${JSON.stringify(EVENTS)}) {
-  window.addEventListener(name, (event) => window.__serviceEvents.push({ name, detail: event.detail }));
+  window.addEventListener(name, (event) => {
+    const entry = { name, detail: event.detail, page: location.pathname };
+    window.__serviceEvents.push(entry);
+    // Kept across the navigation to confirmUrl, so a test sees the whole payment's events.
+    const log = JSON.parse(sessionStorage.getItem("serviceEventLog") ?? "[]");
+    log.push(entry);
+    sessionStorage.setItem("serviceEventLog", JSON.stringify(log));
+  });
 }
 const module = await import(${JSON.stringify(options.assetsUrl)});
 window.Service = module.default;

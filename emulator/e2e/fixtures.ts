@@ -1,0 +1,175 @@
+// Fixtures for the SDK tests: every test gets its own shop on the bare test merchant (its own
+// customer, cart and session hash), so tests run in parallel; every test fails on a console
+// error or an uncaught exception in the page.
+import { test as base, expect, type Locator, type Page } from "@playwright/test";
+
+export type ServiceEvent = { name: string; detail: unknown; page: string };
+export type Cart = {
+  id: string;
+  currency: string;
+  items: {
+    id: string;
+    name: string;
+    description: string;
+    url: string;
+    quantity: number;
+    price: number;
+    tax: number;
+    total: number;
+  }[];
+  price: number;
+  tax: number;
+  total: number;
+};
+
+export class Shop {
+  constructor(
+    readonly page: Page,
+    readonly key: string,
+  ) {}
+
+  get base(): string {
+    return `/__emulator/test-merchant/${this.key}`;
+  }
+
+  /** Opens the checkout page and waits for `service-ready`. */
+  async open(query = ""): Promise<void> {
+    await this.page.goto(`${this.base}/${query ? `?${query}` : ""}`);
+    await this.ready();
+  }
+
+  async ready(): Promise<void> {
+    await this.page.waitForFunction(() =>
+      (window as unknown as { __serviceEvents?: ServiceEvent[] }).__serviceEvents?.some(
+        (e) => e.name === "service-ready",
+      ),
+    );
+    await expect(this.page.locator("body")).toHaveAttribute("data-ready", "true");
+  }
+
+  async setState(state: { customer?: unknown; cart?: Cart | null }): Promise<void> {
+    const response = await this.page.request.put(`${this.base}/state`, { data: state });
+    expect(response.status()).toBe(200);
+  }
+
+  /** A one-line cart of `total` cents (tax included). */
+  cart(total: number, currency = "EUR"): Cart {
+    const tax = Math.round((total * 21) / 121);
+    return {
+      id: `cart-${this.key}-${total}`,
+      currency,
+      items: [
+        {
+          id: "sku-x",
+          name: "Test item",
+          description: "",
+          url: "/x",
+          quantity: 1,
+          price: total - tax,
+          tax,
+          total,
+        },
+      ],
+      price: total - tax,
+      tax,
+      total,
+    };
+  }
+
+  /** Events of the current page, in order. */
+  events(): Promise<ServiceEvent[]> {
+    return this.page.evaluate(
+      () => (window as unknown as { __serviceEvents: ServiceEvent[] }).__serviceEvents,
+    );
+  }
+
+  /** Events since the first page of this tab (kept in sessionStorage across navigations). */
+  eventLog(): Promise<ServiceEvent[]> {
+    return this.page.evaluate(() => JSON.parse(sessionStorage.getItem("serviceEventLog") ?? "[]"));
+  }
+
+  async eventNames(): Promise<string[]> {
+    return (await this.events()).map((e) => e.name);
+  }
+
+  teasers(type?: string): Locator {
+    return this.page.locator(type ? `[data-service-teaser="${type}"]` : "[data-service-teaser]");
+  }
+
+  wizard(): Locator {
+    return this.page.getByRole("dialog", { name: "Trade-in valuation" });
+  }
+
+  payment(): Locator {
+    return this.page.getByRole("dialog", { name: "Pay with Service" });
+  }
+
+  /**
+   * A valuation through the wizard with the mouse: category, model, the first answer of every
+   * question, accept. Model by visible name (magic test models end in "(test)").
+   */
+  async valuate(category: string, model: string): Promise<void> {
+    await this.page.evaluate(() => {
+      void (
+        window as unknown as { Service: { openValuation(): Promise<void> } }
+      ).Service.openValuation();
+    });
+    const wizard = this.wizard();
+    await wizard.getByLabel("Category").selectOption({ label: category });
+    await wizard.getByLabel("Model").selectOption({ label: model });
+    await wizard.getByRole("button", { name: "Next" }).click();
+    for (const group of await wizard.getByRole("group").all()) {
+      await group.getByRole("radio").first().check();
+    }
+    await wizard.getByRole("button", { name: "Get offer" }).click();
+    await wizard.getByRole("button", { name: "Accept offer" }).click();
+    await expect(wizard).toBeHidden();
+  }
+
+  details(product = "ep1"): Promise<{
+    mode: string;
+    template_name: string;
+    label: string;
+    info: string;
+    extra?: string;
+    data?: Record<string, unknown>;
+  }> {
+    return this.page.evaluate(
+      (p) =>
+        (
+          window as unknown as {
+            Service: { paymentOptionDetailsFor(p: string): Promise<never> };
+          }
+        ).Service.paymentOptionDetailsFor(p),
+      product,
+    );
+  }
+
+  hasActiveTradeIn(): Promise<boolean> {
+    return this.page.evaluate(() =>
+      (
+        window as unknown as { Service: { hasActiveTradeIn(): boolean } }
+      ).Service.hasActiveTradeIn(),
+    );
+  }
+}
+
+export const test = base.extend<{ shop: Shop }>({
+  shop: async ({ page }, use, testInfo) => {
+    const problems: string[] = [];
+    page.on("console", (message) => {
+      if (message.type() !== "error") return;
+      const url = message.location().url;
+      // Chrome itself logs every 4xx fetch; a 404 from shopper_data is the contract's way of
+      // saying "anonymous shopper", answered by the merchant, not an SDK error.
+      if (/\/shopper_data$/.test(url) && message.text().includes("404")) return;
+      problems.push(`console.error: ${message.text()} (${url})`);
+    });
+    page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
+    const key = `${testInfo.testId}-${testInfo.repeatEachIndex}-${testInfo.retry}`;
+    await use(new Shop(page, key.replace(/[^\w-]/g, "")));
+    expect(problems, "the SDK adds no console errors to the page").toEqual([]);
+  },
+});
+
+export { expect };

@@ -1,0 +1,45 @@
+import path from "node:path";
+import { defineConfig } from "@playwright/test";
+
+// Playwright tests of the browser SDK on the emulator's bare test merchant page (not the
+// storefront). Port 4110 so it never collides with the product's 4010 or the shop's 3000.
+const PORT = Number(process.env.EMULATOR_E2E_PORT ?? 4110);
+
+export default defineConfig({
+  testDir: "./e2e",
+  testMatch: "**/*.e2e.ts",
+  retries: 0,
+  fullyParallel: true,
+  workers: process.env.CI ? 2 : undefined,
+  forbidOnly: Boolean(process.env.CI),
+  reporter: process.env.CI ? "line" : "list",
+  timeout: 30_000,
+  expect: { timeout: 5_000 },
+  use: {
+    // The page is served from 127.0.0.1 and the SDK from localhost: two origins, as in production.
+    baseURL: `http://127.0.0.1:${PORT}`,
+    trace: "retain-on-failure",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+      ],
+    },
+  },
+  projects: [{ name: "chromium", use: { browserName: "chromium" } }],
+  webServer: {
+    command: "npm run emulator",
+    cwd: path.resolve(import.meta.dirname, ".."),
+    env: { EMULATOR_PORT: String(PORT) },
+    url: `http://127.0.0.1:${PORT}/__emulator/health`,
+    reuseExistingServer: !process.env.CI,
+    timeout: 60_000,
+    stdout: "ignore",
+    stderr: "pipe",
+  },
+});
