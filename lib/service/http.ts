@@ -47,7 +47,7 @@ export const defaultRetryPolicy: RetryPolicy = {
   baseDelayMs: 1_000,
   maxDelayMs: 8_000,
   jitterRatio: 0.2,
-  maxRetryAfterMs: 30_000,
+  maxRetryAfterMs: 10_000,
   timeoutMs: 10_000,
 };
 

@@ -144,6 +144,15 @@ describe("registerPurchaseWithTradeIn", () => {
     });
   });
 
+  it("skips the session check for a queued retry (the first attempt may have used the trade-in)", async () => {
+    const client = fakeClient({ session_id: "h" }, async () => ({ duplicate: true }));
+    expect(await registerPurchaseWithTradeIn(client, { ...input, precheck: false })).toEqual({
+      kind: "registered",
+      response: { duplicate: true },
+    });
+    expect(client.getSession).not.toHaveBeenCalled();
+  });
+
   it("refuses a decimal amount before any call", async () => {
     const client = fakeClient({ session_id: "h", tradein_item: accepted }, async () => ({}));
     const outcome = await registerPurchaseWithTradeIn(client, { ...input, orderAmount: 10.5 });

@@ -121,10 +121,18 @@ export function classifyRegisterPurchaseFailure(
  */
 export async function registerPurchaseWithTradeIn(
   client: Pick<ServiceClient, "getSession" | "getTradeInItem" | "registerPurchase">,
-  input: RegisterPurchaseInput & { now: Date },
+  input: RegisterPurchaseInput & {
+    now: Date;
+    /** false for a queued retry: a first attempt that did go through has used the trade-in, so
+     *  the session check would now say "missing"; the service decides instead. */
+    precheck?: boolean;
+  },
 ): Promise<RegisterPurchaseOutcome> {
   try {
     const body = buildRegisterPurchaseBody(input);
+    if (input.precheck === false) {
+      return { kind: "registered", response: await client.registerPurchase(body) };
+    }
     const lookup = await lookupSession(client, input.sessionHash);
     if (lookup.kind === "not_found") return notApplied("unknown", "session not found (404)");
     if (lookup.kind === "superseded") {

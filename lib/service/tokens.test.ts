@@ -99,6 +99,23 @@ describe("password grant", () => {
     expect(await manager.getIdentity()).toEqual({ userId: "u-1", merchantId: "m-1" });
   });
 
+  it("falls back to the contract's login scopes when updates is not granted", async () => {
+    const { manager, calls, store } = setup({
+      token: (call) =>
+        form(call).scope?.includes("updates")
+          ? reply(400, { error: "invalid_scope", error_description: "updates not allowed" })
+          : undefined,
+    });
+    expect(await manager.getAccessToken()).toBe("access-1");
+    expect(calls.map((c) => form(c).scope)).toEqual([
+      "core payments valuations updates",
+      "core payments valuations",
+    ]);
+    expect((await store.load())?.scope).toBe("core payments valuations");
+    expect(await manager.hasScope("updates")).toBe(false);
+    expect(await manager.hasScope("core")).toBe(true);
+  });
+
   it("surfaces a wrong password as a typed error", async () => {
     const { manager } = setup({
       token: () => reply(400, { error: "invalid_grant", error_description: "Bad credentials" }),

@@ -17,8 +17,12 @@ import type { StoredTokens, TokenStore } from "./token-store";
  */
 
 export const TOKEN_PATH = "/oauth2/token/";
-/** Contract: Authentication 3 — core, payments, valuations at login; updates for order updates. */
+/** Contract: Authentication 3 — core, payments, valuations at login; updates for order updates.
+ *  All four are asked for, so order updates need no second login… */
 export const REQUESTED_SCOPE = "core payments valuations updates";
+/** …and when the user may not have `updates` (400 invalid_scope), the contract's login scopes
+ *  are asked for instead, so the shop still works and an order update answers 403 in words. */
+export const BASE_SCOPE = "core payments valuations";
 const DEFAULT_LIFETIME_S = 3600;
 const DEFAULT_REFRESH_MARGIN_MS = 5 * 60 * 1000;
 
@@ -75,6 +79,11 @@ export class TokenManager {
     return { userId, merchantId };
   }
 
+  /** Whether the current token carries a scope, e.g. `updates` before offering order updates. */
+  async hasScope(scope: string): Promise<boolean> {
+    return (await this.getTokens()).scope.split(/\s+/).includes(scope);
+  }
+
   /**
    * Sends an API request with `Authorization: Bearer`, renewing once and retrying once on a 401
    * (contract: Authentication 4). A 401 means the request was refused, so repeating it is safe
@@ -122,13 +131,19 @@ export class TokenManager {
   }
 
   private async passwordLogin(): Promise<StoredTokens> {
+    try {
+      return await this.passwordLoginWith(REQUESTED_SCOPE);
+    } catch (error) {
+      if (error instanceof ServiceApiError && error.error === "invalid_scope") {
+        return this.passwordLoginWith(BASE_SCOPE);
+      }
+      throw error;
+    }
+  }
+
+  private async passwordLoginWith(scope: string): Promise<StoredTokens> {
     const { username, password } = this.options.credentials;
-    const answer = await this.requestToken({
-      grant_type: "password",
-      username,
-      password,
-      scope: REQUESTED_SCOPE,
-    });
+    const answer = await this.requestToken({ grant_type: "password", username, password, scope });
     if (!answer.refresh_token || !answer.user_id || !answer.merchant_id) {
       throw new ServiceResponseError(
         "POST",
@@ -140,7 +155,7 @@ export class TokenManager {
       refreshToken: answer.refresh_token,
       userId: answer.user_id,
       merchantId: answer.merchant_id,
-      scope: REQUESTED_SCOPE,
+      scope,
     });
   }
 
