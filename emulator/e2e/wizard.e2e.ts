@@ -1,0 +1,173 @@
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+
+/** The focused element, looking through shadow roots; described for assertions. */
+function focused(page: Page) {
+  return page.evaluate(() => {
+    let active: Element | null = document.activeElement;
+    const hosts: string[] = [];
+    while (active?.shadowRoot?.activeElement) {
+      hosts.push(
+        active.getAttribute("data-service-modal") ??
+          active.getAttribute("data-service-teaser") ??
+          "",
+      );
+      active = active.shadowRoot.activeElement;
+    }
+    return {
+      hosts,
+      tag: active?.tagName.toLowerCase() ?? "",
+      name: active?.getAttribute("aria-label") ?? active?.textContent?.trim() ?? "",
+    };
+  });
+}
+
+test("the whole valuation by keyboard alone, with its events and focus returned", async ({
+  shop,
+  page,
+}) => {
+  await shop.open();
+  // Tab from the top of the page to the first teaser's call to action.
+  await page.locator("h1").click();
+  for (let i = 0; i < 10; i++) {
+    await page.keyboard.press("Tab");
+    const now = await focused(page);
+    if (now.name === "Calculate discount") break;
+  }
+  expect(await focused(page)).toMatchObject({ hosts: ["banner"], name: "Calculate discount" });
+  await page.keyboard.press("Enter");
+  const wizard = shop.wizard();
+  await expect(wizard).toBeVisible();
+  await expect(wizard.getByText("Step 1 of 3")).toBeVisible();
+  // Focus starts inside the dialog, on the category.
+  expect(await focused(page)).toMatchObject({ hosts: ["service-valuation"], tag: "select" });
+  await page.keyboard.press("ArrowDown"); // Phones
+  await expect(wizard.getByLabel("Category")).toHaveValue("phones");
+  await page.keyboard.press("Tab");
+  await page.keyboard.press("ArrowDown"); // first phone
+  await expect(wizard.getByLabel("Model")).not.toHaveValue("");
+  await page.keyboard.press("Tab");
+  expect(await focused(page)).toMatchObject({ name: "Next" });
+  await page.keyboard.press("Enter");
+  await expect(wizard.getByText("Step 2 of 3")).toBeVisible();
+  expect(await shop.eventNames()).toContain("service-new-user-valuation-started");
+  // Condition questions: Space picks the focused answer, Tab goes to the next question.
+  const groups = await wizard.getByRole("group").count();
+  expect(groups).toBeGreaterThan(1);
+  for (let i = 0; i < groups; i++) {
+    await page.keyboard.press("Space");
+    await page.keyboard.press("Tab");
+  }
+  expect(await focused(page)).toMatchObject({ name: "Back" });
+  await page.keyboard.press("Tab");
+  expect(await focused(page)).toMatchObject({ name: "Get offer" });
+  await page.keyboard.press("Enter");
+  await expect(wizard.getByText("Step 3 of 3")).toBeVisible();
+  await expect(wizard.getByText(/We offer €[\d,.]+ for your /)).toBeVisible();
+  expect(await focused(page)).toMatchObject({ name: "Accept offer" });
+  await page.keyboard.press("Enter");
+  await expect(wizard).toBeHidden();
+  // Focus is back on the teaser button that opened the wizard (now "Value another device").
+  expect(await focused(page)).toMatchObject({ hosts: ["banner"], name: "Value another device" });
+
+  const events = await shop.events();
+  expect(events.map((e) => e.name)).toEqual([
+    "service-ready",
+    "service-new-user-valuation-started",
+    "service-valuation-updated",
+    "service-modal-closed",
+  ]);
+  for (const event of events.slice(1)) {
+    expect(event.detail).toMatchObject({ message: expect.any(String) });
+  }
+  expect(events[2]?.detail).toMatchObject({ tradein_id: expect.any(String), currency: "EUR" });
+  expect(await shop.hasActiveTradeIn()).toBe(true);
+});
+
+test("focus stays inside the wizard and Escape closes it", async ({ shop, page }) => {
+  await shop.open();
+  const opener = shop.teasers("cart-summary").first().getByRole("button");
+  await opener.click();
+  await expect(shop.wizard()).toBeVisible();
+  for (let i = 0; i < 8; i++) {
+    await page.keyboard.press("Tab");
+    expect((await focused(page)).hosts).toEqual(["service-valuation"]);
+  }
+  for (let i = 0; i < 8; i++) {
+    await page.keyboard.press("Shift+Tab");
+    expect((await focused(page)).hosts).toEqual(["service-valuation"]);
+  }
+  await page.keyboard.press("Escape");
+  await expect(shop.wizard()).toBeHidden();
+  await expect(opener).toBeFocused();
+  expect(await shop.eventNames()).toEqual(["service-ready", "service-modal-closed"]);
+  expect(await shop.hasActiveTradeIn()).toBe(false);
+});
+
+test("the wizard is a labelled modal dialog and marks the magic test devices", async ({
+  shop,
+  page,
+}) => {
+  await shop.open();
+  await page.evaluate(() =>
+    (window as unknown as { Service: { openValuation(): void } }).Service.openValuation(),
+  );
+  const wizard = shop.wizard();
+  await expect(wizard).toHaveAttribute("aria-modal", "true");
+  await wizard.getByLabel("Category").selectOption({ label: "Test devices" });
+  const options = await wizard.getByLabel("Model").locator("option").allTextContents();
+  expect(options.filter((o) => o.endsWith("(test)"))).toEqual([
+    "Test phone: offer in another currency (test)",
+    "Test phone: offer of 2,000.00 (test)",
+    "Test phone: offer that expires in a minute (test)",
+    "Test phone: offer of 10.00 (test)",
+  ]);
+  // Validation: Next without a model says why and stays on step 1.
+  await wizard.getByRole("button", { name: "Next" }).click();
+  await expect(wizard.getByRole("alert")).toHaveText("Please choose a category and a model.");
+  // Opening twice is harmless (the storefront and updatePaymentSelected may both open it).
+  await page.evaluate(() =>
+    (window as unknown as { Service: { openValuation(): void } }).Service.openValuation(),
+  );
+  await expect(page.locator("[data-service-modal=service-valuation]")).toHaveCount(1);
+  await wizard.getByRole("button", { name: "Close" }).click();
+  await expect(wizard).toBeHidden();
+});
+
+test("Back keeps the answers; an offer that expires within a minute stops being active", async ({
+  shop,
+  page,
+  request,
+}) => {
+  await shop.open();
+  await page.evaluate(() =>
+    (window as unknown as { Service: { openValuation(): void } }).Service.openValuation(),
+  );
+  const wizard = shop.wizard();
+  await wizard.getByLabel("Category").selectOption({ label: "Test devices" });
+  await wizard
+    .getByLabel("Model")
+    .selectOption({ label: "Test phone: offer that expires in a minute (test)" });
+  await wizard.getByRole("button", { name: "Next" }).click();
+  for (const group of await wizard.getByRole("group").all()) {
+    await group.getByRole("radio").last().check();
+  }
+  await wizard.getByRole("button", { name: "Get offer" }).click();
+  await expect(wizard.getByText("€150.00").first()).toBeVisible();
+  await wizard.getByRole("button", { name: "Back" }).click();
+  for (const group of await wizard.getByRole("group").all()) {
+    await expect(group.getByRole("radio").last()).toBeChecked();
+  }
+  await wizard.getByRole("button", { name: "Get offer" }).click();
+  await wizard.getByRole("button", { name: "Accept offer" }).click();
+  await expect(wizard).toBeHidden();
+  expect((await shop.details()).mode).toBe("tradein_valid");
+  // Past valid_until on the emulator clock the valuation no longer counts.
+  const advanced = await request.post("/__emulator/clock/advance", { data: { seconds: 61 } });
+  expect(advanced.status()).toBe(200);
+  expect((await shop.details()).mode).toBe("tradein_missing");
+  await page.reload();
+  await shop.ready();
+  expect(await shop.hasActiveTradeIn()).toBe(false);
+  await expect(shop.teasers("banner").first()).toHaveAttribute("data-state", "cta");
+});
