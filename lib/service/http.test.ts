@@ -86,6 +86,16 @@ describe("503", () => {
     expect(sleeps).toEqual([2000]);
   });
 
+  it("returns a 503 whose Retry-After exceeds the cap instead of holding the caller", async () => {
+    const { deps, calls, sleeps } = createFakeDeps(() =>
+      reply(503, undefined, { "Retry-After": "30" }),
+    );
+    const response = await new HttpTransport(BASE, deps).send({ method: "GET", path: "/x/" });
+    expect(response.status).toBe(503);
+    expect(calls).toHaveLength(1);
+    expect(sleeps).toEqual([]);
+  });
+
   it("falls back to the backoff schedule without Retry-After", async () => {
     const { deps, sleeps } = createFakeDeps((_c, i) => (i < 2 ? reply(503) : reply(200, {})));
     const response = await new HttpTransport(BASE, deps).send({ method: "GET", path: "/x/" });
