@@ -99,6 +99,15 @@ describe("password grant", () => {
     expect(await manager.getIdentity()).toEqual({ userId: "u-1", merchantId: "m-1" });
   });
 
+  it("gives the stored identity without renewing an expired token", async () => {
+    const { manager, calls, clock } = setup({
+      store: new MemoryTokenStore(stored({ userId: "u-9", merchantId: "m-9" })),
+    });
+    clock.now = Date.UTC(2026, 0, 2);
+    expect(await manager.getIdentity()).toEqual({ userId: "u-9", merchantId: "m-9" });
+    expect(calls).toHaveLength(0);
+  });
+
   it("falls back to the contract's login scopes when updates is not granted", async () => {
     const { manager, calls, store } = setup({
       token: (call) =>

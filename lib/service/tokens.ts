@@ -75,7 +75,9 @@ export class TokenManager {
   /** `user_id` and `merchant_id` from the token response: the webhook secret and the SDK's
    *  merchantId are built from them (contract: Authentication 5, Front-end SDK). */
   async getIdentity(): Promise<{ userId: string; merchantId: string }> {
-    const { userId, merchantId } = await this.getTokens();
+    // The ids do not change when a token expires, so stored ones are used as they are: verifying
+    // a webhook must not wait on (or fail with) a token refresh.
+    const { userId, merchantId } = (await this.options.store.load()) ?? (await this.getTokens());
     return { userId, merchantId };
   }
 
