@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { serve } from "@hono/node-server";
 import { Hono } from "hono";
 import { Clock } from "./clock";
@@ -124,8 +125,9 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   });
   // Contract: no input may crash the service or give a bare 500.
   app.onError((err, c) => {
-    console.error("[emulator] unhandled error:", err);
-    return internalError(c);
+    const id = randomUUID();
+    console.error(`[emulator] unhandled error, correlation id ${id}:`, err);
+    return internalError(c, "Internal error", id);
   });
 
   return {

@@ -57,8 +57,11 @@ export function fail(
 }
 
 /** 500 with a correlation id in the description and in `X-Correlation-Id`. */
-export function internalError(c: Context<EmulatorEnv>, description = "Internal error"): Response {
-  const id = randomUUID();
+export function internalError(
+  c: Context<EmulatorEnv>,
+  description = "Internal error",
+  id: string = randomUUID(),
+): Response {
   return fail(
     c,
     500,
