@@ -32,7 +32,8 @@ export class Modal {
     this.dialog = document.createElement("dialog");
     this.dialog.setAttribute("aria-modal", "true");
     this.dialog.setAttribute("aria-labelledby", `${name}-title`);
-    const header = document.createElement("header");
+    const header = document.createElement("div");
+    header.className = "head";
     this.heading = document.createElement("h2");
     this.heading.id = `${name}-title`;
     const close = document.createElement("button");

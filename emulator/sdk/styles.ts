@@ -22,7 +22,7 @@ export const teaserCss = `${base}
 export const modalCss = `${base}
 dialog { border: none; border-radius: 10px; padding: 0; width: min(34rem, calc(100vw - 2rem)); max-height: calc(100vh - 2rem); overflow: auto; box-shadow: 0 10px 40px rgba(0,0,0,.3); color: #1b1f24; background: #fff; }
 dialog::backdrop { background: rgba(15, 23, 42, .55); }
-header { display: flex; justify-content: space-between; align-items: center; padding: 1em 1.25em; border-bottom: 1px solid #e2e8f0; }
+.head { display: flex; justify-content: space-between; align-items: center; padding: 1em 1.25em; border-bottom: 1px solid #e2e8f0; }
 h2 { margin: 0; font-size: 1.2em; }
 h3 { margin: 0 0 .75em; font-size: 1.05em; }
 .body { padding: 1.25em; }
