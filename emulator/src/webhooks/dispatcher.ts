@@ -74,7 +74,8 @@ export class WebhookDispatcher {
   readonly #pollMs: number;
   #notifications = new Map<string, Notification>();
   #secrets = new Map<string, string>();
-  #inFlight = new Map<string, Promise<Attempt>>();
+  #inFlight = new Map<string, Promise<unknown>>();
+  #controlSends = 0;
   #counter = 0;
   /** Attempts started per notification (numbered before they answer: two may run at once). */
   #started = new Map<string, number>();
@@ -138,7 +139,8 @@ export class WebhookDispatcher {
     };
     this.#notifications.set(id, notification);
     this.#secrets.set(id, signingSecret(this.#state, merchant.id));
-    if (this.firstAttemptDelayMs === 0) queueMicrotask(() => void this.tick());
+    // The first attempt starts now (contract: delivered within about 5 s of the payment).
+    if (this.firstAttemptDelayMs === 0) void this.tick();
     return notification;
   }
 
@@ -169,12 +171,12 @@ export class WebhookDispatcher {
   }
 
   /** Control: send once more now, whatever the status. A 200 marks it delivered. */
-  redeliver(id: string): Promise<Attempt> {
+  async redeliver(id: string): Promise<Attempt> {
     return this.#send(this.#require(id), "redeliver");
   }
 
   /** Control: the same notification twice at the same moment (idempotency of the receiver). */
-  sendTwice(id: string): Promise<Attempt[]> {
+  async sendTwice(id: string): Promise<Attempt[]> {
     const notification = this.#require(id);
     return Promise.all([this.#send(notification, "twice"), this.#send(notification, "twice")]);
   }
@@ -197,7 +199,7 @@ export class WebhookDispatcher {
   }
 
   /** Control: one attempt signed with the wrong key; a correct receiver answers 403. */
-  sendWithWrongSignature(id: string): Promise<Attempt> {
+  async sendWithWrongSignature(id: string): Promise<Attempt> {
     return this.#send(this.#require(id), "wrong_signature");
   }
 
@@ -207,26 +209,31 @@ export class WebhookDispatcher {
     return notification;
   }
 
-  async #scheduledAttempt(notification: Notification): Promise<void> {
-    const attempt = await this.#send(notification, "scheduled");
-    if (notification.status !== "scheduled") return;
-    if (attempt.ok) return;
-    notification.failures += 1;
-    const wait = RETRY_SCHEDULE_MS[notification.failures - 1];
-    if (wait === undefined) {
-      notification.status = "failed";
-      notification.next_attempt_at = null;
-    } else {
-      notification.next_attempt_at = this.#clock.now() + wait;
-    }
+  /** One attempt of the schedule, then the next due time (or `failed` after the last retry). */
+  #scheduledAttempt(notification: Notification): Promise<void> {
+    const run = this.#deliver(notification, "scheduled")
+      .then((attempt) => {
+        if (notification.status !== "scheduled" || attempt.ok) return;
+        notification.failures += 1;
+        const wait = RETRY_SCHEDULE_MS[notification.failures - 1];
+        if (wait === undefined) {
+          notification.status = "failed";
+          notification.next_attempt_at = null;
+        } else {
+          notification.next_attempt_at = this.#clock.now() + wait;
+        }
+      })
+      .finally(() => this.#inFlight.delete(notification.id));
+    this.#inFlight.set(notification.id, run);
+    return run;
   }
 
-  #send(notification: Notification, kind: AttemptKind): Promise<Attempt> {
-    const key =
-      kind === "scheduled" ? notification.id : `${notification.id}:${kind}:${Math.random()}`;
-    const promise = this.#deliver(notification, kind).finally(() => this.#inFlight.delete(key));
-    this.#inFlight.set(key, promise);
-    return promise;
+  /** A control operation's extra attempt; it does not move the retry schedule. */
+  #send(notification: Notification, kind: Exclude<AttemptKind, "scheduled">): Promise<Attempt> {
+    const key = `${notification.id}:${kind}:${++this.#controlSends}`;
+    const run = this.#deliver(notification, kind).finally(() => this.#inFlight.delete(key));
+    this.#inFlight.set(key, run);
+    return run;
   }
 
   async #deliver(notification: Notification, kind: AttemptKind): Promise<Attempt> {
