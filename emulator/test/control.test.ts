@@ -18,7 +18,17 @@ import {
 
 let h: Harness;
 beforeAll(async () => {
-  h = await startEmulator();
+  h = await startEmulator({
+    modules: [
+      {
+        name: "test-echo",
+        mount(app) {
+          // A route of another module reading the raw request body.
+          app.post("/test/echo", async (c) => c.json(await c.req.raw.json()));
+        },
+      },
+    ],
+  });
 });
 afterAll(() => h.close());
 beforeEach(() => h.ctx.reset());
@@ -175,6 +185,20 @@ describe("journal", () => {
     expect(after.entries.map((e: { path: string }) => e.path)).toEqual(["/payments/orders/"]);
     await h.control("DELETE", "/journal");
     expect((await (await h.control("GET", "/journal")).json()).entries).toEqual([]);
+  });
+
+  it("leaves the raw body readable by other modules' routes, and records their JSON answers", async () => {
+    const res = await h.fetch("/test/echo", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ hello: "world", client_secret: "s3cret" }),
+    });
+    expect(await res.json()).toEqual({ hello: "world", client_secret: "s3cret" });
+    await expect
+      .poll(
+        async () => (await (await h.control("GET", "/journal")).json()).entries[0]?.response_body,
+      )
+      .toEqual({ hello: "world", client_secret: "***" });
   });
 
   it("records webhook attempts for the dispatcher", () => {

@@ -23,8 +23,11 @@ export function journalRequests(ctx: EmulatorContext): MiddlewareHandler<Emulato
     const method = c.req.method;
     let requestBody: string | undefined;
     if (method !== "GET" && method !== "HEAD") {
-      // Hono caches the body, so the route can still read it as text, JSON or form.
-      requestBody = await c.req.text().catch(() => undefined);
+      // Read a clone so a route can still read the body any way it likes, even off c.req.raw.
+      requestBody = await c.req.raw
+        .clone()
+        .text()
+        .catch(() => undefined);
     }
     await next();
     const url = c.req.url;
