@@ -1,0 +1,48 @@
+import { z } from "zod";
+import { getConfig } from "@/lib/config";
+import { getDb } from "@/lib/db/client";
+import { readRequestSession } from "@/lib/service/request-session";
+import { errorJson, internalError, json, readJsonBody } from "@/lib/service/route-responses";
+import { orderCreationMode } from "@/lib/service/service";
+import { createServicePendingOrder, pendingOrderRequestSchema } from "@/lib/shop/service-orders";
+
+// POST /api/service/pending-order: called by the checkout page from the SDK's
+// addReadyToPlaceOrderListener (contract, Events: "a merchant may instead create a pending order
+// on ready-to-place-order ... and let the webhook confirm it"). Idempotent by cart id. With
+// SERVICE_ORDER_CREATION=webhook no order is created here (the webhook creates it); the details,
+// if sent, are kept for it.
+export const dynamic = "force-dynamic";
+
+export async function POST(request: Request): Promise<Response> {
+  try {
+    const session = await readRequestSession(request);
+    if (!session) return errorJson(401, "unauthorized", "No shop session: reload the page.");
+    const body = await readJsonBody(request);
+    if (!body.ok) return body.response;
+    const parsed = pendingOrderRequestSchema.safeParse(body.value);
+    if (!parsed.success) return errorJson(400, "bad_request", z.prettifyError(parsed.error));
+    const db = getDb();
+    const result = await createServicePendingOrder(db, {
+      sessionId: session.sessionId,
+      customerId: session.customerId ?? null,
+      ...(parsed.data.cartId ? { cartId: parsed.data.cartId } : {}),
+      ...(parsed.data.details ? { details: parsed.data.details } : {}),
+      shopBaseUrl: getConfig().SHOP_BASE_URL,
+      mode: orderCreationMode(),
+    });
+    if (!result.ok)
+      return errorJson(
+        result.error === "missing_details" ? 400 : 409,
+        result.error,
+        result.message,
+      );
+    return json({
+      mode: result.mode,
+      created: result.created,
+      cart_id: result.cartId,
+      order_number: result.number,
+    });
+  } catch (error) {
+    return internalError("pending-order", error);
+  }
+}
