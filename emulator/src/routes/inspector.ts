@@ -10,9 +10,11 @@ const PAGE = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Service emulator — inspector</title>
+<link rel="icon" href="data:,">
 <style>
   :root { color-scheme: light dark; font-family: system-ui, sans-serif; }
-  body { margin: 1rem 2rem; }
+  body { margin: 1rem 2rem; background: #fff; color: #1a1a1a; }
+  @media (prefers-color-scheme: dark) { body { background: #161616; color: #ececec; } }
   header { display: flex; flex-wrap: wrap; gap: 1rem 2rem; align-items: baseline; }
   table { border-collapse: collapse; width: 100%; margin-top: 1rem; font-size: 0.9rem; }
   th, td { text-align: left; padding: 0.3rem 0.5rem; border-bottom: 1px solid #8884; vertical-align: top; }
