@@ -1,5 +1,6 @@
 "use server";
 
+import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { getConfig } from "@/lib/config";
 import { requireSessionIdentity } from "@/lib/session/session";
@@ -50,5 +51,7 @@ export async function checkoutAction(
     shopBaseUrl: getConfig().SHOP_BASE_URL,
   });
   if (!result.ok) return { formError: result.error, values: echo(form) };
+  // The header's cart badge lives in the shared layout: refresh it along with the page.
+  revalidatePath("/", "layout");
   redirect("/checkout/confirmation");
 }

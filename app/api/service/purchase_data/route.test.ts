@@ -1,0 +1,133 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GUEST_EMAIL } from "@/lib/service/callbacks";
+import {
+  CHECKOUT,
+  createTestShop,
+  jsonRequest,
+  newSession,
+  type TestShop,
+  seedCart,
+  seedCustomer,
+  seedProducts,
+  sessionCookie,
+} from "@/lib/service/test-shop-db";
+import { POST as checkout } from "../checkout/route";
+import { GET } from "./route";
+
+// Contract: Merchant endpoints (purchase_data), Resources › Purchase data, Cart, Cart item;
+// amounts integer cents (rule 3); `purchase: null` for an empty cart.
+
+let shop: TestShop;
+let products: Awaited<ReturnType<typeof seedProducts>>;
+beforeAll(async () => {
+  shop = await createTestShop();
+  products = await seedProducts(shop.db);
+});
+afterAll(() => shop.cleanup());
+
+const get = (cookie: string) =>
+  GET(new Request("http://shop.test/api/service/purchase_data", { headers: { cookie } }));
+
+describe("GET /api/service/purchase_data", () => {
+  it("answers purchase: null, uncached, without a cart and for an emptied cart", async () => {
+    const session = newSession();
+    const cookie = await sessionCookie(session);
+    let res = await get(cookie);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    expect(await res.json()).toEqual({ purchase: null });
+    await seedCart(shop.db, session.sessionId, []);
+    res = await get(cookie);
+    expect(await res.json()).toEqual({ purchase: null });
+  });
+
+  it("builds the contract's purchase from the live cart with exact arithmetic in cents", async () => {
+    const customer = await seedCustomer(shop.db);
+    const session = newSession(customer.id);
+    const cookie = await sessionCookie(session);
+    const cart = await seedCart(shop.db, session.sessionId, [
+      { productId: products.phone.id, quantity: 1 },
+      { productId: products.cable.id, quantity: 3 },
+    ]);
+    const body = await (await get(cookie)).json();
+    const address = {
+      given_name: "Ada",
+      family_name: "Lovelace",
+      phone: "+353 1 555 0100",
+      address: "1 Analytical Row",
+      city: "Dublin",
+      state: "",
+      country_code: "IE",
+      postal_code: "D02 X285",
+    };
+    expect(body).toEqual({
+      purchase: {
+        cart: {
+          id: cart.id,
+          currency: "EUR",
+          items: [
+            {
+              id: products.phone.id,
+              name: "phone",
+              description: "phone description",
+              url: `http://shop.test/products/${products.phone.slug}`,
+              quantity: 1,
+              price: 10000,
+              tax: 2300,
+              total: 12300,
+            },
+            {
+              id: products.cable.id,
+              name: "cable",
+              description: "cable description",
+              url: `http://shop.test/products/${products.cable.slug}`,
+              quantity: 3,
+              price: 1999,
+              tax: 1380, // 3 × 460
+              total: 7377, // 3 × 1999 + 1380
+            },
+          ],
+          price: 15997, // 10000 + 3 × 1999
+          tax: 3680,
+          total: 19677, // price + tax, no discounts
+        },
+        // The logged-in customer's saved address until the checkout sends its own.
+        billing: address,
+        shipping: {
+          address,
+          method: { id: "standard", name: "Standard delivery", price: 499 },
+        },
+        customer: { id: customer.id, email: customer.email },
+      },
+    });
+
+    // Built fresh on every call: a changed cart shows at once.
+    await shop.db.cartItem.deleteMany({ where: { cartId: cart.id, productId: products.cable.id } });
+    const after = await (await get(cookie)).json();
+    expect(after.purchase.cart).toMatchObject({ price: 10000, tax: 2300, total: 12300 });
+  });
+
+  it("uses the details the checkout sent for this cart, and a guest's email from them", async () => {
+    const session = newSession();
+    const cookie = await sessionCookie(session);
+    const cart = await seedCart(shop.db, session.sessionId, [
+      { productId: products.cable.id, quantity: 1 },
+    ]);
+    let body = await (await get(cookie)).json();
+    expect(body.purchase.customer).toEqual({ id: `guest-${cart.id}`, email: GUEST_EMAIL });
+    expect(body.purchase.billing.given_name).toBe("");
+
+    const saved = await checkout(
+      jsonRequest("http://shop.test/api/service/checkout", CHECKOUT, cookie),
+    );
+    expect(saved.status).toBe(200);
+    body = await (await get(cookie)).json();
+    expect(body.purchase.customer).toEqual({ id: `guest-${cart.id}`, email: CHECKOUT.email });
+    expect(body.purchase.billing).toEqual(CHECKOUT.billing);
+    expect(body.purchase.shipping).toEqual({
+      address: CHECKOUT.billing,
+      method: { id: "express", name: "Express delivery", price: 1499 },
+    });
+    expect(JSON.stringify(body)).not.toContain(session.sessionId);
+  });
+});

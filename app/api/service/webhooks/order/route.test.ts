@@ -1,0 +1,322 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { PrismaClient } from "@/lib/db/generated/client";
+import {
+  CHECKOUT,
+  createTestShop,
+  jsonRequest,
+  newSession,
+  seedCart,
+  seedProducts,
+  sessionCookie,
+  TEST_ENV,
+  type TestShop,
+  webhookRequest,
+} from "@/lib/service/test-shop-db";
+import { POST as checkout } from "../../checkout/route";
+import { POST as pendingOrder } from "../../pending-order/route";
+import { POST } from "./route";
+
+// Contract: Events › Webhook, Authentication 5, Merchant endpoints rule 2 — against a real
+// migrated SQLite database, through the exported route handler.
+
+let shop: TestShop;
+let db: PrismaClient;
+let products: Awaited<ReturnType<typeof seedProducts>>;
+let seq = 0;
+
+beforeAll(async () => {
+  shop = await createTestShop();
+  db = shop.db;
+  products = await seedProducts(db);
+});
+afterAll(() => shop.cleanup());
+afterEach(() => {
+  delete process.env.SERVICE_ORDER_CREATION;
+});
+
+/** A session with a cart of one phone and two cables: 100.00+23.00 and 2×19.99+9.20 tax. */
+async function cartForNewSession() {
+  const session = newSession();
+  const cart = await seedCart(db, session.sessionId, [
+    { productId: products.phone.id, quantity: 1 },
+    { productId: products.cable.id, quantity: 2 },
+  ]);
+  return { session, cart, cookie: await sessionCookie(session) };
+}
+
+async function pendingOrderFor() {
+  const { cart, cookie } = await cartForNewSession();
+  const res = await pendingOrder(
+    jsonRequest(
+      "http://shop.test/api/service/pending-order",
+      { cart_id: cart.id, ...CHECKOUT },
+      cookie,
+    ),
+  );
+  expect(res.status).toBe(200);
+  const order = await db.order.findUniqueOrThrow({ where: { cartId: cart.id } });
+  return { order, cart, cookie };
+}
+
+function notification(
+  cartId: string,
+  status: string,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  seq += 1;
+  return {
+    id: `wh_${String(seq).padStart(6, "0")}`,
+    event: "order.payment_completed",
+    created_at: "2026-11-21T12:00:00.000Z",
+    order_id: `svc_${cartId}`,
+    cart_id: cartId,
+    status,
+    amount: 16298,
+    currency: "EUR",
+    trade_in_discount: 5000,
+    customer_id: null,
+    ...extra,
+  };
+}
+
+/** The emulator's `data`-wrapped form: cart_id and status inside `data`. */
+function wrapped(body: Record<string, unknown>) {
+  const { cart_id, status, ...rest } = body;
+  return { ...rest, data: { cart_id, status } };
+}
+
+const snapshot = async (orderId: string) => ({
+  order: await db.order.findUniqueOrThrow({ where: { id: orderId } }),
+  history: await db.orderStatusChange.count({ where: { orderId } }),
+  notifications: await db.serviceNotification.count(),
+});
+
+describe("POST /api/service/webhooks/order", () => {
+  it("answers 403 and changes nothing for a missing, forged or malformed signature", async () => {
+    const { order } = await pendingOrderFor();
+    const before = await snapshot(order.id);
+    const body = notification(order.cartId, "payment_completed");
+    for (const request of [
+      webhookRequest(body, { signature: null }),
+      webhookRequest(body, { signature: "" }),
+      // The classic mistake: signed with the client secret instead of <user_id>-<merchant_id>.
+      webhookRequest(body, { secret: TEST_ENV.SERVICE_CLIENT_SECRET }),
+      webhookRequest(body, { signature: "0".repeat(64) }),
+      webhookRequest(body, { signature: `sha256=${"a".repeat(64)}` }),
+    ]) {
+      const res = await POST(request);
+      expect(res.status).toBe(403);
+      expect(await res.json()).toMatchObject({ error: "forbidden" });
+    }
+    // Signed over different bytes (re-serialised JSON with other spacing) is forged too.
+    const text = JSON.stringify(body);
+    const signedOther = webhookRequest(JSON.stringify(body, null, 2));
+    const tampered = new Request(signedOther.url, {
+      method: "POST",
+      headers: signedOther.headers,
+      body: text,
+    });
+    expect((await POST(tampered)).status).toBe(403);
+    expect(await snapshot(order.id)).toEqual(before);
+  });
+
+  it("applies a valid flat notification with exactly 200: status, service order id, trade-in discount", async () => {
+    const { order } = await pendingOrderFor();
+    expect(order.status).toBe("pending");
+    const res = await POST(webhookRequest(notification(order.cartId, "payment_completed")));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ received: true, outcome: "applied" });
+    const after = await db.order.findUniqueOrThrow({
+      where: { id: order.id },
+      include: { history: { orderBy: { createdAt: "asc" } } },
+    });
+    expect(after.status).toBe("payment_completed");
+    expect(after.serviceOrderId).toBe(`svc_${order.cartId}`);
+    expect(after.tradeInDiscount).toBe(5000);
+    expect(after.total).toBe(order.price + order.tax + order.shippingPrice - 5000);
+    expect(after.history.map((h) => [h.from, h.to, h.source])).toEqual([
+      [null, "pending", "shop"],
+      ["pending", "payment_completed", "service"],
+    ]);
+  });
+
+  it("reads the data-wrapped form the same way", async () => {
+    const { order } = await pendingOrderFor();
+    const res = await POST(
+      webhookRequest(wrapped(notification(order.cartId, "payment_completed"))),
+    );
+    expect(res.status).toBe(200);
+    const after = await db.order.findUniqueOrThrow({ where: { id: order.id } });
+    expect(after.status).toBe("payment_completed");
+    const stored = await db.serviceNotification.findFirstOrThrow({ where: { orderId: order.id } });
+    expect(stored.form).toBe("data");
+  });
+
+  it("changes the order exactly once when the same notification arrives 20 times at once", async () => {
+    const { order } = await pendingOrderFor();
+    const body = JSON.stringify(notification(order.cartId, "payment_completed"));
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => POST(webhookRequest(body))),
+    );
+    expect(responses.map((r) => r.status)).toEqual(Array(20).fill(200));
+    const outcomes = await Promise.all(responses.map(async (r) => (await r.json()).outcome));
+    expect(outcomes.filter((o) => o === "applied")).toHaveLength(1);
+    expect(outcomes.filter((o) => o === "duplicate")).toHaveLength(19);
+    expect(await db.serviceNotification.count({ where: { orderId: order.id } })).toBe(1);
+    expect(
+      await db.orderStatusChange.count({ where: { orderId: order.id, source: "service" } }),
+    ).toBe(1);
+  });
+
+  it("treats a body without an id as a duplicate by order_id/cart_id and status", async () => {
+    const { order } = await pendingOrderFor();
+    const { id: _id, ...body } = notification(order.cartId, "payment_completed");
+    const first = await POST(webhookRequest(body));
+    const again = await POST(webhookRequest({ ...body, created_at: "2026-11-21T12:00:05.000Z" }));
+    expect([first.status, again.status]).toEqual([200, 200]);
+    expect((await again.json()).outcome).toBe("duplicate");
+    expect(await db.serviceNotification.count({ where: { orderId: order.id } })).toBe(1);
+  });
+
+  it("never moves an order backwards when deliveries arrive out of order", async () => {
+    const { order } = await pendingOrderFor();
+    const paid = notification(order.cartId, "payment_completed");
+    const done = notification(order.cartId, "completed", { event: "order.status_updated" });
+    const late = notification(order.cartId, "pending");
+    // The later notification first: completed is reachable from pending, so it applies at once.
+    expect((await (await POST(webhookRequest(done))).json()).outcome).toBe("applied");
+    expect((await (await POST(webhookRequest(paid))).json()).outcome).toBe("recorded");
+    expect((await (await POST(webhookRequest(late))).json()).outcome).toBe("recorded");
+    const after = await db.order.findUniqueOrThrow({
+      where: { id: order.id },
+      include: { history: { orderBy: { createdAt: "asc" } } },
+    });
+    expect(after.status).toBe("completed");
+    expect(after.history.map((h) => h.to)).toEqual(["pending", "completed"]);
+    // Every delivery is kept in the log, with what was done about it.
+    const log = await db.serviceNotification.findMany({
+      where: { orderId: order.id },
+      orderBy: { receivedAt: "asc" },
+    });
+    expect(log.map((n) => [n.status, n.outcome])).toEqual([
+      ["completed", "applied"],
+      ["payment_completed", "recorded"],
+      ["pending", "recorded"],
+    ]);
+  });
+
+  it("stores and shows an unknown status, and a later known one still moves on from the last known", async () => {
+    const { order } = await pendingOrderFor();
+    await POST(webhookRequest(notification(order.cartId, "payment_completed")));
+    const res = await POST(webhookRequest(notification(order.cartId, "on_hold_for_review")));
+    expect(res.status).toBe(200);
+    let after = await db.order.findUniqueOrThrow({ where: { id: order.id } });
+    expect(after.status).toBe("on_hold_for_review");
+    // A late redelivery of the status before it does not hide the newer unknown one…
+    await POST(webhookRequest(notification(order.cartId, "pending")));
+    after = await db.order.findUniqueOrThrow({ where: { id: order.id } });
+    expect(after.status).toBe("on_hold_for_review");
+    // …but a status ahead of the last known one (payment_completed) applies.
+    await POST(webhookRequest(notification(order.cartId, "completed")));
+    after = await db.order.findUniqueOrThrow({
+      where: { id: order.id },
+      include: { history: { orderBy: { createdAt: "asc" } } },
+    });
+    expect(after.status).toBe("completed");
+    expect(after.history.map((h) => h.to)).toEqual([
+      "pending",
+      "payment_completed",
+      "on_hold_for_review",
+      "completed",
+    ]);
+  });
+
+  it("answers 400 to malformed JSON or a body that is not a notification, storing nothing", async () => {
+    const before = await db.serviceNotification.count();
+    for (const body of [
+      "{not json",
+      JSON.stringify({ id: "x", status: "pending" }), // neither order_id nor cart_id
+      JSON.stringify({ id: "y", cart_id: "c", status: "pending", amount: 10.5 }), // decimal
+      JSON.stringify([1, 2, 3]),
+    ]) {
+      const res = await POST(webhookRequest(body));
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({ error: "bad_request" });
+    }
+    expect(await db.serviceNotification.count()).toBe(before);
+  });
+
+  it("keeps a notification that arrives before the order and applies it when the order is created", async () => {
+    const { cart, cookie } = await cartForNewSession();
+    const early = await POST(webhookRequest(wrapped(notification(cart.id, "payment_completed"))));
+    expect(early.status).toBe(200);
+    expect((await early.json()).outcome).toBe("early");
+    expect(await db.order.count({ where: { cartId: cart.id } })).toBe(0);
+
+    const res = await pendingOrder(
+      jsonRequest(
+        "http://shop.test/api/service/pending-order",
+        { cart_id: cart.id, ...CHECKOUT },
+        cookie,
+      ),
+    );
+    expect(res.status).toBe(200);
+    const order = await db.order.findUniqueOrThrow({
+      where: { cartId: cart.id },
+      include: { history: { orderBy: { createdAt: "asc" } } },
+    });
+    expect(order.status).toBe("payment_completed");
+    expect(order.tradeInDiscount).toBe(5000);
+    expect(order.history.map((h) => h.to)).toEqual(["pending", "payment_completed"]);
+    const stored = await db.serviceNotification.findFirstOrThrow({ where: { cartId: cart.id } });
+    expect([stored.orderId, stored.outcome]).toEqual([order.id, "applied"]);
+  });
+
+  it("in webhook mode creates the order from the checkout details when the webhook arrives", async () => {
+    process.env.SERVICE_ORDER_CREATION = "webhook";
+    const { cart, cookie } = await cartForNewSession();
+    const kept = await checkout(
+      jsonRequest("http://shop.test/api/service/checkout", CHECKOUT, cookie),
+    );
+    expect(kept.status).toBe(200);
+    // The ready-to-place-order call creates nothing in this mode.
+    const ready = await pendingOrder(
+      jsonRequest("http://shop.test/api/service/pending-order", { cart_id: cart.id }, cookie),
+    );
+    expect(await ready.json()).toMatchObject({
+      mode: "webhook",
+      created: false,
+      order_number: null,
+    });
+    expect(await db.order.count({ where: { cartId: cart.id } })).toBe(0);
+
+    const res = await POST(webhookRequest(notification(cart.id, "payment_completed")));
+    expect(res.status).toBe(200);
+    expect((await res.json()).outcome).toBe("applied");
+    const order = await db.order.findUniqueOrThrow({ where: { cartId: cart.id } });
+    expect(order).toMatchObject({
+      status: "payment_completed",
+      paymentMethod: "service_pay",
+      email: CHECKOUT.email,
+      shippingMethod: "express",
+      tradeInDiscount: 5000,
+    });
+    // The same delivery again: still one order, no second change.
+    const again = await POST(
+      webhookRequest(
+        notification(cart.id, "payment_completed", { id: `wh_${String(seq).padStart(6, "0")}` }),
+      ),
+    );
+    expect((await again.json()).outcome).toBe("duplicate");
+    expect(await db.order.count({ where: { cartId: cart.id } })).toBe(1);
+  });
+
+  it("in webhook mode keeps a notification without checkout details until they exist", async () => {
+    process.env.SERVICE_ORDER_CREATION = "webhook";
+    const { cart } = await cartForNewSession();
+    const res = await POST(webhookRequest(notification(cart.id, "payment_completed")));
+    expect(res.status).toBe(200);
+    expect((await res.json()).outcome).toBe("early");
+    expect(await db.order.count({ where: { cartId: cart.id } })).toBe(0);
+  });
+});

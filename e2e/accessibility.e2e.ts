@@ -1,0 +1,35 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Page, test } from "@playwright/test";
+import { addToCart } from "./fixtures";
+
+async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .analyze();
+  return results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
+}
+
+test("home, product, cart and checkout have no serious or critical axe violation", async ({
+  page,
+}) => {
+  await page.goto("/");
+  expect(await seriousViolations(page)).toEqual([]);
+
+  await addToCart(page, "vertex-14-air");
+  expect(await seriousViolations(page)).toEqual([]);
+
+  await page.goto("/cart");
+  await expect(page.getByTestId("cart-line")).toHaveCount(1);
+  expect(await seriousViolations(page)).toEqual([]);
+
+  await page.goto("/checkout");
+  await expect(page.getByRole("button", { name: "Place order" })).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+
+  // With inline errors showing, too.
+  await page.getByRole("button", { name: "Place order" }).click();
+  await expect(page.getByTestId("checkout-error")).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+});

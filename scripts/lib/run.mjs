@@ -1,0 +1,30 @@
+import { spawnSync } from "node:child_process";
+import { rmSync } from "node:fs";
+import path from "node:path";
+import { root } from "./env.mjs";
+
+/** Runs one command to completion with inherited output; exits the script on failure. */
+export function run(command, args, options = {}) {
+  const result = spawnSync(command, args, { cwd: root, stdio: "inherit", ...options });
+  if (result.status !== 0) {
+    console.error(
+      `\n✗ ${[command, ...args].join(" ")} failed (exit ${result.status ?? result.signal})`,
+    );
+    process.exit(result.status ?? 1);
+  }
+}
+
+/** Migrates and seeds the database named by DATABASE_URL (or the one given). */
+export function prepareDatabase(databaseUrl, { fresh = false } = {}) {
+  const env = { ...process.env, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) };
+  if (fresh) {
+    const file = env.DATABASE_URL.replace(/^file:/, "");
+    for (const suffix of ["", "-journal", "-wal", "-shm"]) {
+      try {
+        rmSync(path.resolve(root, file + suffix));
+      } catch {}
+    }
+  }
+  run(process.execPath, ["scripts/prisma.mjs", "migrate", "deploy"], { env });
+  run(process.execPath, ["node_modules/tsx/dist/cli.mjs", "prisma/seed.ts"], { env });
+}
