@@ -51,6 +51,20 @@ describe("POST /payments/orders/update", () => {
     expect(await res.json()).toMatchObject({ status: "completed", amount: smaller.total });
   });
 
+  it("accepts cart_update with the cart as a JSON object too", async () => {
+    const { order } = await purchase();
+    const smaller = makeCart({ id: order.cart_id }, 25000, 1);
+    const res = await update({ order_id: "SO-1", update_type: "cart_update", cart: smaller });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ amount: smaller.total });
+    const bad = await update({
+      order_id: "SO-1",
+      update_type: "cart_update",
+      cart: { ...smaller, total: 1.5 },
+    });
+    expect(await errorOf(bad)).toMatchObject({ status: 400, error: "bad_request" });
+  });
+
   it("answers 403 forbidden when the token lacks the scope updates", async () => {
     await purchase();
     const narrow = (await h.login({ scope: "core payments valuations" })).access_token;

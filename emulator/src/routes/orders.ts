@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { EmulatorModule } from "../context";
 import { ORDER_STATUSES, type OrderStatus, UPDATE_TYPES, type UpdateType } from "../domain";
 import { readJson } from "../http/body";
-import { decodeCart } from "../http/cart";
+import { checkCart, decodeCart } from "../http/cart";
 import { fail, reply } from "../http/errors";
 import { requireBearer, requireScope } from "../http/middleware";
 import { orderView } from "../http/views";
@@ -28,7 +28,8 @@ const updateBody = z.object({
       }),
     )
     .optional(),
-  cart: z.string().optional(),
+  /** Base64 of the JSON cart (as in register-purchase) or the cart object itself. */
+  cart: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
 });
 
 const listQuery = z.object({
@@ -67,12 +68,23 @@ export const ordersModule: EmulatorModule = {
         );
       }
       if (updateType === "cart_update" && input.cart === undefined) {
-        return fail(c, 400, "bad_request", "cart_update needs cart (Base64 of the JSON cart).");
+        return fail(
+          c,
+          400,
+          "bad_request",
+          "cart_update needs cart (the cart, or Base64 of its JSON).",
+        );
       }
       if (updateType !== "cart_update" && input.cart !== undefined) {
         return fail(c, 400, "bad_request", "cart is only accepted with cart_update.");
       }
-      const cart = input.cart === undefined ? undefined : decodeCart(input.cart);
+      // The contract does not show the cart's form here: both are accepted (see README).
+      const cart =
+        input.cart === undefined
+          ? undefined
+          : typeof input.cart === "string"
+            ? decodeCart(input.cart)
+            : checkCart(input.cart);
       if (cart && !cart.ok) return fail(c, 400, "bad_request", cart.description);
 
       const order = ctx.state.findOrder(c.get("auth").merchant_id, input.order_id);
