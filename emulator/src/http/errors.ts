@@ -5,8 +5,6 @@ import type { EmulatorEnv } from "../context";
 // Error bodies follow the contract (Errors): `{ error, error_description }`, the HTTP status
 // only in the response status.
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 410 | 413 | 415 | 429 | 500 | 502 | 503;
-
 /** Default `error` code per status; the contract's codes where it names one. */
 export const ERROR_CODES: Record<number, string> = {
   400: "bad_request",
