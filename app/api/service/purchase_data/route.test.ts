@@ -5,11 +5,11 @@ import {
   createTestShop,
   jsonRequest,
   newSession,
-  type TestShop,
   seedCart,
   seedCustomer,
   seedProducts,
   sessionCookie,
+  type TestShop,
 } from "@/lib/service/test-shop-db";
 import { POST as checkout } from "../checkout/route";
 import { GET } from "./route";

@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   createTestShop,
   newSession,
-  type TestShop,
   seedCustomer,
   sessionCookie,
+  type TestShop,
 } from "@/lib/service/test-shop-db";
 import { GET } from "./route";
 

@@ -218,12 +218,12 @@ describe("POST /api/service/webhooks/order", () => {
     expect(after.status).toBe("on_hold_for_review");
     // …but a status ahead of the last known one (payment_completed) applies.
     await POST(webhookRequest(notification(order.cartId, "completed")));
-    after = await db.order.findUniqueOrThrow({
+    const final = await db.order.findUniqueOrThrow({
       where: { id: order.id },
       include: { history: { orderBy: { createdAt: "asc" } } },
     });
-    expect(after.status).toBe("completed");
-    expect(after.history.map((h) => h.to)).toEqual([
+    expect(final.status).toBe("completed");
+    expect(final.history.map((h) => h.to)).toEqual([
       "pending",
       "payment_completed",
       "on_hold_for_review",

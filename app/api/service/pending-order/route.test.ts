@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  CHECKOUT,
+  createTestShop,
+  jsonRequest,
+  newSession,
+  seedCart,
+  seedProducts,
+  sessionCookie,
+  type TestShop,
+} from "@/lib/service/test-shop-db";
+import { POST } from "./route";
+
+// The pending Service Pay order created on ready-to-place-order (contract, Events: "a merchant
+// may instead create a pending order on ready-to-place-order"), idempotent by cart id.
+
+let shop: TestShop;
+let products: Awaited<ReturnType<typeof seedProducts>>;
+beforeAll(async () => {
+  shop = await createTestShop();
+  products = await seedProducts(shop.db);
+});
+afterAll(() => shop.cleanup());
+
+const URL = "http://shop.test/api/service/pending-order";
+
+async function shopper() {
+  const session = newSession();
+  const cart = await seedCart(shop.db, session.sessionId, [
+    { productId: products.phone.id, quantity: 2 },
+  ]);
+  return { session, cart, cookie: await sessionCookie(session) };
+}
+
+describe("POST /api/service/pending-order", () => {
+  it("creates one pending service_pay order per cart, however often it is called", async () => {
+    const { cart, cookie } = await shopper();
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        POST(jsonRequest(URL, { cart_id: cart.id, ...CHECKOUT }, cookie)),
+      ),
+    );
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    const bodies = await Promise.all(results.map((r) => r.json()));
+    expect(bodies.filter((b) => b.created)).toHaveLength(1);
+    expect(new Set(bodies.map((b) => b.order_number)).size).toBe(1);
+    const orders = await shop.db.order.findMany({ where: { cartId: cart.id } });
+    expect(orders).toHaveLength(1);
+    expect(orders[0]).toMatchObject({
+      status: "pending",
+      paymentMethod: "service_pay",
+      price: 20000,
+      tax: 4600,
+      shippingPrice: 1499,
+      total: 26099,
+      number: bodies[0].order_number,
+    });
+    // The answer never carries the raw session id.
+    expect(JSON.stringify(bodies)).not.toMatch(/a{56}/);
+  });
+
+  it("uses the details kept by POST /api/service/checkout when none are sent", async () => {
+    const { cart, cookie } = await shopper();
+    expect((await POST(jsonRequest(URL, { cart_id: cart.id }, cookie))).status).toBe(400);
+    const { POST: keep } = await import("../checkout/route");
+    await keep(jsonRequest("http://shop.test/api/service/checkout", CHECKOUT, cookie));
+    const res = await POST(jsonRequest(URL, { cart_id: cart.id }, cookie));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ created: true, cart_id: cart.id });
+  });
+
+  it("refuses invalid details with 400 and writes nothing", async () => {
+    const { cart, cookie } = await shopper();
+    const res = await POST(
+      jsonRequest(URL, { cart_id: cart.id, ...CHECKOUT, email: "not-an-email" }, cookie),
+    );
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: "bad_request" });
+    expect(await shop.db.order.count({ where: { cartId: cart.id } })).toBe(0);
+    expect(await shop.db.serviceCheckout.count({ where: { cartId: cart.id } })).toBe(0);
+  });
+
+  it("answers 409 for an empty cart or a cart id that is not the session's", async () => {
+    const empty = await sessionCookie(newSession());
+    expect((await POST(jsonRequest(URL, CHECKOUT, empty))).status).toBe(409);
+    const { cookie } = await shopper();
+    const other = await shopper();
+    const res = await POST(jsonRequest(URL, { cart_id: other.cart.id, ...CHECKOUT }, cookie));
+    expect(res.status).toBe(409);
+    expect(await res.json()).toMatchObject({ error: "cart_changed" });
+  });
+
+  it("needs JSON and a session", async () => {
+    const { cookie } = await shopper();
+    const form = new Request(URL, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", cookie },
+      body: "email=a@b.c",
+    });
+    expect((await POST(form)).status).toBe(415);
+    expect((await POST(jsonRequest(URL, CHECKOUT))).status).toBe(401);
+    const broken = new Request(URL, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie },
+      body: "{",
+    });
+    expect((await POST(broken)).status).toBe(400);
+  });
+});

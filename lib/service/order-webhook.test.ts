@@ -1,0 +1,95 @@
+import { describe, expect, it, vi } from "vitest";
+import type { Db } from "@/lib/db/client";
+import { receiveOrderWebhook } from "./order-webhook";
+import { createWebhookSecretSource, orderCreationMode } from "./service";
+import { signWebhookBody } from "./webhook-signature";
+
+// The receiver's checks that come before any database work; the stored and applied paths are
+// covered through the route in app/api/service/webhooks/order/route.test.ts.
+
+const body = new TextEncoder().encode(
+  JSON.stringify({ id: "wh_1", cart_id: "c1", status: "payment_completed" }),
+);
+// A database that fails the test if touched: a refused delivery must change nothing.
+const untouchable = new Proxy({} as Db, {
+  get() {
+    throw new Error("the database must not be touched");
+  },
+});
+const deps = (get: (fresh?: boolean) => Promise<string>) => ({
+  db: untouchable,
+  secret: { get },
+  mode: "ready_to_place_order" as const,
+  shopBaseUrl: "http://shop.test",
+});
+
+describe("receiveOrderWebhook before storage", () => {
+  it("answers 403 without a signature and without asking for the secret", async () => {
+    const get = vi.fn(async () => "u-m");
+    expect((await receiveOrderWebhook(body, null, deps(get))).status).toBe(403);
+    expect(get).not.toHaveBeenCalled();
+  });
+
+  it("re-reads the secret once on a mismatch, then answers 403", async () => {
+    const get = vi.fn(async () => "u-m");
+    const forged = signWebhookBody(body, "client-secret");
+    const res = await receiveOrderWebhook(body, forged, deps(get));
+    expect(res).toEqual({ status: 403, body: expect.objectContaining({ error: "forbidden" }) });
+    expect(get.mock.calls).toEqual([[], [true]]);
+  });
+
+  it("accepts a signature made with a secret that changed since it was cached", async () => {
+    const get = vi.fn(async (fresh?: boolean) => (fresh ? "u2-m" : "u1-m"));
+    const signature = signWebhookBody(body, "u2-m");
+    // It gets past the signature to storage (which this database refuses).
+    await expect(receiveOrderWebhook(body, signature, deps(get))).rejects.toThrow(
+      "must not be touched",
+    );
+  });
+
+  it("answers 503, not 403 or 200, when the secret cannot be learnt", async () => {
+    const get = vi.fn(async () => {
+      throw new Error("ECONNREFUSED");
+    });
+    const res = await receiveOrderWebhook(body, "a".repeat(64), deps(get));
+    expect(res.status).toBe(503);
+  });
+
+  it("answers 400 to a validly signed body that is not JSON", async () => {
+    const raw = new TextEncoder().encode("{oops");
+    const res = await receiveOrderWebhook(
+      raw,
+      signWebhookBody(raw, "u-m"),
+      deps(async () => "u-m"),
+    );
+    expect(res).toEqual({ status: 400, body: expect.objectContaining({ error: "bad_request" }) });
+  });
+});
+
+describe("createWebhookSecretSource", () => {
+  it("builds <user_id>-<merchant_id>, caches it, and does not cache a failure", async () => {
+    let calls = 0;
+    const source = createWebhookSecretSource(async () => {
+      calls += 1;
+      if (calls === 1) throw new Error("no token yet");
+      return { userId: "u", merchantId: "m" };
+    });
+    await expect(source.get()).rejects.toThrow("no token yet");
+    expect(await source.get()).toBe("u-m");
+    expect(await source.get()).toBe("u-m");
+    expect(calls).toBe(2);
+    expect(await source.get(true)).toBe("u-m");
+    expect(calls).toBe(3);
+  });
+});
+
+describe("orderCreationMode", () => {
+  it("defaults to ready_to_place_order, accepts webhook and refuses anything else", () => {
+    expect(orderCreationMode({})).toBe("ready_to_place_order");
+    expect(orderCreationMode({ SERVICE_ORDER_CREATION: "" })).toBe("ready_to_place_order");
+    expect(orderCreationMode({ SERVICE_ORDER_CREATION: "webhook" })).toBe("webhook");
+    expect(() => orderCreationMode({ SERVICE_ORDER_CREATION: "later" })).toThrow(
+      /SERVICE_ORDER_CREATION/,
+    );
+  });
+});

@@ -1,0 +1,194 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
+import Database from "better-sqlite3";
+import { sealData } from "iron-session";
+import { PrismaClient } from "@/lib/db/generated/client";
+import { SESSION_COOKIE } from "@/lib/session/session-data";
+import { signWebhookBody, webhookSecret } from "./webhook-signature";
+
+/**
+ * Test-only: a temporary SQLite file migrated with the project's own migrations, installed as
+ * the app's database (`getDb()`), plus helpers to seed a shop, seal a session cookie and sign a
+ * webhook. Lets the route handlers be called with real `Request` objects, as Next calls them.
+ */
+
+const migrationsDir = path.resolve(import.meta.dirname, "../../prisma/migrations");
+
+export const TEST_ENV = {
+  SESSION_SECRET: "test-session-secret-at-least-32-characters!!",
+  ADMIN_EMAIL: "admin@example.com",
+  ADMIN_PASSWORD: "admin-password",
+  SHOP_BASE_URL: "http://shop.test",
+  SERVICE_CLIENT_SECRET: "client-secret",
+  SERVICE_PASSWORD: "password",
+  // Never reached: the tests seed a ServiceToken, so no login is attempted.
+  SERVICE_API_BASE_URL: "http://127.0.0.1:9",
+};
+
+export const IDENTITY = { userId: "user-7", merchantId: "merchant-42" };
+export const SECRET = webhookSecret(IDENTITY);
+
+export interface TestShop {
+  db: PrismaClient;
+  cleanup: () => Promise<void>;
+}
+
+/** Call in beforeAll, before any handler runs (getConfig and getDb read the environment once). */
+export async function createTestShop(): Promise<TestShop> {
+  const dir = mkdtempSync(path.join(tmpdir(), "shop-test-"));
+  const file = path.join(dir, "test.db");
+  const raw = new Database(file);
+  const folders = readdirSync(migrationsDir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
+  for (const folder of folders) {
+    raw.exec(readFileSync(path.join(migrationsDir, folder, "migration.sql"), "utf8"));
+  }
+  raw.close();
+  Object.assign(process.env, TEST_ENV, { DATABASE_URL: `file:${file}` });
+  const db = new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: `file:${file}` }) });
+  // lib/db/client.ts keeps its client here: the handlers use this one.
+  (globalThis as unknown as { shopPrisma?: PrismaClient }).shopPrisma = db;
+  await db.serviceToken.create({
+    data: {
+      id: "default",
+      accessToken: "a",
+      refreshToken: "r",
+      ...IDENTITY,
+      scope: "core payments valuations updates",
+      accessExpiresAt: new Date(Date.now() + 3_600_000),
+    },
+  });
+  return {
+    db,
+    cleanup: async () => {
+      await db.$disconnect();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+let counter = 0;
+const hex64 = (n: number, c: string) => `${c.repeat(56)}${String(n).padStart(8, "0")}`;
+
+/** A product priced in EUR: 100.00 + 23.00 tax and 19.99 + 4.60 tax. */
+export async function seedProducts(db: PrismaClient) {
+  const category = await db.category.create({ data: { slug: `c${++counter}`, name: "Phones" } });
+  const make = (slug: string, price: number, tax: number) =>
+    db.product.create({
+      data: {
+        slug: `${slug}-${counter}`,
+        name: slug,
+        description: `${slug} description`,
+        image: `/products/${slug}.svg`,
+        categoryId: category.id,
+        prices: { create: [{ currency: "EUR", price, tax }] },
+      },
+    });
+  return { phone: await make("phone", 10000, 2300), cable: await make("cable", 1999, 460) };
+}
+
+export interface TestSession {
+  sessionId: string;
+  salt: string;
+  customerId?: string;
+}
+
+/** A fresh session identity (64 hex digits each, as the proxy makes them). */
+export function newSession(customerId?: string): TestSession {
+  counter += 1;
+  return {
+    sessionId: hex64(counter, "a"),
+    salt: hex64(counter, "b"),
+    ...(customerId ? { customerId } : {}),
+  };
+}
+
+export async function sessionCookie(session: TestSession): Promise<string> {
+  const sealed = await sealData(session, {
+    password: TEST_ENV.SESSION_SECRET,
+    ttl: 60 * 60 * 24 * 30,
+  });
+  return `${SESSION_COOKIE}=${sealed}`;
+}
+
+export async function seedCustomer(db: PrismaClient) {
+  counter += 1;
+  return db.customer.create({
+    data: {
+      email: `ada${counter}@example.com`,
+      passwordHash: "scrypt$00$00",
+      given_name: "Ada",
+      family_name: "Lovelace",
+      address: {
+        create: {
+          given_name: "Ada",
+          family_name: "Lovelace",
+          phone: "+353 1 555 0100",
+          address: "1 Analytical Row",
+          city: "Dublin",
+          state: "",
+          country_code: "IE",
+          postal_code: "D02 X285",
+        },
+      },
+    },
+  });
+}
+
+export async function seedCart(
+  db: PrismaClient,
+  sessionId: string,
+  lines: { productId: string; quantity: number }[],
+) {
+  return db.cart.create({
+    data: { sessionId, currency: "EUR", items: { create: lines } },
+  });
+}
+
+export const CHECKOUT = {
+  email: "ada@example.com",
+  billing: {
+    given_name: "Ada",
+    family_name: "Lovelace",
+    phone: "+353 1 555 0100",
+    address: "1 Analytical Row",
+    city: "Dublin",
+    state: "",
+    country_code: "IE",
+    postal_code: "D02 X285",
+  },
+  shipping_method: "express",
+} as const;
+
+export function jsonRequest(url: string, body: unknown, cookie?: string): Request {
+  return new Request(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(cookie ? { cookie } : {}) },
+    body: JSON.stringify(body),
+  });
+}
+
+/** A delivery as the service sends it: the exact bytes and their signature. */
+export function webhookRequest(
+  body: string | Record<string, unknown>,
+  options: { signature?: string | null; secret?: string } = {},
+): Request {
+  const text = typeof body === "string" ? body : JSON.stringify(body);
+  const bytes = new TextEncoder().encode(text);
+  const signature =
+    options.signature === undefined
+      ? signWebhookBody(bytes, options.secret ?? SECRET)
+      : options.signature;
+  return new Request("http://shop.test/api/service/webhooks/order", {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      ...(signature !== null ? { "x-service-signature": signature } : {}),
+    },
+    body: bytes,
+  });
+}
