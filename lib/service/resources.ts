@@ -36,9 +36,9 @@ export const orderListSchema = z.looseObject({
     z.looseObject({
       order_id: id,
       amount: z.int().optional(),
-      customer_id: id.optional(),
+      customer_id: id.nullish(), // null when the service knows no customer (guest)
       status: z.string().optional(),
-      cart_id: id.optional(),
+      cart_id: id.nullish(),
     }),
   ),
 });
