@@ -185,6 +185,8 @@ test("openPayment when Service Pay is not possible explains why; an empty cart s
   await expect(shop.payment().getByRole("alert")).toHaveText(
     "Service Pay cannot be used for this order.",
   );
+  // The service's info text, with its <strong> kept and nothing else rendered as HTML.
+  await expect(shop.payment().locator("strong")).toHaveText("right away");
   await page.keyboard.press("Escape");
   await expect(shop.payment()).toBeHidden();
   await shop.valuate("Test devices", SMALL);

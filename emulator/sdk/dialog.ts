@@ -116,3 +116,25 @@ export function el<K extends keyof HTMLElementTagNameMap>(
   node.append(...children);
   return node;
 }
+
+/**
+ * Renders the service's `info` / `extra` text, which may hold only <br> and <strong> (contract:
+ * Payment option details): any other element is reduced to its text, attributes are dropped.
+ */
+export function simpleHtml(html: string): DocumentFragment {
+  const template = document.createElement("template");
+  template.innerHTML = html;
+  const out = document.createDocumentFragment();
+  const copy = (from: Node, to: Node) => {
+    for (const child of from.childNodes) {
+      if (child.nodeType === Node.TEXT_NODE)
+        to.appendChild(document.createTextNode(child.textContent ?? ""));
+      else if (child instanceof Element && child.localName === "br") to.appendChild(el("br"));
+      else if (child instanceof Element && child.localName === "strong")
+        copy(child, to.appendChild(el("strong")));
+      else copy(child, to);
+    }
+  };
+  copy(template.content, out);
+  return out;
+}

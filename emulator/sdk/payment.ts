@@ -4,7 +4,7 @@
 // completed server-side (status payment_completed, webhook scheduled), `service-payment-completed`
 // fires and the browser goes to confirmUrl.
 import { fetchPurchaseData } from "./api";
-import { el, Modal } from "./dialog";
+import { el, Modal, simpleHtml } from "./dialog";
 import { emit } from "./events";
 import { money, t } from "./format";
 import type { SdkState } from "./state";
@@ -107,9 +107,7 @@ export class PaymentModal {
   }
 
   private showMessage(title: string, info?: string): void {
-    const text = el("p", {});
-    // `info` comes from the service and holds at most <br> and <strong> (contract: Payment option).
-    if (info) text.innerHTML = info;
+    const text = el("p", {}, info ? simpleHtml(info) : "");
     this.modal.body.replaceChildren(
       el("h3", { role: "alert" }, title),
       text,
