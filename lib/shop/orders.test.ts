@@ -1,0 +1,191 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { PrismaClient } from "@/lib/db/generated/client";
+import { createTestDb, seedTwoProducts } from "@/lib/db/test-db";
+import { randomHex32 } from "@/lib/session/session-data";
+import { addToCart, loadCart, setCartCurrency, setItemQuantity } from "./cart";
+import type { CheckoutInput } from "./checkout-input";
+import { changeOrderStatus, createOrderFromCart, placeCardOrder } from "./orders";
+import { TEST_CARDS } from "./test-card";
+
+let db: PrismaClient;
+let cleanup: () => Promise<void>;
+let products: Awaited<ReturnType<typeof seedTwoProducts>>;
+
+beforeAll(async () => {
+  ({ db, cleanup } = await createTestDb());
+  products = await seedTwoProducts(db);
+});
+afterAll(() => cleanup());
+
+const address = {
+  given_name: "Ada",
+  family_name: "Lovelace",
+  phone: "+353 1 555 0100",
+  address: "1 Main Street",
+  city: "Dublin",
+  state: "",
+  country_code: "IE",
+  postal_code: "D02 X285",
+};
+
+function input(card: string): CheckoutInput {
+  return {
+    email: "ada@example.com",
+    billing: address,
+    shipping: { ...address, city: "Cork" },
+    shippingMethod: "express",
+    paymentMethod: "card",
+    card: { number: card.replace(/ /g, ""), expiry: "12/39", cvc: "123" },
+  };
+}
+
+async function cartWith(quantity = 2) {
+  const sessionId = randomHex32();
+  const added = await addToCart({
+    sessionId,
+    currency: "EUR",
+    productId: products.phone.id,
+    quantity,
+  });
+  expect(added).toEqual({ ok: true });
+  return sessionId;
+}
+
+describe("cart in the database", () => {
+  it("adds, merges, caps, changes currency and removes lines", async () => {
+    const sessionId = await cartWith(2);
+    await addToCart({ sessionId, currency: "EUR", productId: products.phone.id, quantity: 3 });
+    let cart = await loadCart(sessionId);
+    expect(cart?.lines).toHaveLength(1);
+    expect(cart?.lines[0]?.quantity).toBe(5);
+    expect(cart?.amounts.total).toBe(5 * (66033 + 13867));
+
+    const tooMany = await addToCart({
+      sessionId,
+      currency: "EUR",
+      productId: products.phone.id,
+      quantity: 6,
+    });
+    expect(tooMany.ok).toBe(false);
+    const unknown = await addToCart({ sessionId, currency: "EUR", productId: "nope", quantity: 1 });
+    expect(unknown.ok).toBe(false);
+
+    await setCartCurrency(sessionId, "GBP");
+    cart = await loadCart(sessionId);
+    expect(cart?.currency).toBe("GBP");
+    expect(cart?.amounts.total).toBe(5 * (58250 + 11650));
+
+    const line = cart?.lines[0]?.id ?? "";
+    expect(await setItemQuantity(randomHex32(), line, 1)).toMatchObject({ ok: false });
+    await setItemQuantity(sessionId, line, 0);
+    expect((await loadCart(sessionId))?.lines).toEqual([]);
+  });
+});
+
+describe("placing an order", () => {
+  it("moves the cart to a paid order with items, addresses and history, once", async () => {
+    const sessionId = await cartWith(2);
+    const result = await placeCardOrder({
+      sessionId,
+      customerId: null,
+      input: input(TEST_CARDS.success),
+      shopBaseUrl: "http://shop.test",
+    });
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    const order = await db.order.findUniqueOrThrow({
+      where: { id: result.orderId },
+      include: { items: true, history: { orderBy: { createdAt: "asc" } }, shippingAddress: true },
+    });
+    expect(order.status).toBe("payment_completed");
+    expect(order.price).toBe(2 * 66033);
+    expect(order.tax).toBe(2 * 13867);
+    expect(order.shippingPrice).toBe(1499);
+    expect(order.total).toBe(2 * (66033 + 13867) + 1499);
+    expect(order.items[0]).toMatchObject({
+      quantity: 2,
+      total: 2 * (66033 + 13867),
+      url: "http://shop.test/products/phone",
+    });
+    expect(order.shippingAddress.city).toBe("Cork");
+    expect(order.history.map((h) => [h.from, h.to])).toEqual([
+      [null, "pending"],
+      ["pending", "payment_completed"],
+    ]);
+    expect(await loadCart(sessionId)).toBeNull();
+
+    // The same cart cannot become a second order.
+    const again = await placeCardOrder({
+      sessionId,
+      customerId: null,
+      input: input(TEST_CARDS.success),
+      shopBaseUrl: "http://shop.test",
+    });
+    expect(again).toEqual({ ok: false, error: "Your cart is empty." });
+  });
+
+  it("a declined card writes nothing and keeps the cart", async () => {
+    const sessionId = await cartWith(1);
+    const before = await db.order.count();
+    const result = await placeCardOrder({
+      sessionId,
+      customerId: null,
+      input: input(TEST_CARDS.declined),
+      shopBaseUrl: "http://shop.test",
+    });
+    expect(result).toMatchObject({ ok: false, error: expect.stringContaining("declined") });
+    expect(await db.order.count()).toBe(before);
+    expect((await loadCart(sessionId))?.lines).toHaveLength(1);
+  });
+
+  it("a failure inside the transaction leaves the cart open and no order behind", async () => {
+    const sessionId = await cartWith(1);
+    const orders = await db.order.count();
+    const addresses = await db.address.count();
+    await expect(
+      db.$transaction(async (tx) => {
+        await createOrderFromCart(tx, {
+          sessionId,
+          customerId: null,
+          input: input(TEST_CARDS.success),
+          shopBaseUrl: "http://shop.test",
+          status: "pending",
+        });
+        throw new Error("payment provider exploded");
+      }),
+    ).rejects.toThrow("exploded");
+    expect(await db.order.count()).toBe(orders);
+    expect(await db.address.count()).toBe(addresses);
+    expect((await loadCart(sessionId))?.lines).toHaveLength(1);
+  });
+
+  it("status changes follow the transitions unless forced by the service", async () => {
+    const sessionId = await cartWith(1);
+    const placed = await placeCardOrder({
+      sessionId,
+      customerId: null,
+      input: input(TEST_CARDS.success),
+      shopBaseUrl: "http://shop.test",
+    });
+    if (!placed.ok) throw new Error(placed.error);
+    const orderId = placed.orderId;
+    expect(await changeOrderStatus({ orderId, to: "pending", source: "admin" })).toMatchObject({
+      ok: false,
+    });
+    expect(await changeOrderStatus({ orderId, to: "shipped", source: "admin" })).toEqual({
+      ok: true,
+    });
+    expect(
+      await changeOrderStatus({ orderId, to: "on_hold", source: "service", force: true }),
+    ).toEqual({ ok: true });
+    const order = await db.order.findUniqueOrThrow({
+      where: { id: orderId },
+      include: { history: true },
+    });
+    expect(order.status).toBe("on_hold");
+    expect(order.history).toHaveLength(4);
+    expect(
+      await changeOrderStatus({ orderId: "missing", to: "shipped", source: "admin" }),
+    ).toMatchObject({ ok: false });
+  });
+});
