@@ -29,15 +29,19 @@ test("start-up binds the session, dispatches service-ready once and exports the 
   expect(await shop.hasActiveTradeIn()).toBe(false);
 });
 
-test("the SDK is served as JavaScript with CORS for allowed origins only", async ({ request }) => {
-  const assets = "http://localhost:4110/assets/v1/main.js";
+test("the SDK is served as JavaScript with CORS for allowed origins only", async ({
+  request,
+  baseURL,
+}) => {
+  const service = (baseURL as string).replace("127.0.0.1", "localhost");
+  const assets = `${service}/assets/v1/main.js`;
   const allowed = await request.get(assets, { headers: { origin: "http://localhost:3000" } });
   expect(allowed.status()).toBe(200);
   expect(allowed.headers()["content-type"]).toMatch(/^text\/javascript/);
   expect(allowed.headers()["access-control-allow-origin"]).toBe("http://localhost:3000");
   const other = await request.get(assets, { headers: { origin: "https://evil.example" } });
   expect(other.headers()["access-control-allow-origin"]).toBeUndefined();
-  const forbidden = await request.post("http://localhost:4110/sdk/v1/init", {
+  const forbidden = await request.post(`${service}/sdk/v1/init`, {
     headers: { origin: "https://evil.example" },
     data: { merchant_id: "m_demo", session_hash: null, customer: null },
   });
