@@ -139,6 +139,8 @@ test("Back keeps the answers; an offer that expires within a minute stops being 
   page,
   request,
 }) => {
+  // The page's clock can be fast-forwarded: the teasers must notice valid_until by themselves.
+  await page.clock.install();
   await shop.open();
   await page.evaluate(() =>
     (window as unknown as { Service: { openValuation(): void } }).Service.openValuation(),
@@ -162,6 +164,10 @@ test("Back keeps the answers; an offer that expires within a minute stops being 
   await wizard.getByRole("button", { name: "Accept offer" }).click();
   await expect(wizard).toBeHidden();
   expect((await shop.details()).mode).toBe("tradein_valid");
+  await expect(shop.teasers("banner").first()).toHaveAttribute("data-state", "offer");
+  await page.clock.fastForward("01:01");
+  await expect(shop.teasers("banner").first()).toHaveAttribute("data-state", "cta");
+  expect(await shop.hasActiveTradeIn()).toBe(false);
   // Past valid_until on the emulator clock the valuation no longer counts.
   const advanced = await request.post("/__emulator/clock/advance", { data: { seconds: 61 } });
   expect(advanced.status()).toBe(200);
