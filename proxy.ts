@@ -6,6 +6,7 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  // Pages and routes only: static assets and files with an extension need no session.
-  matcher: ["/((?!_next/|.*\\.[a-z0-9]+$).*)"],
+  // Pages and routes only: static assets and files with an extension need no session, nor does
+  // the service's server-to-server order webhook (contract: signature is its only authentication).
+  matcher: ["/((?!_next/|api/service/webhooks/|.*\\.[a-z0-9]+$).*)"],
 };

@@ -1,13 +1,14 @@
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { getConfig } from "@/lib/config";
 import { PrismaClient } from "./generated/client";
+import { withWriteAheadLog } from "./sqlite-wal";
 
 // One client per process. In development Next reloads modules, so the instance is kept on
 // globalThis to avoid opening a new SQLite connection on every change.
 const globalForPrisma = globalThis as unknown as { shopPrisma?: PrismaClient };
 
 function createClient(): PrismaClient {
-  const adapter = new PrismaBetterSQLite3({ url: getConfig().DATABASE_URL });
+  const adapter = withWriteAheadLog(new PrismaBetterSQLite3({ url: getConfig().DATABASE_URL }));
   return new PrismaClient({ adapter });
 }
 
