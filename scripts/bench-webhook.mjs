@@ -3,7 +3,7 @@
 // In ONE run, at 10 concurrent connections, with the same pre-generated signed deliveries (10 %
 // of them exact repeats of an earlier one, as the service's retries would be):
 //   (a) POST /api/service/webhooks/order   the real receiver (signature, parse, store, apply)
-//   (b) POST /api/service/bench-floor      an empty route of the same build: the framework floor
+//   (b) POST /api/service/webhooks/bench-floor      an empty route of the same build: the framework floor
 //   (c) a bare node:http server doing the same HMAC check and a SQLite insert (better-sqlite3)
 // and prints throughput and p50/p99 latency of each. Aim: (a) keeps >= 80 % of (b)'s
 // throughput with p99 < 20 ms.
@@ -34,7 +34,7 @@ const IDENTITY = { userId: "bench-user", merchantId: "bench-merchant" };
 const SECRET = `${IDENTITY.userId}-${IDENTITY.merchantId}`;
 
 function ensureBuild() {
-  const route = path.join(appDir, ".next/server/app/api/service/webhooks/order/route.js");
+  const route = path.join(appDir, ".next/server/app/api/service/webhooks/bench-floor/route.js");
   if (existsSync(path.join(appDir, ".next/BUILD_ID")) && existsSync(route)) return;
   console.log(`No production build with the webhook route in ${appDir}: running next build…`);
   const result = spawnSync(process.execPath, ["node_modules/next/dist/bin/next", "build"], {
@@ -252,7 +252,7 @@ async function main() {
     );
     children.push(next);
     const base = `http://127.0.0.1:${nextPort}`;
-    await waitFor(`${base}/api/service/bench-floor`, { method: "POST", body: "{}" });
+    await waitFor(`${base}/api/service/webhooks/bench-floor`, { method: "POST", body: "{}" });
 
     const barePort = await freePort();
     const bare = start(
@@ -271,7 +271,11 @@ async function main() {
     const rows = [];
     rows.push(await measure("(a) webhook route", `${base}/api/service/webhooks/order`, list));
     rows.push(
-      await measure("(b) empty route, same build", `${base}/api/service/bench-floor`, list),
+      await measure(
+        "(b) empty route, same build",
+        `${base}/api/service/webhooks/bench-floor`,
+        list,
+      ),
     );
     rows.push(await measure("(c) bare node:http + SQLite", bareUrl, list));
 

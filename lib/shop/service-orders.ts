@@ -264,8 +264,10 @@ export function dedupeKey(
 
 /**
  * Stores the notification and applies it, in ONE transaction. The unique `dedupeKey` makes the
- * insert of a repeated delivery fail, so concurrent copies change the order exactly once and a
- * repeat is answered as a duplicate (still 200: the service must stop retrying).
+ * insert of a repeated delivery fail, which rolls back the order change made beside it, so
+ * concurrent copies change the order exactly once and a repeat is answered as a duplicate
+ * (still 200: the service must stop retrying). Three statements in the common case (find the
+ * order, insert the notification, update the order with its history row): the bench measures it.
  */
 export async function receiveServiceNotification(
   db: Db,
@@ -273,35 +275,38 @@ export async function receiveServiceNotification(
   options: { mode: OrderCreationMode; shopBaseUrl: string },
 ): Promise<{ outcome: NotificationOutcome; orderNumber?: string }> {
   const key = dedupeKey(n);
+  const row = {
+    dedupeKey: key,
+    notificationId: n.notificationId ?? null,
+    event: n.event ?? null,
+    serviceOrderId: n.orderId ?? null,
+    cartId: n.cartId ?? null,
+    status: n.status,
+    amount: n.amount ?? null,
+    currency: n.currency ?? null,
+    tradeInDiscount: n.tradeInDiscount ?? null,
+    form: n.form,
+    body: n.body,
+  };
   try {
     return await db.$transaction(async (tx) => {
-      const note = await tx.serviceNotification.create({
-        data: {
-          dedupeKey: key,
-          notificationId: n.notificationId ?? null,
-          event: n.event ?? null,
-          serviceOrderId: n.orderId ?? null,
-          cartId: n.cartId ?? null,
-          status: n.status,
-          amount: n.amount ?? null,
-          currency: n.currency ?? null,
-          tradeInDiscount: n.tradeInDiscount ?? null,
-          form: n.form,
-          body: n.body,
-        },
-      });
-      let order = await findOrderFor(tx, n);
+      const order = await findOrderFor(tx, n);
       if (order) {
-        const outcome = await applyNotification(tx, order, note);
-        return { outcome, orderNumber: order.number };
+        const plan = await planNotification(tx, order, row);
+        await tx.serviceNotification.create({
+          data: { ...row, orderId: order.id, outcome: plan.outcome, appliedAt: new Date() },
+        });
+        await writePlan(tx, order, plan);
+        return { outcome: plan.outcome, orderNumber: order.number };
       }
+      const note = await tx.serviceNotification.create({ data: row });
       if (options.mode === "webhook" && n.cartId) {
         // Contract default: the order is created when the webhook arrives. Creating it applies
         // every waiting notification of the cart, this one included.
-        order = await createOrderFromSavedCheckout(tx, n.cartId, options.shopBaseUrl);
-        if (order) {
+        const created = await createOrderFromSavedCheckout(tx, n.cartId, options.shopBaseUrl);
+        if (created) {
           const stored = await tx.serviceNotification.findUniqueOrThrow({ where: { id: note.id } });
-          return { outcome: stored.outcome as NotificationOutcome, orderNumber: order.number };
+          return { outcome: stored.outcome as NotificationOutcome, orderNumber: created.number };
         }
       }
       return { outcome: "early" as const };
@@ -318,15 +323,19 @@ export async function receiveServiceNotification(
 }
 
 type OrderRow = NonNullable<Awaited<ReturnType<Tx["order"]["findUnique"]>>>;
-type NotificationRow = NonNullable<Awaited<ReturnType<Tx["serviceNotification"]["findUnique"]>>>;
+type NotificationFields = Pick<
+  NonNullable<Awaited<ReturnType<Tx["serviceNotification"]["findUnique"]>>>,
+  "notificationId" | "dedupeKey" | "event" | "serviceOrderId" | "status" | "tradeInDiscount"
+>;
 
 /** The order a notification names: by the service's order id first, else by cart id. */
 async function findOrderFor(tx: Tx, n: Pick<IncomingNotification, "orderId" | "cartId">) {
-  if (n.orderId) {
-    const byServiceId = await tx.order.findUnique({ where: { serviceOrderId: n.orderId } });
-    if (byServiceId) return byServiceId;
-  }
-  return n.cartId ? tx.order.findUnique({ where: { cartId: n.cartId } }) : null;
+  const keys = [
+    ...(n.orderId ? [{ serviceOrderId: n.orderId }] : []),
+    ...(n.cartId ? [{ cartId: n.cartId }] : []),
+  ];
+  const rows = await tx.order.findMany({ where: { OR: keys }, take: 2 });
+  return rows.find((r) => n.orderId && r.serviceOrderId === n.orderId) ?? rows[0] ?? null;
 }
 
 /** Applies, oldest first, every stored notification of this order's cart not yet applied. */
@@ -343,7 +352,12 @@ async function applyWaitingNotifications(tx: Tx, orderId: string) {
     orderBy: [{ receivedAt: "asc" }, { id: "asc" }],
   });
   for (const note of waiting) {
-    await applyNotification(tx, order, note);
+    const plan = await planNotification(tx, order, note);
+    await tx.serviceNotification.update({
+      where: { id: note.id },
+      data: { orderId: order.id, outcome: plan.outcome, appliedAt: new Date() },
+    });
+    await writePlan(tx, order, plan);
     order = await tx.order.findUniqueOrThrow({ where: { id: orderId } });
   }
 }
@@ -360,29 +374,25 @@ async function lastKnownStatus(tx: Tx, order: OrderRow): Promise<OrderStatus> {
   return history.map((h) => h.to).find(isOrderStatus) ?? "pending";
 }
 
-async function applyNotification(
+interface NotificationPlan {
+  outcome: "applied" | "recorded" | "conflict";
+  data: { status?: string; serviceOrderId?: string; tradeInDiscount?: number; total?: number };
+  history: { from: string; to: string; source: "service"; note: string } | null;
+}
+
+/** What a notification does to an order; nothing is written here. */
+async function planNotification(
   tx: Tx,
   order: OrderRow,
-  note: NotificationRow,
-): Promise<NotificationOutcome> {
-  const attach = (outcome: NotificationOutcome) =>
-    tx.serviceNotification.update({
-      where: { id: note.id },
-      data: { orderId: order.id, outcome, appliedAt: new Date() },
-    });
+  note: NotificationFields,
+): Promise<NotificationPlan> {
   if (note.serviceOrderId && order.serviceOrderId && note.serviceOrderId !== order.serviceOrderId) {
     // The cart's order is already tied to another service order: keep the notification for a
     // person to look at rather than guess which one is right.
-    await attach("conflict");
-    return "conflict";
+    return { outcome: "conflict", data: {}, history: null };
   }
   const decision = decideServiceStatus(order.status, await lastKnownStatus(tx, order), note.status);
-  const data: {
-    status?: string;
-    serviceOrderId?: string;
-    tradeInDiscount?: number;
-    total?: number;
-  } = {};
+  const data: NotificationPlan["data"] = {};
   if (decision === "apply") data.status = note.status;
   if (note.serviceOrderId && !order.serviceOrderId) data.serviceOrderId = note.serviceOrderId;
   if (
@@ -394,24 +404,24 @@ async function applyNotification(
     data.tradeInDiscount = note.tradeInDiscount;
     data.total = sumCents([order.price, order.tax, order.shippingPrice, -note.tradeInDiscount]);
   }
-  if (Object.keys(data).length > 0) {
-    await tx.order.update({ where: { id: order.id }, data });
-  }
   const label = `Service notification ${note.notificationId ?? note.dedupeKey}${note.event ? ` (${note.event})` : ""}`;
-  if (decision === "apply") {
-    await tx.orderStatusChange.create({
-      data: {
-        orderId: order.id,
-        from: order.status,
-        to: note.status,
-        source: "service",
-        note: label,
-      },
-    });
-  }
-  const outcome = decision === "stale" ? "recorded" : "applied";
-  await attach(outcome);
-  return outcome;
+  return {
+    outcome: decision === "stale" ? "recorded" : "applied",
+    data,
+    history:
+      decision === "apply"
+        ? { from: order.status, to: note.status, source: "service", note: label }
+        : null,
+  };
+}
+
+/** One statement: the order's new fields and, when its status moved, the history row. */
+async function writePlan(tx: Tx, order: OrderRow, plan: NotificationPlan) {
+  if (Object.keys(plan.data).length === 0 && !plan.history) return;
+  await tx.order.update({
+    where: { id: order.id },
+    data: { ...plan.data, ...(plan.history ? { history: { create: plan.history } } : {}) },
+  });
 }
 
 export function isUniqueViolation(error: unknown): boolean {
