@@ -7,6 +7,9 @@ import { createServer } from "node:http";
 import Database from "better-sqlite3";
 
 const db = new Database(process.env.BENCH_DB);
+// The same settings as the app's connection (lib/db/sqlite-wal.ts): WAL, synchronous FULL.
+db.pragma("journal_mode = WAL");
+db.pragma("busy_timeout = 5000");
 const secret = process.env.BENCH_SECRET;
 const insert = db.prepare(
   `INSERT INTO "ServiceNotification" (id, dedupeKey, notificationId, cartId, status, form, body, outcome, receivedAt)
