@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { Db, Tx } from "@/lib/db/client";
 import { addressSchema } from "./address";
@@ -263,20 +264,23 @@ export function dedupeKey(
 }
 
 /**
- * Stores the notification and applies it, in ONE transaction. The unique `dedupeKey` makes the
- * insert of a repeated delivery fail, which rolls back the order change made beside it, so
- * concurrent copies change the order exactly once and a repeat is answered as a duplicate
- * (still 200: the service must stop retrying). Three statements in the common case (find the
- * order, insert the notification, update the order with its history row): the bench measures it.
+ * Stores the notification and applies it, in ONE transaction. The notification's unique
+ * `dedupeKey` is inserted with ON CONFLICT DO NOTHING before the order is touched: a repeated
+ * delivery inserts nothing and changes nothing, so concurrent copies change the order exactly
+ * once, and a repeat is answered as a duplicate (still 200: the service must stop retrying).
+ *
+ * The hot path is four parameterised SQL statements through Prisma's `$queryRaw`/`$executeRaw`
+ * (find the order, insert the notification, update the order, add its history row) rather than
+ * model queries: each model query costs about 0.7 ms of CPU in Prisma 6's JS engine against
+ * 0.17 ms for a raw one, and `npm run bench:webhook` holds this route to 80 % of an empty route.
  */
 export async function receiveServiceNotification(
   db: Db,
   n: IncomingNotification,
   options: { mode: OrderCreationMode; shopBaseUrl: string },
 ): Promise<{ outcome: NotificationOutcome; orderNumber?: string }> {
-  const key = dedupeKey(n);
-  const row = {
-    dedupeKey: key,
+  const row: NotificationRow = {
+    dedupeKey: dedupeKey(n),
     notificationId: n.notificationId ?? null,
     event: n.event ?? null,
     serviceOrderId: n.orderId ?? null,
@@ -288,59 +292,108 @@ export async function receiveServiceNotification(
     form: n.form,
     body: n.body,
   };
-  try {
-    return await db.$transaction(async (tx) => {
-      const order = await findOrderFor(tx, n);
-      if (order) {
-        const plan = await planNotification(tx, order, row);
-        await tx.serviceNotification.create({
-          data: { ...row, orderId: order.id, outcome: plan.outcome, appliedAt: new Date() },
-        });
-        await writePlan(tx, order, plan);
-        return { outcome: plan.outcome, orderNumber: order.number };
+  return db.$transaction(async (tx) => {
+    const order = await findOrderFor(tx, n);
+    if (order) {
+      const plan = await planNotification(tx, order, row);
+      if (!(await insertNotification(tx, row, order.id, plan.outcome))) {
+        return { outcome: "duplicate" as const };
       }
-      const note = await tx.serviceNotification.create({ data: row });
-      if (options.mode === "webhook" && n.cartId) {
-        // Contract default: the order is created when the webhook arrives. Creating it applies
-        // every waiting notification of the cart, this one included.
-        const created = await createOrderFromSavedCheckout(tx, n.cartId, options.shopBaseUrl);
-        if (created) {
-          const stored = await tx.serviceNotification.findUniqueOrThrow({ where: { id: note.id } });
-          return { outcome: stored.outcome as NotificationOutcome, orderNumber: created.number };
-        }
-      }
-      return { outcome: "early" as const };
-    });
-  } catch (error) {
-    if (isUniqueViolation(error)) {
-      // Only a clash on the dedupe key is a duplicate; any other unique clash is a real error
-      // (answered 500, so the service retries) and the notification is not lost.
-      const stored = await db.serviceNotification.findUnique({ where: { dedupeKey: key } });
-      if (stored) return { outcome: "duplicate" };
+      await writePlan(tx, order, plan);
+      return { outcome: plan.outcome, orderNumber: order.number };
     }
-    throw error;
-  }
+    if (!(await insertNotification(tx, row, null, "early")))
+      return { outcome: "duplicate" as const };
+    if (options.mode === "webhook" && n.cartId) {
+      // Contract default: the order is created when the webhook arrives. Creating it applies
+      // every waiting notification of the cart, this one included.
+      const created = await createOrderFromSavedCheckout(tx, n.cartId, options.shopBaseUrl);
+      if (created) {
+        const stored = await tx.serviceNotification.findUniqueOrThrow({
+          where: { dedupeKey: row.dedupeKey },
+        });
+        return { outcome: stored.outcome as NotificationOutcome, orderNumber: created.number };
+      }
+    }
+    return { outcome: "early" as const };
+  });
 }
 
-type OrderRow = NonNullable<Awaited<ReturnType<Tx["order"]["findUnique"]>>>;
-type NotificationFields = Pick<
-  NonNullable<Awaited<ReturnType<Tx["serviceNotification"]["findUnique"]>>>,
-  "notificationId" | "dedupeKey" | "event" | "serviceOrderId" | "status" | "tradeInDiscount"
->;
+/** The stored fields of a notification (model ServiceNotification). */
+interface NotificationRow {
+  dedupeKey: string;
+  notificationId: string | null;
+  event: string | null;
+  serviceOrderId: string | null;
+  cartId: string | null;
+  status: string;
+  amount: number | null;
+  currency: string | null;
+  tradeInDiscount: number | null;
+  form: string;
+  body: string;
+}
+
+/** The order fields a notification reads. */
+interface OrderRow {
+  id: string;
+  number: string;
+  cartId: string;
+  status: string;
+  serviceOrderId: string | null;
+  price: number;
+  tax: number;
+  shippingPrice: number;
+  tradeInDiscount: number;
+}
+
+/** Inserts the notification unless its dedupe key is known; false for a duplicate. */
+async function insertNotification(
+  tx: Tx,
+  r: NotificationRow,
+  orderId: string | null,
+  outcome: NotificationOutcome,
+): Promise<boolean> {
+  const now = new Date();
+  const inserted = await tx.$executeRaw`
+    INSERT INTO "ServiceNotification" ("id", "dedupeKey", "notificationId", "event",
+      "serviceOrderId", "cartId", "status", "amount", "currency", "tradeInDiscount", "form",
+      "body", "outcome", "orderId", "receivedAt", "appliedAt")
+    VALUES (${randomUUID()}, ${r.dedupeKey}, ${r.notificationId}, ${r.event}, ${r.serviceOrderId},
+      ${r.cartId}, ${r.status}, ${r.amount}, ${r.currency}, ${r.tradeInDiscount}, ${r.form},
+      ${r.body}, ${outcome}, ${orderId}, ${now}, ${orderId ? now : null})
+    ON CONFLICT ("dedupeKey") DO NOTHING`;
+  return inserted === 1;
+}
 
 /** The order a notification names: by the service's order id first, else by cart id. */
-async function findOrderFor(tx: Tx, n: Pick<IncomingNotification, "orderId" | "cartId">) {
-  const keys = [
-    ...(n.orderId ? [{ serviceOrderId: n.orderId }] : []),
-    ...(n.cartId ? [{ cartId: n.cartId }] : []),
-  ];
-  const rows = await tx.order.findMany({ where: { OR: keys }, take: 2 });
+async function findOrderFor(
+  tx: Tx,
+  n: Pick<IncomingNotification, "orderId" | "cartId">,
+): Promise<OrderRow | null> {
+  // A missing key is NULL, and `= NULL` matches nothing.
+  const rows = await tx.$queryRaw<OrderRow[]>`
+    SELECT "id", "number", "cartId", "status", "serviceOrderId", "price", "tax", "shippingPrice",
+      "tradeInDiscount"
+    FROM "Order" WHERE "serviceOrderId" = ${n.orderId ?? null} OR "cartId" = ${n.cartId ?? null}
+    LIMIT 2`;
   return rows.find((r) => n.orderId && r.serviceOrderId === n.orderId) ?? rows[0] ?? null;
 }
 
 /** Applies, oldest first, every stored notification of this order's cart not yet applied. */
 async function applyWaitingNotifications(tx: Tx, orderId: string) {
-  let order = await tx.order.findUniqueOrThrow({ where: { id: orderId } });
+  const select = {
+    id: true,
+    number: true,
+    cartId: true,
+    status: true,
+    serviceOrderId: true,
+    price: true,
+    tax: true,
+    shippingPrice: true,
+    tradeInDiscount: true,
+  } as const;
+  let order = await tx.order.findUniqueOrThrow({ where: { id: orderId }, select });
   const waiting = await tx.serviceNotification.findMany({
     where: {
       orderId: null,
@@ -358,7 +411,7 @@ async function applyWaitingNotifications(tx: Tx, orderId: string) {
       data: { orderId: order.id, outcome: plan.outcome, appliedAt: new Date() },
     });
     await writePlan(tx, order, plan);
-    order = await tx.order.findUniqueOrThrow({ where: { id: orderId } });
+    order = await tx.order.findUniqueOrThrow({ where: { id: orderId }, select });
   }
 }
 
@@ -376,52 +429,65 @@ async function lastKnownStatus(tx: Tx, order: OrderRow): Promise<OrderStatus> {
 
 interface NotificationPlan {
   outcome: "applied" | "recorded" | "conflict";
-  data: { status?: string; serviceOrderId?: string; tradeInDiscount?: number; total?: number };
-  history: { from: string; to: string; source: "service"; note: string } | null;
+  status: string | null;
+  serviceOrderId: string | null;
+  tradeInDiscount: number | null;
+  historyNote: string;
 }
 
 /** What a notification does to an order; nothing is written here. */
 async function planNotification(
   tx: Tx,
   order: OrderRow,
-  note: NotificationFields,
+  note: Pick<
+    NotificationRow,
+    "notificationId" | "dedupeKey" | "event" | "serviceOrderId" | "status" | "tradeInDiscount"
+  >,
 ): Promise<NotificationPlan> {
+  const historyNote = `Service notification ${note.notificationId ?? note.dedupeKey}${note.event ? ` (${note.event})` : ""}`;
   if (note.serviceOrderId && order.serviceOrderId && note.serviceOrderId !== order.serviceOrderId) {
     // The cart's order is already tied to another service order: keep the notification for a
     // person to look at rather than guess which one is right.
-    return { outcome: "conflict", data: {}, history: null };
+    const none = { status: null, serviceOrderId: null, tradeInDiscount: null };
+    return { outcome: "conflict", ...none, historyNote };
   }
   const decision = decideServiceStatus(order.status, await lastKnownStatus(tx, order), note.status);
-  const data: NotificationPlan["data"] = {};
-  if (decision === "apply") data.status = note.status;
-  if (note.serviceOrderId && !order.serviceOrderId) data.serviceOrderId = note.serviceOrderId;
-  if (
-    note.tradeInDiscount !== null &&
-    note.tradeInDiscount !== order.tradeInDiscount &&
-    decision !== "stale"
-  ) {
-    // The service applies the trade-in value in its modal; the order shows what it took off.
-    data.tradeInDiscount = note.tradeInDiscount;
-    data.total = sumCents([order.price, order.tax, order.shippingPrice, -note.tradeInDiscount]);
-  }
-  const label = `Service notification ${note.notificationId ?? note.dedupeKey}${note.event ? ` (${note.event})` : ""}`;
   return {
     outcome: decision === "stale" ? "recorded" : "applied",
-    data,
-    history:
-      decision === "apply"
-        ? { from: order.status, to: note.status, source: "service", note: label }
+    status: decision === "apply" ? note.status : null,
+    serviceOrderId: note.serviceOrderId && !order.serviceOrderId ? note.serviceOrderId : null,
+    // The service applies the trade-in value in its modal; the order shows what it took off. A
+    // late (stale) notification does not overwrite it.
+    tradeInDiscount:
+      note.tradeInDiscount !== null &&
+      note.tradeInDiscount !== order.tradeInDiscount &&
+      decision !== "stale"
+        ? note.tradeInDiscount
         : null,
+    historyNote,
   };
 }
 
-/** One statement: the order's new fields and, when its status moved, the history row. */
+/** The order's new fields (one UPDATE) and, when its status moved, the history row. */
 async function writePlan(tx: Tx, order: OrderRow, plan: NotificationPlan) {
-  if (Object.keys(plan.data).length === 0 && !plan.history) return;
-  await tx.order.update({
-    where: { id: order.id },
-    data: { ...plan.data, ...(plan.history ? { history: { create: plan.history } } : {}) },
-  });
+  if (plan.status === null && plan.serviceOrderId === null && plan.tradeInDiscount === null) return;
+  const now = new Date();
+  const discount = plan.tradeInDiscount ?? order.tradeInDiscount;
+  const total = sumCents([order.price, order.tax, order.shippingPrice, -discount]);
+  await tx.$executeRaw`
+    UPDATE "Order" SET
+      "status" = ${plan.status ?? order.status},
+      "serviceOrderId" = COALESCE("serviceOrderId", ${plan.serviceOrderId}),
+      "tradeInDiscount" = ${discount},
+      "total" = ${total},
+      "updatedAt" = ${now}
+    WHERE "id" = ${order.id}`;
+  if (plan.status !== null) {
+    await tx.$executeRaw`
+      INSERT INTO "OrderStatusChange" ("id", "orderId", "from", "to", "source", "note", "createdAt")
+      VALUES (${randomUUID()}, ${order.id}, ${order.status}, ${plan.status}, 'service',
+        ${plan.historyNote}, ${now})`;
+  }
 }
 
 export function isUniqueViolation(error: unknown): boolean {
