@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
-import { addToCart } from "./fixtures";
+import { addToCart, adminLogin } from "./fixtures";
 
 async function seriousViolations(page: Page) {
   const results = await new AxeBuilder({ page })
@@ -31,5 +31,14 @@ test("home, product, cart and checkout have no serious or critical axe violation
   // With inline errors showing, too.
   await page.getByRole("button", { name: "Place order" }).click();
   await expect(page.getByTestId("checkout-error")).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+});
+
+test("the back office sign-in and orders list have no serious or critical axe violation", async ({
+  page,
+}) => {
+  await page.goto("/admin/login");
+  expect(await seriousViolations(page)).toEqual([]);
+  await adminLogin(page);
   expect(await seriousViolations(page)).toEqual([]);
 });

@@ -76,6 +76,18 @@ test("browse, add to cart, switch currency, log in, pay by card, see the order i
   await expect(page.getByTestId("status-history")).toContainText("Paid → Shipped by admin");
 });
 
+test("search finds products by name and description", async ({ page }) => {
+  await page.goto("/");
+  await page.getByRole("searchbox", { name: "Search products" }).fill("noise cancelling");
+  await page.getByRole("button", { name: "Search" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(
+    "Results for “noise cancelling”",
+  );
+  await expect(page.getByRole("link", { name: "Echo Buds Pro" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Echo Over-Ear ANC" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Aurora X1", exact: true })).toHaveCount(0);
+});
+
 test("the back office needs the admin login", async ({ page }) => {
   await page.goto("/admin");
   await expect(page).toHaveURL((url) => url.pathname === "/admin/login");
