@@ -234,7 +234,16 @@ async function main() {
     const nextPort = await freePort();
     const next = start(
       process.execPath,
-      ["node_modules/next/dist/bin/next", "start", "-p", String(nextPort), "-H", "127.0.0.1"],
+      [
+        // e.g. BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the server
+        ...(process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? []),
+        "node_modules/next/dist/bin/next",
+        "start",
+        "-p",
+        String(nextPort),
+        "-H",
+        "127.0.0.1",
+      ],
       {
         NODE_ENV: "production",
         DATABASE_URL: `file:${appDb}`,
