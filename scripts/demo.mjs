@@ -1,11 +1,15 @@
-// `npm run demo`: .env, database, build, then the processes of the demo, side by side.
-// To run another process with the shop (for example the service emulator), add one line to
-// PROCESSES: { name: "emulator", command: "npm", args: ["run", "emulator"] }.
+// `npm run demo`: .env, database, build, then the processes of the demo, side by side: the
+// shop and the bundled service emulator it integrates with (two parties, as in production).
 import { spawn } from "node:child_process";
 import { loadEnv, root } from "./lib/env.mjs";
 import { prepareDatabase, run } from "./lib/run.mjs";
 
 const PROCESSES = [
+  {
+    name: "emulator",
+    command: process.execPath,
+    args: ["node_modules/tsx/dist/cli.mjs", "emulator/src/main.ts"],
+  },
   {
     name: "storefront",
     command: process.execPath,
@@ -23,7 +27,7 @@ if (!process.argv.includes("--no-build")) {
 console.log(`━━━ Starting: ${PROCESSES.map((p) => p.name).join(", ")}`);
 startAll(PROCESSES);
 console.log(
-  `Shop: ${process.env.SHOP_BASE_URL ?? "http://localhost:3000"}  (Ctrl-C stops everything)`,
+  `Shop: ${process.env.SHOP_BASE_URL ?? "http://localhost:3000"}  Service emulator: ${process.env.SERVICE_API_BASE_URL ?? "http://localhost:4010"}/__emulator/  (Ctrl-C stops everything)`,
 );
 
 /** Starts every process, prefixes its output, and stops all when one exits or on Ctrl-C. */

@@ -25,7 +25,11 @@ step("Typecheck (tsc --noEmit)", () => run(bin("tsc"), ["--noEmit"]));
 step("Lint and format (biome check)", () => run(bin("biome"), ["check", "."]));
 step("Unit tests (vitest run)", () => run(bin("vitest"), ["run"]));
 step("Production build (next build)", () => run(bin("next"), ["build"]));
-step("Browser tests (playwright test)", () =>
-  run(bin("playwright"), ["test"], { env: { ...process.env, CHROMIUM_PATH: chromium } }),
+const browserEnv = { env: { ...process.env, CHROMIUM_PATH: chromium } };
+step("Browser tests of the service SDK on the emulator's test page", () =>
+  run(bin("playwright"), ["test", "-c", "emulator/playwright.config.ts"], browserEnv),
+);
+step("Browser tests of the storefront (playwright test)", () =>
+  run(bin("playwright"), ["test"], browserEnv),
 );
 console.log(`\nAll checks passed in ${((Date.now() - started) / 1000).toFixed(0)} s.`);
