@@ -1,7 +1,7 @@
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { getConfig } from "@/lib/config";
 import { PrismaClient } from "./generated/client";
-import { withWriteAheadLog } from "./sqlite-wal";
+import { trackSqliteConnection, withWriteAheadLog } from "./sqlite-wal";
 
 // One client per process. In development Next reloads modules, so the instance is kept on
 // globalThis to avoid opening a new SQLite connection on every change.
@@ -9,7 +9,7 @@ const globalForPrisma = globalThis as unknown as { shopPrisma?: PrismaClient };
 
 function createClient(): PrismaClient {
   const adapter = withWriteAheadLog(new PrismaBetterSQLite3({ url: getConfig().DATABASE_URL }));
-  return new PrismaClient({ adapter });
+  return trackSqliteConnection(new PrismaClient({ adapter }), adapter);
 }
 
 export function getDb(): PrismaClient {
