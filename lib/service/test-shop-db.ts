@@ -5,7 +5,7 @@ import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import Database from "better-sqlite3";
 import { sealData } from "iron-session";
 import { PrismaClient } from "@/lib/db/generated/client";
-import { withWriteAheadLog } from "@/lib/db/sqlite-wal";
+import { trackSqliteConnection, withWriteAheadLog } from "@/lib/db/sqlite-wal";
 import { SESSION_COOKIE } from "@/lib/session/session-data";
 import { signWebhookBody, webhookSecret } from "./webhook-signature";
 
@@ -50,9 +50,8 @@ export async function createTestShop(): Promise<TestShop> {
   }
   raw.close();
   Object.assign(process.env, TEST_ENV, { DATABASE_URL: `file:${file}` });
-  const db = new PrismaClient({
-    adapter: withWriteAheadLog(new PrismaBetterSQLite3({ url: `file:${file}` })),
-  });
+  const adapter = withWriteAheadLog(new PrismaBetterSQLite3({ url: `file:${file}` }));
+  const db = trackSqliteConnection(new PrismaClient({ adapter }), adapter);
   // lib/db/client.ts keeps its client here: the handlers use this one.
   (globalThis as unknown as { shopPrisma?: PrismaClient }).shopPrisma = db;
   await db.serviceToken.create({

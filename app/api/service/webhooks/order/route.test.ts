@@ -272,6 +272,29 @@ describe("POST /api/service/webhooks/order", () => {
     expect([stored.orderId, stored.outcome]).toEqual([order.id, "applied"]);
   });
 
+  it("applies copies racing the order's creation exactly once, whichever commits first", async () => {
+    const { cart, cookie } = await cartForNewSession();
+    const body = JSON.stringify(notification(cart.id, "payment_completed"));
+    const [created, ...deliveries] = await Promise.all([
+      pendingOrder(
+        jsonRequest(
+          "http://shop.test/api/service/pending-order",
+          { cart_id: cart.id, ...CHECKOUT },
+          cookie,
+        ),
+      ),
+      ...Array.from({ length: 10 }, () => POST(webhookRequest(body))),
+    ]);
+    expect(created?.status).toBe(200);
+    expect(deliveries.map((r) => r.status)).toEqual(Array(10).fill(200));
+    const order = await db.order.findUniqueOrThrow({ where: { cartId: cart.id } });
+    expect(order.status).toBe("payment_completed");
+    expect(
+      await db.orderStatusChange.count({ where: { orderId: order.id, source: "service" } }),
+    ).toBe(1);
+    expect(await db.serviceNotification.count({ where: { cartId: cart.id } })).toBe(1);
+  });
+
   it("in webhook mode creates the order from the checkout details when the webhook arrives", async () => {
     process.env.SERVICE_ORDER_CREATION = "webhook";
     const { cart, cookie } = await cartForNewSession();
