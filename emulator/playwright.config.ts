@@ -7,6 +7,7 @@ const PORT = Number(process.env.EMULATOR_E2E_PORT ?? 4110);
 
 export default defineConfig({
   testDir: "./e2e",
+  outputDir: "../test-results/sdk",
   testMatch: "**/*.e2e.ts",
   retries: 0,
   fullyParallel: true,
