@@ -54,7 +54,8 @@ function createDatabase(file) {
     .sort()) {
     db.exec(readFileSync(path.join(dir, folder, "migration.sql"), "utf8"));
   }
-  const now = new Date().toISOString();
+  // Prisma's DateTime text for SQLite, so seeded rows sort like the ones the app writes.
+  const now = new Date().toISOString().replace("Z", "+00:00");
   const address = db.prepare(
     `INSERT INTO "Address" (id, given_name, family_name, phone, address, city, state, country_code, postal_code)
      VALUES (?, 'Ada', 'Lovelace', '+353 1 555 0100', '1 Analytical Row', 'Dublin', '', 'IE', 'D02 X285')`,
