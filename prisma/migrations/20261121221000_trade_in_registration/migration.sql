@@ -11,6 +11,7 @@ CREATE TABLE "TradeInRegistration" (
     "orderAmount" INTEGER NOT NULL,
     "customerId" TEXT,
     "status" TEXT NOT NULL,
+    "precheck" BOOLEAN NOT NULL DEFAULT true,
     "reason" TEXT NOT NULL DEFAULT '',
     "attempts" INTEGER NOT NULL DEFAULT 0,
     "lastError" TEXT NOT NULL DEFAULT '',
