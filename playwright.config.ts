@@ -3,6 +3,11 @@ import { defineConfig, devices } from "@playwright/test";
 // Browser tests run against the production build (`next build` first; npm test does it) with
 // their own database, migrated and seeded fresh by scripts/e2e-server.mjs.
 const SHOP_PORT = 3000;
+// The service emulator (emulator/README.md). The shop's .env points SERVICE_* at it; tests tagged
+// @emulator also drive its control API. To run against another SDK build or service, start the
+// suite with SERVICE_ASSETS_URL (and the other SERVICE_* values) changed and
+// `--grep-invert @emulator`; EMULATOR_PORT=0 skips starting the bundled emulator.
+const EMULATOR_PORT = Number(process.env.EMULATOR_PORT ?? 4010);
 
 export default defineConfig({
   testDir: "e2e",
@@ -43,5 +48,19 @@ export default defineConfig({
       stderr: "pipe",
       env: { DATABASE_URL: "file:./e2e.db" },
     },
+    ...(EMULATOR_PORT > 0
+      ? [
+          {
+            name: "emulator",
+            command: "npm run emulator",
+            url: `http://localhost:${EMULATOR_PORT}/__emulator/health`,
+            reuseExistingServer: false,
+            timeout: 60_000,
+            stdout: "ignore" as const,
+            stderr: "pipe" as const,
+            env: { EMULATOR_PORT: String(EMULATOR_PORT) },
+          },
+        ]
+      : []),
   ],
 });

@@ -1,0 +1,141 @@
+// Client for the bundled emulator's control API (emulator/README.md, "Control API"). Tests that
+// use it carry `@emulator` in their title, so the suite can run against another SDK build and
+// service with `SERVICE_ASSETS_URL=… npx playwright test --grep-invert @emulator`.
+// Plain fetch from the test process: the control API is never journaled, rate limited or faulted.
+import { expect, type Page } from "@playwright/test";
+
+export const EMULATOR_URL = (process.env.EMULATOR_URL ?? "http://localhost:4010").replace(
+  /\/+$/,
+  "",
+);
+
+export interface WebhookAttempt {
+  n: number;
+  kind: "scheduled" | "redeliver" | "twice" | "reorder" | "wrong_signature";
+  status: number;
+  ok: boolean;
+}
+
+export interface WebhookNotification {
+  id: string;
+  order_id: string;
+  cart_id: string;
+  body: string;
+  status: "scheduled" | "delivered" | "failed";
+  attempts: WebhookAttempt[];
+}
+
+export interface JournalEntry {
+  seq: number;
+  kind: "request" | "webhook";
+  [key: string]: unknown;
+}
+
+export interface MerchantPatch {
+  products?: string;
+  currency?: string;
+  minimums?: { tradein?: number; ep1?: number };
+  webhook_form?: "flat" | "wrapped";
+}
+
+export interface TradeInRequest {
+  session_hash: string;
+  merchant_id?: string;
+  status?: string;
+  /** cents, default 15000 */
+  value?: number;
+  currency?: string;
+  valid_for_seconds?: number;
+}
+
+async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${EMULATOR_URL}/__emulator${path}`, {
+    method,
+    headers: body === undefined ? {} : { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) {
+    throw new Error(`emulator ${method} ${path} answered ${response.status}: ${text}`);
+  }
+  return (text ? JSON.parse(text) : null) as T;
+}
+
+export const emulator = {
+  /** Back to the seed: state, clock, journal, faults, webhook queue and settings. */
+  reset: () => call<unknown>("POST", "/reset"),
+  advanceClock: (by: { seconds?: number; minutes?: number; hours?: number }) =>
+    call<unknown>("POST", "/clock/advance", by),
+  patchMerchant: (id: string, patch: MerchantPatch) =>
+    call<unknown>("PATCH", `/merchants/${encodeURIComponent(id)}`, patch),
+  /** An accepted trade-in for a session hash, without the wizard. */
+  createTradeIn: (request: TradeInRequest) =>
+    call<{ id: string; value: number; currency: string }>("POST", "/tradeins", request),
+  addFault: (fault: {
+    endpoint: string;
+    method?: string;
+    status?: number;
+    latency_ms?: number;
+    count?: number;
+  }) => call<{ id: string }>("POST", "/faults", fault),
+  /** Every journal entry (request and webhook), oldest first. */
+  journal: async (): Promise<JournalEntry[]> =>
+    (await call<{ entries: JournalEntry[] }>("GET", "/journal?limit=2000")).entries,
+  webhooks: async (): Promise<WebhookNotification[]> =>
+    (await call<{ notifications: WebhookNotification[] }>("GET", "/webhooks")).notifications,
+  /** Holds new notifications that long on the emulator clock (a late webhook). */
+  holdWebhooks: (seconds: number) =>
+    call<unknown>("PUT", "/webhooks/settings", { first_attempt_delay_seconds: seconds }),
+  redeliver: (id: string) =>
+    call<{ attempt: WebhookAttempt }>("POST", `/webhooks/${encodeURIComponent(id)}/redeliver`),
+  sendTwice: (id: string) =>
+    call<{ attempts: WebhookAttempt[] }>("POST", `/webhooks/${encodeURIComponent(id)}/twice`),
+  reorder: (earlier: string, later: string) =>
+    call<{ attempts: WebhookAttempt[] }>("POST", "/webhooks/reorder", { earlier, later }),
+  sendWithWrongSignature: (id: string) =>
+    call<{ attempt: WebhookAttempt }>(
+      "POST",
+      `/webhooks/${encodeURIComponent(id)}/wrong-signature`,
+    ),
+  /** Fires whatever is due now on the emulator clock. */
+  tick: () => call<unknown>("POST", "/webhooks/tick"),
+
+  /** Waits until the notification of a cart exists (the payment completed), and returns it. */
+  async webhookFor(cartId: string): Promise<WebhookNotification> {
+    let found: WebhookNotification | undefined;
+    await expect
+      .poll(async () => {
+        found = (await emulator.webhooks()).find((n) => n.cart_id === cartId);
+        return found !== undefined;
+      })
+      .toBe(true);
+    return found as WebhookNotification;
+  },
+
+  /** Waits until the notification of a cart was delivered (answered exactly 200). */
+  async deliveredWebhookFor(cartId: string): Promise<WebhookNotification> {
+    let found: WebhookNotification | undefined;
+    await expect
+      .poll(async () => {
+        found = (await emulator.webhooks()).find((n) => n.cart_id === cartId);
+        return found?.status;
+      })
+      .toBe("delivered");
+    return found as WebhookNotification;
+  },
+};
+
+/**
+ * The shopper's session hash, read the way the SDK reads it: `shopper_data` from the page's own
+ * context (so the shopper's sealed cookie goes along). 404 for an anonymous shopper.
+ */
+export async function sessionHashOf(page: Page): Promise<string> {
+  const body = await page.evaluate(async () => {
+    const response = await fetch("/api/service/shopper_data", { credentials: "same-origin" });
+    return { status: response.status, json: await response.json() };
+  });
+  expect(body.status, "shopper_data answers 200 for a logged-in shopper").toBe(200);
+  const hash = (body.json as { session_hash_token?: unknown }).session_hash_token;
+  expect(hash).toMatch(/^[0-9a-f]{64}$/);
+  return hash as string;
+}

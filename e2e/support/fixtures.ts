@@ -1,0 +1,43 @@
+// Fixtures of the service journeys (e2e/service-*.e2e.ts), also used by issue #6's tests:
+//   import { expect, test } from "./support/fixtures";
+//   test("… @emulator", async ({ page, sdk, emulator, shop }) => { … });
+// - `sdk`: the ServiceSdkDriver of `page` (records the SDK's events from the first page on).
+// - `emulator`: the control API client; using it RESETS the emulator to its seed first. Put
+//   `@emulator` in the title of every test that uses it (see ./emulator.ts).
+// - `shop`: the storefront's own steps (log in, add to cart, checkout details, pay choice).
+// Every test fails on an uncaught exception in the page. Each test gets a fresh browser context,
+// so a fresh shop session (and session hash).
+import { test as base, expect } from "@playwright/test";
+import { emulator as emulatorClient } from "./emulator";
+import { ServiceSdkDriver } from "./service-sdk-driver";
+import { ShopSteps } from "./shop";
+
+export const test = base.extend<{
+  sdk: ServiceSdkDriver;
+  emulator: typeof emulatorClient;
+  shop: ShopSteps;
+  pageErrors: string[];
+}>({
+  pageErrors: [
+    async ({ page }, use) => {
+      const errors: string[] = [];
+      page.on("pageerror", (error) => errors.push(error.message));
+      await use(errors);
+      expect(errors, "no uncaught exception in the page").toEqual([]);
+    },
+    { auto: true },
+  ],
+  sdk: async ({ page }, use) => {
+    await use(await ServiceSdkDriver.attach(page));
+  },
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads fixture dependencies from this pattern
+  emulator: async ({}, use) => {
+    await emulatorClient.reset();
+    await use(emulatorClient);
+  },
+  shop: async ({ page }, use) => {
+    await use(new ShopSteps(page));
+  },
+});
+
+export { expect };

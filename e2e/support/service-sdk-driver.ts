@@ -1,0 +1,249 @@
+// The ONLY place in the storefront's suite that knows the service SDK's own screens (teasers,
+// valuation wizard, payment modal) and its JavaScript object. It relies only on the SDK's stable
+// DOM (emulator/README.md, "Stable DOM": roles, names, [data-amount] and [data-service-teaser]
+// hooks) and on the contract's events and methods, so the SDK team can run this suite against
+// another SDK build by changing SERVICE_ASSETS_URL. Everything else in e2e/ talks to the shop.
+import { expect, type Locator, type Page } from "@playwright/test";
+
+export type TeaserType = "banner" | "product-widget" | "cart-summary" | "thank-you";
+
+export interface ServiceEvent {
+  name: string;
+  detail: unknown;
+}
+
+export interface PaymentOptionDetails {
+  mode: string;
+  template_name: string;
+  label: string;
+  info: string;
+  extra?: string | null;
+  data?: Record<string, unknown> | null;
+}
+
+/** The magic test devices of the bundled emulator (its README, "Magic test devices"). */
+export const TEST_DEVICES = {
+  otherCurrency: "Test phone: offer in another currency (test)",
+  largeOffer: "Test phone: offer of 2,000.00 (test)",
+  expiresSoon: "Test phone: offer that expires in a minute (test)",
+  smallOffer: "Test phone: offer of 10.00 (test)",
+} as const;
+export const TEST_CATEGORY = "Test devices";
+
+/** Contract, Events › SDK browser events: every name the SDK dispatches on `window`. */
+const EVENT_NAMES = [
+  "service-ready",
+  "service-valuation-updated",
+  "service-payment-completed",
+  "service-modal-closed",
+  "servicepay-payment-method-selected",
+  "servicepay-payment-method-unselected",
+  "service-ready-to-place-order",
+  "service-new-user-valuation-started",
+  "service-purchase-updated",
+];
+
+type EventWindow = Window & { __serviceEvents?: ServiceEvent[] };
+
+export class ServiceSdkDriver {
+  private constructor(readonly page: Page) {}
+
+  /**
+   * Records the SDK's events of every page this tab opens in `window.__serviceEvents` (installed
+   * before any page script runs, so `service-ready` cannot be missed).
+   */
+  static async attach(page: Page): Promise<ServiceSdkDriver> {
+    await page.addInitScript((names: string[]) => {
+      const w = window as EventWindow;
+      w.__serviceEvents = [];
+      for (const name of names) {
+        window.addEventListener(name, (event) => {
+          const entry = { name, detail: (event as CustomEvent).detail ?? null };
+          w.__serviceEvents?.push(entry);
+          // Kept across the SDK's own navigation (payment → confirmUrl).
+          const log = JSON.parse(sessionStorage.getItem("serviceEventLog") ?? "[]");
+          sessionStorage.setItem("serviceEventLog", JSON.stringify([...log, entry]));
+        });
+      }
+    }, EVENT_NAMES);
+    return new ServiceSdkDriver(page);
+  }
+
+  /** Events of the current page, in order. */
+  events(): Promise<ServiceEvent[]> {
+    return this.page.evaluate(() => (window as EventWindow).__serviceEvents ?? []);
+  }
+
+  /** Waits until the SDK dispatched `name` on the current page at least `count` times. */
+  async waitForEvent(name: string, count = 1): Promise<ServiceEvent> {
+    const handle = await this.page.waitForFunction(
+      ([n, c]) => {
+        const seen = ((window as EventWindow).__serviceEvents ?? []).filter((e) => e.name === n);
+        return seen.length >= (c as number) ? seen[(c as number) - 1] : undefined;
+      },
+      [name, count] as const,
+    );
+    return (await handle.jsonValue()) as ServiceEvent;
+  }
+
+  /** Waits for `service-ready` on the current page (the SDK loaded and initialised). */
+  async ready(): Promise<void> {
+    await this.waitForEvent("service-ready");
+  }
+
+  /** Events of every page of this tab so far (sessionStorage survives navigations). */
+  eventLog(): Promise<ServiceEvent[]> {
+    return this.page.evaluate(() => JSON.parse(sessionStorage.getItem("serviceEventLog") ?? "[]"));
+  }
+
+  async eventCount(name: string): Promise<number> {
+    return (await this.events()).filter((e) => e.name === name).length;
+  }
+
+  // ---- teasers ----
+
+  /** The teasers the SDK injected, of one type or all. */
+  teasers(type?: TeaserType): Locator {
+    return this.page.locator(type ? `[data-service-teaser="${type}"]` : "[data-service-teaser]");
+  }
+
+  /** Opens the wizard from a teaser's call to action ("Calculate discount" / "Value another device"). */
+  async openWizardFromTeaser(type: TeaserType): Promise<void> {
+    await this.teasers(type)
+      .first()
+      .getByRole("button", { name: /Calculate discount|Value another device/ })
+      .click();
+    await expect(this.wizard()).toBeVisible();
+  }
+
+  /** The teaser shows the accepted offer (data-state="offer"). */
+  async expectOfferShown(type: TeaserType): Promise<void> {
+    await expect(this.teasers(type).first()).toHaveAttribute("data-state", "offer");
+  }
+
+  // ---- wizard ----
+
+  wizard(): Locator {
+    return this.page.getByRole("dialog", { name: "Trade-in valuation" });
+  }
+
+  /**
+   * Values a device in the open wizard: category and model by their visible names, the first
+   * answer of every condition question (or the answers given by question → answer name), then
+   * "Get offer". Returns the offer in cents (the wizard's [data-offer-value]).
+   */
+  async valueDevice(
+    category: string,
+    model: string,
+    answers: Record<string, string> = {},
+  ): Promise<number> {
+    const wizard = this.wizard();
+    await expect(wizard).toBeVisible();
+    await wizard.getByLabel("Category").selectOption({ label: category });
+    await wizard.getByLabel("Model").selectOption({ label: model });
+    await wizard.getByRole("button", { name: "Next" }).click();
+    await expect(wizard.getByRole("button", { name: "Get offer" })).toBeVisible();
+    for (const group of await wizard.getByRole("group").all()) {
+      const name =
+        (await group.getAttribute("aria-label")) ??
+        (await group.locator("legend").textContent()) ??
+        "";
+      const chosen = Object.entries(answers).find(([question]) => name.includes(question));
+      if (chosen) await group.getByRole("radio", { name: chosen[1] }).check();
+      else await group.getByRole("radio").first().check();
+    }
+    await wizard.getByRole("button", { name: "Get offer" }).click();
+    const offer = wizard.locator("[data-offer-value]");
+    await expect(offer).toBeVisible();
+    return Number(await offer.getAttribute("data-offer-value"));
+  }
+
+  /** Accepts the offer shown and waits for the SDK's `service-valuation-updated`. */
+  async acceptOffer(): Promise<void> {
+    const before = await this.eventCount("service-valuation-updated");
+    await this.wizard().getByRole("button", { name: "Accept offer" }).click();
+    await this.waitForEvent("service-valuation-updated", before + 1);
+    await expect(this.wizard()).toBeHidden();
+  }
+
+  /** The whole valuation from an open wizard: value, accept. Returns the offer in cents. */
+  async valueAndAccept(category: string, model: string): Promise<number> {
+    const offer = await this.valueDevice(category, model);
+    await this.acceptOffer();
+    return offer;
+  }
+
+  async closeWizard(): Promise<void> {
+    await this.wizard().getByRole("button", { name: "Close" }).click();
+    await expect(this.wizard()).toBeHidden();
+  }
+
+  // ---- payment modal ----
+
+  paymentModal(): Locator {
+    return this.page.getByRole("dialog", { name: "Pay with Service" });
+  }
+
+  /** The amounts the payment modal shows, as text. */
+  async paymentAmounts(): Promise<{
+    cartTotal: string;
+    tradeInDiscount: string;
+    leftToPay: string;
+  }> {
+    const modal = this.paymentModal();
+    await expect(modal.locator('[data-amount="left-to-pay"]')).toBeVisible();
+    const text = async (hook: string) =>
+      ((await modal.locator(`[data-amount="${hook}"]`).textContent()) ?? "").trim();
+    return {
+      cartTotal: await text("cart-total"),
+      tradeInDiscount: await text("trade-in-discount"),
+      leftToPay: await text("left-to-pay"),
+    };
+  }
+
+  /**
+   * Pays in the open payment modal ("Card" by default), waits for the SDK to go to the shop's
+   * confirmation page (`confirmUrl`), and returns the detail of `service-payment-completed`
+   * (order_id, cart_id) from the tab's event log.
+   */
+  async pay(
+    method: "Card" | "Bank transfer" = "Card",
+  ): Promise<{ order_id: string; cart_id: string }> {
+    const modal = this.paymentModal();
+    await expect(modal).toBeVisible();
+    await modal
+      .getByRole("group", { name: "How would you like to pay?" })
+      .getByRole("radio", { name: method })
+      .check();
+    await modal.getByRole("button", { name: "Pay now" }).click();
+    await this.page.waitForURL((url) => url.pathname === "/checkout/confirmation");
+    const completed = (await this.eventLog()).find((e) => e.name === "service-payment-completed");
+    expect(completed, "the SDK dispatched service-payment-completed").toBeDefined();
+    return completed?.detail as { order_id: string; cart_id: string };
+  }
+
+  /** The message the payment modal shows when Service Pay is not possible (role=alert). */
+  paymentAlert(): Locator {
+    return this.paymentModal().getByRole("alert");
+  }
+
+  // ---- the SDK's JavaScript object (contract: Front-end SDK methods) ----
+
+  paymentOptionDetails(): Promise<PaymentOptionDetails> {
+    return this.page.evaluate(() =>
+      (
+        window as unknown as {
+          Service: { paymentOptionDetailsFor(p: string): Promise<PaymentOptionDetails> };
+        }
+      ).Service.paymentOptionDetailsFor("ep1"),
+    );
+  }
+
+  hasActiveTradeIn(): Promise<boolean> {
+    return this.page.evaluate(() =>
+      (
+        window as unknown as { Service: { hasActiveTradeIn(): boolean } }
+      ).Service.hasActiveTradeIn(),
+    );
+  }
+}

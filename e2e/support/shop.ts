@@ -1,0 +1,71 @@
+// The storefront's own steps for the service journeys: the shop's pages and the Service Pay
+// radio the shop renders (contract, Front-end SDK › Payment option markup). Nothing here knows
+// the SDK's screens; that is ./service-sdk-driver.ts.
+import { expect, type Locator, type Page } from "@playwright/test";
+import { SHOPPER } from "../fixtures";
+
+export class ShopSteps {
+  constructor(readonly page: Page) {}
+
+  async login(account: { email: string; password: string } = SHOPPER): Promise<void> {
+    await this.page.goto("/account/login");
+    await this.page.getByLabel("Email").fill(account.email);
+    await this.page.getByLabel("Password").fill(account.password);
+    await this.page.getByRole("main").getByRole("button", { name: "Log in" }).click();
+    await expect(this.page).toHaveURL((url) => url.pathname !== "/account/login");
+  }
+
+  async addToCart(slug: string, quantity = 1): Promise<void> {
+    await this.page.goto(`/products/${slug}`);
+    await this.page.getByLabel("Quantity").selectOption(String(quantity));
+    await this.page.getByRole("button", { name: "Add to cart" }).click();
+    await expect(this.page.getByRole("status")).toContainText("Added to your cart.");
+  }
+
+  async switchCurrency(currency: "EUR" | "GBP"): Promise<void> {
+    const name = currency === "GBP" ? "£ GBP" : "€ EUR";
+    await this.page.getByRole("button", { name }).click();
+    await expect(this.page.getByRole("button", { name })).toHaveAttribute("aria-pressed", "true");
+  }
+
+  async openCheckout(): Promise<void> {
+    await this.page.goto("/checkout");
+    await expect(this.page.getByRole("heading", { level: 1, name: "Checkout" })).toBeVisible();
+  }
+
+  /** The service's radio: name payment_method, value service_pay. */
+  servicePayRadio(): Locator {
+    return this.page.locator('input[name="payment_method"][value="service_pay"]');
+  }
+
+  /** The whole Service Pay option (radio, label, icon, texts). */
+  servicePayOption(): Locator {
+    return this.page.getByTestId("service-pay-option");
+  }
+
+  /**
+   * Waits until the checkout's option reflects the SDK's current details: the option marks the
+   * mode it rendered in `data-mode` ("unavailable" when not shown).
+   */
+  async expectServicePayMode(mode: string, template?: string): Promise<void> {
+    const state = this.page.getByTestId("service-pay-state");
+    await expect(state).toHaveAttribute("data-mode", mode);
+    if (template) await expect(state).toHaveAttribute("data-template", template);
+  }
+
+  cardRadio(): Locator {
+    return this.page.locator('input[name="payment_method"][value="card"]');
+  }
+
+  async placeOrder(): Promise<void> {
+    await this.page.getByRole("button", { name: "Place order" }).click();
+  }
+
+  orderStatus(): Locator {
+    return this.page.getByTestId("order-status");
+  }
+
+  tradeInDiscount(): Locator {
+    return this.page.getByTestId("order-trade-in-discount");
+  }
+}
