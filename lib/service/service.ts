@@ -2,6 +2,7 @@ import { getDb } from "@/lib/db/client";
 import type { OrderCreationMode } from "@/lib/shop/service-orders";
 import { createServiceClient, type ServiceClient } from "./client";
 import { readServiceConfig } from "./config";
+import { integrationObserver } from "./integration-log";
 import { createPrismaTokenStore } from "./prisma-token-store";
 import { webhookSecret } from "./webhook-signature";
 
@@ -17,6 +18,9 @@ export function getServiceClient(): ServiceClient {
   globalForService.shopServiceClient ??= createServiceClient({
     config: readServiceConfig(),
     store: createPrismaTokenStore(getDb()),
+    // Every attempt, for the integration inspector (integration-log.ts; only inside a shopper's
+    // request context, so background calls are not shown to anyone).
+    observer: integrationObserver,
   });
   return globalForService.shopServiceClient;
 }

@@ -3,9 +3,12 @@
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { getConfig } from "@/lib/config";
+import { withInspectorSession } from "@/lib/service/integration-log";
 import { requireSessionIdentity } from "@/lib/session/session";
 import { type FieldErrors, parseCheckoutForm } from "../checkout-input";
 import { placeCardOrder } from "../orders";
+import { applyTradeInAfterCardPayment } from "../trade-in-purchase";
+import { tradeInDeps } from "../trade-in-service";
 
 export interface CheckoutState {
   formError?: string;
@@ -51,7 +54,21 @@ export async function checkoutAction(
     shopBaseUrl: getConfig().SHOP_BASE_URL,
   });
   if (!result.ok) return { formError: result.error, values: echo(form) };
+  // Go-live scenario 2: the card payment is done; apply the trade-in, if any, by registering the
+  // purchase. It never undoes the order; the confirmation page tells the shopper the outcome.
+  await registerTradeIn(result.orderId, session.sessionId, session.salt);
   // The header's cart badge lives in the shared layout: refresh it along with the page.
   revalidatePath("/", "layout");
   redirect("/checkout/confirmation");
+}
+
+async function registerTradeIn(orderId: string, sessionId: string, salt: string) {
+  try {
+    await withInspectorSession(sessionId, () =>
+      applyTradeInAfterCardPayment(tradeInDeps(), { orderId, sessionId, salt }),
+    );
+  } catch (error) {
+    // The paid order stands; a written registration row is retried by the job.
+    console.error("[checkout] trade-in registration failed", error);
+  }
 }
