@@ -6,6 +6,7 @@ import { latestOrderForSession } from "@/lib/shop/orders";
 import { shippingMethod } from "@/lib/shop/shipping";
 import { AddressBlock, OrderItemsTable } from "@/lib/ui/order-details";
 import { TeaserSlot } from "@/lib/ui/teaser-slot";
+import { TradeInNotice } from "@/lib/ui/trade-in-notice";
 
 export const metadata: Metadata = { title: "Thank you for your order" };
 
@@ -38,6 +39,7 @@ export default async function ConfirmationPage() {
         <strong data-testid="order-status">{statusLabel(order.status)}</strong>. A confirmation goes
         to {order.email}.
       </p>
+      <TradeInNotice status={order.tradeInStatus} message={order.tradeInMessage} />
       <TeaserSlot type="thank-you" />
       <OrderItemsTable order={order} />
       <div className="address-pair">
