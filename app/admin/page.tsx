@@ -5,6 +5,7 @@ import { parseOrderFilters } from "@/lib/shop/admin-filters";
 import { ORDER_STATUSES, statusLabel } from "@/lib/shop/order-status";
 import { listKnownStatuses, listOrders } from "@/lib/shop/orders";
 import { Money } from "@/lib/ui/money";
+import { ReconcileButton } from "@/lib/ui/order-update-forms";
 
 export const metadata: Metadata = { title: "Orders" };
 
@@ -20,6 +21,7 @@ export default async function AdminOrdersPage({
   return (
     <>
       <h1>Orders</h1>
+      <ReconcileButton />
       <form className="filters" aria-label="Filter orders">
         <div className="field">
           <label htmlFor="status">Status</label>

@@ -6,6 +6,7 @@ import { nextStatuses, STATUS_LABELS, statusLabel } from "@/lib/shop/order-statu
 import { getOrder } from "@/lib/shop/orders";
 import { StatusChangeForm } from "@/lib/ui/admin-forms";
 import { AddressBlock, OrderItemsTable } from "@/lib/ui/order-details";
+import { ServiceOrderUpdates } from "@/lib/ui/service-order-updates";
 
 export const metadata: Metadata = { title: "Order" };
 
@@ -73,6 +74,7 @@ export default async function AdminOrderPage({ params }: { params: Promise<{ id:
           </li>
         ))}
       </ol>
+      <ServiceOrderUpdates order={order} />
       <h2>Change status</h2>
       <StatusChangeForm
         orderId={order.id}

@@ -1,0 +1,74 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import { requireAdmin } from "@/lib/auth/admin";
+import { getDb } from "@/lib/db/client";
+import { UPDATE_TYPES } from "@/lib/service/resources";
+import { getServiceClient } from "@/lib/service/service";
+import { reconcileServiceOrders } from "../reconcile-orders";
+import { sendOrderUpdate } from "../service-order-updates";
+
+export interface OrderUpdateState {
+  ok?: boolean;
+  message?: string;
+  error?: string;
+}
+
+const QTY_PREFIX = "qty_";
+
+const updateFormSchema = z.object({
+  orderId: z.string().min(1).max(64),
+  updateType: z.enum(UPDATE_TYPES),
+  quantities: z.record(z.string().min(1).max(64), z.coerce.number().int().min(0).max(1000)),
+});
+
+/** One post-purchase update of a service order, from the order page's forms. */
+export async function orderUpdateAction(
+  _previous: OrderUpdateState,
+  form: FormData,
+): Promise<OrderUpdateState> {
+  await requireAdmin();
+  const quantities: Record<string, unknown> = {};
+  for (const [key, value] of form.entries()) {
+    if (key.startsWith(QTY_PREFIX) && typeof value === "string" && value.trim() !== "") {
+      quantities[key.slice(QTY_PREFIX.length)] = value.trim();
+    }
+  }
+  const parsed = updateFormSchema.safeParse({
+    orderId: form.get("orderId"),
+    updateType: form.get("update_type"),
+    quantities,
+  });
+  if (!parsed.success) return { error: "Quantities must be whole numbers from 0." };
+  const result = await sendOrderUpdate(
+    { db: getDb(), client: getServiceClient() },
+    {
+      orderId: parsed.data.orderId,
+      type: parsed.data.updateType,
+      quantities: parsed.data.quantities,
+    },
+  );
+  revalidatePath(`/admin/orders/${parsed.data.orderId}`);
+  return result.ok ? { ok: true, message: result.message } : { error: result.error };
+}
+
+export interface ReconcileState {
+  report?: string[];
+  error?: string;
+}
+
+/** The back office's "Reconcile with the service" button (issue #6, item 4). */
+export async function reconcileAction(
+  _previous: ReconcileState,
+  _form: FormData,
+): Promise<ReconcileState> {
+  await requireAdmin();
+  try {
+    const report = await reconcileServiceOrders({ db: getDb(), client: getServiceClient() });
+    revalidatePath("/admin");
+    return { report: report.lines };
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : "Reconciliation failed." };
+  }
+}
