@@ -32,8 +32,16 @@ export function withWriteAheadLog(factory: PrismaBetterSQLite3): PrismaBetterSQL
   return factory;
 }
 
-const connections = new WeakMap<object, Database.Database>();
-const factories = new WeakMap<object, PrismaBetterSQLite3>();
+// Kept on globalThis: `next build` may bundle this module into several server chunks, and the
+// client (lib/db/client.ts, also on globalThis) created by one chunk must be found by another.
+const registry = globalThis as unknown as {
+  shopSqliteConnections?: WeakMap<object, Database.Database>;
+  shopSqliteFactories?: WeakMap<object, PrismaBetterSQLite3>;
+};
+registry.shopSqliteConnections ??= new WeakMap<object, Database.Database>();
+registry.shopSqliteFactories ??= new WeakMap<object, PrismaBetterSQLite3>();
+const connections = registry.shopSqliteConnections;
+const factories = registry.shopSqliteFactories;
 
 /** Remembers which adapter a Prisma client runs on, for `sqliteConnection`. */
 export function trackSqliteConnection<C extends object>(
