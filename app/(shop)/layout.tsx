@@ -1,4 +1,7 @@
 import type { ReactNode } from "react";
+import { getConfig } from "@/lib/config";
+import { browserServiceConfiguration } from "@/lib/service/sdk-config";
+import { ServiceSdkLoader } from "@/lib/service/sdk-loader";
 import { getShopSession } from "@/lib/session/session";
 import { SiteFooter } from "@/lib/ui/site-footer";
 import { SiteHeader } from "@/lib/ui/site-header";
@@ -12,6 +15,7 @@ export default async function ShopLayout({ children }: { children: ReactNode }) 
         {children}
       </main>
       <SiteFooter />
+      <ServiceSdkLoader config={browserServiceConfiguration(getConfig().SHOP_BASE_URL)} />
     </>
   );
 }

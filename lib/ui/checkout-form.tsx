@@ -1,6 +1,8 @@
 "use client";
 
 import { type ReactNode, useActionState, useState } from "react";
+import { SERVICE_PAY_VALUE } from "@/lib/service/payment-option";
+import { ServicePaymentOption } from "@/lib/service/payment-option-radio";
 import { type CheckoutState, checkoutAction } from "@/lib/shop/actions/checkout-actions";
 import { type CartAmounts, formatMoney } from "@/lib/shop/money";
 import { PAYMENT_METHODS } from "@/lib/shop/payment-methods";
@@ -145,6 +147,15 @@ export function CheckoutForm(props: Props) {
             </label>
           </div>
         ))}
+        {/* The service's option: shown, disabled or absent as its SDK says (lib/service). */}
+        <ServicePaymentOption
+          formId="checkout-form"
+          selected={payment === SERVICE_PAY_VALUE}
+          onSelectedChange={(chosen) =>
+            setPayment(chosen ? SERVICE_PAY_VALUE : (PAYMENT_METHODS[0]?.value ?? "card"))
+          }
+          cartKey={`${props.currency}:${props.amounts.total}`}
+        />
         {props.extraPaymentOptions}
         {errors.payment_method ? (
           <p id="payment_method-error" className="field__error">

@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { PaymentStatusWatcher } from "@/lib/service/payment-status-watcher";
 import { getShopSession } from "@/lib/session/session";
+import { formatMoney } from "@/lib/shop/money";
 import { statusLabel } from "@/lib/shop/order-status";
 import { latestOrderForSession } from "@/lib/shop/orders";
 import { shippingMethod } from "@/lib/shop/shipping";
@@ -40,6 +42,19 @@ export default async function ConfirmationPage() {
         to {order.email}.
       </p>
       <TradeInNotice status={order.tradeInStatus} message={order.tradeInMessage} />
+      {order.paymentMethod === "service_pay" ? (
+        <>
+          <PaymentStatusWatcher pending={order.status === "pending"} />
+          {order.tradeInDiscount > 0 ? (
+            <p>
+              Paid with Service. Your trade-in discount:{" "}
+              <strong data-testid="order-trade-in-discount">
+                −{formatMoney(order.tradeInDiscount, order.currency)}
+              </strong>
+            </p>
+          ) : null}
+        </>
+      ) : null}
       <TeaserSlot type="thank-you" />
       <OrderItemsTable order={order} />
       <div className="address-pair">

@@ -1,0 +1,334 @@
+"use client";
+
+import { useEffect, useId, useRef, useState } from "react";
+import { ADDRESS_FIELDS } from "@/lib/shop/address";
+import {
+  PAYMENT_METHOD_INPUT_NAME,
+  type PaymentOptionDetails,
+  parsePaymentOptionDetails,
+  presentPaymentOption,
+  SERVICE_PAY_VALUE,
+  staysSelectedAfterValuationUpdate,
+} from "./payment-option";
+import {
+  onServiceEvent,
+  type ReadyToPlaceOrderDetail,
+  SERVICE_EVENTS,
+  type ServiceSdk,
+  whenServiceReady,
+} from "./sdk-events";
+
+/** `data-module-name` of the radio (contract: Payment option markup; README decision). */
+export const SERVICE_MODULE_NAME = "servicepay";
+const ICON_SRC = "/service-pay.svg";
+const FALLBACK_LABEL = "Pay with Service";
+
+interface Props {
+  /** The checkout form the option sits in (its submit is intercepted when the option is chosen). */
+  formId: string;
+  /** Whether the form's payment_method is currently service_pay. */
+  selected: boolean;
+  /** Makes the form's payment_method `service_pay` (true) or its other method (false). */
+  onSelectedChange: (selected: boolean) => void;
+  /** Changes whenever the cart or its currency does: the details are fetched again. */
+  cartKey: string;
+}
+
+type Status = "loading" | "no-sdk" | "ready";
+
+/**
+ * The Service Pay radio (contract: Payment option details, Payment option mode, Front-end SDK ›
+ * Payment option markup). `paymentOptionDetailsFor('ep1')` decides what it shows; the pure rules
+ * are in payment-option.ts, this component wires them to the SDK and the checkout form:
+ * - one change listener for every payment_method radio calls `updatePaymentSelected`,
+ * - tradein_missing: choosing the option opens the wizard; after `service-valuation-updated`
+ *   the details are fetched again and the option stays chosen only if now tradein_valid,
+ * - submitting with the option chosen: no normal submit; the details are validated by
+ *   POST /api/service/checkout, then `openPayment()`,
+ * - the ready-to-place-order listener creates the pending order (POST /api/service/pending-order).
+ */
+export function ServicePaymentOption({ formId, selected, onSelectedChange, cartKey }: Props) {
+  const id = useId();
+  const [status, setStatus] = useState<Status>("loading");
+  const [details, setDetails] = useState<PaymentOptionDetails | null>(null);
+  const [infoOpen, setInfoOpen] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const sdkRef = useRef<ServiceSdk | null>(null);
+  const selectedRef = useRef(selected);
+  selectedRef.current = selected;
+  const onSelectedChangeRef = useRef(onSelectedChange);
+  onSelectedChangeRef.current = onSelectedChange;
+  const fetchSeq = useRef(0);
+  const detailsRef = useRef(details);
+  detailsRef.current = details;
+
+  /** Fetches the details; only the latest answer is applied. */
+  const refreshRef = useRef(async (): Promise<PaymentOptionDetails | null | undefined> => {
+    const sdk = sdkRef.current;
+    if (!sdk) return null;
+    const seq = ++fetchSeq.current;
+    let fresh: PaymentOptionDetails | null;
+    try {
+      fresh = parsePaymentOptionDetails(await sdk.paymentOptionDetailsFor("ep1"));
+    } catch (problem) {
+      console.warn("[shop] paymentOptionDetailsFor failed; hiding the service's option", problem);
+      fresh = null;
+    }
+    if (seq !== fetchSeq.current) return undefined; // a newer fetch is under way
+    setDetails(fresh);
+    return fresh;
+  });
+
+  /** Un-chooses the option (the shopper is back on the shop's own method). */
+  const deselectRef = useRef(() => {
+    onSelectedChangeRef.current(false);
+    sdkRef.current?.updatePaymentSelected(false);
+  });
+
+  // The SDK, once ready; everything that talks to it hangs off this.
+  useEffect(() => {
+    let live = true;
+    const cleanups: (() => void)[] = [];
+    void whenServiceReady().then((sdk) => {
+      if (!live) return;
+      if (!sdk) {
+        setStatus("no-sdk");
+        return;
+      }
+      sdkRef.current = sdk;
+      setStatus("ready");
+      const form = document.getElementById(formId);
+      if (!(form instanceof HTMLFormElement)) return;
+
+      // One delegated listener sees the change event of every payment_method radio, including
+      // radios added later (public docs: a change listener on every payment_method radio).
+      const onChange = (event: Event) => {
+        const input = event.target;
+        if (!(input instanceof HTMLInputElement)) return;
+        if (input.name !== PAYMENT_METHOD_INPUT_NAME || !input.checked) return;
+        const isService = input.value === SERVICE_PAY_VALUE;
+        setError(null);
+        sdk.updatePaymentSelected(isService);
+        if (isService && detailsRef.current?.mode === "tradein_missing") {
+          // tradein_missing: "selecting it opens the valuation wizard" (a no-op if already open).
+          void sdk.openValuation();
+        }
+      };
+      form.addEventListener("change", onChange);
+      cleanups.push(() => form.removeEventListener("change", onChange));
+
+      // Contract: the submit handler prevents the default submit and calls openPayment().
+      const onSubmit = (event: SubmitEvent) => {
+        if (!selectedRef.current) return;
+        event.preventDefault();
+        void payWithService(sdk, form, setError, setBusy);
+      };
+      form.addEventListener("submit", onSubmit);
+      cleanups.push(() => form.removeEventListener("submit", onSubmit));
+
+      const unsubscribe = sdk.addReadyToPlaceOrderListener((detail) =>
+        createPendingOrder(form, detail),
+      );
+      if (typeof unsubscribe === "function") cleanups.push(unsubscribe as () => void);
+
+      const afterWizard = async () => {
+        const fresh = await refreshRef.current();
+        if (fresh === undefined) return;
+        if (selectedRef.current && !staysSelectedAfterValuationUpdate(true, fresh)) {
+          deselectRef.current();
+        }
+      };
+      cleanups.push(onServiceEvent(SERVICE_EVENTS.valuationUpdated, () => void afterWizard()));
+      // Closing the wizard without accepting an offer leaves the mode tradein_missing: the option
+      // must not stay chosen then either.
+      cleanups.push(
+        onServiceEvent(SERVICE_EVENTS.modalClosed, (detail) => {
+          const modal = (detail as { modal?: unknown } | null)?.modal;
+          if (modal === undefined || modal === "valuation") void afterWizard();
+        }),
+      );
+    });
+    return () => {
+      live = false;
+      for (const cleanup of cleanups) cleanup();
+    };
+  }, [formId]);
+
+  // Fetch again whenever the cart or its currency changes (and once the SDK is ready).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: cartKey is the trigger, not an input
+  useEffect(() => {
+    if (status !== "ready") return;
+    void refreshRef.current().then((fresh) => {
+      if (fresh === undefined) return;
+      const shown = presentPaymentOption(fresh);
+      if (selectedRef.current && shown.kind !== "selectable") deselectRef.current();
+    });
+  }, [status, cartKey]);
+
+  const presentation = presentPaymentOption(status === "ready" ? details : null);
+  const state = (
+    <span
+      hidden
+      data-testid="service-pay-state"
+      data-mode={status === "ready" ? (details?.mode ?? "unreadable") : status}
+      data-template={details?.template_name ?? ""}
+    />
+  );
+  if (presentation.kind === "hidden") return state;
+
+  const inputId = `${id}-radio`;
+  const infoId = `${id}-info`;
+  const explanationId = `${id}-explanation`;
+  const disabled = presentation.kind === "disabled";
+  const label = presentation.label || FALLBACK_LABEL;
+  const infoHtml = presentation.kind === "selectable" ? presentation.infoHtml : "";
+  return (
+    <div
+      className="radio-card service-pay-option"
+      data-testid="service-pay-option"
+      data-mode={details?.mode}
+    >
+      {state}
+      <input
+        id={inputId}
+        type="radio"
+        name={PAYMENT_METHOD_INPUT_NAME}
+        value={SERVICE_PAY_VALUE}
+        data-module-name={SERVICE_MODULE_NAME}
+        checked={selected && !disabled}
+        disabled={disabled || busy}
+        aria-describedby={disabled ? explanationId : undefined}
+        onChange={() => onSelectedChange(true)}
+      />
+      <div style={{ flex: 1 }}>
+        <label htmlFor={inputId} style={{ display: "flex", gap: "0.5rem", alignItems: "center" }}>
+          {/* biome-ignore lint/performance/noImgElement: a 48×32 SVG icon needs no image optimisation */}
+          <img src={ICON_SRC} alt="" width={48} height={32} />
+          <span className="radio-card__title">{label}</span>
+        </label>
+        {disabled ? (
+          <p
+            id={explanationId}
+            className="muted"
+            data-testid="service-pay-explanation"
+            data-template={presentation.template}
+            // Sanitized: only <br> and <strong> survive (payment-option.ts).
+            // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitized by sanitizeServiceHtml
+            dangerouslySetInnerHTML={{ __html: presentation.explanationHtml }}
+          />
+        ) : null}
+        {infoHtml ? (
+          <>
+            <button
+              type="button"
+              className="button button--link"
+              aria-expanded={infoOpen}
+              aria-controls={infoId}
+              onClick={() => setInfoOpen((open) => !open)}
+            >
+              About {label}
+            </button>
+            <div
+              id={infoId}
+              hidden={!infoOpen}
+              className="muted"
+              data-testid="service-pay-info"
+              // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitized by sanitizeServiceHtml
+              dangerouslySetInnerHTML={{ __html: infoHtml }}
+            />
+          </>
+        ) : null}
+        {selected && !disabled && presentation.extraHtml ? (
+          <p
+            data-testid="service-pay-extra"
+            // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitized by sanitizeServiceHtml
+            dangerouslySetInnerHTML={{ __html: presentation.extraHtml }}
+          />
+        ) : null}
+        {error ? (
+          <p
+            role="alert"
+            className="field__error"
+            data-testid="service-pay-error"
+            style={{ whiteSpace: "pre-line" }}
+          >
+            {error}
+          </p>
+        ) : null}
+      </div>
+    </div>
+  );
+}
+
+/** The checkout's details as POST /api/service/checkout and pending-order take them. */
+function checkoutDetails(form: HTMLFormElement) {
+  const data = new FormData(form);
+  const text = (name: string) => {
+    const value = data.get(name);
+    return typeof value === "string" ? value : "";
+  };
+  const address = (prefix: string) =>
+    Object.fromEntries(ADDRESS_FIELDS.map((field) => [field, text(`${prefix}_${field}`)]));
+  return {
+    email: text("email"),
+    billing: address("billing"),
+    ...(data.get("shipping_same") === "on" ? {} : { shipping: address("shipping") }),
+    shipping_method: text("shipping_method"),
+  };
+}
+
+async function postJson(path: string, body: unknown): Promise<Response> {
+  return fetch(path, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    credentials: "same-origin",
+    body: JSON.stringify(body),
+  });
+}
+
+/** Validates the checkout's details on the server first, then opens the service's modal. */
+async function payWithService(
+  sdk: ServiceSdk,
+  form: HTMLFormElement,
+  setError: (message: string | null) => void,
+  setBusy: (busy: boolean) => void,
+) {
+  setError(null);
+  setBusy(true);
+  try {
+    const response = await postJson("/api/service/checkout", checkoutDetails(form));
+    if (!response.ok) {
+      const body = (await response.json().catch(() => null)) as {
+        error_description?: unknown;
+      } | null;
+      setError(
+        typeof body?.error_description === "string"
+          ? `Please check your details.\n${body.error_description}`
+          : "We could not start the payment. Please try again.",
+      );
+      return;
+    }
+    await sdk.openPayment();
+  } catch (problem) {
+    console.warn("[shop] could not start Service Pay", problem);
+    setError("We could not start the payment. Please try again.");
+  } finally {
+    setBusy(false);
+  }
+}
+
+/**
+ * The merchant's pending order, keyed by cart id, created before the payment completes (contract,
+ * Events: "create a pending order on ready-to-place-order ... and let the webhook confirm it").
+ * A failure is thrown back to the SDK, which pays anyway; the webhook then waits on the server
+ * until the order exists.
+ */
+async function createPendingOrder(form: HTMLFormElement, detail: ReadyToPlaceOrderDetail) {
+  const cartId = typeof detail?.cart_id === "string" ? detail.cart_id : undefined;
+  const response = await postJson("/api/service/pending-order", {
+    ...(cartId ? { cart_id: cartId } : {}),
+    ...checkoutDetails(form),
+  });
+  if (!response.ok) throw new Error(`pending order: HTTP ${response.status}`);
+}

@@ -1,0 +1,65 @@
+import { z } from "zod";
+
+/**
+ * The browser side of the integration's configuration (contract: Front-end SDK, configuration
+ * object `window.serviceConfiguration`), built on the server from the environment and handed to
+ * the client loader as plain data. Only non-secret values: it is rendered into every page.
+ *
+ * Decisions (lib/service/README.md, "Browser SDK"):
+ * - `merchantId` comes from `SERVICE_MERCHANT_ID` (default `m_demo`, the emulator's seed), not
+ *   from the token response: reading the token would put a service round trip (or a database
+ *   read) on every page, and a page must render even when the service is down.
+ * - `products` comes from `SERVICE_PRODUCTS` (default `valuations+ep1`: Service Pay on).
+ * - The SDK's address is `${SERVICE_ASSETS_URL}/v1/main.js` (Versioning: the `v1` segment).
+ */
+export interface BrowserServiceConfiguration {
+  merchantId: string;
+  /** `{merchant_callbacks_base}` */
+  browserCallbackBase: string;
+  /** `{merchant_success_url}` */
+  confirmUrl: string;
+  products: string;
+  /** Where the SDK module is imported from. Not part of window.serviceConfiguration. */
+  sdkUrl: string;
+}
+
+const trimmedUrl = z
+  .string()
+  .trim()
+  .pipe(z.url({ protocol: /^https?$/ }))
+  .transform((value) => value.replace(/\/+$/, ""));
+
+const schema = z.object({
+  SERVICE_ASSETS_URL: trimmedUrl.default("http://localhost:4010/assets"),
+  SERVICE_MERCHANT_ID: z.string().trim().min(1).default("m_demo"),
+  SERVICE_PRODUCTS: z
+    .string()
+    .trim()
+    .regex(/^[a-z0-9]+([+][a-z0-9]+)*$/, "products like valuations or valuations+ep1")
+    .default("valuations+ep1"),
+});
+
+type Env = Record<string, string | undefined>;
+
+/** `shopBaseUrl`: the shop's own SHOP_BASE_URL (lib/config.ts), the base of both shop addresses. */
+export function browserServiceConfiguration(
+  shopBaseUrl: string,
+  env: Env = process.env,
+): BrowserServiceConfiguration {
+  // An empty variable means "unset", as in config.ts.
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ""));
+  const parsed = schema.safeParse(present);
+  if (!parsed.success) {
+    const names = parsed.error.issues.map((issue) => issue.path.join(".")).join(", ");
+    throw new Error(`Invalid browser service configuration (see .env.example): ${names}`);
+  }
+  const v = parsed.data;
+  const shop = shopBaseUrl.replace(/\/+$/, "");
+  return {
+    merchantId: v.SERVICE_MERCHANT_ID,
+    browserCallbackBase: `${shop}/api/service`,
+    confirmUrl: `${shop}/checkout/confirmation`,
+    products: v.SERVICE_PRODUCTS,
+    sdkUrl: `${v.SERVICE_ASSETS_URL}/v1/main.js`,
+  };
+}
