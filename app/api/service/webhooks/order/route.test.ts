@@ -334,12 +334,21 @@ describe("POST /api/service/webhooks/order", () => {
     expect(await db.order.count({ where: { cartId: cart.id } })).toBe(1);
   });
 
-  it("in webhook mode keeps a notification without checkout details until they exist", async () => {
+  it("in webhook mode keeps a notification without checkout details, and its redelivery creates the order", async () => {
     process.env.SERVICE_ORDER_CREATION = "webhook";
-    const { cart } = await cartForNewSession();
-    const res = await POST(webhookRequest(notification(cart.id, "payment_completed")));
+    const { cart, cookie } = await cartForNewSession();
+    const body = JSON.stringify(notification(cart.id, "payment_completed"));
+    const res = await POST(webhookRequest(body));
     expect(res.status).toBe(200);
     expect((await res.json()).outcome).toBe("early");
     expect(await db.order.count({ where: { cartId: cart.id } })).toBe(0);
+    // The details arrive late; the service's retry of the same bytes must not be swallowed.
+    await checkout(jsonRequest("http://shop.test/api/service/checkout", CHECKOUT, cookie));
+    const retry = await POST(webhookRequest(body));
+    expect(retry.status).toBe(200);
+    expect((await retry.json()).outcome).toBe("duplicate");
+    const order = await db.order.findUniqueOrThrow({ where: { cartId: cart.id } });
+    expect(order.status).toBe("payment_completed");
+    expect(await db.serviceNotification.count({ where: { cartId: cart.id } })).toBe(1);
   });
 });
