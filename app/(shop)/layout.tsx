@@ -3,6 +3,7 @@ import { getConfig } from "@/lib/config";
 import { browserServiceConfiguration } from "@/lib/service/sdk-config";
 import { ServiceSdkLoader } from "@/lib/service/sdk-loader";
 import { getShopSession } from "@/lib/session/session";
+import { IntegrationSlot } from "@/lib/ui/integration-slot";
 import { SiteFooter } from "@/lib/ui/site-footer";
 import { SiteHeader } from "@/lib/ui/site-header";
 
@@ -16,6 +17,7 @@ export default async function ShopLayout({ children }: { children: ReactNode }) 
       </main>
       <SiteFooter />
       <ServiceSdkLoader config={browserServiceConfiguration(getConfig().SHOP_BASE_URL)} />
+      <IntegrationSlot />
     </>
   );
 }

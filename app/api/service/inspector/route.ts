@@ -1,0 +1,19 @@
+import { getDb } from "@/lib/db/client";
+import { inspectorEnabled, inspectorFeed } from "@/lib/service/inspector-feed";
+import { readRequestSession } from "@/lib/service/request-session";
+import { errorJson, internalError, json } from "@/lib/service/route-responses";
+
+// GET /api/service/inspector: the integration inspector's server-side entries for the caller's
+// own session (issue #6, item 5). Off with INTEGRATION_INSPECTOR=off: then 404 like any path.
+export const dynamic = "force-dynamic";
+
+export async function GET(request: Request): Promise<Response> {
+  if (!inspectorEnabled()) return errorJson(404, "not_found", "The inspector is off.");
+  try {
+    const session = await readRequestSession(request);
+    if (!session) return json({ entries: [] });
+    return json({ entries: await inspectorFeed(getDb(), session.sessionId) });
+  } catch (error) {
+    return internalError("inspector", error);
+  }
+}

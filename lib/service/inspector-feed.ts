@@ -1,0 +1,47 @@
+import type { Db } from "@/lib/db/client";
+import { type IntegrationEntry, inspectorKey, readIntegrationEntries } from "./integration-log";
+
+/**
+ * What the integration inspector's drawer polls (GET /api/service/inspector): this shopper's
+ * server-side entries from the in-memory log, plus the order webhooks received for this
+ * shopper's orders, read from the stored notifications (so the webhook's hot path writes nothing
+ * extra). Only ever the caller's own session.
+ */
+
+/** `INTEGRATION_INSPECTOR=off` (or 0/false) hides the drawer and this feed; on by default. */
+export function inspectorEnabled(env: Record<string, string | undefined> = process.env): boolean {
+  const value = env.INTEGRATION_INSPECTOR?.trim().toLowerCase();
+  return !(value === "off" || value === "0" || value === "false");
+}
+
+export async function inspectorFeed(db: Db, sessionId: string): Promise<IntegrationEntry[]> {
+  const server = readIntegrationEntries(inspectorKey(sessionId));
+  const orders = await db.order.findMany({
+    where: { sessionId },
+    orderBy: { createdAt: "desc" },
+    take: 10,
+    select: { id: true, number: true },
+  });
+  const numbers = new Map(orders.map((o) => [o.id, o.number]));
+  const notifications = orders.length
+    ? await db.serviceNotification.findMany({
+        where: { orderId: { in: orders.map((o) => o.id) } },
+        orderBy: { receivedAt: "asc" },
+        take: 50,
+      })
+    : [];
+  const webhooks: IntegrationEntry[] = notifications.map((n, i) => ({
+    // Negative: never collides with the log's sequence numbers; the drawer orders by time.
+    seq: -(i + 1),
+    at: n.receivedAt.toISOString(),
+    kind: n.event === "reconciliation" ? "step" : "webhook",
+    label:
+      n.event === "reconciliation"
+        ? `reconciliation: ${n.status}`
+        : `POST /order ${n.event ?? ""} ${n.status}`.replace(/\s+/g, " "),
+    status: 200,
+    ok: n.outcome !== "conflict",
+    detail: `order ${numbers.get(n.orderId ?? "") ?? "?"}: ${n.outcome}`,
+  }));
+  return [...server, ...webhooks].sort((a, b) => a.at.localeCompare(b.at));
+}

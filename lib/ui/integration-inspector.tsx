@@ -1,0 +1,232 @@
+"use client";
+
+import { useCallback, useEffect, useId, useRef, useState } from "react";
+import styles from "./integration-inspector.module.css";
+
+/**
+ * The integration inspector (issue #6, item 5): a drawer that lists, in order, the SDK's window
+ * events, the callback calls the SDK makes (shopper_data, purchase_data), the service API calls
+ * the shop's server made for this shopper and the webhooks received for this shopper's orders,
+ * each with its status and timing. Browser-side entries are collected here (event listeners and
+ * the Resource Timing API) and kept in sessionStorage across page loads; server-side entries come
+ * from GET /api/service/inspector, polled while the drawer is open.
+ */
+
+/** Contract, Events › SDK browser events: all nine. */
+const SDK_EVENTS = [
+  "service-ready",
+  "service-valuation-updated",
+  "service-payment-completed",
+  "service-modal-closed",
+  "servicepay-payment-method-selected",
+  "servicepay-payment-method-unselected",
+  "service-ready-to-place-order",
+  "service-new-user-valuation-started",
+  "service-purchase-updated",
+] as const;
+
+const CALLBACKS = ["/api/service/shopper_data", "/api/service/purchase_data"];
+
+type Kind = "sdk" | "callback" | "api" | "webhook" | "step";
+
+interface Entry {
+  id: string;
+  at: string;
+  kind: Kind;
+  label: string;
+  status?: number;
+  ok: boolean;
+  durationMs?: number;
+  detail?: string;
+}
+
+interface ServerEntry extends Omit<Entry, "id" | "kind"> {
+  seq: number;
+  kind: "api" | "callback" | "webhook" | "step";
+}
+
+const STORAGE_KEY = "integration-inspector";
+const MAX_ENTRIES = 150;
+const POLL_MS = 2000;
+const KIND_LABELS: Record<Kind, string> = {
+  sdk: "SDK event",
+  callback: "Callback",
+  api: "Service API",
+  webhook: "Webhook",
+  step: "Shop",
+};
+
+function loadStored(): { entries: Entry[]; open?: boolean } {
+  try {
+    const raw = sessionStorage.getItem(STORAGE_KEY);
+    return raw ? (JSON.parse(raw) as { entries: Entry[]; open?: boolean }) : { entries: [] };
+  } catch {
+    return { entries: [] };
+  }
+}
+
+/** A short, non-secret summary of an event's detail: its message and a few ids. */
+function summarise(detail: unknown): string {
+  if (!detail || typeof detail !== "object") return "";
+  const d = detail as Record<string, unknown>;
+  return ["message", "mode", "modal", "cart_id", "order_id", "tradein_id"]
+    .filter((k) => typeof d[k] === "string" || typeof d[k] === "number")
+    .map((k) => (k === "message" ? String(d[k]) : `${k}: ${String(d[k])}`))
+    .join(" · ")
+    .slice(0, 200);
+}
+
+export function IntegrationInspector() {
+  const [entries, setEntries] = useState<Entry[]>([]);
+  const [open, setOpen] = useState(false);
+  const panelId = useId();
+  const counter = useRef(0);
+
+  const add = useCallback((entry: Omit<Entry, "id">) => {
+    counter.current += 1;
+    const id = `c${Date.now()}-${counter.current}`;
+    setEntries((list) => [...list, { ...entry, id }].slice(-MAX_ENTRIES));
+  }, []);
+
+  // Restore the log and the open state of this tab; collapsed by default on small screens.
+  useEffect(() => {
+    const stored = loadStored();
+    setEntries(stored.entries ?? []);
+    // Open at first only on a wide screen (a presenter's laptop), where it covers least.
+    setOpen(stored.open ?? window.matchMedia("(min-width: 90rem)").matches);
+  }, []);
+
+  useEffect(() => {
+    try {
+      sessionStorage.setItem(STORAGE_KEY, JSON.stringify({ entries, open }));
+    } catch {
+      // Storage full or blocked: the drawer still works for this page.
+    }
+  }, [entries, open]);
+
+  // SDK events on window, from the first render on (the SDK may be ready before the drawer opens).
+  useEffect(() => {
+    const handlers = SDK_EVENTS.map((name) => {
+      const handler = (event: Event) =>
+        add({
+          at: new Date().toISOString(),
+          kind: "sdk",
+          label: name,
+          ok: true,
+          detail: summarise((event as CustomEvent).detail),
+        });
+      window.addEventListener(name, handler);
+      return [name, handler] as const;
+    });
+    return () => {
+      for (const [name, handler] of handlers) window.removeEventListener(name, handler);
+    };
+  }, [add]);
+
+  // The SDK's callback calls, as the browser timed them (status from Resource Timing).
+  useEffect(() => {
+    if (typeof PerformanceObserver === "undefined") return;
+    const observer = new PerformanceObserver((list) => {
+      for (const item of list.getEntries() as PerformanceResourceTiming[]) {
+        const path = new URL(item.name, location.href).pathname;
+        if (!CALLBACKS.includes(path)) continue;
+        const status = (item as PerformanceResourceTiming & { responseStatus?: number })
+          .responseStatus;
+        add({
+          at: new Date(performance.timeOrigin + item.startTime).toISOString(),
+          kind: "callback",
+          label: `GET ${path.replace("/api/service/", "")}`,
+          ...(status ? { status } : {}),
+          ok: !status || (status >= 200 && status < 300) || status === 404,
+          durationMs: Math.round(item.duration),
+          detail: status === 404 && path.endsWith("shopper_data") ? "anonymous shopper" : "",
+        });
+      }
+    });
+    observer.observe({ type: "resource", buffered: true });
+    return () => observer.disconnect();
+  }, [add]);
+
+  // Server-side entries, while open.
+  const [server, setServer] = useState<ServerEntry[]>([]);
+  useEffect(() => {
+    if (!open) return;
+    let stopped = false;
+    const poll = async () => {
+      try {
+        const response = await fetch("/api/service/inspector", { cache: "no-store" });
+        if (response.ok && !stopped) {
+          const body = (await response.json()) as { entries: ServerEntry[] };
+          setServer(body.entries);
+        }
+      } catch {
+        // Offline or restarting: try again on the next tick.
+      }
+    };
+    void poll();
+    const timer = setInterval(poll, POLL_MS);
+    return () => {
+      stopped = true;
+      clearInterval(timer);
+    };
+  }, [open]);
+
+  const all: Entry[] = [...entries, ...server.map((e) => ({ ...e, id: `s${e.seq}` }))].sort(
+    (a, b) => a.at.localeCompare(b.at),
+  );
+
+  return (
+    <aside className={styles.inspector} aria-label="Integration inspector">
+      <button
+        type="button"
+        className={styles.toggle}
+        aria-expanded={open}
+        aria-controls={panelId}
+        onClick={() => setOpen((o) => !o)}
+      >
+        {open ? "Hide" : "Show"} integration inspector ({all.length})
+      </button>
+      <div id={panelId} className={styles.panel} hidden={!open} data-testid="integration-inspector">
+        <div className={styles.header}>
+          <h2 className={styles.title}>Integration inspector</h2>
+          <button
+            type="button"
+            className={styles.clear}
+            onClick={() => {
+              setEntries([]);
+              setServer([]);
+            }}
+          >
+            Clear
+          </button>
+        </div>
+        {all.length === 0 ? (
+          <p className={styles.empty}>
+            Nothing yet. Value a device or check out to see the protocol.
+          </p>
+        ) : (
+          <ol className={styles.list}>
+            {all.map((e) => (
+              <li
+                key={e.id}
+                className={styles.entry}
+                data-kind={e.kind}
+                data-ok={e.ok ? "true" : "false"}
+              >
+                <span className={styles.kind}>{KIND_LABELS[e.kind]}</span>{" "}
+                <span className={styles.label}>{e.label}</span>{" "}
+                <span className={styles.meta}>
+                  {e.status !== undefined ? `${e.status}` : ""}
+                  {e.durationMs !== undefined ? ` · ${e.durationMs} ms` : ""}
+                  {" · "}
+                  <time dateTime={e.at}>{e.at.slice(11, 23)}</time>
+                </span>
+                {e.detail ? <span className={styles.detail}>{e.detail}</span> : null}
+              </li>
+            ))}
+          </ol>
+        )}
+      </div>
+    </aside>
+  );
+}
