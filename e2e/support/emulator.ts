@@ -36,6 +36,20 @@ export interface MerchantPatch {
   currency?: string;
   minimums?: { tradein?: number; ep1?: number };
   webhook_form?: "flat" | "wrapped";
+  /** e.g. a dead address, so the order webhook never arrives (reconciliation tests) */
+  webhook_base?: string;
+}
+
+/** An order as the control API lists it (emulator/README.md, GET /__emulator/orders). */
+export interface EmulatorOrder {
+  id: string;
+  order_id: string;
+  cart_id: string;
+  status: string;
+  amount: number;
+  payment: string;
+  trade_in_discount: number;
+  [key: string]: unknown;
 }
 
 export interface TradeInRequest {
@@ -97,6 +111,13 @@ export const emulator = {
       "POST",
       `/webhooks/${encodeURIComponent(id)}/wrong-signature`,
     ),
+  /** Every order the service holds, with its update history. */
+  orders: async (): Promise<EmulatorOrder[]> => {
+    const body = await call<EmulatorOrder[] | { orders: EmulatorOrder[] }>("GET", "/orders");
+    return Array.isArray(body) ? body : body.orders;
+  },
+  /** Moves the clock by days too (refresh tokens live 14 days). */
+  advanceDays: (days: number) => call<unknown>("POST", "/clock/advance", { days }),
   /** Fires whatever is due now on the emulator clock. */
   tick: () => call<unknown>("POST", "/webhooks/tick"),
 
