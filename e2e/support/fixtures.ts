@@ -2,7 +2,8 @@
 //   import { expect, test } from "./support/fixtures";
 //   test("… @emulator", async ({ page, sdk, emulator, shop }) => { … });
 // - `sdk`: the ServiceSdkDriver of `page` (records the SDK's events from the first page on).
-// - `emulator`: the control API client; using it RESETS the emulator to its seed first. Put
+// - `emulator`: the control API client; using it RESETS the emulator to its seed before and after
+//   the test. Put
 //   `@emulator` in the title of every test that uses it (see ./emulator.ts).
 // - `shop`: the storefront's own steps (log in, add to cart, checkout details, pay choice).
 // Every test fails on an uncaught exception in the page. Each test gets a fresh browser context,
@@ -34,6 +35,8 @@ export const test = base.extend<{
   emulator: async ({}, use) => {
     await emulatorClient.reset();
     await use(emulatorClient);
+    // And after: a test without the control API then starts from the seed too.
+    await emulatorClient.reset();
   },
   shop: async ({ page }, use) => {
     await use(new ShopSteps(page));

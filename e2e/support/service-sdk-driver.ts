@@ -29,6 +29,9 @@ export const TEST_DEVICES = {
   smallOffer: "Test phone: offer of 10.00 (test)",
 } as const;
 export const TEST_CATEGORY = "Test devices";
+/** A device of the emulator's catalog worth at most 420.00 EUR: valid on any cart from 420.00.
+ *  Another SDK build or service catalog changes only this. */
+export const EVERYDAY_DEVICE = { category: "Phones", model: "Aurora 15" } as const;
 
 /** Contract, Events › SDK browser events: every name the SDK dispatches on `window`. */
 const EVENT_NAMES = [

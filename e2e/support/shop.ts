@@ -2,7 +2,7 @@
 // radio the shop renders (contract, Front-end SDK › Payment option markup). Nothing here knows
 // the SDK's screens; that is ./service-sdk-driver.ts.
 import { expect, type Locator, type Page } from "@playwright/test";
-import { SHOPPER } from "../fixtures";
+import { adminLogin, SHOPPER } from "../fixtures";
 
 export class ShopSteps {
   constructor(readonly page: Page) {}
@@ -63,6 +63,21 @@ export class ShopSteps {
 
   orderStatus(): Locator {
     return this.page.getByTestId("order-status");
+  }
+
+  /** The explanation shown under the disabled option (tradein_invalid). */
+  servicePayExplanation(): Locator {
+    return this.page.getByTestId("service-pay-explanation");
+  }
+
+  /** Signs in to the back office in this tab and opens one order; returns its history list. */
+  async openAdminOrder(orderNumber: string): Promise<Locator> {
+    await adminLogin(this.page);
+    await this.page.getByLabel("Order, email or service order id").fill(orderNumber);
+    await this.page.getByRole("button", { name: "Filter" }).click();
+    await this.page.getByRole("link", { name: orderNumber }).click();
+    await expect(this.page.getByRole("heading", { name: `Order ${orderNumber}` })).toBeVisible();
+    return this.page.getByTestId("status-history");
   }
 
   tradeInDiscount(): Locator {

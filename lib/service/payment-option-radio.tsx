@@ -50,7 +50,8 @@ type Status = "loading" | "no-sdk" | "ready";
 export function ServicePaymentOption({ formId, selected, onSelectedChange, cartKey }: Props) {
   const id = useId();
   const [status, setStatus] = useState<Status>("loading");
-  const [details, setDetails] = useState<PaymentOptionDetails | null>(null);
+  // undefined: not fetched yet; null: unreadable (hidden).
+  const [details, setDetails] = useState<PaymentOptionDetails | null | undefined>(undefined);
   const [infoOpen, setInfoOpen] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -171,7 +172,13 @@ export function ServicePaymentOption({ formId, selected, onSelectedChange, cartK
     <span
       hidden
       data-testid="service-pay-state"
-      data-mode={status === "ready" ? (details?.mode ?? "unreadable") : status}
+      data-mode={
+        status !== "ready"
+          ? status
+          : details === undefined
+            ? "loading"
+            : (details?.mode ?? "unreadable")
+      }
       data-template={details?.template_name ?? ""}
     />
   );

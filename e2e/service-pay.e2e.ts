@@ -1,0 +1,74 @@
+// Go-live scenario 1 (public-docs-facts: "Service Pay: valuation, cart, choose Service Pay, pay in
+// the modal, the order webhook arrives, the thank-you page shows"), from a teaser to the
+// confirmation page, in a real browser against the emulator's SDK and service.
+import { formatMoney } from "../lib/shop/money";
+import { sessionHashOf } from "./support/emulator";
+import { expect, test } from "./support/fixtures";
+import { EVERYDAY_DEVICE } from "./support/service-sdk-driver";
+import { rawShopSession } from "./support/shop-session";
+
+test("go-live scenario 1: teaser, valuation, cart, Service Pay in the modal, webhook, confirmation with the trade-in discount; the raw session id reaches the service nowhere @emulator", async ({
+  page,
+  context,
+  sdk,
+  shop,
+  emulator,
+}) => {
+  await shop.login();
+  await page.goto("/");
+  await sdk.ready();
+  await sdk.openWizardFromTeaser("banner");
+  const offer = await sdk.valueAndAccept(EVERYDAY_DEVICE.category, EVERYDAY_DEVICE.model);
+  expect(offer).toBeGreaterThan(0);
+  await sdk.expectOfferShown("banner");
+
+  // The offer follows the shopper to the product page, under "Add to cart".
+  await shop.addToCart("aurora-x1");
+  await sdk.ready();
+  await sdk.expectOfferShown("product-widget");
+
+  await shop.openCheckout();
+  await sdk.ready();
+  await sdk.expectOfferShown("cart-summary");
+  await shop.expectServicePayMode("tradein_valid");
+  const radio = shop.servicePayRadio();
+  await expect(radio).toHaveAttribute("data-module-name", "servicepay");
+  // The service's payment icon sits in the option (decorative: the label names the option).
+  await expect(shop.servicePayOption().locator('img[src="/service-pay.svg"]')).toBeVisible();
+  await expect(page.getByTestId("service-pay-info")).toBeHidden();
+  await expect(page.getByTestId("service-pay-extra")).toHaveCount(0);
+  await page.getByLabel("Pay with Service").check();
+  await expect(radio).toBeChecked();
+  await expect(shop.cardRadio()).not.toBeChecked();
+  await expect(page.getByLabel("Card number")).toHaveCount(0);
+  await expect(page.getByTestId("service-pay-extra")).toBeVisible();
+  await sdk.waitForEvent("servicepay-payment-method-selected");
+
+  await shop.placeOrder();
+  const amounts = await sdk.paymentAmounts();
+  expect(amounts.cartTotal).toContain("799.00");
+  expect(amounts.tradeInDiscount).toContain(formatMoney(offer, "EUR").replace("€", ""));
+  const paid = await sdk.pay();
+  expect(paid.cart_id).toBeTruthy();
+
+  // The pending order existed before the payment completed; the webhook moves it on.
+  const delivered = await emulator.deliveredWebhookFor(paid.cart_id);
+  expect(delivered.attempts.at(-1)?.status).toBe(200);
+  await expect(page.getByRole("heading", { name: "Thank you for your order" })).toBeVisible();
+  await expect(shop.orderStatus()).toHaveText("Paid");
+  await expect(shop.tradeInDiscount()).toHaveText(`−${formatMoney(offer, "EUR")}`);
+  await sdk.ready();
+  await expect(sdk.teasers("thank-you")).toHaveCount(1);
+
+  // Authentication 6: the raw session id never leaves the shop's server. The journal holds every
+  // request the SDK and the shop's server made to the service in this journey (start-up,
+  // valuation, payment option, payment) and every webhook, bodies included. The raw id and its
+  // salt come from unsealing the shopper's own cookie; the hash made from them must be there
+  // (so the check looks at the right traffic), the id and the salt nowhere.
+  const { sessionId, salt } = await rawShopSession(context);
+  const hash = await sessionHashOf(page);
+  const journal = JSON.stringify(await emulator.journal());
+  expect(journal).toContain(hash);
+  expect(journal).not.toContain(sessionId);
+  expect(journal).not.toContain(salt);
+});

@@ -1,0 +1,182 @@
+// Every mode and template of the Service Pay option (contract: Payment option mode, Payment
+// option details; emulator/README.md "Payment option details" for what each case needs).
+import { sessionHashOf } from "./support/emulator";
+import { expect, test } from "./support/fixtures";
+import { EVERYDAY_DEVICE, TEST_CATEGORY, TEST_DEVICES } from "./support/service-sdk-driver";
+
+test("unavailable: Service Pay not enabled for the merchant → the option is not shown @emulator", async ({
+  page,
+  sdk,
+  shop,
+  emulator,
+}) => {
+  await emulator.patchMerchant("m_demo", { products: "valuations" });
+  await shop.login();
+  await shop.addToCart("aurora-x1");
+  await shop.openCheckout();
+  await sdk.ready();
+  await shop.expectServicePayMode("unavailable");
+  await expect(shop.servicePayRadio()).toHaveCount(0);
+  await expect(shop.servicePayOption()).toHaveCount(0);
+  // The shop's own method is untouched, and teasers still show (valuations stay on).
+  await expect(shop.cardRadio()).toBeChecked();
+  await expect(sdk.teasers("cart-summary")).toHaveCount(1);
+  await expect(page.getByLabel("Card number")).toBeVisible();
+});
+
+test("tradein_missing: choosing the option opens the wizard; after the valuation it is tradein_valid and stays chosen", async ({
+  page,
+  sdk,
+  shop,
+}) => {
+  await shop.login();
+  await shop.addToCart("aurora-x1");
+  await shop.openCheckout();
+  await sdk.ready();
+  await shop.expectServicePayMode("tradein_missing");
+  await expect(shop.servicePayRadio()).toBeEnabled();
+  await expect(sdk.wizard()).toBeHidden();
+
+  await page.getByLabel("Pay with Service").check();
+  await expect(sdk.wizard()).toBeVisible();
+  await sdk.valueAndAccept(EVERYDAY_DEVICE.category, EVERYDAY_DEVICE.model);
+
+  await shop.expectServicePayMode("tradein_valid");
+  await expect(shop.servicePayRadio()).toBeChecked();
+  await expect(page.getByTestId("service-pay-extra")).toBeVisible();
+  expect(await sdk.eventCount("servicepay-payment-method-selected")).toBe(1);
+
+  // Back to the card: the SDK is told (updatePaymentSelected(false)) and the extra text goes.
+  await shop.cardRadio().check();
+  await sdk.waitForEvent("servicepay-payment-method-unselected");
+  await expect(page.getByTestId("service-pay-extra")).toHaveCount(0);
+});
+
+test("tradein_missing: closing the wizard without an offer leaves the option unchosen", async ({
+  page,
+  sdk,
+  shop,
+}) => {
+  await shop.login();
+  await shop.addToCart("aurora-x1");
+  await shop.openCheckout();
+  await sdk.ready();
+  await shop.expectServicePayMode("tradein_missing");
+  await page.getByLabel("Pay with Service").check();
+  await expect(sdk.wizard()).toBeVisible();
+  await sdk.closeWizard();
+  await expect(shop.servicePayRadio()).not.toBeChecked();
+  await expect(shop.cardRadio()).toBeChecked();
+  await sdk.waitForEvent("servicepay-payment-method-unselected");
+  await shop.expectServicePayMode("tradein_missing");
+});
+
+test("tradein_valid: selectable; info hidden until asked for, extra shown only when chosen @emulator", async ({
+  page,
+  sdk,
+  shop,
+  emulator,
+}) => {
+  await shop.login();
+  await emulator.createTradeIn({ session_hash: await sessionHashOf(page), value: 15000 });
+  await shop.addToCart("aurora-x1");
+  await shop.openCheckout();
+  await sdk.ready();
+  await shop.expectServicePayMode("tradein_valid", "tradein_valid");
+  await expect(shop.servicePayRadio()).toBeEnabled();
+  await expect(shop.servicePayRadio()).not.toBeChecked();
+
+  const info = page.getByTestId("service-pay-info");
+  await expect(info).toBeHidden();
+  await page.getByRole("button", { name: "About Pay with Service" }).click();
+  await expect(info).toBeVisible();
+  await expect(info).not.toBeEmpty();
+
+  await expect(page.getByTestId("service-pay-extra")).toHaveCount(0);
+  await page.getByLabel("Pay with Service").check();
+  await expect(page.getByTestId("service-pay-extra")).toBeVisible();
+  // A valid trade-in: choosing the option does not open the wizard.
+  await sdk.waitForEvent("servicepay-payment-method-selected");
+  await expect(sdk.wizard()).toBeHidden();
+});
+
+// Tagged: the magic device is the emulator's (no control API call, so no reset is needed).
+test("tradein_invalid/currency: an offer in GBP against a EUR cart → disabled with the explanation @emulator", async ({
+  sdk,
+  shop,
+}) => {
+  await shop.login();
+  await shop.addToCart("aurora-x1");
+  await shop.openCheckout();
+  await sdk.ready();
+  await shop.expectServicePayMode("tradein_missing");
+  // Through the wizard with the emulator's magic device: the offer comes in GBP.
+  await sdk.openWizardFromTeaser("cart-summary");
+  await sdk.valueAndAccept(TEST_CATEGORY, TEST_DEVICES.otherCurrency);
+  await shop.expectServicePayMode("tradein_invalid", "currency");
+  await expect(shop.servicePayRadio()).toBeDisabled();
+  await expect(shop.servicePayExplanation()).toBeVisible();
+  await expect(shop.servicePayExplanation()).toHaveAttribute("data-template", "currency");
+  await expect(shop.servicePayExplanation()).not.toBeEmpty();
+  await expect(shop.servicePayRadio()).toHaveAttribute(
+    "aria-describedby",
+    (await shop.servicePayExplanation().getAttribute("id")) ?? "",
+  );
+});
+
+test("tradein_invalid/currency: switching the shop to GBP refreshes the option without a reload @emulator", async ({
+  page,
+  sdk,
+  shop,
+  emulator,
+}) => {
+  await shop.login();
+  await emulator.createTradeIn({ session_hash: await sessionHashOf(page), value: 15000 });
+  await shop.addToCart("aurora-x1");
+  await shop.openCheckout();
+  await sdk.ready();
+  await shop.expectServicePayMode("tradein_valid");
+  await page.getByLabel("Pay with Service").check();
+  await shop.switchCurrency("GBP");
+  await shop.expectServicePayMode("tradein_invalid", "currency");
+  await expect(shop.servicePayRadio()).toBeDisabled();
+  await expect(shop.servicePayRadio()).not.toBeChecked();
+  await expect(shop.cardRadio()).toBeChecked();
+});
+
+test("tradein_invalid/cart_below_limit: a cart smaller than the trade-in → disabled with the explanation @emulator", async ({
+  page,
+  sdk,
+  shop,
+  emulator,
+}) => {
+  await shop.login();
+  // 150.00 trade-in, 99.00 cart: the discount could not be applied.
+  await emulator.createTradeIn({ session_hash: await sessionHashOf(page), value: 15000 });
+  await shop.addToCart("pulse-speaker-go");
+  await shop.openCheckout();
+  await sdk.ready();
+  await shop.expectServicePayMode("tradein_invalid", "cart_below_limit");
+  await expect(shop.servicePayRadio()).toBeDisabled();
+  await expect(shop.servicePayExplanation()).toHaveAttribute("data-template", "cart_below_limit");
+  await expect(shop.servicePayExplanation()).not.toBeEmpty();
+});
+
+test("tradein_invalid/other_ok: a cart under Service Pay's minimum → disabled, the trade-in still works with other methods @emulator", async ({
+  page,
+  sdk,
+  shop,
+  emulator,
+}) => {
+  await shop.login();
+  // 10.00 trade-in, 179.00 cart: above the trade-in minimum (50.00), under ep1's (200.00).
+  await emulator.createTradeIn({ session_hash: await sessionHashOf(page), value: 1000 });
+  await shop.addToCart("echo-buds-pro");
+  await shop.openCheckout();
+  await sdk.ready();
+  await shop.expectServicePayMode("tradein_invalid", "other_ok");
+  await expect(shop.servicePayRadio()).toBeDisabled();
+  await expect(shop.servicePayExplanation()).toHaveAttribute("data-template", "other_ok");
+  await expect(shop.servicePayExplanation()).not.toBeEmpty();
+  await expect(shop.cardRadio()).toBeEnabled();
+});

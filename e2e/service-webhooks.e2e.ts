@@ -1,0 +1,197 @@
+// The order webhook as the service really delivers it (contract, Events › Webhook): duplicated
+// many times at once, out of order, late, before the merchant's pending order exists, and forged.
+// The emulator's control API holds, repeats and reorders its real, signed notifications.
+import { createHmac } from "node:crypto";
+import { expect, test } from "./support/fixtures";
+import { payWithServicePay } from "./support/journeys";
+import { ServiceSdkDriver } from "./support/service-sdk-driver";
+import { ShopSteps } from "./support/shop";
+
+const WEBHOOK_PATH = "/api/service/webhooks/order";
+/** The seed's webhook secret, `<user_id>-<merchant_id>` (emulator/README.md, Seed). */
+const SEED_WEBHOOK_SECRET = "u_demo_admin-m_demo";
+const HOLD_SECONDS = 600;
+
+test("the same notification delivered ten times at once changes the order once @emulator", async ({
+  page,
+  sdk,
+  shop,
+  emulator,
+}) => {
+  await emulator.holdWebhooks(HOLD_SECONDS);
+  const paid = await payWithServicePay({ page, sdk, shop, emulator });
+  await expect(shop.orderStatus()).toHaveText("Pending payment");
+  const notification = await emulator.webhookFor(paid.cart_id);
+
+  const [twice, ...single] = await Promise.all([
+    emulator.sendTwice(notification.id),
+    ...Array.from({ length: 8 }, () => emulator.redeliver(notification.id)),
+  ]);
+  const statuses = [...(twice?.attempts ?? []), ...single.map((s) => s.attempt)].map(
+    (a) => a.status,
+  );
+  expect(statuses).toEqual(Array(10).fill(200));
+
+  await expect(shop.orderStatus()).toHaveText("Paid");
+  await expect(shop.tradeInDiscount()).toHaveText("−€150.00");
+  const history = await shop.openAdminOrder(paid.orderNumber);
+  await expect(history.getByRole("listitem").filter({ hasText: "→ Paid" })).toHaveCount(1);
+  await expect(page.getByTestId("admin-order-status")).toHaveText("Paid");
+});
+
+test("notifications delivered out of order: each order moves on exactly once @emulator", async ({
+  page,
+  sdk,
+  shop,
+  emulator,
+  browser,
+}) => {
+  await emulator.holdWebhooks(HOLD_SECONDS);
+  const first = await payWithServicePay({ page, sdk, shop, emulator });
+  const otherContext = await browser.newContext();
+  try {
+    const otherPage = await otherContext.newPage();
+    const other = {
+      page: otherPage,
+      sdk: await ServiceSdkDriver.attach(otherPage),
+      shop: new ShopSteps(otherPage),
+      emulator,
+    };
+    const second = await payWithServicePay(other, {
+      account: { email: "alex@example.com", password: "alex-demo-password" },
+    });
+    const earlier = await emulator.webhookFor(first.cart_id);
+    const later = await emulator.webhookFor(second.cart_id);
+
+    const { attempts } = await emulator.reorder(earlier.id, later.id);
+    expect(attempts.map((a) => a.status)).toEqual([200, 200]);
+    await expect(other.shop.orderStatus()).toHaveText("Paid");
+    await expect(shop.orderStatus()).toHaveText("Paid");
+    await expect(other.shop.tradeInDiscount()).toHaveText("−€150.00");
+  } finally {
+    await otherContext.close();
+  }
+});
+
+test("a late webhook: the confirmation page waits, then shows the payment confirmed @emulator", async ({
+  page,
+  sdk,
+  shop,
+  emulator,
+}) => {
+  await emulator.holdWebhooks(HOLD_SECONDS);
+  const paid = await payWithServicePay({ page, sdk, shop, emulator });
+  await expect(shop.orderStatus()).toHaveText("Pending payment");
+  const message = page.getByTestId("payment-status-message");
+  await expect(message).toContainText("Waiting for the service to confirm your payment");
+  await expect(shop.tradeInDiscount()).toHaveCount(0);
+
+  await emulator.advanceClock({ seconds: HOLD_SECONDS });
+  await emulator.tick();
+  await emulator.deliveredWebhookFor(paid.cart_id);
+  // No reload: the page refreshes itself while the order is pending.
+  await expect(shop.orderStatus()).toHaveText("Paid");
+  await expect(message).toHaveText("Payment confirmed.");
+  await expect(shop.tradeInDiscount()).toHaveText("−€150.00");
+});
+
+test("a webhook that arrives before the pending order exists is kept and applied @emulator", async ({
+  page,
+  sdk,
+  shop,
+  emulator,
+}) => {
+  // The page's ready-to-place-order call fails: the SDK pays anyway, so the webhook reaches the
+  // shop while no order exists for the cart.
+  await page.route(`**${"/api/service/pending-order"}`, (route) =>
+    route.fulfill({
+      status: 503,
+      contentType: "application/json",
+      body: JSON.stringify({ error: "unavailable", error_description: "test: shop too slow" }),
+    }),
+  );
+  const paid = await payWithServicePay({ page, sdk, shop, emulator });
+  const delivered = await emulator.deliveredWebhookFor(paid.cart_id);
+  expect(delivered.attempts.map((a) => a.status)).toEqual([200]);
+  await expect(page.getByRole("heading", { name: "No order yet" })).toBeVisible();
+
+  // The pending order arrives late (the same call, now answered): the kept notification applies.
+  await page.unroute("**/api/service/pending-order");
+  const created = await page.evaluate(async (cartId) => {
+    const response = await fetch("/api/service/pending-order", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ cart_id: cartId }),
+    });
+    return { status: response.status, body: await response.json() };
+  }, paid.cart_id);
+  expect(created.status).toBe(200);
+  expect(created.body).toMatchObject({ created: true, cart_id: paid.cart_id });
+
+  await page.reload();
+  await expect(shop.orderStatus()).toHaveText("Paid");
+  await expect(shop.tradeInDiscount()).toHaveText("−€150.00");
+});
+
+test("forged webhooks are answered 403 and change nothing; the genuine one then applies @emulator", async ({
+  page,
+  sdk,
+  shop,
+  emulator,
+  request,
+}) => {
+  await emulator.holdWebhooks(HOLD_SECONDS);
+  const paid = await payWithServicePay({ page, sdk, shop, emulator });
+  await expect(shop.orderStatus()).toHaveText("Pending payment");
+  const notification = await emulator.webhookFor(paid.cart_id);
+
+  // Signed with the client secret instead of <user_id>-<merchant_id> (the emulator's own forgery).
+  const wrong = await emulator.sendWithWrongSignature(notification.id);
+  expect(wrong.attempt.status).toBe(403);
+
+  const genuine = notification.body;
+  const tampered = genuine.replace('"payment_completed"', '"cancelled"');
+  expect(tampered).not.toBe(genuine);
+  const sign = (secret: string, body: string) =>
+    createHmac("sha256", secret).update(body).digest("hex");
+  const forgeries: [string, string, Record<string, string>][] = [
+    ["no signature", genuine, {}],
+    ["an empty signature", genuine, { "x-service-signature": "" }],
+    [
+      "the genuine signature on other bytes",
+      tampered,
+      { "x-service-signature": sign(SEED_WEBHOOK_SECRET, genuine) },
+    ],
+    [
+      "signed with the client secret",
+      tampered,
+      { "x-service-signature": sign("demo-client-secret", tampered) },
+    ],
+    [
+      "a prefixed signature",
+      genuine,
+      { "x-service-signature": `sha256=${sign(SEED_WEBHOOK_SECRET, genuine)}` },
+    ],
+    ["64 zeros", genuine, { "x-service-signature": "0".repeat(64) }],
+  ];
+  for (const [name, body, headers] of forgeries) {
+    const response = await request.post(WEBHOOK_PATH, {
+      data: body,
+      headers: { "content-type": "application/json", ...headers },
+    });
+    expect(response.status(), name).toBe(403);
+  }
+
+  await page.reload();
+  await expect(shop.orderStatus()).toHaveText("Pending payment");
+  const history = await shop.openAdminOrder(paid.orderNumber);
+  await expect(page.getByTestId("admin-order-status")).toHaveText("Pending payment");
+  await expect(history).not.toContainText("→");
+
+  // The genuine notification still applies afterwards.
+  const redelivered = await emulator.redeliver(notification.id);
+  expect(redelivered.attempt.status).toBe(200);
+  await page.reload();
+  await expect(page.getByTestId("admin-order-status")).toHaveText("Paid");
+  await expect(history.getByRole("listitem").filter({ hasText: "→ Paid" })).toHaveCount(1);
+});
