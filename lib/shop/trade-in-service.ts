@@ -1,4 +1,8 @@
 import { getDb } from "@/lib/db/client";
+import { createServiceClient, type ServiceClient } from "@/lib/service/client";
+import { readServiceConfig } from "@/lib/service/config";
+import { integrationObserver } from "@/lib/service/integration-log";
+import { createPrismaTokenStore } from "@/lib/service/prisma-token-store";
 import { getServiceClient } from "@/lib/service/service";
 import { startRegistrationRetryJob } from "./register-purchase-queue";
 import type { TradeInDeps } from "./trade-in-purchase";
@@ -16,6 +20,30 @@ export function tradeInDeps(): TradeInDeps {
   };
 }
 
+let jobClient: ServiceClient | undefined;
+
+/**
+ * The retry job's own client. Next bundles instrumentation.ts separately from the routes, so the
+ * job has its own copy of lib/service: the routes' client (kept on globalThis) would throw error
+ * classes the job's copy does not recognise with `instanceof`, and a 503 would escape instead of
+ * being queued again. A second client is safe: both share the tokens in the database, and a
+ * renewal re-reads the store before refreshing (lib/service/README.md, Tokens).
+ */
+function jobDeps(): TradeInDeps {
+  return {
+    db: getDb(),
+    get client() {
+      jobClient ??= createServiceClient({
+        config: readServiceConfig(),
+        store: createPrismaTokenStore(getDb()),
+        observer: integrationObserver,
+      });
+      return jobClient;
+    },
+    now: () => new Date(),
+  };
+}
+
 export function startTradeInRetryJob(): void {
-  startRegistrationRetryJob(tradeInDeps);
+  startRegistrationRetryJob(jobDeps);
 }

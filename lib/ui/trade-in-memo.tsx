@@ -16,6 +16,7 @@ export function TradeInMemo() {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ tradein_id: detail.tradein_id }),
+        keepalive: true,
       }).catch(() => {
         // Only an explanation is lost; the purchase decision is the service's.
       });

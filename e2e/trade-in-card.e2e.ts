@@ -1,0 +1,261 @@
+// Go-live scenarios 2 and 3 (public-docs-facts: "Other method: valuation, cart, pay by card,
+// register-purchase succeeds, thank-you page"; "No trade-in: a plain purchase, and the service
+// does not get in the way") and the failures a merchant meets on the card path: an expired
+// valuation, tokens that expire mid-checkout, a session superseded by a cart change, and 429/503
+// answered while the order completes, registered exactly once (issue #6).
+import { CARDS, fillCard } from "./fixtures";
+import type { JournalEntry } from "./support/emulator";
+import { expect, test } from "./support/fixtures";
+import { type ServiceSdkDriver, TEST_CATEGORY, TEST_DEVICES } from "./support/service-sdk-driver";
+import type { ShopSteps } from "./support/shop";
+
+const PRODUCT = "aurora-x1"; // 799.00 EUR: above every minimum
+
+/** Values a device from the home page's banner and accepts the offer; waits until the shop
+ *  has noted the accepted trade-in (POST /api/service/trade-in-seen). */
+async function valueDevice(
+  sdk: ServiceSdkDriver,
+  category = "Phones",
+  model = "Aurora 15",
+): Promise<number> {
+  const page = sdk.page;
+  await page.goto("/");
+  await sdk.ready();
+  await sdk.openWizardFromTeaser("banner");
+  const noted = page.waitForResponse(
+    (r) => r.url().endsWith("/api/service/trade-in-seen") && r.status() === 200,
+  );
+  const offer = await sdk.valueDevice(category, model);
+  await sdk.acceptOffer();
+  await noted;
+  return offer;
+}
+
+/** Pays the cart by test card and returns the order number from the confirmation page. */
+async function payByCard(shop: ShopSteps): Promise<string> {
+  const page = shop.page;
+  await shop.openCheckout();
+  await shop.cardRadio().check();
+  await fillCard(page, CARDS.success);
+  await shop.placeOrder();
+  await expect(page.getByRole("heading", { name: "Thank you for your order" })).toBeVisible();
+  await expect(shop.orderStatus()).toHaveText("Paid");
+  return (await page.getByTestId("order-number").textContent()) ?? "";
+}
+
+function requests(journal: JournalEntry[], method: string, path: string | RegExp) {
+  return journal.filter(
+    (e) =>
+      e.kind === "request" &&
+      e.method === method &&
+      (typeof path === "string" ? e.path === path : path.test(String(e.path))),
+  );
+}
+
+const registerPurchases = (journal: JournalEntry[]) =>
+  requests(journal, "POST", "/register-purchase");
+
+function tokenGrants(journal: JournalEntry[]) {
+  return requests(journal, "POST", "/oauth2/token/").map((e) => ({
+    grant: (e.request_body as { grant_type?: string } | undefined)?.grant_type,
+    status: e.status,
+    seq: e.seq,
+  }));
+}
+
+test.describe("card payment with a trade-in", () => {
+  test("go-live scenario 2: valuation, cart, card payment, register-purchase once, thank-you page @emulator", async ({
+    page,
+    sdk,
+    shop,
+    emulator,
+  }) => {
+    await shop.login();
+    const offer = await valueDevice(sdk);
+    await shop.addToCart(PRODUCT);
+    const number = await payByCard(shop);
+
+    const outcome = page.getByTestId("trade-in-outcome");
+    await expect(outcome).toHaveAttribute("data-outcome", "registered");
+    await expect(outcome).toContainText("Your trade-in is registered");
+
+    const orders = (await emulator.orders()).filter((o) => o.order_id === number);
+    expect(orders).toHaveLength(1);
+    expect(orders[0]?.payment).toBe("other");
+    expect(orders[0]?.trade_in_discount).toBe(offer);
+    const calls = registerPurchases(await emulator.journal());
+    expect(calls.map((c) => c.status)).toEqual([200]);
+    const body = calls[0]?.request_body as { cart: string; order_amount: number };
+    const cart = JSON.parse(Buffer.from(body.cart, "base64").toString("utf8"));
+    expect(cart.items.map((i: { quantity: number }) => i.quantity)).toEqual([1]);
+    // order_amount is what the shopper paid: the cart total plus delivery (README).
+    expect(body.order_amount).toBeGreaterThanOrEqual(cart.total);
+  });
+
+  test("go-live scenario 3: a plain card purchase is not disturbed by the service @emulator", async ({
+    page,
+    sdk,
+    shop,
+    emulator,
+  }) => {
+    await shop.login();
+    await page.goto("/");
+    await sdk.ready();
+    await shop.addToCart(PRODUCT);
+    await payByCard(shop);
+    await expect(page.getByTestId("trade-in-outcome")).toHaveCount(0);
+    expect(registerPurchases(await emulator.journal())).toHaveLength(0);
+  });
+
+  test("an expired valuation is not applied to a card order, and the shopper is told why @emulator", async ({
+    page,
+    sdk,
+    shop,
+    emulator,
+  }) => {
+    await shop.login();
+    await valueDevice(sdk, TEST_CATEGORY, TEST_DEVICES.expiresSoon);
+    await shop.addToCart(PRODUCT);
+    await emulator.advanceClock({ minutes: 2 });
+    await payByCard(shop);
+    const outcome = page.getByTestId("trade-in-outcome");
+    await expect(outcome).toHaveAttribute("data-outcome", "not_applied");
+    await expect(outcome).toContainText("Your trade-in valuation has expired");
+    await expect(outcome).toContainText("Your order is placed");
+    expect(registerPurchases(await emulator.journal())).toHaveLength(0);
+  });
+
+  test("an expired valuation makes Service Pay ask for a new valuation @emulator", async ({
+    sdk,
+    shop,
+    emulator,
+  }) => {
+    await shop.login();
+    await valueDevice(sdk, TEST_CATEGORY, TEST_DEVICES.expiresSoon);
+    await shop.addToCart(PRODUCT);
+    await shop.openCheckout();
+    await sdk.ready();
+    await shop.expectServicePayMode("tradein_valid");
+    await emulator.advanceClock({ minutes: 2 });
+    await shop.openCheckout();
+    await sdk.ready();
+    await shop.expectServicePayMode("tradein_missing");
+    expect(await sdk.hasActiveTradeIn()).toBe(false);
+  });
+
+  test("429 and 503 during checkout: the order completes and is registered exactly once @emulator", async ({
+    page,
+    sdk,
+    shop,
+    emulator,
+  }) => {
+    test.setTimeout(60_000);
+    await shop.login();
+    await sdk.page.goto("/");
+    // A first purchase gives the shop a token, so the faults below hit the checkout's own calls.
+    await shop.addToCart("echo-buds-pro");
+    await payByCard(shop);
+    await valueDevice(sdk);
+    await shop.addToCart(PRODUCT);
+    await emulator.addFault({ endpoint: "session", status: 429, count: 1 });
+    await emulator.addFault({ endpoint: "register_purchase", status: 503, count: 1 });
+    const number = await payByCard(shop);
+    // The shopper's order is placed at once; the registration is queued, then retried by the job.
+    await expect(page.getByTestId("trade-in-outcome")).toHaveAttribute("data-outcome", "queued");
+    await expect
+      .poll(async () => (await emulator.orders()).filter((o) => o.order_id === number).length, {
+        timeout: 25_000,
+      })
+      .toBe(1);
+    const calls = registerPurchases(await emulator.journal());
+    expect(calls.map((c) => c.status)).toEqual([503, 200]);
+    await page.reload();
+    await expect(page.getByTestId("trade-in-outcome")).toHaveAttribute(
+      "data-outcome",
+      "registered",
+    );
+    expect((await emulator.orders()).filter((o) => o.order_id === number)).toHaveLength(1);
+  });
+});
+
+test.describe("tokens and sessions during checkout", () => {
+  test("an access token that expires mid-checkout is refreshed without the shopper noticing @emulator", async ({
+    page,
+    sdk,
+    shop,
+    emulator,
+  }) => {
+    await shop.login();
+    await page.goto("/");
+    await shop.addToCart("echo-buds-pro");
+    await payByCard(shop); // the shop now holds a token pair
+    await valueDevice(sdk);
+    await shop.addToCart(PRODUCT);
+    const before = (await emulator.journal()).at(-1)?.seq ?? 0;
+    await emulator.advanceClock({ minutes: 61 });
+    await payByCard(shop);
+    await expect(page.getByTestId("trade-in-outcome")).toHaveAttribute(
+      "data-outcome",
+      "registered",
+    );
+    const journal = await emulator.journal();
+    const after = tokenGrants(journal).filter((g) => g.seq > before);
+    expect(after.map((g) => `${g.grant} ${g.status}`)).toEqual(["refresh_token 200"]);
+    const unauthorized = journal.filter((e) => e.seq > before && e.status === 401);
+    expect(unauthorized.length).toBeGreaterThan(0);
+  });
+
+  test("a refresh token that expired too: the client logs in again @emulator", async ({
+    page,
+    sdk,
+    shop,
+    emulator,
+  }) => {
+    await shop.login();
+    await page.goto("/");
+    await shop.addToCart("echo-buds-pro");
+    await payByCard(shop);
+    const before = (await emulator.journal()).at(-1)?.seq ?? 0;
+    await emulator.advanceDays(15);
+    await valueDevice(sdk);
+    await shop.addToCart(PRODUCT);
+    await payByCard(shop);
+    await expect(page.getByTestId("trade-in-outcome")).toHaveAttribute(
+      "data-outcome",
+      "registered",
+    );
+    const after = tokenGrants(await emulator.journal()).filter((g) => g.seq > before);
+    expect(after.map((g) => `${g.grant} ${g.status}`)).toEqual([
+      "refresh_token 401",
+      "password 200",
+    ]);
+  });
+
+  test("a session superseded by a cart change is followed to its new version @emulator", async ({
+    page,
+    sdk,
+    shop,
+    emulator,
+  }) => {
+    await shop.login();
+    await valueDevice(sdk);
+    await shop.addToCart(PRODUCT);
+    await shop.openCheckout();
+    await sdk.ready();
+    await shop.expectServicePayMode("tradein_valid");
+    // The cart changes after the service saw it: the session moves to its next version.
+    await shop.addToCart("echo-buds-pro");
+    await shop.openCheckout();
+    await sdk.ready();
+    await sdk.waitForEvent("service-purchase-updated");
+    await payByCard(shop);
+    await expect(page.getByTestId("trade-in-outcome")).toHaveAttribute(
+      "data-outcome",
+      "registered",
+    );
+    const lookups = requests(await emulator.journal(), "GET", /^\/core\/sessions\//);
+    const paths = lookups.map((e) => decodeURIComponent(String(e.path)));
+    expect(paths.some((p) => /\|002\/$/.test(p))).toBe(true);
+    expect(registerPurchases(await emulator.journal()).map((c) => c.status)).toEqual([200]);
+  });
+});
