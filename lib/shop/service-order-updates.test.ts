@@ -1,0 +1,142 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { PrismaClient } from "@/lib/db/generated/client";
+import { createTestDb, seedTwoProducts } from "@/lib/db/test-db";
+import type { OrderUpdate } from "@/lib/service/client";
+import { ServiceApiError } from "@/lib/service/errors";
+import { randomHex32 } from "@/lib/session/session-data";
+import { addToCart } from "./cart";
+import { placeCardOrder } from "./orders";
+import { sendOrderUpdate } from "./service-order-updates";
+import { TEST_CARDS } from "./test-card";
+
+let db: PrismaClient;
+let cleanup: () => Promise<void>;
+let products: Awaited<ReturnType<typeof seedTwoProducts>>;
+
+beforeAll(async () => {
+  ({ db, cleanup } = await createTestDb());
+  products = await seedTwoProducts(db);
+});
+afterAll(() => cleanup());
+
+const address = {
+  given_name: "Ada",
+  family_name: "Lovelace",
+  phone: "+353 1 555 0100",
+  address: "1 Main Street",
+  city: "Dublin",
+  state: "",
+  country_code: "IE",
+  postal_code: "D02 X285",
+};
+
+async function serviceOrder(serviceOrderId: string | null = "ord_1") {
+  const sessionId = randomHex32();
+  await addToCart({ sessionId, currency: "EUR", productId: products.phone.id, quantity: 2 });
+  await addToCart({ sessionId, currency: "EUR", productId: products.buds.id, quantity: 1 });
+  const placed = await placeCardOrder({
+    sessionId,
+    customerId: null,
+    shopBaseUrl: "http://shop.test",
+    input: {
+      email: "ada@example.com",
+      billing: address,
+      shipping: address,
+      shippingMethod: "standard",
+      paymentMethod: "card",
+      card: { number: TEST_CARDS.success.replace(/ /g, ""), expiry: "12/39", cvc: "123" },
+    },
+  });
+  if (!placed.ok) throw new Error(placed.error);
+  await db.order.update({ where: { id: placed.orderId }, data: { serviceOrderId } });
+  return placed.orderId;
+}
+
+function client(fail?: ServiceApiError) {
+  const sent: OrderUpdate[] = [];
+  return {
+    sent,
+    client: {
+      updateOrder: vi.fn(async (u: OrderUpdate) => {
+        sent.push(u);
+        if (fail) throw fail;
+        return { ok: true };
+      }),
+    },
+  };
+}
+
+describe("sendOrderUpdate", () => {
+  it("sends a partial shipment of the chosen items and moves the status", async () => {
+    const orderId = await serviceOrder();
+    const c = client();
+    const result = await sendOrderUpdate(
+      { db, client: c.client },
+      { orderId, type: "partial_shipment", quantities: { [products.phone.id]: 1 } },
+    );
+    expect(result.ok).toBe(true);
+    expect(c.sent).toEqual([
+      {
+        order_id: "ord_1",
+        update_type: "partial_shipment",
+        items: [{ id: products.phone.id, quantity: 1 }],
+      },
+    ]);
+    const order = await db.order.findUniqueOrThrow({
+      where: { id: orderId },
+      include: { history: { orderBy: { createdAt: "asc" } } },
+    });
+    expect(order.status).toBe("partially_shipped");
+    expect(order.history.at(-1)?.note).toMatch(/partial_shipment \(1 × PHONE\) accepted/);
+  });
+
+  it("sends the edited cart for cart_update, dropping lines set to 0, status kept", async () => {
+    const orderId = await serviceOrder("ord_2");
+    const c = client();
+    await sendOrderUpdate(
+      { db, client: c.client },
+      {
+        orderId,
+        type: "cart_update",
+        quantities: { [products.phone.id]: 1, [products.buds.id]: 0 },
+      },
+    );
+    const cart = c.sent[0]?.cart;
+    expect(cart?.items.map((i) => [i.id, i.quantity])).toEqual([[products.phone.id, 1]]);
+    expect(cart?.total).toBe(66033 + 13867);
+    const order = await db.order.findUniqueOrThrow({ where: { id: orderId } });
+    expect(order.status).toBe("payment_completed");
+  });
+
+  it("records a refusal in the history, keeps the status and says it plainly", async () => {
+    const orderId = await serviceOrder("ord_3");
+    const c = client(
+      new ServiceApiError({ status: 403, method: "POST", path: "/payments/orders/update" }),
+    );
+    const result = await sendOrderUpdate({ db, client: c.client }, { orderId, type: "shipped" });
+    expect(result).toEqual({ ok: false, error: expect.stringContaining('"updates" scope') });
+    const order = await db.order.findUniqueOrThrow({
+      where: { id: orderId },
+      include: { history: true },
+    });
+    expect(order.status).toBe("payment_completed");
+    expect(order.history.some((h) => h.note.includes("shipped (whole order) refused"))).toBe(true);
+  });
+
+  it("refuses before sending when the service does not know the order, or nothing is chosen", async () => {
+    const unknown = await serviceOrder(null);
+    const c = client();
+    const a = await sendOrderUpdate(
+      { db, client: c.client },
+      { orderId: unknown, type: "shipped" },
+    );
+    expect(a.ok).toBe(false);
+    const known = await serviceOrder("ord_4");
+    const b = await sendOrderUpdate(
+      { db, client: c.client },
+      { orderId: known, type: "partial_return", quantities: {} },
+    );
+    expect(b).toEqual({ ok: false, error: "Choose at least one item and a quantity." });
+    expect(c.sent).toHaveLength(0);
+  });
+});
