@@ -1,0 +1,70 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import {
+  clearIntegrationLog,
+  inspectorKey,
+  integrationObserver,
+  readIntegrationEntries,
+  recordIntegrationEntry,
+  redactPath,
+  withInspectorSession,
+} from "./integration-log";
+
+const SESSION = "a".repeat(64);
+const HASH = "3f2a9c".padEnd(64, "0");
+
+beforeEach(() => clearIntegrationLog());
+
+describe("integration log", () => {
+  it("keys entries by a digest, never the session id", () => {
+    const key = inspectorKey(SESSION);
+    expect(key).toMatch(/^[0-9a-f]{64}$/);
+    expect(key).not.toContain(SESSION);
+    expect(inspectorKey("b".repeat(64))).not.toBe(key);
+  });
+
+  it("records observer events only inside a shopper's context, with the hash cut short", async () => {
+    integrationObserver({ method: "GET", path: "/core/merchants/", attempt: 1, durationMs: 3 });
+    await withInspectorSession(SESSION, async () => {
+      integrationObserver({
+        method: "GET",
+        path: `/core/sessions/${HASH}%7C002/`,
+        attempt: 2,
+        durationMs: 12.4,
+        status: 429,
+        retryInMs: 1000,
+      });
+    });
+    const entries = readIntegrationEntries(inspectorKey(SESSION));
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({
+      kind: "api",
+      label: "GET /core/sessions/3f2a9c00…/",
+      status: 429,
+      ok: false,
+      durationMs: 12,
+      detail: "attempt 2, retry in 1000 ms",
+    });
+    expect(JSON.stringify(entries)).not.toContain(HASH);
+  });
+
+  it("keeps one shopper's entries away from another's and bounds each log", () => {
+    const mine = inspectorKey(SESSION);
+    for (let i = 0; i < 130; i++)
+      recordIntegrationEntry(mine, { kind: "step", label: `s${i}`, ok: true });
+    recordIntegrationEntry(inspectorKey("c".repeat(64)), {
+      kind: "step",
+      label: "other",
+      ok: true,
+    });
+    const entries = readIntegrationEntries(mine);
+    expect(entries).toHaveLength(100);
+    expect(entries[0]?.label).toBe("s30");
+    expect(entries.some((e) => e.label === "other")).toBe(false);
+    expect(readIntegrationEntries(mine, entries[98]?.seq)).toHaveLength(1);
+  });
+
+  it("redacts long hex ids in paths", () => {
+    expect(redactPath(`/core/sessions/${HASH}|001/`)).toBe("/core/sessions/3f2a9c00…/");
+    expect(redactPath("/core/tradeinitems/ti_12/")).toBe("/core/tradeinitems/ti_12/");
+  });
+});
