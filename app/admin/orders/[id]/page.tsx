@@ -7,6 +7,7 @@ import { getOrder } from "@/lib/shop/orders";
 import { StatusChangeForm } from "@/lib/ui/admin-forms";
 import { AddressBlock, OrderItemsTable } from "@/lib/ui/order-details";
 import { ServiceOrderUpdates } from "@/lib/ui/service-order-updates";
+import { TradeInRegistrationFacts } from "@/lib/ui/trade-in-registration-facts";
 
 export const metadata: Metadata = { title: "Order" };
 
@@ -53,6 +54,12 @@ export default async function AdminOrderPage({ params }: { params: Promise<{ id:
         <div>
           <dt>Service order id</dt>
           <dd>{order.serviceOrderId ?? "—"}</dd>
+        </div>
+        <div>
+          <dt>Trade-in (register-purchase)</dt>
+          <dd data-testid="admin-trade-in">
+            <TradeInRegistrationFacts orderId={order.id} />
+          </dd>
         </div>
       </dl>
       <h2>Items and amounts</h2>
