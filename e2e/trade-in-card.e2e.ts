@@ -164,7 +164,7 @@ test.describe("card payment with a trade-in", () => {
     await expect(page.getByTestId("trade-in-outcome")).toHaveAttribute("data-outcome", "queued");
     await expect
       .poll(async () => (await emulator.orders()).filter((o) => o.order_id === number).length, {
-        timeout: 25_000,
+        timeout: 30_000,
       })
       .toBe(1);
     const calls = registerPurchases(await emulator.journal());

@@ -54,7 +54,7 @@ const globalForJob = globalThis as unknown as {
 };
 
 /**
- * Starts the timer once per process. `TRADE_IN_RETRY_INTERVAL_MS` (default 5000) sets how often
+ * Starts the timer once per process. `TRADE_IN_RETRY_INTERVAL_MS` (default 2000) sets how often
  * due rows are looked for; a run still going when the next tick comes is not overlapped.
  */
 export function startRegistrationRetryJob(
@@ -62,7 +62,7 @@ export function startRegistrationRetryJob(
   env: Record<string, string | undefined> = process.env,
 ): void {
   if (globalForJob.shopRegistrationJob) return;
-  const interval = Number(env.TRADE_IN_RETRY_INTERVAL_MS ?? 5_000);
+  const interval = Number(env.TRADE_IN_RETRY_INTERVAL_MS ?? 2_000);
   if (!Number.isFinite(interval) || interval <= 0) return;
   let running = false;
   globalForJob.shopRegistrationJob = setInterval(() => {

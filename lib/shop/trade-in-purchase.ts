@@ -43,10 +43,10 @@ export interface TradeInResult {
 /** A claimed attempt holds the row this long, so a crash mid-call is retried, not lost. */
 export const CLAIM_LEASE_MS = 2 * 60_000;
 
-/** Retry schedule of a queued registration: 5 s doubling, at most 10 min apart, never giving
+/** Retry schedule of a queued registration: 2 s doubling (contract, Errors: exponential backoff), at most 10 min apart, never giving
  *  up (an operator sees the attempts in the back office). */
 export function retryDelayMs(attempts: number): number {
-  return Math.min(5_000 * 2 ** Math.max(0, attempts - 1), 10 * 60_000);
+  return Math.min(2_000 * 2 ** Math.max(0, attempts - 1), 10 * 60_000);
 }
 
 /**
