@@ -142,7 +142,7 @@ export class Store {
     this.reset();
   }
 
-  /** Back to the seed: every session, token, trade-in and order is dropped. */
+  /** Back to the seed: every session, token, trade-in and order is dropped (ids keep counting). */
   reset(seed: Seed = this.seed): void {
     this.seed = seed;
     this.merchants = new Map(seed.merchants.map((m) => [m.id, clone(m)]));
@@ -154,7 +154,9 @@ export class Store {
     this.tradeIns.clear();
     this.orders.clear();
     this.purchases.clear();
-    this.counters = {};
+    // Ids keep counting across resets: a merchant's database outlives a reset, and the real
+    // service never hands out an order or trade-in id twice (a reused ord_000001 would collide
+    // with the shop's stored one).
   }
 
   #nextId(prefix: string): string {

@@ -112,7 +112,8 @@ export class WebhookDispatcher {
     this.#notifications.clear();
     this.#secrets.clear();
     this.#started.clear();
-    this.#counter = 0;
+    // The notification counter is NOT reset: ids are "unique per notification", and a merchant
+    // that dedupes by id keeps them across an emulator reset (store.ts does the same for ids).
     this.firstAttemptDelayMs = 0;
   }
 
