@@ -5,9 +5,48 @@
  * quote to support. Callers branch on `status` and `error`, never on message text.
  */
 
+/**
+ * `instanceof` that also works across copies of this module. Next bundles instrumentation.ts,
+ * route handlers and server actions separately, so one process can hold two copies of lib/service
+ * while they share one client (lib/service/service.ts keeps it on globalThis); an error thrown by
+ * one copy's client must still be recognised by the other copy's handlers, or a 503 escapes as an
+ * unknown error. Each class names its kind under a registry symbol both copies share, and each
+ * error carries the kinds of its class chain.
+ */
+export const SERVICE_ERROR_KIND: unique symbol = Symbol.for("tradein-shop.service-error.kind");
+const KINDS: unique symbol = Symbol.for("tradein-shop.service-error.kinds");
+
+type Kinded = { [SERVICE_ERROR_KIND]?: string };
+
 /** Base class, so a route can catch every service failure with one `instanceof`. */
 export class ServiceError extends Error {
+  static readonly [SERVICE_ERROR_KIND]: string = "ServiceError";
   override name = "ServiceError";
+  readonly [KINDS]: readonly string[];
+
+  constructor(message?: string, options?: ErrorOptions) {
+    super(message, options);
+    const kinds: string[] = [];
+    for (let c: unknown = new.target; typeof c === "function"; c = Object.getPrototypeOf(c)) {
+      if (Object.hasOwn(c, SERVICE_ERROR_KIND))
+        kinds.push(String((c as Kinded)[SERVICE_ERROR_KIND]));
+    }
+    this[KINDS] = kinds;
+  }
+
+  static [Symbol.hasInstance](value: unknown): boolean {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class asked about (a subclass)
+    return isOfKind(this, value);
+  }
+}
+
+/** By prototype first; else by the kinds an error of another module copy carries. */
+function isOfKind(target: unknown, value: unknown): boolean {
+  if (typeof target !== "function") return false;
+  if (Function.prototype[Symbol.hasInstance].call(target, value)) return true;
+  if (!Object.hasOwn(target, SERVICE_ERROR_KIND)) return false;
+  const kinds = (value as { [KINDS]?: unknown } | null | undefined)?.[KINDS];
+  return Array.isArray(kinds) && kinds.includes((target as Kinded)[SERVICE_ERROR_KIND]);
 }
 
 export interface ServiceApiErrorInit {
@@ -20,6 +59,7 @@ export interface ServiceApiErrorInit {
 
 /** The service answered with a non-2xx status. */
 export class ServiceApiError extends ServiceError {
+  static override readonly [SERVICE_ERROR_KIND] = "ServiceApiError";
   override name = "ServiceApiError";
   readonly status: number;
   readonly method: string;
@@ -48,6 +88,7 @@ export class ServiceApiError extends ServiceError {
 
 /** No answer within the per-request timeout. The request may or may not have been processed. */
 export class ServiceTimeoutError extends ServiceError {
+  static override readonly [SERVICE_ERROR_KIND] = "ServiceTimeoutError";
   override name = "ServiceTimeoutError";
   constructor(
     readonly method: string,
@@ -60,6 +101,7 @@ export class ServiceTimeoutError extends ServiceError {
 
 /** The request failed below HTTP (DNS, refused connection, reset). */
 export class ServiceNetworkError extends ServiceError {
+  static override readonly [SERVICE_ERROR_KIND] = "ServiceNetworkError";
   override name = "ServiceNetworkError";
   constructor(
     readonly method: string,
@@ -72,6 +114,7 @@ export class ServiceNetworkError extends ServiceError {
 
 /** A 2xx answer whose body does not have the shape the contract describes. */
 export class ServiceResponseError extends ServiceError {
+  static override readonly [SERVICE_ERROR_KIND] = "ServiceResponseError";
   override name = "ServiceResponseError";
   constructor(
     readonly method: string,
@@ -126,6 +169,7 @@ function describeCause(cause: unknown): string {
 /** Our own input broke a contract rule, caught before anything was sent (e.g. a decimal amount,
  *  an update_type outside the contract's list). A programming or data error, never retried. */
 export class ServiceInputError extends ServiceError {
+  static override readonly [SERVICE_ERROR_KIND] = "ServiceInputError";
   override name = "ServiceInputError";
   constructor(
     readonly operation: string,

@@ -1,5 +1,5 @@
 import type { ServiceClient } from "./client";
-import { ServiceApiError, ServiceError } from "./errors";
+import { SERVICE_ERROR_KIND, ServiceApiError, ServiceError } from "./errors";
 import type { Session, TradeInItem } from "./resources";
 import {
   checkTradeIn,
@@ -41,6 +41,7 @@ export type SessionLookup =
   | { kind: "superseded"; queried: string[] };
 
 export class SessionLookupError extends ServiceError {
+  static override readonly [SERVICE_ERROR_KIND] = "SessionLookupError";
   override name = "SessionLookupError";
   constructor(readonly queried: string[]) {
     super(`Session did not settle after ${queried.length} queries: ${queried.join(" → ")}`);
