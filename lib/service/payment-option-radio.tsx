@@ -333,9 +333,18 @@ async function payWithService(
  */
 async function createPendingOrder(form: HTMLFormElement, detail: ReadyToPlaceOrderDetail) {
   const cartId = typeof detail?.cart_id === "string" ? detail.cart_id : undefined;
-  const response = await postJson("/api/service/pending-order", {
-    ...(cartId ? { cart_id: cartId } : {}),
-    ...checkoutDetails(form),
-  });
-  if (!response.ok) throw new Error(`pending order: HTTP ${response.status}`);
+  const body = { ...(cartId ? { cart_id: cartId } : {}), ...checkoutDetails(form) };
+  // Idempotent by cart id, so a repeat is safe: two more tries after a dropped connection or a
+  // 5xx, well inside the SDK's wait for its listeners. A 4xx is final.
+  for (const pauseMs of [0, 500, 1500]) {
+    if (pauseMs) await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    try {
+      const response = await postJson("/api/service/pending-order", body);
+      if (response.ok) return;
+      if (response.status < 500) throw new Error(`pending order: HTTP ${response.status}`);
+    } catch (problem) {
+      if (problem instanceof Error && problem.message.startsWith("pending order")) throw problem;
+    }
+  }
+  throw new Error("pending order: the shop did not answer");
 }
