@@ -1,35 +1,12 @@
+// The contract's Cart, Cart item and Discount objects (contract: Resources, Cart / Cart item /
+// Discount) are defined once, with their schema, in lib/service/cart.ts; the shop only builds them.
+import type { Cart, CartItem, Discount } from "@/lib/service/cart";
 import type { CartView } from "./cart-view";
 import { cartAmounts } from "./money";
 
-// The contract's Cart, Cart item and Discount objects, field for field (contract: Resources,
-// Cart / Cart item / Discount). Amounts are integer cents.
-
-export interface ContractDiscount {
-  id: string;
-  name: string;
-  total: number;
-}
-
-export interface ContractCartItem {
-  id: string;
-  name: string;
-  description: string;
-  url: string;
-  quantity: number;
-  price: number;
-  tax: number;
-  total: number;
-}
-
-export interface ContractCart {
-  id: string;
-  currency: string;
-  items: ContractCartItem[];
-  price: number;
-  tax: number;
-  discounts?: ContractDiscount[];
-  total: number;
-}
+export type ContractCart = Cart;
+export type ContractCartItem = CartItem;
+export type ContractDiscount = Discount;
 
 /**
  * Pure: the contract Cart for a priced cart. Item urls are absolute product pages under
