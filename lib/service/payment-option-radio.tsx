@@ -212,7 +212,9 @@ export function ServicePaymentOption({ formId, selected, onSelectedChange, cartK
         <label htmlFor={inputId} style={{ display: "flex", gap: "0.5rem", alignItems: "center" }}>
           {/* biome-ignore lint/performance/noImgElement: a 48×32 SVG icon needs no image optimisation */}
           <img src={ICON_SRC} alt="" width={48} height={32} />
-          <span className="radio-card__title">{label}</span>
+          <span className="radio-card__title" style={{ flexBasis: "auto" }}>
+            {label}
+          </span>
         </label>
         {disabled ? (
           <p
