@@ -40,6 +40,7 @@ test("sales demo screenshots @emulator", async ({ page, sdk, shop, emulator }) =
   await shop.placeOrder();
   await expect(page.getByTestId("trade-in-outcome")).toHaveAttribute("data-outcome", "registered");
   await expect(inspector).toContainText("POST /register-purchase");
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: `${DIR}/4-card-order-trade-in-registered.png` });
   const number = (await page.getByTestId("order-number").textContent()) ?? "";
 

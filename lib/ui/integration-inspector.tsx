@@ -46,6 +46,9 @@ interface ServerEntry extends Omit<Entry, "id" | "kind"> {
 }
 
 const STORAGE_KEY = "integration-inspector";
+/** Keep in step with the media query and width in integration-inspector.module.css. */
+const DOCKED_MEDIA = "(min-width: 90rem)";
+const DOCKED_WIDTH = "26rem";
 const MAX_ENTRIES = 150;
 const POLL_MS = 2000;
 const KIND_LABELS: Record<Kind, string> = {
@@ -93,8 +96,23 @@ export function IntegrationInspector() {
     const stored = loadStored();
     setEntries(stored.entries ?? []);
     // Open at first only on a wide screen (a presenter's laptop), where it covers least.
-    setOpen(stored.open ?? window.matchMedia("(min-width: 90rem)").matches);
+    setOpen(stored.open ?? window.matchMedia(DOCKED_MEDIA).matches);
   }, []);
+
+  useEffect(() => {
+    // On a wide screen the open drawer is docked (integration-inspector.module.css) and the page
+    // makes room for it, so it covers nothing.
+    const wide = window.matchMedia(DOCKED_MEDIA);
+    const apply = () => {
+      document.body.style.paddingRight = open && wide.matches ? DOCKED_WIDTH : "";
+    };
+    apply();
+    wide.addEventListener("change", apply);
+    return () => {
+      wide.removeEventListener("change", apply);
+      document.body.style.paddingRight = "";
+    };
+  }, [open]);
 
   useEffect(() => {
     try {
@@ -171,12 +189,23 @@ export function IntegrationInspector() {
     };
   }, [open]);
 
+  const panel = useRef<HTMLDivElement>(null);
   const all: Entry[] = [...entries, ...server.map((e) => ({ ...e, id: `s${e.seq}` }))].sort(
     (a, b) => a.at.localeCompare(b.at),
   );
 
+  // Keep the newest entry in view, as a log does.
+  const count = all.length;
+  useEffect(() => {
+    if (open && count > 0 && panel.current) panel.current.scrollTop = panel.current.scrollHeight;
+  }, [open, count]);
+
   return (
-    <aside className={styles.inspector} aria-label="Integration inspector">
+    <aside
+      className={styles.inspector}
+      aria-label="Integration inspector"
+      data-open={open ? "true" : "false"}
+    >
       <button
         type="button"
         className={styles.toggle}
@@ -186,7 +215,13 @@ export function IntegrationInspector() {
       >
         {open ? "Hide" : "Show"} integration inspector ({all.length})
       </button>
-      <div id={panelId} className={styles.panel} hidden={!open} data-testid="integration-inspector">
+      <div
+        id={panelId}
+        ref={panel}
+        className={styles.panel}
+        hidden={!open}
+        data-testid="integration-inspector"
+      >
         <div className={styles.header}>
           <h2 className={styles.title}>Integration inspector</h2>
           <button
