@@ -1,5 +1,6 @@
 // Every mode and template of the Service Pay option (contract: Payment option mode, Payment
 // option details; emulator/README.md "Payment option details" for what each case needs).
+import { seriousViolations } from "./support/axe";
 import { sessionHashOf } from "./support/emulator";
 import { expect, test } from "./support/fixtures";
 import { EVERYDAY_DEVICE, TEST_CATEGORY, TEST_DEVICES } from "./support/service-sdk-driver";
@@ -98,6 +99,7 @@ test("tradein_valid: selectable; info hidden until asked for, extra shown only w
   // A valid trade-in: choosing the option does not open the wizard.
   await sdk.waitForEvent("servicepay-payment-method-selected");
   await expect(sdk.wizard()).toBeHidden();
+  expect(await seriousViolations(page, "fieldset.payment-methods")).toEqual([]);
 });
 
 // Tagged: the magic device is the emulator's (no control API call, so no reset is needed).
@@ -179,4 +181,5 @@ test("tradein_invalid/other_ok: a cart under Service Pay's minimum → disabled,
   await expect(shop.servicePayExplanation()).toHaveAttribute("data-template", "other_ok");
   await expect(shop.servicePayExplanation()).not.toBeEmpty();
   await expect(shop.cardRadio()).toBeEnabled();
+  expect(await seriousViolations(page, "fieldset.payment-methods")).toEqual([]);
 });
