@@ -183,3 +183,30 @@ test("tradein_invalid/other_ok: a cart under Service Pay's minimum → disabled,
   await expect(shop.cardRadio()).toBeEnabled();
   expect(await seriousViolations(page, "fieldset.payment-methods")).toEqual([]);
 });
+
+test("submitting with Service Pay checks the details on the server first; the payment modal waits for valid details @emulator", async ({
+  page,
+  sdk,
+  shop,
+  emulator,
+}) => {
+  await shop.login();
+  await emulator.createTradeIn({ session_hash: await sessionHashOf(page), value: 15000 });
+  await shop.addToCart("aurora-x1");
+  await shop.openCheckout();
+  await sdk.ready();
+  await shop.expectServicePayMode("tradein_valid");
+  await page.getByLabel("Pay with Service").check();
+  await page.locator("#email").fill("not-an-email");
+  await shop.placeOrder();
+  const error = page.getByTestId("service-pay-error");
+  await expect(error).toContainText("email");
+  await expect(sdk.paymentModal()).toBeHidden();
+  // No order was placed through the shop's own submit either.
+  await expect(page).toHaveURL((url) => url.pathname === "/checkout");
+
+  await page.locator("#email").fill("shopper@example.com");
+  await shop.placeOrder();
+  await expect(sdk.paymentModal()).toBeVisible();
+  await expect(error).toHaveCount(0);
+});
