@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { POST as pendingOrder } from "@/app/api/service/pending-order/route";
+import type { OrderList } from "@/lib/service/resources";
+import {
+  CHECKOUT,
+  createTestShop,
+  jsonRequest,
+  newSession,
+  seedCart,
+  seedProducts,
+  sessionCookie,
+  type TestShop,
+} from "@/lib/service/test-shop-db";
+import { reconcileServiceOrders } from "./reconcile-orders";
+
+// Reconciliation against a migrated SQLite: a pending Service Pay order whose webhook never came
+// is repaired through the webhook's own path, once; unknown carts are reported, not invented.
+
+let shop: TestShop;
+let products: Awaited<ReturnType<typeof seedProducts>>;
+beforeAll(async () => {
+  shop = await createTestShop();
+  products = await seedProducts(shop.db);
+});
+afterAll(() => shop.cleanup());
+
+async function pendingServiceOrder() {
+  const session = newSession();
+  const cart = await seedCart(shop.db, session.sessionId, [
+    { productId: products.phone.id, quantity: 1 },
+  ]);
+  const response = await pendingOrder(
+    jsonRequest(
+      "http://shop.test/api/service/pending-order",
+      { cart_id: cart.id, ...CHECKOUT },
+      await sessionCookie(session),
+    ),
+  );
+  expect(response.status).toBe(200);
+  return cart.id;
+}
+
+const listing = (orders: OrderList["orders"]) => ({
+  listOrders: vi.fn(async () => ({ orders })),
+});
+
+describe("reconcileServiceOrders", () => {
+  it("repairs a pending order the service lists as paid, and a second run changes nothing", async () => {
+    const cartId = await pendingServiceOrder();
+    const client = listing([
+      { order_id: "ord_77", cart_id: cartId, status: "payment_completed", amount: 12300 },
+      { order_id: "ord_78", cart_id: "cart-nobody-has", status: "payment_completed" },
+    ]);
+    const first = await reconcileServiceOrders({ db: shop.db, client });
+    expect(client.listOrders).toHaveBeenCalledWith({ status: "payment_completed", limit: 100 });
+    expect(first).toMatchObject({ listed: 2, repaired: 1, unresolved: 1 });
+    expect(first.lines.join("\n")).toMatch(/moved from pending to payment_completed/);
+    expect(first.lines.join("\n")).toMatch(/cart-nobody-has\): no shop order has this cart/);
+    const order = await shop.db.order.findUniqueOrThrow({
+      where: { cartId },
+      include: { history: true },
+    });
+    expect(order).toMatchObject({ status: "payment_completed", serviceOrderId: "ord_77" });
+    expect(order.history.filter((h) => h.to === "payment_completed")).toHaveLength(1);
+
+    const second = await reconcileServiceOrders({ db: shop.db, client });
+    expect(second).toMatchObject({ repaired: 0, inSync: 1, unresolved: 1 });
+  });
+
+  it("leaves a cart claimed by another service order for a person", async () => {
+    const cartId = await pendingServiceOrder();
+    await shop.db.order.update({ where: { cartId }, data: { serviceOrderId: "ord_other" } });
+    const report = await reconcileServiceOrders({
+      db: shop.db,
+      client: listing([{ order_id: "ord_90", cart_id: cartId, status: "payment_completed" }]),
+    });
+    expect(report).toMatchObject({ repaired: 0, unresolved: 1 });
+    expect(report.lines.join("\n")).toMatch(/holds service order ord_other/);
+    const order = await shop.db.order.findUniqueOrThrow({ where: { cartId } });
+    expect(order.status).toBe("pending");
+  });
+});
