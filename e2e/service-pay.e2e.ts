@@ -1,19 +1,17 @@
 // Go-live scenario 1 (public-docs-facts: "Service Pay: valuation, cart, choose Service Pay, pay in
 // the modal, the order webhook arrives, the thank-you page shows"), from a teaser to the
-// confirmation page, in a real browser against the emulator's SDK and service.
+// confirmation page, in a real browser. The journey itself needs no control API, so it also runs
+// against another SDK build (`--grep-invert @emulator`).
+import type { Page } from "@playwright/test";
 import { formatMoney } from "../lib/shop/money";
 import { sessionHashOf } from "./support/emulator";
 import { expect, test } from "./support/fixtures";
-import { EVERYDAY_DEVICE } from "./support/service-sdk-driver";
+import { EVERYDAY_DEVICE, type ServiceSdkDriver } from "./support/service-sdk-driver";
+import type { ShopSteps } from "./support/shop";
 import { rawShopSession } from "./support/shop-session";
 
-test("go-live scenario 1: teaser, valuation, cart, Service Pay in the modal, webhook, confirmation with the trade-in discount; the raw session id reaches the service nowhere @emulator", async ({
-  page,
-  context,
-  sdk,
-  shop,
-  emulator,
-}) => {
+/** The whole scenario; ends on the confirmation page with the order paid. */
+async function goLiveScenario1(page: Page, sdk: ServiceSdkDriver, shop: ShopSteps) {
   await shop.login();
   await page.goto("/");
   await sdk.ready();
@@ -51,14 +49,34 @@ test("go-live scenario 1: teaser, valuation, cart, Service Pay in the modal, web
   const paid = await sdk.pay();
   expect(paid.cart_id).toBeTruthy();
 
-  // The pending order existed before the payment completed; the webhook moves it on.
-  const delivered = await emulator.deliveredWebhookFor(paid.cart_id);
-  expect(delivered.attempts.at(-1)?.status).toBe(200);
+  // The pending order existed before the payment completed; only the signed webhook moves it to
+  // payment_completed ("Paid"), and it carries the trade-in discount.
   await expect(page.getByRole("heading", { name: "Thank you for your order" })).toBeVisible();
   await expect(shop.orderStatus()).toHaveText("Paid");
   await expect(shop.tradeInDiscount()).toHaveText(`−${formatMoney(offer, "EUR")}`);
   await sdk.ready();
   await expect(sdk.teasers("thank-you")).toHaveCount(1);
+  return paid;
+}
+
+test("go-live scenario 1: teaser, valuation, cart, Service Pay in the modal, webhook, confirmation with the trade-in discount", async ({
+  page,
+  sdk,
+  shop,
+}) => {
+  await goLiveScenario1(page, sdk, shop);
+});
+
+test("the raw session id reaches the service nowhere in scenario 1 (the emulator's journal) @emulator", async ({
+  page,
+  context,
+  sdk,
+  shop,
+  emulator,
+}) => {
+  const paid = await goLiveScenario1(page, sdk, shop);
+  const delivered = await emulator.deliveredWebhookFor(paid.cart_id);
+  expect(delivered.attempts.at(-1)?.status).toBe(200);
 
   // Authentication 6: the raw session id never leaves the shop's server. The journal holds every
   // request the SDK and the shop's server made to the service in this journey (start-up,
