@@ -48,7 +48,13 @@ export function inspectorKey(sessionId: string): string {
   return createHash("sha256").update(`integration-inspector:${sessionId}`).digest("hex");
 }
 
-const context = new AsyncLocalStorage<{ key: string }>();
+// On globalThis like the log: Next can load this module twice in one process (routes, actions,
+// instrumentation), and the client's observer may come from another copy than the request's.
+const globalForContext = globalThis as unknown as {
+  shopInspectorContext?: AsyncLocalStorage<{ key: string }>;
+};
+globalForContext.shopInspectorContext ??= new AsyncLocalStorage<{ key: string }>();
+const context = globalForContext.shopInspectorContext;
 
 /** Runs `fn` with every service API call inside it logged for this shopper's drawer. */
 export function withInspectorSession<T>(sessionId: string, fn: () => Promise<T>): Promise<T> {

@@ -59,10 +59,17 @@ const KIND_LABELS: Record<Kind, string> = {
   step: "Shop",
 };
 
-function loadStored(): { entries: Entry[]; open?: boolean } {
+interface Stored {
+  entries: Entry[];
+  open?: boolean;
+  /** "Clear" hides the server's entries up to this moment too. */
+  clearedAt?: string;
+}
+
+function loadStored(): Stored {
   try {
     const raw = sessionStorage.getItem(STORAGE_KEY);
-    return raw ? (JSON.parse(raw) as { entries: Entry[]; open?: boolean }) : { entries: [] };
+    return raw ? (JSON.parse(raw) as Stored) : { entries: [] };
   } catch {
     return { entries: [] };
   }
@@ -84,20 +91,49 @@ export function IntegrationInspector() {
   const [open, setOpen] = useState(false);
   const panelId = useId();
   const counter = useRef(0);
+  // The log as of now, written to sessionStorage at once: an event fired just before the SDK
+  // navigates (service-payment-completed, then the confirmation page) must survive the unload.
+  const log = useRef<{ entries: Entry[]; open: boolean | undefined; clearedAt?: string }>({
+    entries: [],
+    open: undefined,
+  });
 
-  const add = useCallback((entry: Omit<Entry, "id">) => {
-    counter.current += 1;
-    const id = `c${Date.now()}-${counter.current}`;
-    setEntries((list) => [...list, { ...entry, id }].slice(-MAX_ENTRIES));
+  const persist = useCallback(() => {
+    try {
+      sessionStorage.setItem(STORAGE_KEY, JSON.stringify(log.current));
+    } catch {
+      // Storage full or blocked: the drawer still works for this page.
+    }
   }, []);
+
+  const add = useCallback(
+    (entry: Omit<Entry, "id">) => {
+      counter.current += 1;
+      const id = `c${Date.now()}-${counter.current}`;
+      log.current.entries = [...log.current.entries, { ...entry, id }].slice(-MAX_ENTRIES);
+      persist();
+      setEntries(log.current.entries);
+    },
+    [persist],
+  );
 
   // Restore the log and the open state of this tab; collapsed by default on small screens.
   useEffect(() => {
     const stored = loadStored();
-    setEntries(stored.entries ?? []);
+    log.current.entries = [...(stored.entries ?? []), ...log.current.entries].slice(-MAX_ENTRIES);
+    log.current.open = stored.open;
+    if (stored.clearedAt) log.current.clearedAt = stored.clearedAt;
+    setEntries(log.current.entries);
     // Open at first only on a wide screen (a presenter's laptop), where it covers least.
     setOpen(stored.open ?? window.matchMedia(DOCKED_MEDIA).matches);
   }, []);
+
+  const toggle = () => {
+    const next = !open;
+    log.current.open = next;
+    persist();
+    setOpen(next);
+  };
 
   useEffect(() => {
     // On a wide screen the open drawer is docked (integration-inspector.module.css) and the page
@@ -113,14 +149,6 @@ export function IntegrationInspector() {
       document.body.style.paddingRight = "";
     };
   }, [open]);
-
-  useEffect(() => {
-    try {
-      sessionStorage.setItem(STORAGE_KEY, JSON.stringify({ entries, open }));
-    } catch {
-      // Storage full or blocked: the drawer still works for this page.
-    }
-  }, [entries, open]);
 
   // SDK events on window, from the first render on (the SDK may be ready before the drawer opens).
   useEffect(() => {
@@ -211,7 +239,7 @@ export function IntegrationInspector() {
         className={styles.toggle}
         aria-expanded={open}
         aria-controls={panelId}
-        onClick={() => setOpen((o) => !o)}
+        onClick={toggle}
       >
         {open ? "Hide" : "Show"} integration inspector ({all.length})
       </button>
@@ -228,6 +256,9 @@ export function IntegrationInspector() {
             type="button"
             className={styles.clear}
             onClick={() => {
+              log.current.entries = [];
+              log.current.clearedAt = new Date().toISOString();
+              persist();
               setEntries([]);
               setServer([]);
             }}

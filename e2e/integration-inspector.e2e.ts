@@ -1,0 +1,112 @@
+// The integration inspector (issue #6, item 5): a drawer that shows, in order, the SDK events,
+// the callback calls, the service API calls and the webhooks of the current shopper, opened by a
+// real button from the keyboard, with no serious axe violation, and nothing secret in its feed.
+import AxeBuilder from "@axe-core/playwright";
+import { CARDS, fillCard } from "./fixtures";
+import { sessionHashOf } from "./support/emulator";
+import { expect, test } from "./support/fixtures";
+
+test("the drawer lists SDK events, callbacks, service API calls and the webhook, in order @emulator", async ({
+  page,
+  sdk,
+  shop,
+  emulator,
+}) => {
+  await emulator.reset();
+  await shop.login();
+  await page.goto("/");
+  await sdk.ready();
+  // Desktop Chrome is under the docked width: the drawer starts collapsed.
+  const toggle = page.getByRole("button", { name: /integration inspector/ });
+  await expect(toggle).toHaveAttribute("aria-expanded", "false");
+  const drawer = page.getByTestId("integration-inspector");
+  await expect(drawer).toBeHidden();
+
+  await sdk.openWizardFromTeaser("banner");
+  await sdk.valueAndAccept("Phones", "Aurora 15");
+  await shop.addToCart("aurora-x1");
+  await shop.openCheckout();
+  await sdk.ready();
+  await shop.expectServicePayMode("tradein_valid");
+  await page.getByLabel("Pay with Service").check();
+  await shop.placeOrder();
+  const paid = await sdk.pay();
+  await expect(shop.orderStatus()).toHaveText("Paid");
+
+  // Keyboard: focus the button, Enter opens, the state is announced by aria-expanded.
+  await toggle.focus();
+  await page.keyboard.press("Enter");
+  await expect(toggle).toHaveAttribute("aria-expanded", "true");
+  await expect(drawer).toBeVisible();
+  const entries = drawer.getByRole("listitem");
+  await expect(drawer).toContainText("POST /order order.payment_completed payment_completed");
+  const texts = await entries.allTextContents();
+  const index = (needle: string) => texts.findIndex((t) => t.includes(needle));
+  for (const needle of [
+    "service-ready",
+    "GET shopper_data",
+    "service-valuation-updated",
+    "GET purchase_data",
+    "service-ready-to-place-order",
+    "service-payment-completed",
+    "POST /order",
+  ]) {
+    expect(index(needle), `${needle} is listed`).toBeGreaterThanOrEqual(0);
+  }
+  expect(index("service-valuation-updated")).toBeLessThan(index("service-payment-completed"));
+  expect(index("service-payment-completed")).toBeLessThan(index("POST /order"));
+  expect(texts.join("\n")).toContain(
+    `order ${await page.getByTestId("order-number").textContent()}`,
+  );
+  expect(paid.cart_id).toBeTruthy();
+
+  const axe = await new AxeBuilder({ page })
+    .include('[aria-label="Integration inspector"]')
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .analyze();
+  expect(axe.violations.map((v) => v.id)).toEqual([]);
+
+  await page.keyboard.press("Enter");
+  await expect(toggle).toHaveAttribute("aria-expanded", "false");
+  await expect(drawer).toBeHidden();
+});
+
+test("the feed shows the shop's service API calls for this shopper only, with nothing secret @emulator", async ({
+  page,
+  browser,
+  sdk,
+  shop,
+  emulator,
+}) => {
+  await emulator.reset();
+  await shop.login();
+  await page.goto("/");
+  await sdk.ready();
+  await sdk.openWizardFromTeaser("banner");
+  await sdk.valueAndAccept("Phones", "Aurora 15");
+  await shop.addToCart("aurora-x1");
+  await shop.openCheckout();
+  await shop.cardRadio().check();
+  await fillCard(page, CARDS.success);
+  await shop.placeOrder();
+  await expect(page.getByTestId("trade-in-outcome")).toHaveAttribute("data-outcome", "registered");
+
+  const feed = await page.evaluate(async () => (await fetch("/api/service/inspector")).text());
+  const labels = (JSON.parse(feed) as { entries: { label: string }[] }).entries.map((e) => e.label);
+  expect(labels).toContain("POST /register-purchase");
+  expect(labels).toContain("register-purchase: registered");
+  expect(labels.some((l) => /^GET \/core\/sessions\/[0-9a-f]{8}…\/$/.test(l))).toBe(true);
+  const hash = await sessionHashOf(page);
+  expect(feed).not.toContain(hash);
+  expect(feed).not.toMatch(/access_token|refresh_token|Bearer/i);
+
+  // Another shopper sees none of it.
+  const other = await browser.newContext();
+  const otherPage = await other.newPage();
+  await otherPage.goto(new URL("/", page.url()).href);
+  const theirs = await otherPage.evaluate(async () =>
+    (await fetch("/api/service/inspector")).json(),
+  );
+  expect(theirs).toEqual({ entries: [] });
+  await other.close();
+});
