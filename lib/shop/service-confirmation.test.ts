@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  CHECKOUT,
+  createTestShop,
+  newSession,
+  seedCart,
+  seedProducts,
+  type TestShop,
+} from "@/lib/service/test-shop-db";
+import { settleAwaitedServiceOrder } from "./service-confirmation";
+import {
+  receiveServiceNotification,
+  saveServiceCheckout,
+  serviceCheckoutSchema,
+} from "./service-orders";
+
+// The confirmation page of a Service Pay payment whose order is not there yet (the page's
+// ready-to-place-order call failed, or the order is created from the webhook).
+
+let shop: TestShop;
+let products: Awaited<ReturnType<typeof seedProducts>>;
+beforeAll(async () => {
+  shop = await createTestShop();
+  products = await seedProducts(shop.db);
+});
+afterAll(() => shop.cleanup());
+
+const SHOP = "http://shop.test";
+
+async function paying(options: { keepDetails: boolean }) {
+  const session = newSession();
+  const cart = await seedCart(shop.db, session.sessionId, [
+    { productId: products.phone.id, quantity: 1 },
+  ]);
+  if (options.keepDetails) {
+    await saveServiceCheckout(shop.db, {
+      sessionId: session.sessionId,
+      customerId: null,
+      details: serviceCheckoutSchema.parse(CHECKOUT),
+    });
+  }
+  return { session, cart };
+}
+
+function notify(cartId: string, id: string) {
+  const body = JSON.stringify({
+    id,
+    order_id: `ord_${id}`,
+    cart_id: cartId,
+    status: "payment_completed",
+    trade_in_discount: 1500,
+  });
+  return receiveServiceNotification(
+    shop.db,
+    {
+      notificationId: id,
+      event: "order.payment_completed",
+      orderId: `ord_${id}`,
+      cartId,
+      status: "payment_completed",
+      amount: undefined,
+      currency: "EUR",
+      tradeInDiscount: 1500,
+      form: "flat",
+      body,
+    },
+    { mode: "ready_to_place_order", shopBaseUrl: SHOP },
+  );
+}
+
+describe("settleAwaitedServiceOrder", () => {
+  it("is none when no Service Pay payment was started", async () => {
+    const { session } = await paying({ keepDetails: false });
+    const result = await settleAwaitedServiceOrder(shop.db, {
+      sessionId: session.sessionId,
+      customerId: null,
+      shopBaseUrl: SHOP,
+    });
+    expect(result).toBe("none");
+  });
+
+  it("waits (and keeps the cart) while no signed notification arrived", async () => {
+    const { session, cart } = await paying({ keepDetails: true });
+    const params = { sessionId: session.sessionId, customerId: null, shopBaseUrl: SHOP };
+    expect(await settleAwaitedServiceOrder(shop.db, params)).toBe("waiting");
+    expect(await shop.db.order.count({ where: { cartId: cart.id } })).toBe(0);
+    // Long after the details were kept, the page stops waiting.
+    const later = new Date(Date.now() + 31 * 60 * 1000);
+    expect(await settleAwaitedServiceOrder(shop.db, { ...params, now: later })).toBe("none");
+  });
+
+  it("creates the order from the kept details once a signed notification waits, applying it", async () => {
+    const { session, cart } = await paying({ keepDetails: true });
+    const early = await notify(cart.id, `wh_${cart.id}`);
+    expect(early.outcome).toBe("early");
+    const params = { sessionId: session.sessionId, customerId: null, shopBaseUrl: SHOP };
+    expect(await settleAwaitedServiceOrder(shop.db, params)).toBe("created");
+    const order = await shop.db.order.findUniqueOrThrow({ where: { cartId: cart.id } });
+    expect(order).toMatchObject({ status: "payment_completed", tradeInDiscount: 1500 });
+    // Again (a refresh): the order exists, the cart is checked out, nothing more happens.
+    expect(await settleAwaitedServiceOrder(shop.db, params)).toBe("none");
+    expect(await shop.db.order.count({ where: { cartId: cart.id } })).toBe(1);
+  });
+});
