@@ -178,6 +178,35 @@ test.describe("card payment with a trade-in", () => {
   });
 });
 
+test("a slow service: the checkout does not wait for it, and a timed-out registration is not counted twice @emulator", async ({
+  page,
+  sdk,
+  shop,
+  emulator,
+}) => {
+  test.setTimeout(60_000);
+  await shop.login();
+  await valueDevice(sdk);
+  await shop.addToCart(PRODUCT);
+  // Slower than the checkout's wait and than the client's per-request timeout (10 s).
+  await emulator.addFault({ endpoint: "register_purchase", latency_ms: 12_000, count: 1 });
+  const number = await payByCard(shop);
+  await expect
+    .poll(
+      async () => {
+        await page.reload();
+        const outcome = page.getByTestId("trade-in-outcome");
+        return (await outcome.count()) ? outcome.getAttribute("data-outcome") : null;
+      },
+      { timeout: 40_000, intervals: [1_000] },
+    )
+    .toBe("registered");
+  // The request that timed out was repeated by the job; the purchase counts once.
+  const answered = registerPurchases(await emulator.journal()).filter((c) => c.status === 200);
+  expect(answered.length).toBeGreaterThanOrEqual(1);
+  expect((await emulator.orders()).filter((o) => o.order_id === number)).toHaveLength(1);
+});
+
 test.describe("tokens and sessions during checkout", () => {
   test("an access token that expires mid-checkout is refreshed without the shopper noticing @emulator", async ({
     page,

@@ -62,13 +62,21 @@ export async function checkoutAction(
   redirect("/checkout/confirmation");
 }
 
+/** The shopper waits at most this long for the trade-in step; a slower service finishes it in
+ *  the background (the attempt keeps its claim and records its outcome; README, Card payment). */
+const TRADE_IN_WAIT_MS = 8_000;
+
 async function registerTradeIn(orderId: string, sessionId: string, salt: string) {
-  try {
-    await withInspectorSession(sessionId, () =>
-      applyTradeInAfterCardPayment(tradeInDeps(), { orderId, sessionId, salt }),
-    );
-  } catch (error) {
+  const attempt = withInspectorSession(sessionId, () =>
+    applyTradeInAfterCardPayment(tradeInDeps(), { orderId, sessionId, salt }),
+  ).catch((error) => {
     // The paid order stands; a written registration row is retried by the job.
     console.error("[checkout] trade-in registration failed", error);
-  }
+  });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const waited = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, TRADE_IN_WAIT_MS);
+  });
+  await Promise.race([attempt, waited]);
+  clearTimeout(timer);
 }
