@@ -3,7 +3,28 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import Database from "better-sqlite3";
+import { afterAll, beforeAll } from "vitest";
 import { PrismaClient } from "./generated/client";
+
+/**
+ * Test-only: a new SQLite file in a fresh temporary folder, with the project's migrations
+ * applied in order. The caller removes `dir` when done.
+ */
+export function migratedTestDatabase(prefix: string): { dir: string; file: string } {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  const file = path.join(dir, "test.db");
+  const raw = new Database(file);
+  const migrations = path.resolve(import.meta.dirname, "../../prisma/migrations");
+  const folders = readdirSync(migrations, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
+  for (const folder of folders) {
+    raw.exec(readFileSync(path.join(migrations, folder, "migration.sql"), "utf8"));
+  }
+  raw.close();
+  return { dir, file };
+}
 
 /**
  * Test-only: a temporary SQLite file migrated with the project's migrations and installed as
@@ -11,17 +32,7 @@ import { PrismaClient } from "./generated/client";
  * Call in beforeAll.
  */
 export async function createTestDb(): Promise<{ db: PrismaClient; cleanup: () => Promise<void> }> {
-  const dir = mkdtempSync(path.join(tmpdir(), "shop-unit-"));
-  const file = path.join(dir, "test.db");
-  const raw = new Database(file);
-  const migrations = path.resolve(import.meta.dirname, "../../prisma/migrations");
-  for (const folder of readdirSync(migrations, { withFileTypes: true })
-    .filter((e) => e.isDirectory())
-    .map((e) => e.name)
-    .sort()) {
-    raw.exec(readFileSync(path.join(migrations, folder, "migration.sql"), "utf8"));
-  }
-  raw.close();
+  const { dir, file } = migratedTestDatabase("shop-unit-");
   Object.assign(process.env, {
     DATABASE_URL: `file:${file}`,
     SESSION_SECRET: "unit-test-session-secret-32-characters-long",
@@ -63,4 +74,19 @@ export async function seedTwoProducts(db: PrismaClient) {
     phone: await make("phone", [66033, 13867], [58250, 11650]),
     buds: await make("buds", [14793, 3107], [13250, 2650]),
   };
+}
+
+/**
+ * Test-only: registers beforeAll/afterAll that create the test database and seed the two
+ * products; read `db` and `products` inside tests (they are set once beforeAll has run).
+ */
+export function setUpTestDb() {
+  const shop = {} as { db: PrismaClient; products: Awaited<ReturnType<typeof seedTwoProducts>> };
+  let cleanup: () => Promise<void> = async () => {};
+  beforeAll(async () => {
+    ({ db: shop.db, cleanup } = await createTestDb());
+    shop.products = await seedTwoProducts(shop.db);
+  });
+  afterAll(() => cleanup());
+  return shop;
 }

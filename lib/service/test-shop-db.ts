@@ -1,11 +1,10 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { rmSync } from "node:fs";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
-import Database from "better-sqlite3";
 import { sealData } from "iron-session";
+import { afterAll, beforeAll } from "vitest";
 import { PrismaClient } from "@/lib/db/generated/client";
 import { trackSqliteConnection, withWriteAheadLog } from "@/lib/db/sqlite-wal";
+import { migratedTestDatabase } from "@/lib/db/test-db";
 import { SESSION_COOKIE } from "@/lib/session/session-data";
 import { signWebhookBody, webhookSecret } from "./webhook-signature";
 
@@ -14,8 +13,6 @@ import { signWebhookBody, webhookSecret } from "./webhook-signature";
  * the app's database (`getDb()`), plus helpers to seed a shop, seal a session cookie and sign a
  * webhook. Lets the route handlers be called with real `Request` objects, as Next calls them.
  */
-
-const migrationsDir = path.resolve(import.meta.dirname, "../../prisma/migrations");
 
 export const TEST_ENV = {
   SESSION_SECRET: "test-session-secret-at-least-32-characters!!",
@@ -38,17 +35,7 @@ export interface TestShop {
 
 /** Call in beforeAll, before any handler runs (getConfig and getDb read the environment once). */
 export async function createTestShop(): Promise<TestShop> {
-  const dir = mkdtempSync(path.join(tmpdir(), "shop-test-"));
-  const file = path.join(dir, "test.db");
-  const raw = new Database(file);
-  const folders = readdirSync(migrationsDir, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory())
-    .map((entry) => entry.name)
-    .sort();
-  for (const folder of folders) {
-    raw.exec(readFileSync(path.join(migrationsDir, folder, "migration.sql"), "utf8"));
-  }
-  raw.close();
+  const { dir, file } = migratedTestDatabase("shop-test-");
   Object.assign(process.env, TEST_ENV, { DATABASE_URL: `file:${file}` });
   const adapter = withWriteAheadLog(new PrismaBetterSQLite3({ url: `file:${file}` }));
   const db = trackSqliteConnection(new PrismaClient({ adapter }), adapter);
@@ -71,6 +58,20 @@ export async function createTestShop(): Promise<TestShop> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Registers beforeAll/afterAll that create the test shop and seed its products; read `db` and
+ * `products` inside tests (they are set once beforeAll has run).
+ */
+export function setUpTestShop() {
+  const shop = {} as TestShop & { products: Awaited<ReturnType<typeof seedProducts>> };
+  beforeAll(async () => {
+    Object.assign(shop, await createTestShop());
+    shop.products = await seedProducts(shop.db);
+  });
+  afterAll(() => shop.cleanup());
+  return shop;
 }
 
 let counter = 0;
@@ -117,6 +118,18 @@ export async function sessionCookie(session: TestSession): Promise<string> {
   return `${SESSION_COOKIE}=${sealed}`;
 }
 
+/** The address of every seeded customer, and the billing address of `CHECKOUT`. */
+export const SHOPPER_ADDRESS = {
+  given_name: "Ada",
+  family_name: "Lovelace",
+  phone: "+353 1 555 0100",
+  address: "1 Analytical Row",
+  city: "Dublin",
+  state: "",
+  country_code: "IE",
+  postal_code: "D02 X285",
+};
+
 export async function seedCustomer(db: PrismaClient) {
   counter += 1;
   return db.customer.create({
@@ -125,18 +138,7 @@ export async function seedCustomer(db: PrismaClient) {
       passwordHash: "scrypt$00$00",
       given_name: "Ada",
       family_name: "Lovelace",
-      address: {
-        create: {
-          given_name: "Ada",
-          family_name: "Lovelace",
-          phone: "+353 1 555 0100",
-          address: "1 Analytical Row",
-          city: "Dublin",
-          state: "",
-          country_code: "IE",
-          postal_code: "D02 X285",
-        },
-      },
+      address: { create: SHOPPER_ADDRESS },
     },
   });
 }
@@ -153,16 +155,7 @@ export async function seedCart(
 
 export const CHECKOUT = {
   email: "ada@example.com",
-  billing: {
-    given_name: "Ada",
-    family_name: "Lovelace",
-    phone: "+353 1 555 0100",
-    address: "1 Analytical Row",
-    city: "Dublin",
-    state: "",
-    country_code: "IE",
-    postal_code: "D02 X285",
-  },
+  billing: SHOPPER_ADDRESS,
   shipping_method: "express",
 } as const;
 
@@ -172,6 +165,15 @@ export function jsonRequest(url: string, body: unknown, cookie?: string): Reques
     headers: { "content-type": "application/json", ...(cookie ? { cookie } : {}) },
     body: JSON.stringify(body),
   });
+}
+
+/** The Service Pay page's ready-to-place-order call for `cartId`, with the `CHECKOUT` details. */
+export function pendingOrderRequest(cartId: string, cookie: string): Request {
+  return jsonRequest(
+    "http://shop.test/api/service/pending-order",
+    { cart_id: cartId, ...CHECKOUT },
+    cookie,
+  );
 }
 
 /** A delivery as the service sends it: the exact bytes and their signature. */

@@ -1,17 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { parseCheckoutForm } from "./checkout-input";
 import { chargeTestCard, passesLuhn, TEST_CARDS } from "./test-card";
+import { TEST_ADDRESS } from "./test-checkout";
 
-const address = {
-  given_name: "Ada",
-  family_name: "Lovelace",
-  phone: "+353 1 555 0100",
-  address: "1 Main Street",
-  city: "Dublin",
-  state: "",
-  country_code: "IE",
-  postal_code: "D02 X285",
-};
+const address = TEST_ADDRESS;
 
 function form(overrides: Record<string, string | undefined> = {}): FormData {
   const data = new FormData();

@@ -1,50 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { PrismaClient } from "@/lib/db/generated/client";
-import { createTestDb, seedTwoProducts } from "@/lib/db/test-db";
+import { describe, expect, it } from "vitest";
+import { setUpTestDb } from "@/lib/db/test-db";
 import { randomHex32 } from "@/lib/session/session-data";
 import { addToCart, loadCart, setCartCurrency, setItemQuantity } from "./cart";
-import type { CheckoutInput } from "./checkout-input";
 import { changeOrderStatus, createOrderFromCart, placeCardOrder } from "./orders";
 import { TEST_CARDS } from "./test-card";
+import { cardCheckoutInput, TEST_ADDRESS } from "./test-checkout";
 
-let db: PrismaClient;
-let cleanup: () => Promise<void>;
-let products: Awaited<ReturnType<typeof seedTwoProducts>>;
+const shop = setUpTestDb();
 
-beforeAll(async () => {
-  ({ db, cleanup } = await createTestDb());
-  products = await seedTwoProducts(db);
-});
-afterAll(() => cleanup());
-
-const address = {
-  given_name: "Ada",
-  family_name: "Lovelace",
-  phone: "+353 1 555 0100",
-  address: "1 Main Street",
-  city: "Dublin",
-  state: "",
-  country_code: "IE",
-  postal_code: "D02 X285",
-};
-
-function input(card: string): CheckoutInput {
-  return {
-    email: "ada@example.com",
-    billing: address,
-    shipping: { ...address, city: "Cork" },
-    shippingMethod: "express",
-    paymentMethod: "card",
-    card: { number: card.replace(/ /g, ""), expiry: "12/39", cvc: "123" },
-  };
-}
+const input = (card: string) => cardCheckoutInput(card, { ...TEST_ADDRESS, city: "Cork" });
 
 async function cartWith(quantity = 2) {
   const sessionId = randomHex32();
   const added = await addToCart({
     sessionId,
     currency: "EUR",
-    productId: products.phone.id,
+    productId: shop.products.phone.id,
     quantity,
   });
   expect(added).toEqual({ ok: true });
@@ -54,7 +25,7 @@ async function cartWith(quantity = 2) {
 describe("cart in the database", () => {
   it("adds, merges, caps, changes currency and removes lines", async () => {
     const sessionId = await cartWith(2);
-    await addToCart({ sessionId, currency: "EUR", productId: products.phone.id, quantity: 3 });
+    await addToCart({ sessionId, currency: "EUR", productId: shop.products.phone.id, quantity: 3 });
     let cart = await loadCart(sessionId);
     expect(cart?.lines).toHaveLength(1);
     expect(cart?.lines[0]?.quantity).toBe(5);
@@ -63,7 +34,7 @@ describe("cart in the database", () => {
     const tooMany = await addToCart({
       sessionId,
       currency: "EUR",
-      productId: products.phone.id,
+      productId: shop.products.phone.id,
       quantity: 6,
     });
     expect(tooMany.ok).toBe(false);
@@ -93,7 +64,7 @@ describe("placing an order", () => {
     });
     expect(result.ok).toBe(true);
     if (!result.ok) return;
-    const order = await db.order.findUniqueOrThrow({
+    const order = await shop.db.order.findUniqueOrThrow({
       where: { id: result.orderId },
       include: { items: true, history: { orderBy: { createdAt: "asc" } }, shippingAddress: true },
     });
@@ -126,7 +97,7 @@ describe("placing an order", () => {
 
   it("a declined card writes nothing and keeps the cart", async () => {
     const sessionId = await cartWith(1);
-    const before = await db.order.count();
+    const before = await shop.db.order.count();
     const result = await placeCardOrder({
       sessionId,
       customerId: null,
@@ -134,16 +105,16 @@ describe("placing an order", () => {
       shopBaseUrl: "http://shop.test",
     });
     expect(result).toMatchObject({ ok: false, error: expect.stringContaining("declined") });
-    expect(await db.order.count()).toBe(before);
+    expect(await shop.db.order.count()).toBe(before);
     expect((await loadCart(sessionId))?.lines).toHaveLength(1);
   });
 
   it("a failure inside the transaction leaves the cart open and no order behind", async () => {
     const sessionId = await cartWith(1);
-    const orders = await db.order.count();
-    const addresses = await db.address.count();
+    const orders = await shop.db.order.count();
+    const addresses = await shop.db.address.count();
     await expect(
-      db.$transaction(async (tx) => {
+      shop.db.$transaction(async (tx) => {
         await createOrderFromCart(tx, {
           sessionId,
           customerId: null,
@@ -154,8 +125,8 @@ describe("placing an order", () => {
         throw new Error("payment provider exploded");
       }),
     ).rejects.toThrow("exploded");
-    expect(await db.order.count()).toBe(orders);
-    expect(await db.address.count()).toBe(addresses);
+    expect(await shop.db.order.count()).toBe(orders);
+    expect(await shop.db.address.count()).toBe(addresses);
     expect((await loadCart(sessionId))?.lines).toHaveLength(1);
   });
 
@@ -178,7 +149,7 @@ describe("placing an order", () => {
     expect(
       await changeOrderStatus({ orderId, to: "on_hold", source: "service", force: true }),
     ).toEqual({ ok: true });
-    const order = await db.order.findUniqueOrThrow({
+    const order = await shop.db.order.findUniqueOrThrow({
       where: { id: orderId },
       include: { history: true },
     });

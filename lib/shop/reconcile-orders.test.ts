@@ -1,41 +1,26 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { POST as pendingOrder } from "@/app/api/service/pending-order/route";
 import type { OrderList } from "@/lib/service/resources";
 import {
-  CHECKOUT,
-  createTestShop,
-  jsonRequest,
   newSession,
+  pendingOrderRequest,
   seedCart,
-  seedProducts,
   sessionCookie,
-  type TestShop,
+  setUpTestShop,
 } from "@/lib/service/test-shop-db";
 import { reconcileServiceOrders } from "./reconcile-orders";
 
 // Reconciliation against a migrated SQLite: a pending Service Pay order whose webhook never came
 // is repaired through the webhook's own path, once; unknown carts are reported, not invented.
 
-let shop: TestShop;
-let products: Awaited<ReturnType<typeof seedProducts>>;
-beforeAll(async () => {
-  shop = await createTestShop();
-  products = await seedProducts(shop.db);
-});
-afterAll(() => shop.cleanup());
+const shop = setUpTestShop();
 
 async function pendingServiceOrder() {
   const session = newSession();
   const cart = await seedCart(shop.db, session.sessionId, [
-    { productId: products.phone.id, quantity: 1 },
+    { productId: shop.products.phone.id, quantity: 1 },
   ]);
-  const response = await pendingOrder(
-    jsonRequest(
-      "http://shop.test/api/service/pending-order",
-      { cart_id: cart.id, ...CHECKOUT },
-      await sessionCookie(session),
-    ),
-  );
+  const response = await pendingOrder(pendingOrderRequest(cart.id, await sessionCookie(session)));
   expect(response.status).toBe(200);
   return cart.id;
 }

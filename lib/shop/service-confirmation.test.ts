@@ -1,12 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  CHECKOUT,
-  createTestShop,
-  newSession,
-  seedCart,
-  seedProducts,
-  type TestShop,
-} from "@/lib/service/test-shop-db";
+import { describe, expect, it } from "vitest";
+import { CHECKOUT, newSession, seedCart, setUpTestShop } from "@/lib/service/test-shop-db";
 import { settleAwaitedServiceOrder } from "./service-confirmation";
 import {
   receiveServiceNotification,
@@ -17,20 +10,14 @@ import {
 // The confirmation page of a Service Pay payment whose order is not there yet (the page's
 // ready-to-place-order call failed, or the order is created from the webhook).
 
-let shop: TestShop;
-let products: Awaited<ReturnType<typeof seedProducts>>;
-beforeAll(async () => {
-  shop = await createTestShop();
-  products = await seedProducts(shop.db);
-});
-afterAll(() => shop.cleanup());
+const shop = setUpTestShop();
 
 const SHOP = "http://shop.test";
 
 async function paying(options: { keepDetails: boolean }) {
   const session = newSession();
   const cart = await seedCart(shop.db, session.sessionId, [
-    { productId: products.phone.id, quantity: 1 },
+    { productId: shop.products.phone.id, quantity: 1 },
   ]);
   if (options.keepDetails) {
     await saveServiceCheckout(shop.db, {

@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { PrismaClient } from "@/lib/db/generated/client";
-import { createTestDb, seedTwoProducts } from "@/lib/db/test-db";
+import { describe, expect, it, vi } from "vitest";
+import { setUpTestDb } from "@/lib/db/test-db";
 import type { OrderUpdate } from "@/lib/service/client";
 import { ServiceApiError } from "@/lib/service/errors";
 import { randomHex32 } from "@/lib/session/session-data";
@@ -8,47 +7,22 @@ import { addToCart } from "./cart";
 import { placeCardOrder } from "./orders";
 import { sendOrderUpdate } from "./service-order-updates";
 import { TEST_CARDS } from "./test-card";
+import { cardCheckoutInput } from "./test-checkout";
 
-let db: PrismaClient;
-let cleanup: () => Promise<void>;
-let products: Awaited<ReturnType<typeof seedTwoProducts>>;
-
-beforeAll(async () => {
-  ({ db, cleanup } = await createTestDb());
-  products = await seedTwoProducts(db);
-});
-afterAll(() => cleanup());
-
-const address = {
-  given_name: "Ada",
-  family_name: "Lovelace",
-  phone: "+353 1 555 0100",
-  address: "1 Main Street",
-  city: "Dublin",
-  state: "",
-  country_code: "IE",
-  postal_code: "D02 X285",
-};
+const shop = setUpTestDb();
 
 async function serviceOrder(serviceOrderId: string | null = "ord_1") {
   const sessionId = randomHex32();
-  await addToCart({ sessionId, currency: "EUR", productId: products.phone.id, quantity: 2 });
-  await addToCart({ sessionId, currency: "EUR", productId: products.buds.id, quantity: 1 });
+  await addToCart({ sessionId, currency: "EUR", productId: shop.products.phone.id, quantity: 2 });
+  await addToCart({ sessionId, currency: "EUR", productId: shop.products.buds.id, quantity: 1 });
   const placed = await placeCardOrder({
     sessionId,
     customerId: null,
     shopBaseUrl: "http://shop.test",
-    input: {
-      email: "ada@example.com",
-      billing: address,
-      shipping: address,
-      shippingMethod: "standard",
-      paymentMethod: "card",
-      card: { number: TEST_CARDS.success.replace(/ /g, ""), expiry: "12/39", cvc: "123" },
-    },
+    input: { ...cardCheckoutInput(TEST_CARDS.success), shippingMethod: "standard" },
   });
   if (!placed.ok) throw new Error(placed.error);
-  await db.order.update({ where: { id: placed.orderId }, data: { serviceOrderId } });
+  await shop.db.order.update({ where: { id: placed.orderId }, data: { serviceOrderId } });
   return placed.orderId;
 }
 
@@ -71,18 +45,18 @@ describe("sendOrderUpdate", () => {
     const orderId = await serviceOrder();
     const c = client();
     const result = await sendOrderUpdate(
-      { db, client: c.client },
-      { orderId, type: "partial_shipment", quantities: { [products.phone.id]: 1 } },
+      { db: shop.db, client: c.client },
+      { orderId, type: "partial_shipment", quantities: { [shop.products.phone.id]: 1 } },
     );
     expect(result.ok).toBe(true);
     expect(c.sent).toEqual([
       {
         order_id: "ord_1",
         update_type: "partial_shipment",
-        items: [{ id: products.phone.id, quantity: 1 }],
+        items: [{ id: shop.products.phone.id, quantity: 1 }],
       },
     ]);
-    const order = await db.order.findUniqueOrThrow({
+    const order = await shop.db.order.findUniqueOrThrow({
       where: { id: orderId },
       include: { history: { orderBy: { createdAt: "asc" } } },
     });
@@ -94,17 +68,17 @@ describe("sendOrderUpdate", () => {
     const orderId = await serviceOrder("ord_2");
     const c = client();
     await sendOrderUpdate(
-      { db, client: c.client },
+      { db: shop.db, client: c.client },
       {
         orderId,
         type: "cart_update",
-        quantities: { [products.phone.id]: 1, [products.buds.id]: 0 },
+        quantities: { [shop.products.phone.id]: 1, [shop.products.buds.id]: 0 },
       },
     );
     const cart = c.sent[0]?.cart;
-    expect(cart?.items.map((i) => [i.id, i.quantity])).toEqual([[products.phone.id, 1]]);
+    expect(cart?.items.map((i) => [i.id, i.quantity])).toEqual([[shop.products.phone.id, 1]]);
     expect(cart?.total).toBe(66033 + 13867);
-    const order = await db.order.findUniqueOrThrow({ where: { id: orderId } });
+    const order = await shop.db.order.findUniqueOrThrow({ where: { id: orderId } });
     expect(order.status).toBe("payment_completed");
   });
 
@@ -113,9 +87,12 @@ describe("sendOrderUpdate", () => {
     const c = client(
       new ServiceApiError({ status: 403, method: "POST", path: "/payments/orders/update" }),
     );
-    const result = await sendOrderUpdate({ db, client: c.client }, { orderId, type: "shipped" });
+    const result = await sendOrderUpdate(
+      { db: shop.db, client: c.client },
+      { orderId, type: "shipped" },
+    );
     expect(result).toEqual({ ok: false, error: expect.stringContaining('"updates" scope') });
-    const order = await db.order.findUniqueOrThrow({
+    const order = await shop.db.order.findUniqueOrThrow({
       where: { id: orderId },
       include: { history: true },
     });
@@ -127,13 +104,13 @@ describe("sendOrderUpdate", () => {
     const unknown = await serviceOrder(null);
     const c = client();
     const a = await sendOrderUpdate(
-      { db, client: c.client },
+      { db: shop.db, client: c.client },
       { orderId: unknown, type: "shipped" },
     );
     expect(a.ok).toBe(false);
     const known = await serviceOrder("ord_4");
     const b = await sendOrderUpdate(
-      { db, client: c.client },
+      { db: shop.db, client: c.client },
       { orderId: known, type: "partial_return", quantities: {} },
     );
     expect(b).toEqual({ ok: false, error: "Choose at least one item and a quantity." });

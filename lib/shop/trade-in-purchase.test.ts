@@ -1,16 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { PrismaClient } from "@/lib/db/generated/client";
-import { createTestDb, seedTwoProducts } from "@/lib/db/test-db";
+import { describe, expect, it, vi } from "vitest";
+import { setUpTestDb } from "@/lib/db/test-db";
 import type { RegisterPurchaseBody } from "@/lib/service/client";
 import { ServiceApiError } from "@/lib/service/errors";
 import { NOT_APPLIED_MESSAGES } from "@/lib/service/register-purchase";
 import type { Session, TradeInItem } from "@/lib/service/resources";
 import { randomHex32 } from "@/lib/session/session-data";
 import { addToCart } from "./cart";
-import type { CheckoutInput } from "./checkout-input";
 import { placeCardOrder } from "./orders";
 import { retryDueRegistrations } from "./register-purchase-queue";
 import { TEST_CARDS } from "./test-card";
+import { cardCheckoutInput } from "./test-checkout";
 import {
   applyTradeInAfterCardPayment,
   processRegistration,
@@ -18,42 +17,17 @@ import {
   type TradeInClient,
 } from "./trade-in-purchase";
 
-let db: PrismaClient;
-let cleanup: () => Promise<void>;
-let products: Awaited<ReturnType<typeof seedTwoProducts>>;
-
-beforeAll(async () => {
-  ({ db, cleanup } = await createTestDb());
-  products = await seedTwoProducts(db);
-});
-afterAll(() => cleanup());
+const shop = setUpTestDb();
 
 const NOW = new Date("2026-11-21T12:00:00Z");
-const address = {
-  given_name: "Ada",
-  family_name: "Lovelace",
-  phone: "+353 1 555 0100",
-  address: "1 Main Street",
-  city: "Dublin",
-  state: "",
-  country_code: "IE",
-  postal_code: "D02 X285",
-};
-const input: CheckoutInput = {
-  email: "ada@example.com",
-  billing: address,
-  shipping: address,
-  shippingMethod: "express",
-  paymentMethod: "card",
-  card: { number: TEST_CARDS.success.replace(/ /g, ""), expiry: "12/39", cvc: "123" },
-};
+const input = cardCheckoutInput(TEST_CARDS.success);
 
 async function paidOrder() {
   const session = { sessionId: randomHex32(), salt: randomHex32() };
   await addToCart({
     sessionId: session.sessionId,
     currency: "EUR",
-    productId: products.buds.id,
+    productId: shop.products.buds.id,
     quantity: 2,
   });
   const placed = await placeCardOrder({
@@ -100,7 +74,7 @@ function apiError(status: number, path = "/register-purchase") {
   return new ServiceApiError({ status, method: "POST", path, error: `e${status}` });
 }
 
-const deps = (client: TradeInClient, now = NOW) => ({ db, client, now: () => now });
+const deps = (client: TradeInClient, now = NOW) => ({ db: shop.db, client, now: () => now });
 
 describe("trade-in after a card payment (go-live scenario 2)", () => {
   it("registers an accepted, unexpired trade-in once, with the Base64 cart and the order total", async () => {
@@ -109,14 +83,14 @@ describe("trade-in after a card payment (go-live scenario 2)", () => {
     const result = await applyTradeInAfterCardPayment(deps(client), o);
     expect(result).toEqual({ status: "registered" });
     expect(sent).toHaveLength(1);
-    const order = await db.order.findUniqueOrThrow({ where: { id: o.orderId } });
+    const order = await shop.db.order.findUniqueOrThrow({ where: { id: o.orderId } });
     const cart = JSON.parse(Buffer.from(sent[0]?.cart ?? "", "base64").toString("utf8"));
     expect(cart.id).toBe(order.cartId);
     expect(cart.items[0].quantity).toBe(2);
     expect(sent[0]?.order_amount).toBe(order.total);
     expect(sent[0]?.order_id).toBe(order.number);
     expect(order.tradeInStatus).toBe("registered");
-    const history = await db.orderStatusChange.findMany({ where: { orderId: o.orderId } });
+    const history = await shop.db.orderStatusChange.findMany({ where: { orderId: o.orderId } });
     expect(history.map((h) => h.note).join("\n")).toContain("Trade-in registered");
     // A second call for the same order sends nothing more.
     expect(await applyTradeInAfterCardPayment(deps(client), o)).toEqual({ status: "registered" });
@@ -128,13 +102,13 @@ describe("trade-in after a card payment (go-live scenario 2)", () => {
     const { client, sent } = fakeClient({ session: {} });
     expect(await applyTradeInAfterCardPayment(deps(client), o)).toEqual({ status: "no_trade_in" });
     expect(sent).toHaveLength(0);
-    const order = await db.order.findUniqueOrThrow({ where: { id: o.orderId } });
+    const order = await shop.db.order.findUniqueOrThrow({ where: { id: o.orderId } });
     expect(order.tradeInStatus).toBeNull();
   });
 
   it("explains an expired valuation the browser saw accepted, and sends nothing", async () => {
     const o = await paidOrder();
-    await db.sessionTradeIn.create({ data: { sessionId: o.sessionId, tradeInId: "ti_old" } });
+    await shop.db.sessionTradeIn.create({ data: { sessionId: o.sessionId, tradeInId: "ti_old" } });
     const { client, sent } = fakeClient({
       session: {},
       item: apiError(410, "/core/tradeinitems/"),
@@ -168,7 +142,7 @@ describe("trade-in after a card payment (go-live scenario 2)", () => {
     });
     const result = await applyTradeInAfterCardPayment(deps(client), o);
     expect(result).toEqual({ status: "not_applied", message: NOT_APPLIED_MESSAGES[reason] });
-    const order = await db.order.findUniqueOrThrow({ where: { id: o.orderId } });
+    const order = await shop.db.order.findUniqueOrThrow({ where: { id: o.orderId } });
     expect(order.status).toBe("payment_completed");
     expect(order.tradeInMessage).toBe(NOT_APPLIED_MESSAGES[reason]);
   });
@@ -185,7 +159,9 @@ describe("trade-in after a card payment (go-live scenario 2)", () => {
         },
       });
       expect(await applyTradeInAfterCardPayment(deps(client), o)).toEqual({ status: "queued" });
-      const row = await db.tradeInRegistration.findUniqueOrThrow({ where: { orderId: o.orderId } });
+      const row = await shop.db.tradeInRegistration.findUniqueOrThrow({
+        where: { orderId: o.orderId },
+      });
       expect(row.precheck).toBe(false);
       expect(row.nextAttemptAt?.getTime()).toBe(NOW.getTime() + retryDelayMs(1));
       // Not due yet: nothing happens.
@@ -197,7 +173,7 @@ describe("trade-in after a card payment (go-live scenario 2)", () => {
       expect(sent).toHaveLength(2);
       expect(sent[1]).toEqual(sent[0]);
       expect(client.getSession).toHaveBeenCalledTimes(1);
-      const order = await db.order.findUniqueOrThrow({ where: { id: o.orderId } });
+      const order = await shop.db.order.findUniqueOrThrow({ where: { id: o.orderId } });
       expect(order.tradeInStatus).toBe("registered");
     },
   );
@@ -206,7 +182,9 @@ describe("trade-in after a card payment (go-live scenario 2)", () => {
     const o = await paidOrder();
     const { client, sent } = fakeClient({ session: apiError(503, "/core/sessions/") });
     expect(await applyTradeInAfterCardPayment(deps(client), o)).toEqual({ status: "queued" });
-    const row = await db.tradeInRegistration.findUniqueOrThrow({ where: { orderId: o.orderId } });
+    const row = await shop.db.tradeInRegistration.findUniqueOrThrow({
+      where: { orderId: o.orderId },
+    });
     expect(row.precheck).toBe(true);
     // The service is back and the session has no trade-in: a plain purchase, nothing sent.
     const back = fakeClient({ session: {} });
@@ -225,7 +203,7 @@ describe("trade-in after a card payment (go-live scenario 2)", () => {
       },
     });
     await applyTradeInAfterCardPayment(deps(slow.client), o);
-    await db.tradeInRegistration.update({
+    await shop.db.tradeInRegistration.update({
       where: { orderId: o.orderId },
       data: { nextAttemptAt: NOW },
     });

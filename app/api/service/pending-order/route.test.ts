@@ -1,33 +1,25 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   CHECKOUT,
-  createTestShop,
   jsonRequest,
   newSession,
   seedCart,
-  seedProducts,
   sessionCookie,
-  type TestShop,
+  setUpTestShop,
 } from "@/lib/service/test-shop-db";
 import { POST } from "./route";
 
 // The pending Service Pay order created on ready-to-place-order (contract, Events: "a merchant
 // may instead create a pending order on ready-to-place-order"), idempotent by cart id.
 
-let shop: TestShop;
-let products: Awaited<ReturnType<typeof seedProducts>>;
-beforeAll(async () => {
-  shop = await createTestShop();
-  products = await seedProducts(shop.db);
-});
-afterAll(() => shop.cleanup());
+const shop = setUpTestShop();
 
 const URL = "http://shop.test/api/service/pending-order";
 
 async function shopper() {
   const session = newSession();
   const cart = await seedCart(shop.db, session.sessionId, [
-    { productId: products.phone.id, quantity: 2 },
+    { productId: shop.products.phone.id, quantity: 2 },
   ]);
   return { session, cart, cookie: await sessionCookie(session) };
 }

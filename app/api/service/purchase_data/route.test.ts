@@ -1,15 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GUEST_EMAIL } from "@/lib/service/callbacks";
 import {
   CHECKOUT,
-  createTestShop,
   jsonRequest,
   newSession,
+  SHOPPER_ADDRESS,
   seedCart,
   seedCustomer,
-  seedProducts,
   sessionCookie,
-  type TestShop,
+  setUpTestShop,
 } from "@/lib/service/test-shop-db";
 import { POST as checkout } from "../checkout/route";
 import { GET } from "./route";
@@ -17,13 +16,7 @@ import { GET } from "./route";
 // Contract: Merchant endpoints (purchase_data), Resources › Purchase data, Cart, Cart item;
 // amounts integer cents (rule 3); `purchase: null` for an empty cart.
 
-let shop: TestShop;
-let products: Awaited<ReturnType<typeof seedProducts>>;
-beforeAll(async () => {
-  shop = await createTestShop();
-  products = await seedProducts(shop.db);
-});
-afterAll(() => shop.cleanup());
+const shop = setUpTestShop();
 
 const get = (cookie: string) =>
   GET(new Request("http://shop.test/api/service/purchase_data", { headers: { cookie } }));
@@ -46,20 +39,11 @@ describe("GET /api/service/purchase_data", () => {
     const session = newSession(customer.id);
     const cookie = await sessionCookie(session);
     const cart = await seedCart(shop.db, session.sessionId, [
-      { productId: products.phone.id, quantity: 1 },
-      { productId: products.cable.id, quantity: 3 },
+      { productId: shop.products.phone.id, quantity: 1 },
+      { productId: shop.products.cable.id, quantity: 3 },
     ]);
     const body = await (await get(cookie)).json();
-    const address = {
-      given_name: "Ada",
-      family_name: "Lovelace",
-      phone: "+353 1 555 0100",
-      address: "1 Analytical Row",
-      city: "Dublin",
-      state: "",
-      country_code: "IE",
-      postal_code: "D02 X285",
-    };
+    const address = SHOPPER_ADDRESS;
     expect(body).toEqual({
       purchase: {
         cart: {
@@ -67,20 +51,20 @@ describe("GET /api/service/purchase_data", () => {
           currency: "EUR",
           items: [
             {
-              id: products.phone.id,
+              id: shop.products.phone.id,
               name: "phone",
               description: "phone description",
-              url: `http://shop.test/products/${products.phone.slug}`,
+              url: `http://shop.test/products/${shop.products.phone.slug}`,
               quantity: 1,
               price: 10000,
               tax: 2300,
               total: 12300,
             },
             {
-              id: products.cable.id,
+              id: shop.products.cable.id,
               name: "cable",
               description: "cable description",
-              url: `http://shop.test/products/${products.cable.slug}`,
+              url: `http://shop.test/products/${shop.products.cable.slug}`,
               quantity: 3,
               price: 1999,
               tax: 1380, // 3 × 460
@@ -102,7 +86,9 @@ describe("GET /api/service/purchase_data", () => {
     });
 
     // Built fresh on every call: a changed cart shows at once.
-    await shop.db.cartItem.deleteMany({ where: { cartId: cart.id, productId: products.cable.id } });
+    await shop.db.cartItem.deleteMany({
+      where: { cartId: cart.id, productId: shop.products.cable.id },
+    });
     const after = await (await get(cookie)).json();
     expect(after.purchase.cart).toMatchObject({ price: 10000, tax: 2300, total: 12300 });
   });
@@ -111,7 +97,7 @@ describe("GET /api/service/purchase_data", () => {
     const session = newSession();
     const cookie = await sessionCookie(session);
     const cart = await seedCart(shop.db, session.sessionId, [
-      { productId: products.cable.id, quantity: 1 },
+      { productId: shop.products.cable.id, quantity: 1 },
     ]);
     let body = await (await get(cookie)).json();
     expect(body.purchase.customer).toEqual({ id: `guest-${cart.id}`, email: GUEST_EMAIL });

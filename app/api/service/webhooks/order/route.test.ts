@@ -1,15 +1,13 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { PrismaClient } from "@/lib/db/generated/client";
+import { afterEach, describe, expect, it } from "vitest";
 import {
   CHECKOUT,
-  createTestShop,
   jsonRequest,
   newSession,
+  pendingOrderRequest,
   seedCart,
-  seedProducts,
   sessionCookie,
+  setUpTestShop,
   TEST_ENV,
-  type TestShop,
   webhookRequest,
 } from "@/lib/service/test-shop-db";
 import { POST as checkout } from "../../checkout/route";
@@ -19,17 +17,9 @@ import { POST } from "./route";
 // Contract: Events › Webhook, Authentication 5, Merchant endpoints rule 2 — against a real
 // migrated SQLite database, through the exported route handler.
 
-let shop: TestShop;
-let db: PrismaClient;
-let products: Awaited<ReturnType<typeof seedProducts>>;
+const shop = setUpTestShop();
 let seq = 0;
 
-beforeAll(async () => {
-  shop = await createTestShop();
-  db = shop.db;
-  products = await seedProducts(db);
-});
-afterAll(() => shop.cleanup());
 afterEach(() => {
   delete process.env.SERVICE_ORDER_CREATION;
 });
@@ -37,24 +27,18 @@ afterEach(() => {
 /** A session with a cart of one phone and two cables: 100.00+23.00 and 2×19.99+9.20 tax. */
 async function cartForNewSession() {
   const session = newSession();
-  const cart = await seedCart(db, session.sessionId, [
-    { productId: products.phone.id, quantity: 1 },
-    { productId: products.cable.id, quantity: 2 },
+  const cart = await seedCart(shop.db, session.sessionId, [
+    { productId: shop.products.phone.id, quantity: 1 },
+    { productId: shop.products.cable.id, quantity: 2 },
   ]);
   return { session, cart, cookie: await sessionCookie(session) };
 }
 
 async function pendingOrderFor() {
   const { cart, cookie } = await cartForNewSession();
-  const res = await pendingOrder(
-    jsonRequest(
-      "http://shop.test/api/service/pending-order",
-      { cart_id: cart.id, ...CHECKOUT },
-      cookie,
-    ),
-  );
+  const res = await pendingOrder(pendingOrderRequest(cart.id, cookie));
   expect(res.status).toBe(200);
-  const order = await db.order.findUniqueOrThrow({ where: { cartId: cart.id } });
+  const order = await shop.db.order.findUniqueOrThrow({ where: { cartId: cart.id } });
   return { order, cart, cookie };
 }
 
@@ -86,9 +70,9 @@ function wrapped(body: Record<string, unknown>) {
 }
 
 const snapshot = async (orderId: string) => ({
-  order: await db.order.findUniqueOrThrow({ where: { id: orderId } }),
-  history: await db.orderStatusChange.count({ where: { orderId } }),
-  notifications: await db.serviceNotification.count(),
+  order: await shop.db.order.findUniqueOrThrow({ where: { id: orderId } }),
+  history: await shop.db.orderStatusChange.count({ where: { orderId } }),
+  notifications: await shop.db.serviceNotification.count(),
 });
 
 describe("POST /api/service/webhooks/order", () => {
@@ -126,7 +110,7 @@ describe("POST /api/service/webhooks/order", () => {
     const res = await POST(webhookRequest(notification(order.cartId, "payment_completed")));
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ received: true, outcome: "applied" });
-    const after = await db.order.findUniqueOrThrow({
+    const after = await shop.db.order.findUniqueOrThrow({
       where: { id: order.id },
       include: { history: { orderBy: { createdAt: "asc" } } },
     });
@@ -146,9 +130,11 @@ describe("POST /api/service/webhooks/order", () => {
       webhookRequest(wrapped(notification(order.cartId, "payment_completed"))),
     );
     expect(res.status).toBe(200);
-    const after = await db.order.findUniqueOrThrow({ where: { id: order.id } });
+    const after = await shop.db.order.findUniqueOrThrow({ where: { id: order.id } });
     expect(after.status).toBe("payment_completed");
-    const stored = await db.serviceNotification.findFirstOrThrow({ where: { orderId: order.id } });
+    const stored = await shop.db.serviceNotification.findFirstOrThrow({
+      where: { orderId: order.id },
+    });
     expect(stored.form).toBe("data");
   });
 
@@ -162,9 +148,9 @@ describe("POST /api/service/webhooks/order", () => {
     const outcomes = await Promise.all(responses.map(async (r) => (await r.json()).outcome));
     expect(outcomes.filter((o) => o === "applied")).toHaveLength(1);
     expect(outcomes.filter((o) => o === "duplicate")).toHaveLength(19);
-    expect(await db.serviceNotification.count({ where: { orderId: order.id } })).toBe(1);
+    expect(await shop.db.serviceNotification.count({ where: { orderId: order.id } })).toBe(1);
     expect(
-      await db.orderStatusChange.count({ where: { orderId: order.id, source: "service" } }),
+      await shop.db.orderStatusChange.count({ where: { orderId: order.id, source: "service" } }),
     ).toBe(1);
   });
 
@@ -175,7 +161,7 @@ describe("POST /api/service/webhooks/order", () => {
     const again = await POST(webhookRequest({ ...body, created_at: "2026-11-21T12:00:05.000Z" }));
     expect([first.status, again.status]).toEqual([200, 200]);
     expect((await again.json()).outcome).toBe("duplicate");
-    expect(await db.serviceNotification.count({ where: { orderId: order.id } })).toBe(1);
+    expect(await shop.db.serviceNotification.count({ where: { orderId: order.id } })).toBe(1);
   });
 
   it("never moves an order backwards when deliveries arrive out of order", async () => {
@@ -187,14 +173,14 @@ describe("POST /api/service/webhooks/order", () => {
     expect((await (await POST(webhookRequest(done))).json()).outcome).toBe("applied");
     expect((await (await POST(webhookRequest(paid))).json()).outcome).toBe("recorded");
     expect((await (await POST(webhookRequest(late))).json()).outcome).toBe("recorded");
-    const after = await db.order.findUniqueOrThrow({
+    const after = await shop.db.order.findUniqueOrThrow({
       where: { id: order.id },
       include: { history: { orderBy: { createdAt: "asc" } } },
     });
     expect(after.status).toBe("completed");
     expect(after.history.map((h) => h.to)).toEqual(["pending", "completed"]);
     // Every delivery is kept in the log, with what was done about it.
-    const log = await db.serviceNotification.findMany({
+    const log = await shop.db.serviceNotification.findMany({
       where: { orderId: order.id },
       orderBy: { receivedAt: "asc" },
     });
@@ -210,15 +196,15 @@ describe("POST /api/service/webhooks/order", () => {
     await POST(webhookRequest(notification(order.cartId, "payment_completed")));
     const res = await POST(webhookRequest(notification(order.cartId, "on_hold_for_review")));
     expect(res.status).toBe(200);
-    let after = await db.order.findUniqueOrThrow({ where: { id: order.id } });
+    let after = await shop.db.order.findUniqueOrThrow({ where: { id: order.id } });
     expect(after.status).toBe("on_hold_for_review");
     // A late redelivery of the status before it does not hide the newer unknown one…
     await POST(webhookRequest(notification(order.cartId, "pending")));
-    after = await db.order.findUniqueOrThrow({ where: { id: order.id } });
+    after = await shop.db.order.findUniqueOrThrow({ where: { id: order.id } });
     expect(after.status).toBe("on_hold_for_review");
     // …but a status ahead of the last known one (payment_completed) applies.
     await POST(webhookRequest(notification(order.cartId, "completed")));
-    const final = await db.order.findUniqueOrThrow({
+    const final = await shop.db.order.findUniqueOrThrow({
       where: { id: order.id },
       include: { history: { orderBy: { createdAt: "asc" } } },
     });
@@ -232,7 +218,7 @@ describe("POST /api/service/webhooks/order", () => {
   });
 
   it("answers 400 to malformed JSON or a body that is not a notification, storing nothing", async () => {
-    const before = await db.serviceNotification.count();
+    const before = await shop.db.serviceNotification.count();
     for (const body of [
       "{not json",
       JSON.stringify({ id: "x", status: "pending" }), // neither order_id nor cart_id
@@ -243,7 +229,7 @@ describe("POST /api/service/webhooks/order", () => {
       expect(res.status).toBe(400);
       expect(await res.json()).toMatchObject({ error: "bad_request" });
     }
-    expect(await db.serviceNotification.count()).toBe(before);
+    expect(await shop.db.serviceNotification.count()).toBe(before);
   });
 
   it("keeps a notification that arrives before the order and applies it when the order is created", async () => {
@@ -251,24 +237,20 @@ describe("POST /api/service/webhooks/order", () => {
     const early = await POST(webhookRequest(wrapped(notification(cart.id, "payment_completed"))));
     expect(early.status).toBe(200);
     expect((await early.json()).outcome).toBe("early");
-    expect(await db.order.count({ where: { cartId: cart.id } })).toBe(0);
+    expect(await shop.db.order.count({ where: { cartId: cart.id } })).toBe(0);
 
-    const res = await pendingOrder(
-      jsonRequest(
-        "http://shop.test/api/service/pending-order",
-        { cart_id: cart.id, ...CHECKOUT },
-        cookie,
-      ),
-    );
+    const res = await pendingOrder(pendingOrderRequest(cart.id, cookie));
     expect(res.status).toBe(200);
-    const order = await db.order.findUniqueOrThrow({
+    const order = await shop.db.order.findUniqueOrThrow({
       where: { cartId: cart.id },
       include: { history: { orderBy: { createdAt: "asc" } } },
     });
     expect(order.status).toBe("payment_completed");
     expect(order.tradeInDiscount).toBe(5000);
     expect(order.history.map((h) => h.to)).toEqual(["pending", "payment_completed"]);
-    const stored = await db.serviceNotification.findFirstOrThrow({ where: { cartId: cart.id } });
+    const stored = await shop.db.serviceNotification.findFirstOrThrow({
+      where: { cartId: cart.id },
+    });
     expect([stored.orderId, stored.outcome]).toEqual([order.id, "applied"]);
   });
 
@@ -276,23 +258,17 @@ describe("POST /api/service/webhooks/order", () => {
     const { cart, cookie } = await cartForNewSession();
     const body = JSON.stringify(notification(cart.id, "payment_completed"));
     const [created, ...deliveries] = await Promise.all([
-      pendingOrder(
-        jsonRequest(
-          "http://shop.test/api/service/pending-order",
-          { cart_id: cart.id, ...CHECKOUT },
-          cookie,
-        ),
-      ),
+      pendingOrder(pendingOrderRequest(cart.id, cookie)),
       ...Array.from({ length: 10 }, () => POST(webhookRequest(body))),
     ]);
     expect(created?.status).toBe(200);
     expect(deliveries.map((r) => r.status)).toEqual(Array(10).fill(200));
-    const order = await db.order.findUniqueOrThrow({ where: { cartId: cart.id } });
+    const order = await shop.db.order.findUniqueOrThrow({ where: { cartId: cart.id } });
     expect(order.status).toBe("payment_completed");
     expect(
-      await db.orderStatusChange.count({ where: { orderId: order.id, source: "service" } }),
+      await shop.db.orderStatusChange.count({ where: { orderId: order.id, source: "service" } }),
     ).toBe(1);
-    expect(await db.serviceNotification.count({ where: { cartId: cart.id } })).toBe(1);
+    expect(await shop.db.serviceNotification.count({ where: { cartId: cart.id } })).toBe(1);
   });
 
   it("in webhook mode creates the order from the checkout details when the webhook arrives", async () => {
@@ -311,12 +287,12 @@ describe("POST /api/service/webhooks/order", () => {
       created: false,
       order_number: null,
     });
-    expect(await db.order.count({ where: { cartId: cart.id } })).toBe(0);
+    expect(await shop.db.order.count({ where: { cartId: cart.id } })).toBe(0);
 
     const res = await POST(webhookRequest(notification(cart.id, "payment_completed")));
     expect(res.status).toBe(200);
     expect((await res.json()).outcome).toBe("applied");
-    const order = await db.order.findUniqueOrThrow({ where: { cartId: cart.id } });
+    const order = await shop.db.order.findUniqueOrThrow({ where: { cartId: cart.id } });
     expect(order).toMatchObject({
       status: "payment_completed",
       paymentMethod: "service_pay",
@@ -331,7 +307,7 @@ describe("POST /api/service/webhooks/order", () => {
       ),
     );
     expect((await again.json()).outcome).toBe("duplicate");
-    expect(await db.order.count({ where: { cartId: cart.id } })).toBe(1);
+    expect(await shop.db.order.count({ where: { cartId: cart.id } })).toBe(1);
   });
 
   it("in webhook mode keeps a notification without checkout details, and its redelivery creates the order", async () => {
@@ -341,14 +317,14 @@ describe("POST /api/service/webhooks/order", () => {
     const res = await POST(webhookRequest(body));
     expect(res.status).toBe(200);
     expect((await res.json()).outcome).toBe("early");
-    expect(await db.order.count({ where: { cartId: cart.id } })).toBe(0);
+    expect(await shop.db.order.count({ where: { cartId: cart.id } })).toBe(0);
     // The details arrive late; the service's retry of the same bytes must not be swallowed.
     await checkout(jsonRequest("http://shop.test/api/service/checkout", CHECKOUT, cookie));
     const retry = await POST(webhookRequest(body));
     expect(retry.status).toBe(200);
     expect((await retry.json()).outcome).toBe("duplicate");
-    const order = await db.order.findUniqueOrThrow({ where: { cartId: cart.id } });
+    const order = await shop.db.order.findUniqueOrThrow({ where: { cartId: cart.id } });
     expect(order.status).toBe("payment_completed");
-    expect(await db.serviceNotification.count({ where: { cartId: cart.id } })).toBe(1);
+    expect(await shop.db.serviceNotification.count({ where: { cartId: cart.id } })).toBe(1);
   });
 });
