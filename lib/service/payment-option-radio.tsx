@@ -256,12 +256,7 @@ export function ServicePaymentOption({ formId, selected, onSelectedChange, cartK
           />
         ) : null}
         {error ? (
-          <p
-            role="alert"
-            className="field__error"
-            data-testid="service-pay-error"
-            style={{ whiteSpace: "pre-line" }}
-          >
+          <p role="alert" className="field__error" data-testid="service-pay-error">
             {error}
           </p>
         ) : null}
@@ -311,9 +306,11 @@ async function payWithService(
       const body = (await response.json().catch(() => null)) as {
         error_description?: unknown;
       } | null;
+      // The route's description is written for the shopper: "Check these fields: email, billing
+      // postal code." for details the checkout form must fix, or why the cart cannot be paid.
       setError(
         typeof body?.error_description === "string"
-          ? `Please check your details.\n${body.error_description}`
+          ? body.error_description
           : "We could not start the payment. Please try again.",
       );
       return;

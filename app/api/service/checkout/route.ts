@@ -1,7 +1,6 @@
-import { z } from "zod";
 import { getDb } from "@/lib/db/client";
-import { readRequestSession } from "@/lib/service/request-session";
-import { errorJson, internalError, json, readJsonBody } from "@/lib/service/route-responses";
+import { readSessionJson } from "@/lib/service/route-input";
+import { errorJson, internalError, json } from "@/lib/service/route-responses";
 import { saveServiceCheckout, serviceCheckoutSchema } from "@/lib/shop/service-orders";
 
 // POST /api/service/checkout: the checkout page sends the shopper's details when Service Pay is
@@ -11,18 +10,13 @@ export const dynamic = "force-dynamic";
 
 export async function POST(request: Request): Promise<Response> {
   try {
-    const session = await readRequestSession(request);
-    if (!session) return errorJson(401, "unauthorized", "No shop session: reload the page.");
-    const body = await readJsonBody(request);
-    if (!body.ok) return body.response;
-    const details = serviceCheckoutSchema.safeParse(body.value);
-    if (!details.success) {
-      return errorJson(400, "bad_request", z.prettifyError(details.error));
-    }
+    const input = await readSessionJson(request, serviceCheckoutSchema);
+    if (!input.ok) return input.response;
+    const { session, data: details } = input;
     const saved = await saveServiceCheckout(getDb(), {
       sessionId: session.sessionId,
       customerId: session.customerId ?? null,
-      details: details.data,
+      details,
     });
     if (!saved.ok) return errorJson(409, "empty_cart", "Your cart is empty.");
     return json({ cart_id: saved.cartId });

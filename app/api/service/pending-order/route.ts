@@ -1,8 +1,7 @@
-import { z } from "zod";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
-import { readRequestSession } from "@/lib/service/request-session";
-import { errorJson, internalError, json, readJsonBody } from "@/lib/service/route-responses";
+import { readSessionJson } from "@/lib/service/route-input";
+import { errorJson, internalError, json } from "@/lib/service/route-responses";
 import { orderCreationMode } from "@/lib/service/service";
 import { createServicePendingOrder, pendingOrderRequestSchema } from "@/lib/shop/service-orders";
 
@@ -15,18 +14,14 @@ export const dynamic = "force-dynamic";
 
 export async function POST(request: Request): Promise<Response> {
   try {
-    const session = await readRequestSession(request);
-    if (!session) return errorJson(401, "unauthorized", "No shop session: reload the page.");
-    const body = await readJsonBody(request);
-    if (!body.ok) return body.response;
-    const parsed = pendingOrderRequestSchema.safeParse(body.value);
-    if (!parsed.success) return errorJson(400, "bad_request", z.prettifyError(parsed.error));
-    const db = getDb();
-    const result = await createServicePendingOrder(db, {
+    const input = await readSessionJson(request, pendingOrderRequestSchema);
+    if (!input.ok) return input.response;
+    const { session, data } = input;
+    const result = await createServicePendingOrder(getDb(), {
       sessionId: session.sessionId,
       customerId: session.customerId ?? null,
-      ...(parsed.data.cartId ? { cartId: parsed.data.cartId } : {}),
-      ...(parsed.data.details ? { details: parsed.data.details } : {}),
+      ...(data.cartId ? { cartId: data.cartId } : {}),
+      ...(data.details ? { details: data.details } : {}),
       shopBaseUrl: getConfig().SHOP_BASE_URL,
       mode: orderCreationMode(),
     });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { getDb } from "@/lib/db/client";
-import { readRequestSession } from "@/lib/service/request-session";
-import { errorJson, internalError, json, readJsonBody } from "@/lib/service/route-responses";
+import { readSessionJson } from "@/lib/service/route-input";
+import { errorJson, internalError, json } from "@/lib/service/route-responses";
 
 // POST /api/service/trade-in-seen { tradein_id }: the page tells the shop which trade-in the SDK
 // showed as accepted (event service-valuation-updated, or the checkout's payment option details),
@@ -13,13 +13,13 @@ const bodySchema = z.object({ tradein_id: z.string().min(1).max(100) });
 
 export async function POST(request: Request): Promise<Response> {
   try {
-    const session = await readRequestSession(request);
-    if (!session) return errorJson(401, "unauthorized", "No shop session.");
-    const body = await readJsonBody(request);
-    if (!body.ok) return body.response;
-    const parsed = bodySchema.safeParse(body.value);
-    if (!parsed.success) return errorJson(400, "bad_request", "tradein_id must be a string.");
-    const data = { tradeInId: parsed.data.tradein_id, seenAt: new Date() };
+    const input = await readSessionJson(request, bodySchema, {
+      noSession: "No shop session.",
+      invalid: () => errorJson(400, "bad_request", "tradein_id must be a string."),
+    });
+    if (!input.ok) return input.response;
+    const { session } = input;
+    const data = { tradeInId: input.data.tradein_id, seenAt: new Date() };
     await getDb().sessionTradeIn.upsert({
       where: { sessionId: session.sessionId },
       create: { sessionId: session.sessionId, ...data },
