@@ -3,8 +3,23 @@
 // real button from the keyboard, with no serious axe violation, and nothing secret in its feed.
 import AxeBuilder from "@axe-core/playwright";
 import { CARDS, fillCard } from "./fixtures";
-import { sessionHashOf } from "./support/emulator";
+import { type emulator as EmulatorClient, sessionHashOf } from "./support/emulator";
 import { expect, test } from "./support/fixtures";
+import { checkoutWithServicePay, tradeInFromBanner } from "./support/journeys";
+import type { ServiceSdkDriver } from "./support/service-sdk-driver";
+import type { ShopSteps } from "./support/shop";
+
+/** A reset emulator and a logged-in shopper on the home page with the SDK ready. */
+async function freshShopperAtHome(
+  sdk: ServiceSdkDriver,
+  shop: ShopSteps,
+  emulator: typeof EmulatorClient,
+) {
+  await emulator.reset();
+  await shop.login();
+  await shop.page.goto("/");
+  await sdk.ready();
+}
 
 test("the drawer lists SDK events, callbacks, service API calls and the webhook, in order @emulator", async ({
   page,
@@ -12,25 +27,15 @@ test("the drawer lists SDK events, callbacks, service API calls and the webhook,
   shop,
   emulator,
 }) => {
-  await emulator.reset();
-  await shop.login();
-  await page.goto("/");
-  await sdk.ready();
+  await freshShopperAtHome(sdk, shop, emulator);
   // Desktop Chrome is under the docked width: the drawer starts collapsed.
   const toggle = page.getByRole("button", { name: /integration inspector/ });
   await expect(toggle).toHaveAttribute("aria-expanded", "false");
   const drawer = page.getByTestId("integration-inspector");
   await expect(drawer).toBeHidden();
 
-  await sdk.openWizardFromTeaser("banner");
-  await sdk.valueAndAccept("Phones", "Aurora 15");
-  await shop.addToCart("aurora-x1");
-  await shop.openCheckout();
-  await sdk.ready();
-  await shop.expectServicePayMode("tradein_valid");
-  await page.getByLabel("Pay with Service").check();
-  await shop.placeOrder();
-  const paid = await sdk.pay();
+  await tradeInFromBanner(sdk, shop);
+  const paid = await checkoutWithServicePay(sdk, shop);
   await expect(shop.orderStatus()).toHaveText("Paid");
 
   // Keyboard: focus the button, Enter opens, the state is announced by aria-expanded.
@@ -78,13 +83,8 @@ test("the feed shows the shop's service API calls for this shopper only, with no
   shop,
   emulator,
 }) => {
-  await emulator.reset();
-  await shop.login();
-  await page.goto("/");
-  await sdk.ready();
-  await sdk.openWizardFromTeaser("banner");
-  await sdk.valueAndAccept("Phones", "Aurora 15");
-  await shop.addToCart("aurora-x1");
+  await freshShopperAtHome(sdk, shop, emulator);
+  await tradeInFromBanner(sdk, shop);
   await shop.openCheckout();
   await shop.cardRadio().check();
   await fillCard(page, CARDS.success);

@@ -4,6 +4,7 @@
 import type { Page } from "@playwright/test";
 import { adminLogin } from "./fixtures";
 import { expect, test } from "./support/fixtures";
+import { checkoutWithServicePay, tradeInFromBanner } from "./support/journeys";
 import type { ServiceSdkDriver } from "./support/service-sdk-driver";
 import type { ShopSteps } from "./support/shop";
 
@@ -17,15 +18,8 @@ async function payWithService(
   await shop.login();
   await page.goto("/");
   await sdk.ready();
-  await sdk.openWizardFromTeaser("banner");
-  await sdk.valueAndAccept("Phones", "Aurora 15");
-  await shop.addToCart("aurora-x1", quantity);
-  await shop.openCheckout();
-  await sdk.ready();
-  await shop.expectServicePayMode("tradein_valid");
-  await page.getByLabel("Pay with Service").check();
-  await shop.placeOrder();
-  const paid = await sdk.pay();
+  await tradeInFromBanner(sdk, shop, quantity);
+  const paid = await checkoutWithServicePay(sdk, shop);
   await expect(page.getByRole("heading", { name: "Thank you for your order" })).toBeVisible();
   return {
     number: (await page.getByTestId("order-number").textContent()) ?? "",

@@ -1,9 +1,18 @@
 // Every mode and template of the Service Pay option (contract: Payment option mode, Payment
 // option details; emulator/README.md "Payment option details" for what each case needs).
 import { seriousViolations } from "./support/axe";
-import { sessionHashOf } from "./support/emulator";
 import { expect, test } from "./support/fixtures";
+import { openCheckoutWith } from "./support/journeys";
 import { EVERYDAY_DEVICE, TEST_CATEGORY, TEST_DEVICES } from "./support/service-sdk-driver";
+import type { ShopSteps } from "./support/shop";
+
+/** tradein_invalid with `template`: the option is disabled and its explanation is shown. */
+async function expectExplainedDisabled(shop: ShopSteps, template: string) {
+  await shop.expectServicePayMode("tradein_invalid", template);
+  await expect(shop.servicePayRadio()).toBeDisabled();
+  await expect(shop.servicePayExplanation()).toHaveAttribute("data-template", template);
+  await expect(shop.servicePayExplanation()).not.toBeEmpty();
+}
 
 test("unavailable: Service Pay not enabled for the merchant → the option is not shown @emulator", async ({
   page,
@@ -12,10 +21,7 @@ test("unavailable: Service Pay not enabled for the merchant → the option is no
   emulator,
 }) => {
   await emulator.patchMerchant("m_demo", { products: "valuations" });
-  await shop.login();
-  await shop.addToCart("aurora-x1");
-  await shop.openCheckout();
-  await sdk.ready();
+  await openCheckoutWith({ page, sdk, shop }, "aurora-x1");
   await shop.expectServicePayMode("unavailable");
   await expect(shop.servicePayRadio()).toHaveCount(0);
   await expect(shop.servicePayOption()).toHaveCount(0);
@@ -30,10 +36,7 @@ test("tradein_missing: choosing the option opens the wizard; after the valuation
   sdk,
   shop,
 }) => {
-  await shop.login();
-  await shop.addToCart("aurora-x1");
-  await shop.openCheckout();
-  await sdk.ready();
+  await openCheckoutWith({ page, sdk, shop }, "aurora-x1");
   await shop.expectServicePayMode("tradein_missing");
   await expect(shop.servicePayRadio()).toBeEnabled();
   await expect(sdk.wizard()).toBeHidden();
@@ -58,10 +61,7 @@ test("tradein_missing: closing the wizard without an offer leaves the option unc
   sdk,
   shop,
 }) => {
-  await shop.login();
-  await shop.addToCart("aurora-x1");
-  await shop.openCheckout();
-  await sdk.ready();
+  await openCheckoutWith({ page, sdk, shop }, "aurora-x1");
   await shop.expectServicePayMode("tradein_missing");
   await page.getByLabel("Pay with Service").check();
   await expect(sdk.wizard()).toBeVisible();
@@ -78,11 +78,7 @@ test("tradein_valid: selectable; info hidden until asked for, extra shown only w
   shop,
   emulator,
 }) => {
-  await shop.login();
-  await emulator.createTradeIn({ session_hash: await sessionHashOf(page), value: 15000 });
-  await shop.addToCart("aurora-x1");
-  await shop.openCheckout();
-  await sdk.ready();
+  await openCheckoutWith({ page, sdk, shop }, "aurora-x1", { emulator, value: 15000 });
   await shop.expectServicePayMode("tradein_valid", "tradein_valid");
   await expect(shop.servicePayRadio()).toBeEnabled();
   await expect(shop.servicePayRadio()).not.toBeChecked();
@@ -107,10 +103,7 @@ test("tradein_invalid/currency: an offer in GBP against a EUR cart → disabled 
   sdk,
   shop,
 }) => {
-  await shop.login();
-  await shop.addToCart("aurora-x1");
-  await shop.openCheckout();
-  await sdk.ready();
+  await openCheckoutWith({ page: shop.page, sdk, shop }, "aurora-x1");
   await shop.expectServicePayMode("tradein_missing");
   // Through the wizard with the emulator's magic device: the offer comes in GBP.
   await sdk.openWizardFromTeaser("cart-summary");
@@ -132,11 +125,7 @@ test("tradein_invalid/currency: switching the shop to GBP refreshes the option w
   shop,
   emulator,
 }) => {
-  await shop.login();
-  await emulator.createTradeIn({ session_hash: await sessionHashOf(page), value: 15000 });
-  await shop.addToCart("aurora-x1");
-  await shop.openCheckout();
-  await sdk.ready();
+  await openCheckoutWith({ page, sdk, shop }, "aurora-x1", { emulator, value: 15000 });
   await shop.expectServicePayMode("tradein_valid");
   await page.getByLabel("Pay with Service").check();
   await shop.switchCurrency("GBP");
@@ -152,16 +141,9 @@ test("tradein_invalid/cart_below_limit: a cart smaller than the trade-in → dis
   shop,
   emulator,
 }) => {
-  await shop.login();
   // 150.00 trade-in, 99.00 cart: the discount could not be applied.
-  await emulator.createTradeIn({ session_hash: await sessionHashOf(page), value: 15000 });
-  await shop.addToCart("pulse-speaker-go");
-  await shop.openCheckout();
-  await sdk.ready();
-  await shop.expectServicePayMode("tradein_invalid", "cart_below_limit");
-  await expect(shop.servicePayRadio()).toBeDisabled();
-  await expect(shop.servicePayExplanation()).toHaveAttribute("data-template", "cart_below_limit");
-  await expect(shop.servicePayExplanation()).not.toBeEmpty();
+  await openCheckoutWith({ page, sdk, shop }, "pulse-speaker-go", { emulator, value: 15000 });
+  await expectExplainedDisabled(shop, "cart_below_limit");
 });
 
 test("tradein_invalid/other_ok: a cart under Service Pay's minimum → disabled, the trade-in still works with other methods @emulator", async ({
@@ -170,16 +152,9 @@ test("tradein_invalid/other_ok: a cart under Service Pay's minimum → disabled,
   shop,
   emulator,
 }) => {
-  await shop.login();
   // 10.00 trade-in, 179.00 cart: above the trade-in minimum (50.00), under ep1's (200.00).
-  await emulator.createTradeIn({ session_hash: await sessionHashOf(page), value: 1000 });
-  await shop.addToCart("echo-buds-pro");
-  await shop.openCheckout();
-  await sdk.ready();
-  await shop.expectServicePayMode("tradein_invalid", "other_ok");
-  await expect(shop.servicePayRadio()).toBeDisabled();
-  await expect(shop.servicePayExplanation()).toHaveAttribute("data-template", "other_ok");
-  await expect(shop.servicePayExplanation()).not.toBeEmpty();
+  await openCheckoutWith({ page, sdk, shop }, "echo-buds-pro", { emulator, value: 1000 });
+  await expectExplainedDisabled(shop, "other_ok");
   await expect(shop.cardRadio()).toBeEnabled();
   expect(await seriousViolations(page, "fieldset.payment-methods")).toEqual([]);
 });
@@ -190,11 +165,7 @@ test("submitting with Service Pay checks the details on the server first; the pa
   shop,
   emulator,
 }) => {
-  await shop.login();
-  await emulator.createTradeIn({ session_hash: await sessionHashOf(page), value: 15000 });
-  await shop.addToCart("aurora-x1");
-  await shop.openCheckout();
-  await sdk.ready();
+  await openCheckoutWith({ page, sdk, shop }, "aurora-x1", { emulator, value: 15000 });
   await shop.expectServicePayMode("tradein_valid");
   await page.getByLabel("Pay with Service").check();
   await page.locator("#email").fill("not-an-email");

@@ -2,6 +2,8 @@
 // many times at once, out of order, late, before the merchant's pending order exists, and forged.
 // The emulator's control API holds, repeats and reorders its real, signed notifications.
 import { createHmac } from "node:crypto";
+import type { Locator } from "@playwright/test";
+import type { emulator as EmulatorClient } from "./support/emulator";
 import { expect, test } from "./support/fixtures";
 import { payWithServicePay } from "./support/journeys";
 import { ServiceSdkDriver } from "./support/service-sdk-driver";
@@ -12,15 +14,33 @@ const WEBHOOK_PATH = "/api/service/webhooks/order";
 const SEED_WEBHOOK_SECRET = "u_demo_admin-m_demo";
 const HOLD_SECONDS = 600;
 
+/** Pays with Service Pay while the emulator holds its webhooks: the order stays pending. */
+async function payWithWebhooksHeld(fixtures: Parameters<typeof payWithServicePay>[0]) {
+  await fixtures.emulator.holdWebhooks(HOLD_SECONDS);
+  const paid = await payWithServicePay(fixtures);
+  await expect(fixtures.shop.orderStatus()).toHaveText("Pending payment");
+  return paid;
+}
+
+/** Lets the held notification of `cartId` go: the emulator's clock passes the hold. */
+async function releaseHeldWebhook(emulator: typeof EmulatorClient, cartId: string) {
+  await emulator.advanceClock({ seconds: HOLD_SECONDS });
+  await emulator.tick();
+  await emulator.deliveredWebhookFor(cartId);
+}
+
+/** The admin order's history moved to Paid exactly once. */
+async function expectPaidOnce(history: Locator) {
+  await expect(history.getByRole("listitem").filter({ hasText: "→ Paid" })).toHaveCount(1);
+}
+
 test("the same notification delivered ten times at once changes the order once @emulator", async ({
   page,
   sdk,
   shop,
   emulator,
 }) => {
-  await emulator.holdWebhooks(HOLD_SECONDS);
-  const paid = await payWithServicePay({ page, sdk, shop, emulator });
-  await expect(shop.orderStatus()).toHaveText("Pending payment");
+  const paid = await payWithWebhooksHeld({ page, sdk, shop, emulator });
   const notification = await emulator.webhookFor(paid.cart_id);
 
   const [twice, ...single] = await Promise.all([
@@ -35,7 +55,7 @@ test("the same notification delivered ten times at once changes the order once @
   await expect(shop.orderStatus()).toHaveText("Paid");
   await expect(shop.tradeInDiscount()).toHaveText("−€150.00");
   const history = await shop.openAdminOrder(paid.orderNumber);
-  await expect(history.getByRole("listitem").filter({ hasText: "→ Paid" })).toHaveCount(1);
+  await expectPaidOnce(history);
   await expect(page.getByTestId("admin-order-status")).toHaveText("Paid");
 });
 
@@ -79,16 +99,12 @@ test("a late webhook: the confirmation page waits, then shows the payment confir
   shop,
   emulator,
 }) => {
-  await emulator.holdWebhooks(HOLD_SECONDS);
-  const paid = await payWithServicePay({ page, sdk, shop, emulator });
-  await expect(shop.orderStatus()).toHaveText("Pending payment");
+  const paid = await payWithWebhooksHeld({ page, sdk, shop, emulator });
   const message = page.getByTestId("payment-status-message");
   await expect(message).toContainText("Waiting for the service to confirm your payment");
   await expect(shop.tradeInDiscount()).toHaveCount(0);
 
-  await emulator.advanceClock({ seconds: HOLD_SECONDS });
-  await emulator.tick();
-  await emulator.deliveredWebhookFor(paid.cart_id);
+  await releaseHeldWebhook(emulator, paid.cart_id);
   // No reload: the page refreshes itself while the order is pending.
   await expect(shop.orderStatus()).toHaveText("Paid");
   await expect(message).toHaveText("Payment confirmed.");
@@ -123,7 +139,7 @@ test("a webhook that arrives before the pending order exists is kept and applied
   await expect(shop.tradeInDiscount()).toHaveText("−€150.00");
   const orderNumber = (await page.getByTestId("order-number").textContent()) ?? "";
   const history = await shop.openAdminOrder(orderNumber);
-  await expect(history.getByRole("listitem").filter({ hasText: "→ Paid" })).toHaveCount(1);
+  await expectPaidOnce(history);
 });
 
 test("the confirmation page waits for a late webhook even before the order exists @emulator", async ({
@@ -140,9 +156,7 @@ test("the confirmation page waits for a late webhook even before the order exist
   await expect(page.getByRole("heading", { name: "Confirming your payment" })).toBeVisible();
   await expect(page.getByTestId("payment-status-message")).toContainText("Waiting");
 
-  await emulator.advanceClock({ seconds: HOLD_SECONDS });
-  await emulator.tick();
-  await emulator.deliveredWebhookFor(paid.cart_id);
+  await releaseHeldWebhook(emulator, paid.cart_id);
   await expect(page.getByRole("heading", { name: "Thank you for your order" })).toBeVisible();
   await expect(shop.orderStatus()).toHaveText("Paid");
 });
@@ -154,9 +168,7 @@ test("forged webhooks are answered 403 and change nothing; the genuine one then 
   emulator,
   request,
 }) => {
-  await emulator.holdWebhooks(HOLD_SECONDS);
-  const paid = await payWithServicePay({ page, sdk, shop, emulator });
-  await expect(shop.orderStatus()).toHaveText("Pending payment");
+  const paid = await payWithWebhooksHeld({ page, sdk, shop, emulator });
   const notification = await emulator.webhookFor(paid.cart_id);
 
   // Signed with the client secret instead of <user_id>-<merchant_id> (the emulator's own forgery).
@@ -207,5 +219,5 @@ test("forged webhooks are answered 403 and change nothing; the genuine one then 
   expect(redelivered.attempt.status).toBe(200);
   await page.reload();
   await expect(page.getByTestId("admin-order-status")).toHaveText("Paid");
-  await expect(history.getByRole("listitem").filter({ hasText: "→ Paid" })).toHaveCount(1);
+  await expectPaidOnce(history);
 });

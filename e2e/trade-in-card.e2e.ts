@@ -3,6 +3,7 @@
 // does not get in the way") and the failures a merchant meets on the card path: an expired
 // valuation, tokens that expire mid-checkout, a session superseded by a cart change, and 429/503
 // answered while the order completes, registered exactly once (issue #6).
+import type { Page } from "@playwright/test";
 import { CARDS, fillCard } from "./fixtures";
 import type { JournalEntry } from "./support/emulator";
 import { expect, test } from "./support/fixtures";
@@ -43,6 +44,37 @@ async function payByCard(shop: ShopSteps): Promise<string> {
   return (await page.getByTestId("order-number").textContent()) ?? "";
 }
 
+/** Values a device (see valueDevice), then puts PRODUCT in the cart; returns the offer. */
+async function tradeInThenCart(
+  sdk: ServiceSdkDriver,
+  shop: ShopSteps,
+  category?: string,
+  model?: string,
+) {
+  const offer = await valueDevice(sdk, category, model);
+  await shop.addToCart(PRODUCT);
+  return offer;
+}
+
+/** Logs in and pays a first, plain card order: the shop then holds a token pair. */
+async function firstCardPurchase(shop: ShopSteps) {
+  await shop.login();
+  await shop.page.goto("/");
+  await shop.addToCart("echo-buds-pro");
+  await payByCard(shop);
+}
+
+/** Opens the checkout, waits for the SDK and checks the Service Pay option's mode. */
+async function checkoutInMode(shop: ShopSteps, sdk: ServiceSdkDriver, mode: string) {
+  await shop.openCheckout();
+  await sdk.ready();
+  await shop.expectServicePayMode(mode);
+}
+
+async function expectTradeInOutcome(page: Page, outcome: string) {
+  await expect(page.getByTestId("trade-in-outcome")).toHaveAttribute("data-outcome", outcome);
+}
+
 function requests(journal: JournalEntry[], method: string, path: string | RegExp) {
   return journal.filter(
     (e) =>
@@ -71,8 +103,7 @@ test.describe("card payment with a trade-in", () => {
     emulator,
   }) => {
     await shop.login();
-    const offer = await valueDevice(sdk);
-    await shop.addToCart(PRODUCT);
+    const offer = await tradeInThenCart(sdk, shop);
     const number = await payByCard(shop);
 
     const outcome = page.getByTestId("trade-in-outcome");
@@ -114,8 +145,7 @@ test.describe("card payment with a trade-in", () => {
     emulator,
   }) => {
     await shop.login();
-    await valueDevice(sdk, TEST_CATEGORY, TEST_DEVICES.expiresSoon);
-    await shop.addToCart(PRODUCT);
+    await tradeInThenCart(sdk, shop, TEST_CATEGORY, TEST_DEVICES.expiresSoon);
     await emulator.advanceClock({ minutes: 2 });
     await payByCard(shop);
     const outcome = page.getByTestId("trade-in-outcome");
@@ -131,15 +161,10 @@ test.describe("card payment with a trade-in", () => {
     emulator,
   }) => {
     await shop.login();
-    await valueDevice(sdk, TEST_CATEGORY, TEST_DEVICES.expiresSoon);
-    await shop.addToCart(PRODUCT);
-    await shop.openCheckout();
-    await sdk.ready();
-    await shop.expectServicePayMode("tradein_valid");
+    await tradeInThenCart(sdk, shop, TEST_CATEGORY, TEST_DEVICES.expiresSoon);
+    await checkoutInMode(shop, sdk, "tradein_valid");
     await emulator.advanceClock({ minutes: 2 });
-    await shop.openCheckout();
-    await sdk.ready();
-    await shop.expectServicePayMode("tradein_missing");
+    await checkoutInMode(shop, sdk, "tradein_missing");
     expect(await sdk.hasActiveTradeIn()).toBe(false);
   });
 
@@ -150,18 +175,14 @@ test.describe("card payment with a trade-in", () => {
     emulator,
   }) => {
     test.setTimeout(60_000);
-    await shop.login();
-    await sdk.page.goto("/");
     // A first purchase gives the shop a token, so the faults below hit the checkout's own calls.
-    await shop.addToCart("echo-buds-pro");
-    await payByCard(shop);
-    await valueDevice(sdk);
-    await shop.addToCart(PRODUCT);
+    await firstCardPurchase(shop);
+    await tradeInThenCart(sdk, shop);
     await emulator.addFault({ endpoint: "session", status: 429, count: 1 });
     await emulator.addFault({ endpoint: "register_purchase", status: 503, count: 1 });
     const number = await payByCard(shop);
     // The shopper's order is placed at once; the registration is queued, then retried by the job.
-    await expect(page.getByTestId("trade-in-outcome")).toHaveAttribute("data-outcome", "queued");
+    await expectTradeInOutcome(page, "queued");
     await expect
       .poll(async () => (await emulator.orders()).filter((o) => o.order_id === number).length, {
         timeout: 30_000,
@@ -170,10 +191,7 @@ test.describe("card payment with a trade-in", () => {
     const calls = registerPurchases(await emulator.journal());
     expect(calls.map((c) => c.status)).toEqual([503, 200]);
     await page.reload();
-    await expect(page.getByTestId("trade-in-outcome")).toHaveAttribute(
-      "data-outcome",
-      "registered",
-    );
+    await expectTradeInOutcome(page, "registered");
     expect((await emulator.orders()).filter((o) => o.order_id === number)).toHaveLength(1);
   });
 });
@@ -186,8 +204,7 @@ test("a slow service: the checkout does not wait for it, and a timed-out registr
 }) => {
   test.setTimeout(60_000);
   await shop.login();
-  await valueDevice(sdk);
-  await shop.addToCart(PRODUCT);
+  await tradeInThenCart(sdk, shop);
   // Slower than the checkout's wait and than the client's per-request timeout (10 s).
   await emulator.addFault({ endpoint: "register_purchase", latency_ms: 12_000, count: 1 });
   const number = await payByCard(shop);
@@ -214,19 +231,12 @@ test.describe("tokens and sessions during checkout", () => {
     shop,
     emulator,
   }) => {
-    await shop.login();
-    await page.goto("/");
-    await shop.addToCart("echo-buds-pro");
-    await payByCard(shop); // the shop now holds a token pair
-    await valueDevice(sdk);
-    await shop.addToCart(PRODUCT);
+    await firstCardPurchase(shop); // the shop now holds a token pair
+    await tradeInThenCart(sdk, shop);
     const before = (await emulator.journal()).at(-1)?.seq ?? 0;
     await emulator.advanceClock({ minutes: 61 });
     await payByCard(shop);
-    await expect(page.getByTestId("trade-in-outcome")).toHaveAttribute(
-      "data-outcome",
-      "registered",
-    );
+    await expectTradeInOutcome(page, "registered");
     const journal = await emulator.journal();
     const after = tokenGrants(journal).filter((g) => g.seq > before);
     expect(after.map((g) => `${g.grant} ${g.status}`)).toEqual(["refresh_token 200"]);
@@ -240,19 +250,12 @@ test.describe("tokens and sessions during checkout", () => {
     shop,
     emulator,
   }) => {
-    await shop.login();
-    await page.goto("/");
-    await shop.addToCart("echo-buds-pro");
-    await payByCard(shop);
+    await firstCardPurchase(shop);
     const before = (await emulator.journal()).at(-1)?.seq ?? 0;
     await emulator.advanceDays(15);
-    await valueDevice(sdk);
-    await shop.addToCart(PRODUCT);
+    await tradeInThenCart(sdk, shop);
     await payByCard(shop);
-    await expect(page.getByTestId("trade-in-outcome")).toHaveAttribute(
-      "data-outcome",
-      "registered",
-    );
+    await expectTradeInOutcome(page, "registered");
     const after = tokenGrants(await emulator.journal()).filter((g) => g.seq > before);
     expect(after.map((g) => `${g.grant} ${g.status}`)).toEqual([
       "refresh_token 401",
@@ -267,21 +270,15 @@ test.describe("tokens and sessions during checkout", () => {
     emulator,
   }) => {
     await shop.login();
-    await valueDevice(sdk);
-    await shop.addToCart(PRODUCT);
-    await shop.openCheckout();
-    await sdk.ready();
-    await shop.expectServicePayMode("tradein_valid");
+    await tradeInThenCart(sdk, shop);
+    await checkoutInMode(shop, sdk, "tradein_valid");
     // The cart changes after the service saw it: the session moves to its next version.
     await shop.addToCart("echo-buds-pro");
     await shop.openCheckout();
     await sdk.ready();
     await sdk.waitForEvent("service-purchase-updated");
     await payByCard(shop);
-    await expect(page.getByTestId("trade-in-outcome")).toHaveAttribute(
-      "data-outcome",
-      "registered",
-    );
+    await expectTradeInOutcome(page, "registered");
     const lookups = requests(await emulator.journal(), "GET", /^\/core\/sessions\//);
     const paths = lookups.map((e) => decodeURIComponent(String(e.path)));
     expect(paths.some((p) => /\|002\/$/.test(p))).toBe(true);
