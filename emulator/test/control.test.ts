@@ -2,36 +2,23 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import {
-  acceptedTradeIn,
-  b64,
-  errorOf,
-  type Harness,
-  makeCart,
-  newHash,
-  startEmulator,
-} from "./harness";
+import { describe, expect, it } from "vitest";
+import { acceptedTradeIn, b64, emulatorPerFile, errorOf, makeCart, newHash } from "./harness";
 
 // The control API under /__emulator/, the journal with redaction, the inspector page, and
 // --state persistence.
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startEmulator({
-    modules: [
-      {
-        name: "test-echo",
-        mount(app) {
-          // A route of another module reading the raw request body.
-          app.post("/test/echo", async (c) => c.json(await c.req.raw.json()));
-        },
+const h = emulatorPerFile({
+  modules: [
+    {
+      name: "test-echo",
+      mount(app) {
+        // A route of another module reading the raw request body.
+        app.post("/test/echo", async (c) => c.json(await c.req.raw.json()));
       },
-    ],
-  });
+    },
+  ],
 });
-afterAll(() => h.close());
-beforeEach(() => h.ctx.reset());
 
 describe("control API", () => {
   it("reports health", async () => {

@@ -1,17 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { acceptedTradeIn, errorOf, type Harness, newHash, startEmulator } from "./harness";
+import { beforeEach, describe, expect, it } from "vitest";
+import { acceptedTradeIn, emulatorPerFile, errorOf, newHash } from "./harness";
 
 // Contract: GET /core/merchants/, /core/sessions/{session_hash}/, /core/tradeinitems/{id}/,
 // the session and trade-in rows of the error table, Session version and Valuation validity.
 
-let h: Harness;
+const h = emulatorPerFile();
 let token: string;
-beforeAll(async () => {
-  h = await startEmulator();
-});
-afterAll(() => h.close());
 beforeEach(async () => {
-  h.ctx.reset();
   token = (await h.login()).access_token;
 });
 

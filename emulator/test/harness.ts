@@ -1,3 +1,4 @@
+import { afterAll, beforeAll, beforeEach } from "vitest";
 import { createEmulator, type EmulatorOptions } from "../src/app";
 import type { EmulatorContext } from "../src/context";
 import type { Cart } from "../src/domain";
@@ -95,6 +96,26 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Harn
     },
   };
   return h;
+}
+
+/**
+ * The emulator of one test file: started in beforeAll, closed in afterAll and reset to the seed
+ * before each test (registered first, so a file's own beforeEach runs on the fresh seed). The
+ * harness returned is usable from the file's own beforeAll on: it reads the running emulator.
+ */
+export function emulatorPerFile(options: EmulatorOptions = {}): Harness {
+  let running: Harness | undefined;
+  beforeAll(async () => {
+    running = await startEmulator(options);
+  });
+  afterAll(() => running?.close());
+  beforeEach(() => running?.ctx.reset());
+  return new Proxy({} as Harness, {
+    get(_target, key) {
+      if (!running) throw new Error("the emulator starts in beforeAll");
+      return Reflect.get(running, key);
+    },
+  });
 }
 
 let hashCounter = 0;

@@ -1,38 +1,32 @@
 import fc from "fast-check";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import {
   acceptedTradeIn,
   BASIC_CLIENT,
   b64,
+  emulatorPerFile,
   errorOf,
-  type Harness,
   makeCart,
-  startEmulator,
   tokenRequest,
 } from "./harness";
 
 // Contract: Limits (100 requests per minute, 429 rate_limit_exceeded), 500 with a correlation
 // id, 503 maintenance; the emulator's fault injection; no input ever gives a bare 500.
 
-let h: Harness;
-let token: string;
-beforeAll(async () => {
-  h = await startEmulator({
-    modules: [
-      {
-        name: "test-boom",
-        mount(app) {
-          app.get("/test/boom", () => {
-            throw new Error("boom");
-          });
-        },
+const h = emulatorPerFile({
+  modules: [
+    {
+      name: "test-boom",
+      mount(app) {
+        app.get("/test/boom", () => {
+          throw new Error("boom");
+        });
       },
-    ],
-  });
+    },
+  ],
 });
-afterAll(() => h.close());
+let token: string;
 beforeEach(async () => {
-  h.ctx.reset();
   token = (await h.login()).access_token;
 });
 

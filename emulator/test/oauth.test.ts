@@ -1,22 +1,16 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   ALL_SCOPES,
   BASIC_CLIENT,
   DEMO_CLIENT,
+  emulatorPerFile,
   errorOf,
-  type Harness,
-  startEmulator,
   tokenRequest,
 } from "./harness";
 
 // Contract: Authentication §1–§4, the token rows of the error table, Limits (token lifetime).
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startEmulator();
-});
-afterAll(() => h.close());
-beforeEach(() => h.ctx.reset());
+const h = emulatorPerFile();
 
 const password = (extra: Record<string, string> = {}) => ({
   grant_type: "password",

@@ -1,17 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { acceptedTradeIn, b64, errorOf, type Harness, makeCart, startEmulator } from "./harness";
+import { beforeEach, describe, expect, it } from "vitest";
+import { acceptedTradeIn, b64, emulatorPerFile, errorOf, makeCart } from "./harness";
 
 // Contract: POST /payments/orders/update (scope `updates`, the five update types, 403/404/400)
 // and GET /payments/orders/ (reconciliation: status, limit, { orders: [...] }).
 
-let h: Harness;
+const h = emulatorPerFile();
 let token: string;
-beforeAll(async () => {
-  h = await startEmulator();
-});
-afterAll(() => h.close());
 beforeEach(async () => {
-  h.ctx.reset();
   token = (await h.login()).access_token;
 });
 

@@ -1,24 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import {
-  acceptedTradeIn,
-  b64,
-  errorOf,
-  type Harness,
-  makeCart,
-  newHash,
-  startEmulator,
-} from "./harness";
+import { beforeEach, describe, expect, it } from "vitest";
+import { acceptedTradeIn, b64, emulatorPerFile, errorOf, makeCart, newHash } from "./harness";
 
 // Contract: POST /register-purchase, its error rows, Cart arithmetic, integer cents.
 
-let h: Harness;
+const h = emulatorPerFile();
 let token: string;
-beforeAll(async () => {
-  h = await startEmulator();
-});
-afterAll(() => h.close());
 beforeEach(async () => {
-  h.ctx.reset();
   token = (await h.login()).access_token;
 });
 
