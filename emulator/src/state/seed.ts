@@ -1,4 +1,4 @@
-import type { Catalog, ConditionQuestion, Seed } from "../domain";
+import type { Catalog, ConditionQuestion, Merchant, Seed } from "../domain";
 
 // The deterministic seed. The storefront's .env.example and the e2e suite rely on these ids,
 // credentials and minimums: change them only together with those (see emulator/README.md).
@@ -139,31 +139,25 @@ const CATALOG: Catalog = {
   questions: QUESTIONS,
 };
 
+/** A seed merchant selling in EUR from the local storefront (its origins and webhook base). */
+function merchant(identity: Pick<Merchant, "id" | "name" | "products">): Merchant {
+  return {
+    ...identity,
+    currency: "EUR",
+    // Demo shop prices run from about 30 to 1500: under 50 no trade-in at all
+    // (cart_below_limit), 50 to 199.99 trade-in with other methods only (other_ok),
+    // from 200 everything (tradein_valid).
+    minimums: { tradein: 5000, ep1: 20000 },
+    allowed_origins: ORIGINS,
+    webhook_base: WEBHOOK_BASE,
+    webhook_form: "flat",
+  };
+}
+
 export const SEED: Seed = {
   merchants: [
-    {
-      id: "m_demo",
-      name: "Demo Electronics",
-      products: "valuations+ep1",
-      currency: "EUR",
-      // Demo shop prices run from about 30 to 1500: under 50 no trade-in at all
-      // (cart_below_limit), 50 to 199.99 trade-in with other methods only (other_ok),
-      // from 200 everything (tradein_valid).
-      minimums: { tradein: 5000, ep1: 20000 },
-      allowed_origins: ORIGINS,
-      webhook_base: WEBHOOK_BASE,
-      webhook_form: "flat",
-    },
-    {
-      id: "m_basic",
-      name: "Basic Gadgets",
-      products: "valuations",
-      currency: "EUR",
-      minimums: { tradein: 5000, ep1: 20000 },
-      allowed_origins: ORIGINS,
-      webhook_base: WEBHOOK_BASE,
-      webhook_form: "flat",
-    },
+    merchant({ id: "m_demo", name: "Demo Electronics", products: "valuations+ep1" }),
+    merchant({ id: "m_basic", name: "Basic Gadgets", products: "valuations" }),
   ],
   users: [
     {
