@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { extractCorrelationId, parseErrorBody, ServiceApiError, ServiceError } from "./errors";
+import {
+  extractCorrelationId,
+  parseErrorBody,
+  ServiceApiError,
+  ServiceError,
+  ServiceInputError,
+  ServiceNetworkError,
+  ServiceResponseError,
+  ServiceTimeoutError,
+} from "./errors";
+import { SessionLookupError } from "./session-lookup";
 
 describe("parseErrorBody", () => {
   it("reads the contract's error body", () => {
@@ -62,5 +72,28 @@ describe("ServiceApiError", () => {
     });
     expect(error.correlationId).toBeUndefined();
     expect(error.error).toBe("unknown");
+  });
+});
+
+describe("error names", () => {
+  it("names each error by its own class, for logs", () => {
+    const errors = [
+      new ServiceError("x"),
+      new ServiceApiError({ status: 400, method: "GET", path: "/" }),
+      new ServiceTimeoutError("GET", "/", 10),
+      new ServiceNetworkError("GET", "/", { cause: new Error("reset") }),
+      new ServiceResponseError("GET", "/", "detail"),
+      new ServiceInputError("op", "detail"),
+      new SessionLookupError(["a"]),
+    ];
+    expect(errors.map((e) => e.name)).toEqual([
+      "ServiceError",
+      "ServiceApiError",
+      "ServiceTimeoutError",
+      "ServiceNetworkError",
+      "ServiceResponseError",
+      "ServiceInputError",
+      "SessionLookupError",
+    ]);
   });
 });

@@ -18,10 +18,11 @@ const KINDS: unique symbol = Symbol.for("tradein-shop.service-error.kinds");
 
 type Kinded = { [SERVICE_ERROR_KIND]?: string };
 
-/** Base class, so a route can catch every service failure with one `instanceof`. */
+/** Base class, so a route can catch every service failure with one `instanceof`. Its `name` is
+ *  its class's kind, so a subclass names its kind once. */
 export class ServiceError extends Error {
   static readonly [SERVICE_ERROR_KIND]: string = "ServiceError";
-  override name = "ServiceError";
+  override name: string;
   readonly [KINDS]: readonly string[];
 
   constructor(message?: string, options?: ErrorOptions) {
@@ -32,6 +33,7 @@ export class ServiceError extends Error {
         kinds.push(String((c as Kinded)[SERVICE_ERROR_KIND]));
     }
     this[KINDS] = kinds;
+    this.name = kinds[0] ?? "ServiceError";
   }
 
   static [Symbol.hasInstance](value: unknown): boolean {
@@ -60,7 +62,6 @@ export interface ServiceApiErrorInit {
 /** The service answered with a non-2xx status. */
 export class ServiceApiError extends ServiceError {
   static override readonly [SERVICE_ERROR_KIND] = "ServiceApiError";
-  override name = "ServiceApiError";
   readonly status: number;
   readonly method: string;
   readonly path: string;
@@ -89,7 +90,6 @@ export class ServiceApiError extends ServiceError {
 /** No answer within the per-request timeout. The request may or may not have been processed. */
 export class ServiceTimeoutError extends ServiceError {
   static override readonly [SERVICE_ERROR_KIND] = "ServiceTimeoutError";
-  override name = "ServiceTimeoutError";
   constructor(
     readonly method: string,
     readonly path: string,
@@ -102,7 +102,6 @@ export class ServiceTimeoutError extends ServiceError {
 /** The request failed below HTTP (DNS, refused connection, reset). */
 export class ServiceNetworkError extends ServiceError {
   static override readonly [SERVICE_ERROR_KIND] = "ServiceNetworkError";
-  override name = "ServiceNetworkError";
   constructor(
     readonly method: string,
     readonly path: string,
@@ -115,7 +114,6 @@ export class ServiceNetworkError extends ServiceError {
 /** A 2xx answer whose body does not have the shape the contract describes. */
 export class ServiceResponseError extends ServiceError {
   static override readonly [SERVICE_ERROR_KIND] = "ServiceResponseError";
-  override name = "ServiceResponseError";
   constructor(
     readonly method: string,
     readonly path: string,
@@ -170,7 +168,6 @@ function describeCause(cause: unknown): string {
  *  an update_type outside the contract's list). A programming or data error, never retried. */
 export class ServiceInputError extends ServiceError {
   static override readonly [SERVICE_ERROR_KIND] = "ServiceInputError";
-  override name = "ServiceInputError";
   constructor(
     readonly operation: string,
     readonly detail: string,

@@ -42,7 +42,6 @@ export type SessionLookup =
 
 export class SessionLookupError extends ServiceError {
   static override readonly [SERVICE_ERROR_KIND] = "SessionLookupError";
-  override name = "SessionLookupError";
   constructor(readonly queried: string[]) {
     super(`Session did not settle after ${queried.length} queries: ${queried.join(" → ")}`);
   }
