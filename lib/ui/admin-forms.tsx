@@ -7,32 +7,14 @@ import {
   changeStatusAction,
   type StatusChangeState,
 } from "@/lib/shop/actions/admin-actions";
+import { CredentialFields } from "./credential-fields";
 import { Field } from "./field";
 
 export function AdminLoginForm() {
   const [state, action, pending] = useActionState<AdminLoginState, FormData>(adminLoginAction, {});
   return (
     <form action={action} noValidate className="stack">
-      {state.error ? (
-        <p role="alert" className="alert alert--error">
-          {state.error}
-        </p>
-      ) : null}
-      <Field
-        name="email"
-        label="Email"
-        type="email"
-        autoComplete="username"
-        defaultValue={state.email}
-        required
-      />
-      <Field
-        name="password"
-        label="Password"
-        type="password"
-        autoComplete="current-password"
-        required
-      />
+      <CredentialFields error={state.error} email={state.email} />
       <button type="submit" className="button button--primary" disabled={pending}>
         Sign in
       </button>
