@@ -1,4 +1,5 @@
 import { defineConfig, devices } from "@playwright/test";
+import { CHROMIUM_LAUNCH_OPTIONS } from "./scripts/chromium-launch";
 
 // Browser tests run against the production build (`next build` first; npm test does it) with
 // their own database, migrated and seeded fresh by scripts/e2e-server.mjs.
@@ -24,17 +25,7 @@ export default defineConfig({
     baseURL: `http://localhost:${SHOP_PORT}`,
     trace: "retain-on-failure",
     ...devices["Desktop Chrome"],
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-      ],
-    },
+    launchOptions: CHROMIUM_LAUNCH_OPTIONS,
   },
   // An array so more servers (the service emulator) can be added beside the storefront.
   webServer: [

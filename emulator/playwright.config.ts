@@ -1,5 +1,6 @@
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
+import { CHROMIUM_LAUNCH_OPTIONS } from "../scripts/chromium-launch";
 
 // Playwright tests of the browser SDK on the emulator's bare test merchant page (not the
 // storefront). Port 4110 so it never collides with the product's 4010 or the shop's 3000.
@@ -20,17 +21,7 @@ export default defineConfig({
     // The page is served from 127.0.0.1 and the SDK from localhost: two origins, as in production.
     baseURL: `http://127.0.0.1:${PORT}`,
     trace: "retain-on-failure",
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-      ],
-    },
+    launchOptions: CHROMIUM_LAUNCH_OPTIONS,
   },
   projects: [{ name: "chromium", use: { browserName: "chromium" } }],
   webServer: {

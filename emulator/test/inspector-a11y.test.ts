@@ -1,6 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { type Browser, chromium } from "@playwright/test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CHROMIUM_LAUNCH_OPTIONS } from "../../scripts/chromium-launch";
 import { type Harness, startEmulator } from "./harness";
 
 // The live inspector in real Chromium: it shows requests as they arrive (polling the journal)
@@ -10,17 +11,7 @@ let h: Harness;
 let browser: Browser;
 beforeAll(async () => {
   h = await startEmulator();
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
-  });
+  browser = await chromium.launch(CHROMIUM_LAUNCH_OPTIONS);
 }, 30_000);
 afterAll(async () => {
   await browser?.close();
