@@ -33,7 +33,13 @@ export const SERVICE_EVENTS = {
   modalClosed: "service-modal-closed",
   readyToPlaceOrder: "service-ready-to-place-order",
   purchaseUpdated: "service-purchase-updated",
+  paymentMethodSelected: "servicepay-payment-method-selected",
+  paymentMethodUnselected: "servicepay-payment-method-unselected",
+  newUserValuationStarted: "service-new-user-valuation-started",
 } as const;
+
+/** All nine event names. */
+export const ALL_SERVICE_EVENTS = Object.values(SERVICE_EVENTS);
 
 declare global {
   interface Window {

@@ -1,6 +1,7 @@
 "use client";
 
 import { useCallback, useEffect, useId, useRef, useState } from "react";
+import { ALL_SERVICE_EVENTS } from "@/lib/service/sdk-events";
 import styles from "./integration-inspector.module.css";
 
 /**
@@ -11,19 +12,6 @@ import styles from "./integration-inspector.module.css";
  * the Resource Timing API) and kept in sessionStorage across page loads; server-side entries come
  * from GET /api/service/inspector, polled while the drawer is open.
  */
-
-/** Contract, Events › SDK browser events: all nine. */
-const SDK_EVENTS = [
-  "service-ready",
-  "service-valuation-updated",
-  "service-payment-completed",
-  "service-modal-closed",
-  "servicepay-payment-method-selected",
-  "servicepay-payment-method-unselected",
-  "service-ready-to-place-order",
-  "service-new-user-valuation-started",
-  "service-purchase-updated",
-] as const;
 
 const CALLBACKS = ["/api/service/shopper_data", "/api/service/purchase_data"];
 
@@ -152,7 +140,7 @@ export function IntegrationInspector() {
 
   // SDK events on window, from the first render on (the SDK may be ready before the drawer opens).
   useEffect(() => {
-    const handlers = SDK_EVENTS.map((name) => {
+    const handlers = ALL_SERVICE_EVENTS.map((name) => {
       const handler = (event: Event) =>
         add({
           at: new Date().toISOString(),
