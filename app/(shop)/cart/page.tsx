@@ -4,6 +4,7 @@ import { getShopSession } from "@/lib/session/session";
 import { updateCartItemAction } from "@/lib/shop/actions/cart-actions";
 import { loadCart, QUANTITY_CHOICES } from "@/lib/shop/cart";
 import { CartSummary } from "@/lib/ui/cart-summary";
+import { EmptyCart } from "@/lib/ui/empty-cart";
 import { Money } from "@/lib/ui/money";
 import { TeaserSlot } from "@/lib/ui/teaser-slot";
 
@@ -13,17 +14,7 @@ export default async function CartPage() {
   const session = await getShopSession();
   const cart = session.sessionId ? await loadCart(session.sessionId) : null;
   if (!cart || cart.lines.length === 0) {
-    return (
-      <>
-        <h1>Your cart</h1>
-        <p data-testid="empty-cart">Your cart is empty.</p>
-        <p>
-          <Link href="/" className="button button--primary">
-            Browse products
-          </Link>
-        </p>
-      </>
-    );
+    return <EmptyCart heading="Your cart" message="Your cart is empty." />;
   }
   return (
     <>

@@ -6,6 +6,7 @@ import { getCustomer } from "@/lib/shop/customers";
 import { SHIPPING_METHODS } from "@/lib/shop/shipping";
 import { CartSummary } from "@/lib/ui/cart-summary";
 import { CheckoutForm } from "@/lib/ui/checkout-form";
+import { EmptyCart } from "@/lib/ui/empty-cart";
 import { TeaserSlot } from "@/lib/ui/teaser-slot";
 
 export const metadata: Metadata = { title: "Checkout" };
@@ -15,15 +16,10 @@ export default async function CheckoutPage() {
   const cart = session.sessionId ? await loadCart(session.sessionId) : null;
   if (!cart || cart.lines.length === 0) {
     return (
-      <>
-        <h1>Checkout</h1>
-        <p data-testid="empty-cart">Your cart is empty, so there is nothing to check out.</p>
-        <p>
-          <Link href="/" className="button button--primary">
-            Browse products
-          </Link>
-        </p>
-      </>
+      <EmptyCart
+        heading="Checkout"
+        message="Your cart is empty, so there is nothing to check out."
+      />
     );
   }
   const customer = session.customerId ? await getCustomer(session.customerId) : null;
