@@ -1,3 +1,4 @@
+import { PAID_OR_LATER } from "@/lib/shop/order-status";
 import type { OrderList } from "./resources";
 
 /**
@@ -25,16 +26,6 @@ export type ReconcileStep =
   | { kind: "in_sync"; entry: ServiceOrderEntry; local: LocalOrderRef }
   /** Matched by cart id, but the shop holds another service order id for it: a person decides. */
   | { kind: "conflict"; entry: ServiceOrderEntry; local: LocalOrderRef };
-
-/** Shop statuses that mean the payment is already known here. */
-const PAID_OR_LATER = new Set([
-  "payment_completed",
-  "partially_shipped",
-  "shipped",
-  "completed",
-  "partially_returned",
-  "returned",
-]);
 
 /**
  * Matches each listed order with a local one, first by service order id, then by cart id (the

@@ -16,6 +16,11 @@ export const ORDER_STATUSES = [
 
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
+/** Statuses that mean the payment is already known here: all but pending and cancelled. */
+export const PAID_OR_LATER: ReadonlySet<string> = new Set(
+  ORDER_STATUSES.filter((status) => status !== "pending" && status !== "cancelled"),
+);
+
 const TRANSITIONS: Record<OrderStatus, readonly OrderStatus[]> = {
   pending: ["payment_completed", "cancelled"],
   payment_completed: ["partially_shipped", "shipped", "completed", "cancelled"],
