@@ -15,13 +15,8 @@ export interface ProductView {
   tax: number;
 }
 
-type ProductRow = {
-  id: string;
-  slug: string;
-  name: string;
-  description: string;
-  image: string;
-  category: { slug: string; name: string };
+/** A product as read from the database: its prices in every currency. */
+type ProductRow = Omit<ProductView, "currency" | "price" | "tax"> & {
   prices: { currency: string; price: number; tax: number }[];
 };
 
