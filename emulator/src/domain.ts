@@ -61,13 +61,7 @@ export interface AccessToken {
   expires_at: Millis;
 }
 
-export interface RefreshToken {
-  token: string;
-  client_id: string;
-  user_id: string;
-  merchant_id: string;
-  scopes: Scope[];
-  expires_at: Millis;
+export interface RefreshToken extends AccessToken {
   /** Set once the token was used: refresh tokens rotate (see README, fidelity table). */
   revoked: boolean;
 }
