@@ -1,5 +1,6 @@
 // `npm test`: every check in one go, with a header per step; stops at the first failure.
 // (npm test has already run `npm install`.)
+import { readFileSync } from "node:fs";
 import { ensureBrowser } from "./ensure-browser.mjs";
 import { loadEnv, root } from "./lib/env.mjs";
 import { run } from "./lib/run.mjs";
@@ -23,13 +24,43 @@ step("Browser", () => {
 step("Prisma client", () => run(process.execPath, ["scripts/prisma.mjs", "generate"]));
 step("Typecheck (tsc --noEmit)", () => run(bin("tsc"), ["--noEmit"]));
 step("Lint and format (biome check)", () => run(bin("biome"), ["check", "."]));
-step("Unit tests (vitest run)", () => run(bin("vitest"), ["run"]));
+// Each runner also writes a JSON report, so the run can close on one plain count line.
+const reports = {
+  unit: "test-results/unit.json",
+  sdk: "test-results/sdk.json",
+  shop: "test-results/e2e.json",
+};
+step("Unit tests (vitest run)", () =>
+  run(bin("vitest"), [
+    "run",
+    "--reporter=default",
+    "--reporter=json",
+    `--outputFile.json=${reports.unit}`,
+  ]),
+);
 step("Production build (next build)", () => run(bin("next"), ["build"]));
-const browserEnv = { env: { ...process.env, CHROMIUM_PATH: chromium } };
+const browserRun = (config, report) =>
+  run(
+    bin("playwright"),
+    ["test", "-c", config, `--reporter=${process.env.CI ? "line" : "list"},json`],
+    {
+      env: {
+        ...process.env,
+        CHROMIUM_PATH: chromium,
+        PLAYWRIGHT_JSON_OUTPUT_FILE: `${root}/${report}`,
+      },
+    },
+  );
 step("Browser tests of the service SDK on the emulator's test page", () =>
-  run(bin("playwright"), ["test", "-c", "emulator/playwright.config.ts"], browserEnv),
+  browserRun("emulator/playwright.config.ts", reports.sdk),
 );
 step("Browser tests of the storefront (playwright test)", () =>
-  run(bin("playwright"), ["test"], browserEnv),
+  browserRun("playwright.config.ts", reports.shop),
 );
+const json = (file) => JSON.parse(readFileSync(`${root}/${file}`, "utf8"));
+const unit = json(reports.unit);
+const browser = [json(reports.sdk).stats, json(reports.shop).stats];
+const passed = unit.numPassedTests + browser.reduce((n, s) => n + s.expected, 0);
+const failed = unit.numFailedTests + browser.reduce((n, s) => n + s.unexpected + s.flaky, 0);
 console.log(`\nAll checks passed in ${((Date.now() - started) / 1000).toFixed(0)} s.`);
+console.log(`${passed} passed, ${failed} failed`);
