@@ -8,7 +8,7 @@ import { fail, reply } from "../http/errors";
 import { CONTROL_PREFIX } from "../http/middleware";
 import { merchantView, orderView, tradeInView } from "../http/views";
 import { quote } from "../state/catalog";
-import { currentVersion, formatSessionId, LIFETIMES } from "../state/store";
+import { currentVersion, formatSessionId } from "../state/store";
 
 // The control API under /__emulator/ (WireMock's /__admin in spirit): never journaled,
 // never rate limited, never faulted, and it keeps working in maintenance mode.
@@ -243,18 +243,20 @@ export function controlRoutes(ctx: EmulatorContext): Hono<EmulatorEnv> {
       if (!device.ok) return fail(c, 400, "bad_request", device.reason);
       value ??= device.value;
     }
-    const now = ctx.clock.now();
+    // Without either, the store dates the item from its own `now`, so valid_until is exactly
+    // created_at + the valuation lifetime (two reads of the clock could differ by a millisecond).
     const validUntil = b.valid_until
       ? Date.parse(b.valid_until)
-      : now +
-        (b.valid_for_seconds !== undefined ? b.valid_for_seconds * 1000 : LIFETIMES.valuation);
+      : b.valid_for_seconds !== undefined
+        ? ctx.clock.now() + b.valid_for_seconds * 1000
+        : undefined;
     const item = ctx.state.createTradeIn({
       merchant_id: merchant.id,
       session_hash: b.session_hash.split("|")[0] ?? b.session_hash,
       value: value ?? 15000,
       currency: cur,
       status: b.status,
-      valid_until: validUntil,
+      ...(validUntil !== undefined ? { valid_until: validUntil } : {}),
       ...(device?.ok ? { device: device.device, condition: device.condition } : {}),
     });
     return reply(c, { tradein_item: tradeInView(item, ctx.clock) }, 201);
