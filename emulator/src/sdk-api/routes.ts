@@ -73,6 +73,22 @@ export const sdkApiModule: EmulatorModule = {
       ctx.state.getSession(merchant.id, hash) ??
       fail(c, 404, "not_found", "Unknown or expired session hash: the SDK binds it at start-up.");
 
+    /** The body, its merchant (origin checked) and the bound session, or the error answer. */
+    const sessionRequest = async <
+      S extends z.ZodType<{ merchant_id: string; session_hash: string }>,
+    >(
+      c: C,
+      schema: S,
+    ) => {
+      const input = await body(c, schema);
+      if (input instanceof Response) return input;
+      const merchant = merchantFor(c, input.merchant_id);
+      if (merchant instanceof Response) return merchant;
+      const session = sessionFor(c, merchant, input.session_hash);
+      if (session instanceof Response) return session;
+      return { input, merchant, session };
+    };
+
     const acceptedTradeIn = (merchant: Merchant, hash: string): TradeInItem | null => {
       const item = ctx.state.activeTradeIn(merchant.id, hash);
       return item?.status === "accepted" ? item : null;
@@ -167,12 +183,9 @@ export const sdkApiModule: EmulatorModule = {
     });
 
     app.post("/sdk/v1/valuations", async (c) => {
-      const input = await body(c, valuationSchema);
-      if (input instanceof Response) return input;
-      const merchant = merchantFor(c, input.merchant_id);
-      if (merchant instanceof Response) return merchant;
-      const session = sessionFor(c, merchant, input.session_hash);
-      if (session instanceof Response) return session;
+      const request = await sessionRequest(c, valuationSchema);
+      if (request instanceof Response) return request;
+      const { input, merchant, session } = request;
       const magic = findMagicModel(input.model_id);
       if (magic) {
         const item = ctx.state.createTradeIn({
@@ -245,12 +258,9 @@ export const sdkApiModule: EmulatorModule = {
     });
 
     app.post("/sdk/v1/payments", async (c) => {
-      const input = await body(c, startPaymentSchema);
-      if (input instanceof Response) return input;
-      const merchant = merchantFor(c, input.merchant_id);
-      if (merchant instanceof Response) return merchant;
-      const session = sessionFor(c, merchant, input.session_hash);
-      if (session instanceof Response) return session;
+      const request = await sessionRequest(c, startPaymentSchema);
+      if (request instanceof Response) return request;
+      const { input, merchant, session } = request;
       const cart = input.purchase?.cart;
       if (!cart) return fail(c, 400, "bad_request", "purchase: the cart is empty.");
       const tradein = acceptedTradeIn(merchant, session.hash);
