@@ -3,8 +3,22 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import Database from "better-sqlite3";
+import pg from "pg";
 import { afterAll, beforeAll } from "vitest";
+import { createPostgresClient } from "./client";
 import { PrismaClient } from "./generated/client";
+import { trackSqliteConnection, withWriteAheadLog } from "./sqlite-wal";
+
+const prismaFolder = path.resolve(import.meta.dirname, "../../prisma");
+
+/** The migration scripts of one provider's folder, oldest first. */
+export function migrationScripts(folder: string): string[] {
+  return readdirSync(folder, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort()
+    .map((name) => readFileSync(path.join(folder, name, "migration.sql"), "utf8"));
+}
 
 /**
  * Test-only: a new SQLite file in a fresh temporary folder, with the project's migrations
@@ -14,35 +28,63 @@ export function migratedTestDatabase(prefix: string): { dir: string; file: strin
   const dir = mkdtempSync(path.join(tmpdir(), prefix));
   const file = path.join(dir, "test.db");
   const raw = new Database(file);
-  const migrations = path.resolve(import.meta.dirname, "../../prisma/migrations");
-  const folders = readdirSync(migrations, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory())
-    .map((entry) => entry.name)
-    .sort();
-  for (const folder of folders) {
-    raw.exec(readFileSync(path.join(migrations, folder, "migration.sql"), "utf8"));
-  }
+  for (const script of migrationScripts(path.join(prismaFolder, "migrations"))) raw.exec(script);
   raw.close();
   return { dir, file };
 }
 
 /**
- * Test-only: a temporary SQLite file migrated with the project's migrations and installed as
- * the app's `getDb()` client, so shop modules run against a real database in unit tests.
- * Call in beforeAll.
+ * The cluster the tests run on when TEST_DATABASE=postgresql (vitest's global setup,
+ * scripts/vitest-postgres.ts, starts it and migrates the template database); undefined on
+ * SQLite, the default.
  */
-export async function createTestDb(): Promise<{ db: PrismaClient; cleanup: () => Promise<void> }> {
-  const { dir, file } = migratedTestDatabase("shop-unit-");
-  Object.assign(process.env, {
-    DATABASE_URL: `file:${file}`,
-    SESSION_SECRET: "unit-test-session-secret-32-characters-long",
-    ADMIN_EMAIL: "admin@example.com",
-    ADMIN_PASSWORD: "admin-password",
-    SHOP_BASE_URL: "http://shop.test",
-  });
-  const db = new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: `file:${file}` }) });
-  (globalThis as unknown as { shopPrisma?: PrismaClient }).shopPrisma = db;
+export function testPostgresAdminUrl(): string | undefined {
+  return process.env.TEST_DATABASE === "postgresql" ? process.env.TEST_POSTGRES_URL : undefined;
+}
+
+export const POSTGRES_TEST_TEMPLATE = "shop_test_template";
+
+let databases = 0;
+
+/**
+ * Test-only: a fresh, migrated database of the provider under test, and the URL and Prisma
+ * client (the app's own, lib/db/client.ts) to reach it. On PostgreSQL a copy of the migrated
+ * template database, dropped by `cleanup`; on SQLite a temporary file.
+ */
+export async function openTestDatabase(
+  prefix: string,
+): Promise<{ url: string; db: PrismaClient; cleanup: () => Promise<void> }> {
+  const admin = testPostgresAdminUrl();
+  if (admin) {
+    databases += 1;
+    const name = `shop_test_${process.pid}_${databases}_${Date.now().toString(36)}`;
+    const run = async (sql: string) => {
+      const client = new pg.Client({ connectionString: admin });
+      await client.connect();
+      try {
+        await client.query(sql);
+      } finally {
+        await client.end();
+      }
+    };
+    await run(`CREATE DATABASE "${name}" TEMPLATE "${POSTGRES_TEST_TEMPLATE}"`);
+    const url = new URL(admin);
+    url.pathname = `/${name}`;
+    const db = createPostgresClient(url.toString());
+    return {
+      url: url.toString(),
+      db,
+      cleanup: async () => {
+        await db.$disconnect();
+        await run(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      },
+    };
+  }
+  const { dir, file } = migratedTestDatabase(prefix);
+  const adapter = withWriteAheadLog(new PrismaBetterSQLite3({ url: `file:${file}` }));
+  const db = trackSqliteConnection(new PrismaClient({ adapter }), adapter);
   return {
+    url: `file:${file}`,
     db,
     cleanup: async () => {
       await db.$disconnect();
@@ -51,6 +93,22 @@ export async function createTestDb(): Promise<{ db: PrismaClient; cleanup: () =>
   };
 }
 
+/**
+ * Test-only: a fresh test database installed as the app's `getDb()` client, so shop modules
+ * run against a real database in unit tests. Call in beforeAll.
+ */
+export async function createTestDb(): Promise<{ db: PrismaClient; cleanup: () => Promise<void> }> {
+  const { url, db, cleanup } = await openTestDatabase("shop-unit-");
+  Object.assign(process.env, {
+    DATABASE_URL: url,
+    SESSION_SECRET: "unit-test-session-secret-32-characters-long",
+    ADMIN_EMAIL: "admin@example.com",
+    ADMIN_PASSWORD: "admin-password",
+    SHOP_BASE_URL: "http://shop.test",
+  });
+  (globalThis as unknown as { shopPrisma?: PrismaClient }).shopPrisma = db;
+  return { db, cleanup };
+}
 /** Two products priced in EUR and GBP. */
 export async function seedTwoProducts(db: PrismaClient) {
   const category = await db.category.create({ data: { slug: "phones", name: "Phones" } });

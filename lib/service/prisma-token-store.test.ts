@@ -1,34 +1,19 @@
-import { readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
-import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PrismaClient } from "@/lib/db/generated/client";
+import type { PrismaClient } from "@/lib/db/generated/client";
+import { openTestDatabase } from "@/lib/db/test-db";
 import { createPrismaTokenStore } from "./prisma-token-store";
 import type { StoredTokens } from "./token-store";
 
-// Runs against a real in-memory SQLite with the project's migrations, so the store is checked
-// against the actual ServiceToken table, not a mock.
-const migrationsDir = path.resolve(import.meta.dirname, "../../prisma/migrations");
+// Runs against a real database with the project's migrations (SQLite, or PostgreSQL with
+// TEST_DATABASE=postgresql), so the store is checked against the actual ServiceToken table.
 let db: PrismaClient;
+let cleanup: () => Promise<void>;
 
 beforeAll(async () => {
-  db = new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: ":memory:" }) });
-  const folders = readdirSync(migrationsDir, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory())
-    .map((entry) => entry.name)
-    .sort();
-  for (const folder of folders) {
-    const sql = readFileSync(path.join(migrationsDir, folder, "migration.sql"), "utf8");
-    for (const statement of sql.split(/;\s*(?:\n|$)/)) {
-      const withoutComments = statement.replace(/^--.*$/gm, "").trim();
-      if (withoutComments) await db.$executeRawUnsafe(withoutComments);
-    }
-  }
+  ({ db, cleanup } = await openTestDatabase("token-store-"));
 });
 
-afterAll(async () => {
-  await db.$disconnect();
-});
+afterAll(() => cleanup());
 
 const tokens: StoredTokens = {
   accessToken: "a1",

@@ -1,15 +1,13 @@
-import { rmSync } from "node:fs";
-import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { sealData } from "iron-session";
 import { afterAll, beforeAll } from "vitest";
-import { PrismaClient } from "@/lib/db/generated/client";
-import { trackSqliteConnection, withWriteAheadLog } from "@/lib/db/sqlite-wal";
-import { migratedTestDatabase } from "@/lib/db/test-db";
+import type { PrismaClient } from "@/lib/db/generated/client";
+import { openTestDatabase } from "@/lib/db/test-db";
 import { SESSION_COOKIE } from "@/lib/session/session-data";
 import { signWebhookBody, webhookSecret } from "./webhook-signature";
 
 /**
- * Test-only: a temporary SQLite file migrated with the project's own migrations, installed as
+ * Test-only: a fresh database migrated with the project's own migrations (SQLite, or PostgreSQL
+ * with TEST_DATABASE=postgresql: lib/db/test-db.ts), installed as
  * the app's database (`getDb()`), plus helpers to seed a shop, seal a session cookie and sign a
  * webhook. Lets the route handlers be called with real `Request` objects, as Next calls them.
  */
@@ -35,10 +33,8 @@ export interface TestShop {
 
 /** Call in beforeAll, before any handler runs (getConfig and getDb read the environment once). */
 export async function createTestShop(): Promise<TestShop> {
-  const { dir, file } = migratedTestDatabase("shop-test-");
-  Object.assign(process.env, TEST_ENV, { DATABASE_URL: `file:${file}` });
-  const adapter = withWriteAheadLog(new PrismaBetterSQLite3({ url: `file:${file}` }));
-  const db = trackSqliteConnection(new PrismaClient({ adapter }), adapter);
+  const { url, db, cleanup } = await openTestDatabase("shop-test-");
+  Object.assign(process.env, TEST_ENV, { DATABASE_URL: url });
   // lib/db/client.ts keeps its client here: the handlers use this one.
   (globalThis as unknown as { shopPrisma?: PrismaClient }).shopPrisma = db;
   await db.serviceToken.create({
@@ -51,13 +47,7 @@ export async function createTestShop(): Promise<TestShop> {
       accessExpiresAt: new Date(Date.now() + 3_600_000),
     },
   });
-  return {
-    db,
-    cleanup: async () => {
-      await db.$disconnect();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  return { db, cleanup };
 }
 
 /**

@@ -1,0 +1,21 @@
+// Vitest global setup for TEST_DATABASE=postgresql: starts the project's PostgreSQL cluster
+// (scripts/postgres.mjs) and builds a template database from the PostgreSQL migrations once;
+// each test file then gets its own copy (lib/db/test-db.ts, openTestDatabase).
+import path from "node:path";
+import pg from "pg";
+import { migrationScripts, POSTGRES_TEST_TEMPLATE } from "../lib/db/test-db";
+import { postgresUrl, resetDatabases, startPostgres } from "./postgres.mjs";
+
+export default async function setup() {
+  startPostgres();
+  await resetDatabases([POSTGRES_TEST_TEMPLATE]);
+  const client = new pg.Client({ connectionString: postgresUrl(POSTGRES_TEST_TEMPLATE) });
+  await client.connect();
+  try {
+    const folder = path.resolve(import.meta.dirname, "../prisma/postgresql/migrations");
+    for (const script of migrationScripts(folder)) await client.query(script);
+  } finally {
+    await client.end();
+  }
+  process.env.TEST_POSTGRES_URL = postgresUrl("postgres");
+}
