@@ -3,8 +3,8 @@ import path from "node:path";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PrismaClient } from "@/lib/db/generated/client";
-import { createPrismaTokenStore } from "./prisma-token-store";
-import type { StoredTokens } from "./token-store";
+import type { StoredTokens } from "@/lib/service/shop-ports";
+import { createPrismaTokenStore } from "./token-store";
 
 // Runs against a real in-memory SQLite with the project's migrations, so the store is checked
 // against the actual ServiceToken table, not a mock.

@@ -1,12 +1,9 @@
-import { rmSync } from "node:fs";
-import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { sealData } from "iron-session";
 import { afterAll, beforeAll } from "vitest";
-import { PrismaClient } from "@/lib/db/generated/client";
-import { trackSqliteConnection, withWriteAheadLog } from "@/lib/db/sqlite-wal";
-import { migratedTestDatabase } from "@/lib/db/test-db";
+import type { PrismaClient } from "@/lib/db/generated/client";
+import { signWebhookBody, webhookSecret } from "@/lib/service/webhook-signature";
 import { SESSION_COOKIE } from "@/lib/session/session-data";
-import { signWebhookBody, webhookSecret } from "./webhook-signature";
+import { createTestDb, TEST_ENV } from "./test-db";
 
 /**
  * Test-only: a temporary SQLite file migrated with the project's own migrations, installed as
@@ -14,16 +11,7 @@ import { signWebhookBody, webhookSecret } from "./webhook-signature";
  * webhook. Lets the route handlers be called with real `Request` objects, as Next calls them.
  */
 
-export const TEST_ENV = {
-  SESSION_SECRET: "test-session-secret-at-least-32-characters!!",
-  ADMIN_EMAIL: "admin@example.com",
-  ADMIN_PASSWORD: "admin-password",
-  SHOP_BASE_URL: "http://shop.test",
-  SERVICE_CLIENT_SECRET: "client-secret",
-  SERVICE_PASSWORD: "password",
-  // Never reached: the tests seed a ServiceToken, so no login is attempted.
-  SERVICE_API_BASE_URL: "http://127.0.0.1:9",
-};
+export { TEST_ENV };
 
 export const IDENTITY = { userId: "user-7", merchantId: "merchant-42" };
 export const SECRET = webhookSecret(IDENTITY);
@@ -35,12 +23,7 @@ export interface TestShop {
 
 /** Call in beforeAll, before any handler runs (getConfig and getDb read the environment once). */
 export async function createTestShop(): Promise<TestShop> {
-  const { dir, file } = migratedTestDatabase("shop-test-");
-  Object.assign(process.env, TEST_ENV, { DATABASE_URL: `file:${file}` });
-  const adapter = withWriteAheadLog(new PrismaBetterSQLite3({ url: `file:${file}` }));
-  const db = trackSqliteConnection(new PrismaClient({ adapter }), adapter);
-  // lib/db/client.ts keeps its client here: the handlers use this one.
-  (globalThis as unknown as { shopPrisma?: PrismaClient }).shopPrisma = db;
+  const { db, cleanup } = await createTestDb();
   await db.serviceToken.create({
     data: {
       id: "default",
@@ -51,13 +34,7 @@ export async function createTestShop(): Promise<TestShop> {
       accessExpiresAt: new Date(Date.now() + 3_600_000),
     },
   });
-  return {
-    db,
-    cleanup: async () => {
-      await db.$disconnect();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  return { db, cleanup };
 }
 
 /**

@@ -1,10 +1,23 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll } from "vitest";
-import { PrismaClient } from "./generated/client";
+import { createDbClient, DB_SINGLETON } from "@/lib/db/client";
+import type { PrismaClient } from "@/lib/db/generated/client";
+import { replaceProcessSingleton } from "@/lib/service/process-singleton";
+
+/** The environment every test shop runs with (getConfig reads it once). */
+export const TEST_ENV = {
+  SESSION_SECRET: "test-session-secret-at-least-32-characters!!",
+  ADMIN_EMAIL: "admin@example.com",
+  ADMIN_PASSWORD: "admin-password",
+  SHOP_BASE_URL: "http://shop.test",
+  SERVICE_CLIENT_SECRET: "client-secret",
+  SERVICE_PASSWORD: "password",
+  // Never reached: the tests seed a ServiceToken, so no login is attempted.
+  SERVICE_API_BASE_URL: "http://127.0.0.1:9",
+};
 
 /**
  * Test-only: a new SQLite file in a fresh temporary folder, with the project's migrations
@@ -14,7 +27,7 @@ export function migratedTestDatabase(prefix: string): { dir: string; file: strin
   const dir = mkdtempSync(path.join(tmpdir(), prefix));
   const file = path.join(dir, "test.db");
   const raw = new Database(file);
-  const migrations = path.resolve(import.meta.dirname, "../../prisma/migrations");
+  const migrations = path.resolve(import.meta.dirname, "../prisma/migrations");
   const folders = readdirSync(migrations, { withFileTypes: true })
     .filter((entry) => entry.isDirectory())
     .map((entry) => entry.name)
@@ -31,17 +44,14 @@ export function migratedTestDatabase(prefix: string): { dir: string; file: strin
  * the app's `getDb()` client, so shop modules run against a real database in unit tests.
  * Call in beforeAll.
  */
-export async function createTestDb(): Promise<{ db: PrismaClient; cleanup: () => Promise<void> }> {
+export async function createTestDb(
+  env: Record<string, string> = {},
+): Promise<{ db: PrismaClient; cleanup: () => Promise<void> }> {
   const { dir, file } = migratedTestDatabase("shop-unit-");
-  Object.assign(process.env, {
-    DATABASE_URL: `file:${file}`,
-    SESSION_SECRET: "unit-test-session-secret-32-characters-long",
-    ADMIN_EMAIL: "admin@example.com",
-    ADMIN_PASSWORD: "admin-password",
-    SHOP_BASE_URL: "http://shop.test",
-  });
-  const db = new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: `file:${file}` }) });
-  (globalThis as unknown as { shopPrisma?: PrismaClient }).shopPrisma = db;
+  Object.assign(process.env, TEST_ENV, env, { DATABASE_URL: `file:${file}` });
+  // The app's own client, WAL and all, installed as the process's database (getDb()).
+  const db = createDbClient(`file:${file}`);
+  replaceProcessSingleton(DB_SINGLETON, db);
   return {
     db,
     cleanup: async () => {
