@@ -2,7 +2,7 @@
 // never arrived (issue #6, item 4; lib/shop/reconcile-orders.ts), then retries every queued
 // register-purchase (npm run jobs:retry does only the latter). Prints what it changed.
 import { getDb } from "@/lib/db/client";
-import { getServiceClient } from "@/lib/service/service";
+import { getServiceClient } from "@/lib/service-adapter/service";
 import { reconcileServiceOrders } from "@/lib/shop/reconcile-orders";
 import { retryDueRegistrations } from "@/lib/shop/register-purchase-queue";
 import { tradeInDeps } from "@/lib/shop/trade-in-service";

@@ -3,7 +3,7 @@
 // each test file then gets its own copy (lib/db/test-db.ts, openTestDatabase).
 import path from "node:path";
 import pg from "pg";
-import { migrationScripts, POSTGRES_TEST_TEMPLATE } from "../lib/db/test-db";
+import { migrationScripts, POSTGRES_TEST_TEMPLATE } from "../test-support/test-db";
 import { postgresUrl, resetDatabases, startPostgres } from "./postgres.mjs";
 
 export default async function setup() {

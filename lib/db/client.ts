@@ -1,13 +1,10 @@
+import "server-only";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { getConfig } from "@/lib/config";
+import { processSingleton } from "@/lib/service/process-singleton";
 import { PrismaClient } from "./generated/client";
 import { PrismaClient as PostgresPrismaClient } from "./generated-pg/client";
-import { trackSqliteConnection, withWriteAheadLog } from "./sqlite-wal";
-
-// One client per process. In development Next reloads modules, so the instance is kept on
-// globalThis to avoid opening a new connection on every change.
-const globalForPrisma = globalThis as unknown as { shopPrisma?: PrismaClient };
 
 /** DATABASE_URL picks the database: SQLite (`file:…`, embedded, one instance) or PostgreSQL
  *  (`postgresql://…`, several instances; docs/decisions/scaling.md). */
@@ -16,27 +13,37 @@ export function isPostgresUrl(url: string): boolean {
 }
 
 /**
- * The PostgreSQL client, typed as the app's one database type. Its models are those of the
- * SQLite schema, checked by prisma/schema-sync.test.ts; the two generated types differ only in
- * what the providers allow beside the models (transaction isolation levels), which the shop
- * does not choose.
+ * The shop's database client, one per process.
+ *
+ * PostgreSQL: Prisma's `pg` driver adapter, typed as the app's one database type. Its models
+ * are those of the SQLite schema, checked by prisma/schema-sync.test.ts; the two generated
+ * types differ only in what the providers allow beside the models (transaction isolation
+ * levels), which the shop does not choose.
+ *
+ * SQLite settings, through public APIs only: the adapter's `timeout` is better-sqlite3's busy
+ * timeout (a second process, a migration or another instance waits for the write lock instead
+ * of failing at once), and two PRAGMAs sent as queries when the client is created: write-ahead
+ * log (one fsync per commit instead of several, readers beside a writer) and
+ * `synchronous = FULL`, because a 200 to the order webhook tells the service to stop retrying,
+ * so the commit behind it must survive a power cut (docs/decisions/webhook-storage.md).
  */
-export function createPostgresClient(connectionString: string): Db {
-  return new PostgresPrismaClient({
-    adapter: new PrismaPg({ connectionString }),
-  }) as unknown as Db;
+export function createDbClient(url: string): PrismaClient {
+  if (isPostgresUrl(url)) {
+    return new PostgresPrismaClient({
+      adapter: new PrismaPg({ connectionString: url }),
+    }) as unknown as PrismaClient;
+  }
+  const client = new PrismaClient({ adapter: new PrismaBetterSQLite3({ url, timeout: 5000 }) });
+  // An in-memory database keeps its "memory" journal; the PRAGMA is then a no-op.
+  client.$queryRawUnsafe("PRAGMA journal_mode = WAL").catch(() => {});
+  client.$queryRawUnsafe("PRAGMA synchronous = FULL").catch(() => {});
+  return client;
 }
 
-function createClient(): PrismaClient {
-  const url = getConfig().DATABASE_URL;
-  if (isPostgresUrl(url)) return createPostgresClient(url);
-  const adapter = withWriteAheadLog(new PrismaBetterSQLite3({ url }));
-  return trackSqliteConnection(new PrismaClient({ adapter }), adapter);
-}
+export const DB_SINGLETON = "database";
 
 export function getDb(): PrismaClient {
-  globalForPrisma.shopPrisma ??= createClient();
-  return globalForPrisma.shopPrisma;
+  return processSingleton(DB_SINGLETON, () => createDbClient(getConfig().DATABASE_URL));
 }
 
 export type { Prisma } from "./generated/client";

@@ -21,7 +21,7 @@ import {
   tradeInItemSchema,
   UPDATE_TYPES,
 } from "./resources";
-import type { TokenStore } from "./token-store";
+import type { TokenStore } from "./shop-ports";
 import { TokenManager } from "./tokens";
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
-import type { Db } from "@/lib/db/client";
-import { receiveOrderWebhook } from "./order-webhook";
-import { createWebhookSecretSource, orderCreationMode } from "./service";
+import { readOrderCreationMode } from "./config";
+import { createWebhookSecretSource, receiveOrderWebhook } from "./order-webhook";
+import type { OrderStatusRules, ServicePayStore } from "./shop-ports";
 import { signWebhookBody } from "./webhook-signature";
 
 // The receiver's checks that come before any database work; the stored and applied paths are
@@ -10,14 +10,20 @@ import { signWebhookBody } from "./webhook-signature";
 const body = new TextEncoder().encode(
   JSON.stringify({ id: "wh_1", cart_id: "c1", status: "payment_completed" }),
 );
-// A database that fails the test if touched: a refused delivery must change nothing.
-const untouchable = new Proxy({} as Db, {
-  get() {
+// A store that fails the test if touched: a refused delivery must change nothing.
+const untouchable: ServicePayStore = {
+  transaction() {
     throw new Error("the database must not be touched");
   },
-});
+};
+const statuses: OrderStatusRules = {
+  isKnown: () => true,
+  canReach: () => true,
+  isPaidOrLater: () => false,
+};
 const deps = (get: (fresh?: boolean) => Promise<string>) => ({
-  db: untouchable,
+  store: untouchable,
+  statuses,
   secret: { get },
   mode: "ready_to_place_order" as const,
   shopBaseUrl: "http://shop.test",
@@ -44,7 +50,7 @@ describe("receiveOrderWebhook before storage", () => {
     // It gets past the signature to storage, which this stand-in database refuses (a 403 would
     // resolve instead).
     await expect(receiveOrderWebhook(body, signature, deps(get))).rejects.toThrow(
-      /must not be touched|trackSqliteConnection/,
+      /must not be touched/,
     );
   });
 
@@ -84,12 +90,12 @@ describe("createWebhookSecretSource", () => {
   });
 });
 
-describe("orderCreationMode", () => {
+describe("readOrderCreationMode", () => {
   it("defaults to ready_to_place_order, accepts webhook and refuses anything else", () => {
-    expect(orderCreationMode({})).toBe("ready_to_place_order");
-    expect(orderCreationMode({ SERVICE_ORDER_CREATION: "" })).toBe("ready_to_place_order");
-    expect(orderCreationMode({ SERVICE_ORDER_CREATION: "webhook" })).toBe("webhook");
-    expect(() => orderCreationMode({ SERVICE_ORDER_CREATION: "later" })).toThrow(
+    expect(readOrderCreationMode({})).toBe("ready_to_place_order");
+    expect(readOrderCreationMode({ SERVICE_ORDER_CREATION: "" })).toBe("ready_to_place_order");
+    expect(readOrderCreationMode({ SERVICE_ORDER_CREATION: "webhook" })).toBe("webhook");
+    expect(() => readOrderCreationMode({ SERVICE_ORDER_CREATION: "later" })).toThrow(
       /SERVICE_ORDER_CREATION/,
     );
   });

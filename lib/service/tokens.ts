@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { ServiceConfig } from "./config";
 import { parseErrorBody, ServiceApiError, ServiceResponseError } from "./errors";
 import type { HttpRequest, HttpResponse, HttpTransport } from "./http";
-import type { StoredTokens, TokenStore } from "./token-store";
+import type { StoredTokens, TokenStore } from "./shop-ports";
 
 /**
  * The token manager (contract: Authentication 1–4, Endpoints › POST /oauth2/token/).

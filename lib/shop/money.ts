@@ -69,6 +69,16 @@ export function cartAmounts(
   return { price, tax, discount, total: price + tax - discount };
 }
 
+/** What an order owes: items, tax and delivery, less the trade-in discount. The one formula. */
+export function orderTotal(order: {
+  price: number;
+  tax: number;
+  shippingPrice: number;
+  tradeInDiscount: number;
+}): number {
+  return sumCents([order.price, order.tax, order.shippingPrice, -order.tradeInDiscount]);
+}
+
 const formatters = new Map<string, Intl.NumberFormat>();
 
 /** 123456, "EUR" -> "€1,234.56". Display only; never parse this back. */

@@ -63,3 +63,20 @@ export function canTransition(from: string, to: string): boolean {
 export function isFinal(status: string): boolean {
   return isOrderStatus(status) && TRANSITIONS[status].length === 0;
 }
+
+/** Whether `to` can be reached from `from` by one or more allowed transitions. */
+export function canReach(from: string, to: string): boolean {
+  if (!isOrderStatus(from) || !isOrderStatus(to)) return false;
+  const seen = new Set<OrderStatus>([from]);
+  const queue: OrderStatus[] = [from];
+  for (let current = queue.shift(); current; current = queue.shift()) {
+    for (const next of nextStatuses(current)) {
+      if (next === to) return true;
+      if (!seen.has(next)) {
+        seen.add(next);
+        queue.push(next);
+      }
+    }
+  }
+  return false;
+}

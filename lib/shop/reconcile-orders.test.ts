@@ -7,7 +7,7 @@ import {
   seedCart,
   sessionCookie,
   setUpTestShop,
-} from "@/lib/service/test-shop-db";
+} from "@/test-support/test-shop";
 import { reconcileServiceOrders } from "./reconcile-orders";
 
 // Reconciliation against a migrated SQLite: a pending Service Pay order whose webhook never came

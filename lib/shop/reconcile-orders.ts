@@ -1,9 +1,9 @@
-import { getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
 import type { ServiceClient } from "@/lib/service/client";
+import { receiveNotification } from "@/lib/service/order-webhook";
 import { planReconciliation } from "@/lib/service/reconciliation";
-import { orderCreationMode } from "@/lib/service/service";
-import { receiveServiceNotification } from "./service-orders";
+import { dedupeKey } from "@/lib/service/webhook-payload";
+import { servicePayDeps } from "@/lib/service-adapter/service";
 
 // Runs the reconciliation plan (lib/service/reconciliation.ts) against the shop's database. A
 // repair goes through the webhook's own path (receiveServiceNotification), so a reconciled order
@@ -36,7 +36,7 @@ export async function reconcileServiceOrders(deps: {
     unresolved: 0,
     lines: [],
   };
-  const mode = orderCreationMode();
+  const notificationDeps = servicePayDeps();
   for (const step of planReconciliation(orders, locals)) {
     const { entry } = step;
     const name = `service order ${entry.order_id} (cart ${entry.cart_id ?? "?"})`;
@@ -53,24 +53,26 @@ export async function reconcileServiceOrders(deps: {
     }
     const extra = entry as Record<string, unknown>;
     const body = JSON.stringify({ source: "reconciliation", ...entry });
-    const result = await receiveServiceNotification(
-      deps.db,
-      {
-        notificationId: undefined,
-        event: "reconciliation",
-        orderId: entry.order_id,
-        cartId: entry.cart_id ?? undefined,
-        status: entry.status ?? "payment_completed",
-        amount: entry.amount,
-        currency: typeof extra.currency === "string" ? extra.currency : undefined,
-        tradeInDiscount: Number.isSafeInteger(extra.trade_in_discount)
-          ? (extra.trade_in_discount as number)
-          : undefined,
-        form: "flat",
-        body,
-      },
-      { mode, shopBaseUrl: getConfig().SHOP_BASE_URL },
-    );
+    const status = entry.status ?? "payment_completed";
+    const ids = {
+      notificationId: null,
+      serviceOrderId: entry.order_id,
+      cartId: entry.cart_id ?? null,
+    };
+    const result = await receiveNotification(notificationDeps, {
+      ...ids,
+      dedupeKey: dedupeKey({ ...ids, status }),
+      event: "reconciliation",
+      status,
+      amount: entry.amount ?? null,
+      currency: typeof extra.currency === "string" ? extra.currency : null,
+      tradeInDiscount: Number.isSafeInteger(extra.trade_in_discount)
+        ? (extra.trade_in_discount as number)
+        : null,
+      customerId: null,
+      form: "flat",
+      body,
+    });
     const after = await deps.db.order.findFirst({
       where: { OR: [{ serviceOrderId: entry.order_id }, { cartId: entry.cart_id ?? "" }] },
       select: { number: true, status: true },

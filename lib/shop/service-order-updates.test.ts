@@ -1,13 +1,13 @@
 import { describe, expect, it, vi } from "vitest";
-import { setUpTestDb } from "@/lib/db/test-db";
 import type { OrderUpdate } from "@/lib/service/client";
 import { ServiceApiError } from "@/lib/service/errors";
 import { randomHex32 } from "@/lib/session/session-data";
+import { cardCheckoutInput } from "@/test-support/checkout";
+import { setUpTestDb } from "@/test-support/test-db";
 import { addToCart } from "./cart";
 import { placeCardOrder } from "./orders";
 import { sendOrderUpdate } from "./service-order-updates";
 import { TEST_CARDS } from "./test-card";
-import { cardCheckoutInput } from "./test-checkout";
 
 const shop = setUpTestDb();
 

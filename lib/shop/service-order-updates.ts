@@ -1,5 +1,6 @@
 import type { Db } from "@/lib/db/client";
 import type { Cart } from "@/lib/service/cart";
+import { cartOfLines } from "@/lib/service/cart";
 import type { OrderUpdate, ServiceClient } from "@/lib/service/client";
 import {
   LOCAL_STATUS_AFTER,
@@ -7,7 +8,6 @@ import {
   serviceOrderIdOf,
 } from "@/lib/service/order-updates";
 import type { UpdateType } from "@/lib/service/resources";
-import { orderContractCart } from "./order-contract-cart";
 import { canTransition } from "./order-status";
 
 // The back office's post-purchase actions (issue #6, item 3): one call of
@@ -49,7 +49,7 @@ export function buildOrderUpdate(
     return { ...base, items };
   }
   if (choice.type === "cart_update") {
-    const cart = orderContractCart(order, choice.quantities);
+    const cart = cartOfLines({ ...order, id: order.cartId }, choice.quantities);
     if (cart.items.length === 0) {
       return { error: "An updated cart needs at least one item; use Returned for a full return." };
     }

@@ -1,15 +1,15 @@
 import { describe, expect, it, vi } from "vitest";
-import { setUpTestDb } from "@/lib/db/test-db";
 import type { RegisterPurchaseBody } from "@/lib/service/client";
 import { ServiceApiError } from "@/lib/service/errors";
 import { NOT_APPLIED_MESSAGES } from "@/lib/service/register-purchase";
 import type { Session, TradeInItem } from "@/lib/service/resources";
 import { randomHex32 } from "@/lib/session/session-data";
+import { cardCheckoutInput } from "@/test-support/checkout";
+import { setUpTestDb } from "@/test-support/test-db";
 import { addToCart } from "./cart";
 import { placeCardOrder } from "./orders";
 import { retryDueRegistrations } from "./register-purchase-queue";
 import { TEST_CARDS } from "./test-card";
-import { cardCheckoutInput } from "./test-checkout";
 import {
   applyTradeInAfterCardPayment,
   processRegistration,

@@ -1,5 +1,6 @@
 import type { Db } from "@/lib/db/client";
 import type { Cart } from "@/lib/service/cart";
+import { cartOfLines } from "@/lib/service/cart";
 import type { ServiceClient } from "@/lib/service/client";
 import { recordStep } from "@/lib/service/integration-log";
 import {
@@ -12,8 +13,7 @@ import {
 import { sessionHash } from "@/lib/service/session-hash";
 import { checkSessionTradeIn, lookupSession } from "@/lib/service/session-lookup";
 import { checkTradeIn, tradeInProblemFromError } from "@/lib/service/trade-in";
-import { orderContractCart } from "./order-contract-cart";
-import { isUniqueViolation } from "./service-orders";
+import { isUniqueViolation } from "@/lib/service-adapter/service-pay-store";
 
 // Go-live scenario 2 (public-docs-facts; contract: What the service does 4, POST
 // /register-purchase): the shopper paid by card, so the shop registers the purchase and the
@@ -77,7 +77,7 @@ export async function applyTradeInAfterCardPayment(
       data: {
         orderId: order.id,
         sessionHash: sessionHash(params.sessionId, params.salt),
-        cart: encodeCart(orderContractCart(order) as Cart),
+        cart: encodeCart(cartOfLines({ ...order, id: order.cartId })),
         orderAmount: orderAmountOf(order),
         customerId: order.customerId,
         status: "queued",

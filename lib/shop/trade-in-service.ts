@@ -2,8 +2,8 @@ import { getDb } from "@/lib/db/client";
 import { createServiceClient, type ServiceClient } from "@/lib/service/client";
 import { readServiceConfig } from "@/lib/service/config";
 import { integrationObserver } from "@/lib/service/integration-log";
-import { createPrismaTokenStore } from "@/lib/service/prisma-token-store";
-import { getServiceClient } from "@/lib/service/service";
+import { getServiceClient } from "@/lib/service-adapter/service";
+import { createPrismaTokenStore } from "@/lib/service-adapter/token-store";
 import { startRegistrationRetryJob } from "./register-purchase-queue";
 import type { TradeInDeps } from "./trade-in-purchase";
 

@@ -1,6 +1,6 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { testPostgresAdminUrl } from "@/lib/db/test-db";
+import { testPostgresAdminUrl } from "@/test-support/test-db";
 import { cliAdapter } from "./cli-adapter";
 
 // The Prisma CLI's workaround for prisma/orm#27403 (cli-adapter.ts). The first test fails once

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { requireAdmin } from "@/lib/auth/admin";
 import { getDb } from "@/lib/db/client";
 import { UPDATE_TYPES } from "@/lib/service/resources";
-import { getServiceClient } from "@/lib/service/service";
+import { getServiceClient } from "@/lib/service-adapter/service";
 import { reconcileServiceOrders } from "../reconcile-orders";
 import { sendOrderUpdate } from "../service-order-updates";
 

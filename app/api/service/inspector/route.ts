@@ -1,7 +1,7 @@
 import { getDb } from "@/lib/db/client";
 import { inspectorEnabled, inspectorFeed } from "@/lib/service/inspector-feed";
-import { readRequestSession } from "@/lib/service/request-session";
 import { errorJson, internalError, json } from "@/lib/service/route-responses";
+import { readRequestSession } from "@/lib/service-adapter/request-session";
 
 // GET /api/service/inspector: the integration inspector's server-side entries for the caller's
 // own session (issue #6, item 5). Off with INTEGRATION_INSPECTOR=off: then 404 like any path.

@@ -9,7 +9,7 @@ import {
   setUpTestShop,
   TEST_ENV,
   webhookRequest,
-} from "@/lib/service/test-shop-db";
+} from "@/test-support/test-shop";
 import { POST as checkout } from "../../checkout/route";
 import { POST as pendingOrder } from "../../pending-order/route";
 import { POST } from "./route";

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PrismaClient } from "@/lib/db/generated/client";
-import { openTestDatabase } from "@/lib/db/test-db";
-import { createPrismaTokenStore } from "./prisma-token-store";
-import type { StoredTokens } from "./token-store";
+import type { StoredTokens } from "@/lib/service/shop-ports";
+import { openTestDatabase } from "@/test-support/test-db";
+import { createPrismaTokenStore } from "./token-store";
 
 // Runs against a real database with the project's migrations (SQLite, or PostgreSQL with
 // TEST_DATABASE=postgresql), so the store is checked against the actual ServiceToken table.

@@ -1,7 +1,8 @@
+import "server-only";
 import { getIronSession, webCookies } from "iron-session";
+import type { CallbackSession } from "@/lib/service/callbacks";
 import { shopSessionOptions } from "@/lib/session/session";
 import { hasIdentity, type ShopSessionData } from "@/lib/session/session-data";
-import type { CallbackSession } from "./callbacks";
 
 /**
  * The shopper's session as the callback routes see it: read from the sealed cookie of the

@@ -1,4 +1,4 @@
-import type { CheckoutInput } from "./checkout-input";
+import type { CheckoutInput } from "@/lib/shop/checkout-input";
 
 /** Test-only: the shopper address the shop's unit tests fill in. */
 export const TEST_ADDRESS = {

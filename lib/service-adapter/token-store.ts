@@ -1,5 +1,6 @@
+import "server-only";
 import type { PrismaClient } from "@/lib/db/generated/client";
-import type { StoredTokens, TokenStore } from "./token-store";
+import type { StoredTokens, TokenStore } from "@/lib/service/shop-ports";
 
 /**
  * TokenStore on the `ServiceToken` table (prisma/schema.prisma), so every server instance sees

@@ -1,18 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { CHECKOUT, newSession, seedCart, setUpTestShop } from "@/lib/service/test-shop-db";
-import { settleAwaitedServiceOrder } from "./service-confirmation";
-import {
-  receiveServiceNotification,
-  saveServiceCheckout,
-  serviceCheckoutSchema,
-} from "./service-orders";
+import { receiveNotification } from "@/lib/service/order-webhook";
+import { saveServiceCheckout, settleAwaitedServiceOrder } from "@/lib/service/pending-order";
+import { parseOrderNotification } from "@/lib/service/webhook-payload";
+import { serviceCheckoutSchema } from "@/lib/shop/checkout-input";
+import { CHECKOUT, newSession, seedCart, setUpTestShop } from "@/test-support/test-shop";
+import { servicePayDeps } from "./service";
 
 // The confirmation page of a Service Pay payment whose order is not there yet (the page's
 // ready-to-place-order call failed, or the order is created from the webhook).
 
 const shop = setUpTestShop();
-
-const SHOP = "http://shop.test";
 
 async function paying(options: { keepDetails: boolean }) {
   const session = newSession();
@@ -20,7 +17,7 @@ async function paying(options: { keepDetails: boolean }) {
     { productId: shop.products.phone.id, quantity: 1 },
   ]);
   if (options.keepDetails) {
-    await saveServiceCheckout(shop.db, {
+    await saveServiceCheckout(servicePayDeps(), {
       sessionId: session.sessionId,
       customerId: null,
       details: serviceCheckoutSchema.parse(CHECKOUT),
@@ -32,60 +29,51 @@ async function paying(options: { keepDetails: boolean }) {
 function notify(cartId: string, id: string) {
   const body = JSON.stringify({
     id,
+    event: "order.payment_completed",
     order_id: `ord_${id}`,
     cart_id: cartId,
     status: "payment_completed",
+    currency: "EUR",
     trade_in_discount: 1500,
   });
-  return receiveServiceNotification(
-    shop.db,
-    {
-      notificationId: id,
-      event: "order.payment_completed",
-      orderId: `ord_${id}`,
-      cartId,
-      status: "payment_completed",
-      amount: undefined,
-      currency: "EUR",
-      tradeInDiscount: 1500,
-      form: "flat",
-      body,
-    },
-    { mode: "ready_to_place_order", shopBaseUrl: SHOP },
+  return receiveNotification(
+    servicePayDeps(),
+    parseOrderNotification(new TextEncoder().encode(body)),
   );
 }
 
 describe("settleAwaitedServiceOrder", () => {
   it("is none when no Service Pay payment was started", async () => {
     const { session } = await paying({ keepDetails: false });
-    const result = await settleAwaitedServiceOrder(shop.db, {
+    const result = await settleAwaitedServiceOrder(servicePayDeps(), {
       sessionId: session.sessionId,
       customerId: null,
-      shopBaseUrl: SHOP,
     });
     expect(result).toBe("none");
   });
 
   it("waits (and keeps the cart) while no signed notification arrived", async () => {
     const { session, cart } = await paying({ keepDetails: true });
-    const params = { sessionId: session.sessionId, customerId: null, shopBaseUrl: SHOP };
-    expect(await settleAwaitedServiceOrder(shop.db, params)).toBe("waiting");
+    const params = { sessionId: session.sessionId, customerId: null };
+    expect(await settleAwaitedServiceOrder(servicePayDeps(), params)).toBe("waiting");
     expect(await shop.db.order.count({ where: { cartId: cart.id } })).toBe(0);
     // Long after the details were kept, the page stops waiting.
     const later = new Date(Date.now() + 31 * 60 * 1000);
-    expect(await settleAwaitedServiceOrder(shop.db, { ...params, now: later })).toBe("none");
+    expect(await settleAwaitedServiceOrder(servicePayDeps(), { ...params, now: later })).toBe(
+      "none",
+    );
   });
 
   it("creates the order from the kept details once a signed notification waits, applying it", async () => {
     const { session, cart } = await paying({ keepDetails: true });
     const early = await notify(cart.id, `wh_${cart.id}`);
     expect(early.outcome).toBe("early");
-    const params = { sessionId: session.sessionId, customerId: null, shopBaseUrl: SHOP };
-    expect(await settleAwaitedServiceOrder(shop.db, params)).toBe("created");
+    const params = { sessionId: session.sessionId, customerId: null };
+    expect(await settleAwaitedServiceOrder(servicePayDeps(), params)).toBe("created");
     const order = await shop.db.order.findUniqueOrThrow({ where: { cartId: cart.id } });
     expect(order).toMatchObject({ status: "payment_completed", tradeInDiscount: 1500 });
     // Again (a refresh): the order exists, the cart is checked out, nothing more happens.
-    expect(await settleAwaitedServiceOrder(shop.db, params)).toBe("none");
+    expect(await settleAwaitedServiceOrder(servicePayDeps(), params)).toBe("none");
     expect(await shop.db.order.count({ where: { cartId: cart.id } })).toBe(1);
   });
 });

@@ -1,15 +1,26 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { afterAll, beforeAll } from "vitest";
-import { createPostgresClient } from "./client";
-import { PrismaClient } from "./generated/client";
-import { trackSqliteConnection, withWriteAheadLog } from "./sqlite-wal";
+import { createDbClient, DB_SINGLETON } from "@/lib/db/client";
+import type { PrismaClient } from "@/lib/db/generated/client";
+import { replaceProcessSingleton } from "@/lib/service/process-singleton";
 
-const prismaFolder = path.resolve(import.meta.dirname, "../../prisma");
+/** The environment every test shop runs with (getConfig reads it once). */
+export const TEST_ENV = {
+  SESSION_SECRET: "test-session-secret-at-least-32-characters!!",
+  ADMIN_EMAIL: "admin@example.com",
+  ADMIN_PASSWORD: "admin-password",
+  SHOP_BASE_URL: "http://shop.test",
+  SERVICE_CLIENT_SECRET: "client-secret",
+  SERVICE_PASSWORD: "password",
+  // Never reached: the tests seed a ServiceToken, so no login is attempted.
+  SERVICE_API_BASE_URL: "http://127.0.0.1:9",
+};
+
+const prismaFolder = path.resolve(import.meta.dirname, "../prisma");
 
 /** The migration scripts of one provider's folder, oldest first. */
 export function migrationScripts(folder: string): string[] {
@@ -46,9 +57,19 @@ export const POSTGRES_TEST_TEMPLATE = "shop_test_template";
 
 let databases = 0;
 
+async function onPostgres(admin: string, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
 /**
- * Test-only: a fresh, migrated database of the provider under test, and the URL and Prisma
- * client (the app's own, lib/db/client.ts) to reach it. On PostgreSQL a copy of the migrated
+ * Test-only: a fresh, migrated database of the provider under test, with the URL and the app's
+ * own Prisma client (lib/db/client.ts) to reach it. On PostgreSQL a copy of the migrated
  * template database, dropped by `cleanup`; on SQLite a temporary file.
  */
 export async function openTestDatabase(
@@ -58,31 +79,22 @@ export async function openTestDatabase(
   if (admin) {
     databases += 1;
     const name = `shop_test_${process.pid}_${databases}_${Date.now().toString(36)}`;
-    const run = async (sql: string) => {
-      const client = new pg.Client({ connectionString: admin });
-      await client.connect();
-      try {
-        await client.query(sql);
-      } finally {
-        await client.end();
-      }
-    };
-    await run(`CREATE DATABASE "${name}" TEMPLATE "${POSTGRES_TEST_TEMPLATE}"`);
+    await onPostgres(admin, `CREATE DATABASE "${name}" TEMPLATE "${POSTGRES_TEST_TEMPLATE}"`);
     const url = new URL(admin);
     url.pathname = `/${name}`;
-    const db = createPostgresClient(url.toString());
+    const db = createDbClient(url.toString());
     return {
       url: url.toString(),
       db,
       cleanup: async () => {
         await db.$disconnect();
-        await run(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+        await onPostgres(admin, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
       },
     };
   }
   const { dir, file } = migratedTestDatabase(prefix);
-  const adapter = withWriteAheadLog(new PrismaBetterSQLite3({ url: `file:${file}` }));
-  const db = trackSqliteConnection(new PrismaClient({ adapter }), adapter);
+  // The app's own client, WAL and all.
+  const db = createDbClient(`file:${file}`);
   return {
     url: `file:${file}`,
     db,
@@ -94,21 +106,19 @@ export async function openTestDatabase(
 }
 
 /**
- * Test-only: a fresh test database installed as the app's `getDb()` client, so shop modules
- * run against a real database in unit tests. Call in beforeAll.
+ * Test-only: a fresh test database (SQLite, or PostgreSQL with TEST_DATABASE=postgresql)
+ * installed as the app's `getDb()` client, so shop modules run against a real database in unit
+ * tests. Call in beforeAll.
  */
-export async function createTestDb(): Promise<{ db: PrismaClient; cleanup: () => Promise<void> }> {
+export async function createTestDb(
+  env: Record<string, string> = {},
+): Promise<{ db: PrismaClient; cleanup: () => Promise<void> }> {
   const { url, db, cleanup } = await openTestDatabase("shop-unit-");
-  Object.assign(process.env, {
-    DATABASE_URL: url,
-    SESSION_SECRET: "unit-test-session-secret-32-characters-long",
-    ADMIN_EMAIL: "admin@example.com",
-    ADMIN_PASSWORD: "admin-password",
-    SHOP_BASE_URL: "http://shop.test",
-  });
-  (globalThis as unknown as { shopPrisma?: PrismaClient }).shopPrisma = db;
+  Object.assign(process.env, TEST_ENV, env, { DATABASE_URL: url });
+  replaceProcessSingleton(DB_SINGLETON, db);
   return { db, cleanup };
 }
+
 /** Two products priced in EUR and GBP. */
 export async function seedTwoProducts(db: PrismaClient) {
   const category = await db.category.create({ data: { slug: "phones", name: "Phones" } });

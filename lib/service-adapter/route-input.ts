@@ -1,7 +1,8 @@
+import "server-only";
 import type { z } from "zod";
-import type { CallbackSession } from "./callbacks";
+import type { CallbackSession } from "@/lib/service/callbacks";
+import { errorJson, json, readJsonBody } from "@/lib/service/route-responses";
 import { readRequestSession } from "./request-session";
-import { errorJson, json, readJsonBody } from "./route-responses";
 
 /** How the checkout form labels a field (lib/ui/checkout-form.tsx, lib/ui/address-fields.tsx). */
 const FIELD_LABELS: Record<string, string> = {

@@ -1,27 +1,17 @@
 import { sealData } from "iron-session";
 import { afterAll, beforeAll } from "vitest";
 import type { PrismaClient } from "@/lib/db/generated/client";
-import { openTestDatabase } from "@/lib/db/test-db";
+import { signWebhookBody, webhookSecret } from "@/lib/service/webhook-signature";
 import { SESSION_COOKIE } from "@/lib/session/session-data";
-import { signWebhookBody, webhookSecret } from "./webhook-signature";
+import { createTestDb, TEST_ENV } from "./test-db";
 
 /**
- * Test-only: a fresh database migrated with the project's own migrations (SQLite, or PostgreSQL
- * with TEST_DATABASE=postgresql: lib/db/test-db.ts), installed as
+ * Test-only: a temporary SQLite file migrated with the project's own migrations, installed as
  * the app's database (`getDb()`), plus helpers to seed a shop, seal a session cookie and sign a
  * webhook. Lets the route handlers be called with real `Request` objects, as Next calls them.
  */
 
-export const TEST_ENV = {
-  SESSION_SECRET: "test-session-secret-at-least-32-characters!!",
-  ADMIN_EMAIL: "admin@example.com",
-  ADMIN_PASSWORD: "admin-password",
-  SHOP_BASE_URL: "http://shop.test",
-  SERVICE_CLIENT_SECRET: "client-secret",
-  SERVICE_PASSWORD: "password",
-  // Never reached: the tests seed a ServiceToken, so no login is attempted.
-  SERVICE_API_BASE_URL: "http://127.0.0.1:9",
-};
+export { TEST_ENV };
 
 export const IDENTITY = { userId: "user-7", merchantId: "merchant-42" };
 export const SECRET = webhookSecret(IDENTITY);
@@ -33,10 +23,7 @@ export interface TestShop {
 
 /** Call in beforeAll, before any handler runs (getConfig and getDb read the environment once). */
 export async function createTestShop(): Promise<TestShop> {
-  const { url, db, cleanup } = await openTestDatabase("shop-test-");
-  Object.assign(process.env, TEST_ENV, { DATABASE_URL: url });
-  // lib/db/client.ts keeps its client here: the handlers use this one.
-  (globalThis as unknown as { shopPrisma?: PrismaClient }).shopPrisma = db;
+  const { db, cleanup } = await createTestDb();
   await db.serviceToken.create({
     data: {
       id: "default",

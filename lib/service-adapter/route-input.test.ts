@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { serviceCheckoutSchema } from "@/lib/shop/service-orders";
+import { serviceCheckoutSchema } from "@/lib/shop/checkout-input";
+import { CHECKOUT } from "@/test-support/test-shop";
 import { invalidFieldsResponse } from "./route-input";
-import { CHECKOUT } from "./test-shop-db";
 
 const rejected = (body: unknown) => {
   const parsed = serviceCheckoutSchema.safeParse(body);
