@@ -33,6 +33,15 @@ export interface TokenStore {
   load(): Promise<StoredTokens | null>;
   save(tokens: StoredTokens): Promise<void>;
   clear(): Promise<void>;
+  /**
+   * Takes the one renewal lease shared by every server instance for `ttlMs`, unless another
+   * holder has it and it has not expired: true when `holder` now holds it. The token manager
+   * renews only under it, so a token expiry that several instances notice at once costs one
+   * grant, and the others reuse what the holder saved. A holder that dies loses it at expiry.
+   */
+  acquireRenewalLease(holder: string, ttlMs: number): Promise<boolean>;
+  /** Gives the lease back early (only if `holder` still holds it). */
+  releaseRenewalLease(holder: string): Promise<void>;
 }
 
 // ---------------------------------------------------------------------------------------------
