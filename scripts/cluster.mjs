@@ -16,7 +16,7 @@ import { createServer } from "node:http";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { loadEnv, root } from "./lib/env.mjs";
-import { run } from "./lib/run.mjs";
+import { prepareDatabase, run } from "./lib/run.mjs";
 import { createDatabases, postgresUrl, resetDatabases, startPostgres } from "./postgres.mjs";
 
 const { values } = parseArgs({
@@ -147,8 +147,7 @@ async function main() {
     SERVICE_API_BASE_URL: `http://localhost:${emulatorPort}`,
     SERVICE_ASSETS_URL: `http://localhost:${emulatorPort}/assets`,
   };
-  run(process.execPath, ["scripts/prisma.mjs", "migrate", "deploy"], { env });
-  run(process.execPath, ["node_modules/tsx/dist/cli.mjs", "prisma/seed.ts"], { env });
+  prepareDatabase(databaseUrl);
   if (!values["no-build"]) {
     console.log("━━━ Build");
     run(process.execPath, ["node_modules/next/dist/bin/next", "build"], { env });

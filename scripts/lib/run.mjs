@@ -17,7 +17,7 @@ export function run(command, args, options = {}) {
 /** Migrates and seeds the database named by DATABASE_URL (or the one given). */
 export function prepareDatabase(databaseUrl, { fresh = false } = {}) {
   const env = { ...process.env, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) };
-  if (fresh) {
+  if (fresh && env.DATABASE_URL.startsWith("file:")) {
     const file = env.DATABASE_URL.replace(/^file:/, "");
     for (const suffix of ["", "-journal", "-wal", "-shm"]) {
       try {
