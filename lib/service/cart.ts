@@ -81,6 +81,9 @@ export type CartItem = z.infer<typeof cartItemSchema>;
 export type Cart = z.infer<typeof cartSchema>;
 export type Address = z.infer<typeof addressSchema>;
 
+/** The contract Address's field names (all strings). */
+export const ADDRESS_FIELDS = Object.keys(addressSchema.shape) as (keyof Address)[];
+
 export interface CartLineInput {
   id: string;
   name: string;

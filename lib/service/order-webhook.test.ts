@@ -19,6 +19,7 @@ const untouchable: ServicePayStore = {
 const statuses: OrderStatusRules = {
   isKnown: () => true,
   canReach: () => true,
+  canTransition: () => true,
   isPaidOrLater: () => false,
 };
 const deps = (get: (fresh?: boolean) => Promise<string>) => ({

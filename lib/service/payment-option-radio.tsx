@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useId, useRef, useState } from "react";
-import { ADDRESS_FIELDS } from "@/lib/shop/address";
+import { ADDRESS_FIELDS } from "./cart";
 import {
   PAYMENT_METHOD_INPUT_NAME,
   type PaymentOptionDetails,

@@ -102,6 +102,8 @@ export interface OrderStatusRules {
   isKnown(status: string): boolean;
   /** Whether `to` lies ahead of `from` by the shop's transitions. */
   canReach(from: string, to: string): boolean;
+  /** Whether the shop allows `from` → `to` in one step (an accepted order update). */
+  canTransition(from: string, to: string): boolean;
   /** Whether the payment is known in this status (all but pending and cancelled, here). */
   isPaidOrLater(status: string): boolean;
 }
