@@ -1,3 +1,4 @@
+import "server-only";
 import { ADDRESS_FIELDS, type Address } from "./cart";
 import { buildPurchaseData, type PurchaseData } from "./purchase-data";
 import { sessionHash } from "./session-hash";

@@ -1,3 +1,4 @@
+import "server-only";
 import { type Cart, cartOfLines } from "./cart";
 import type { ServiceClient } from "./client";
 import { recordStep, withInspectorSession } from "./integration-log";

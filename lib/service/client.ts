@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { cartSchema } from "./cart";
 import type { ServiceConfig } from "./config";

@@ -1,3 +1,4 @@
+import "server-only";
 import { type IntegrationEntry, inspectorKey, readIntegrationEntries } from "./integration-log";
 import type { InspectorSource } from "./shop-ports";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import { cartOfLines } from "./cart";
 import type { OrderUpdate, ServiceClient } from "./client";
 import {

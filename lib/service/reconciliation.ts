@@ -1,3 +1,4 @@
+import "server-only";
 import type { ServiceClient } from "./client";
 import { type NotificationDeps, receiveNotification } from "./order-webhook";
 import type { OrderList } from "./resources";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { ServiceClient } from "./client";
 import { SERVICE_ERROR_KIND, ServiceApiError, ServiceError } from "./errors";
 import type { Session, TradeInItem } from "./resources";

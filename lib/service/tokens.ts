@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import type { ServiceConfig } from "./config";
 import { parseErrorBody, ServiceApiError, ServiceResponseError } from "./errors";
