@@ -40,7 +40,7 @@ export interface TradeInResult {
 }
 
 /** A claimed attempt holds the row this long, so a crash mid-call is retried, not lost. */
-export const CLAIM_LEASE_MS = 2 * 60_000;
+const CLAIM_LEASE_MS = 2 * 60_000;
 
 /** Retry schedule of a queued registration: 2 s doubling (contract, Errors: exponential backoff), at most 10 min apart, never giving
  *  up (an operator sees the attempts in the back office). */
@@ -53,7 +53,7 @@ export function retryDelayMs(attempts: number): number {
  * paid for the order, delivery included (the order total); the cart inside carries the items'
  * own total, so the service can tell the two apart.
  */
-export function orderAmountOf(order: { total: number }): number {
+function orderAmountOf(order: { total: number }): number {
   return order.total;
 }
 

@@ -9,13 +9,13 @@ import type { ShopOrderItem } from "./shop-ports";
 
 export const cents = z.int().nonnegative();
 
-export const discountSchema = z.object({
+const discountSchema = z.object({
   id: z.string(),
   name: z.string(),
   total: cents,
 });
 
-export const cartItemSchema = z.object({
+const cartItemSchema = z.object({
   id: z.string(),
   name: z.string(),
   description: z.string(),

@@ -26,14 +26,6 @@ export const LOCAL_STATUS_AFTER: Record<UpdateType, string | null> = {
   cart_update: null,
 };
 
-export const UPDATE_TYPE_LABELS: Record<UpdateType, string> = {
-  shipped: "Shipped (whole order)",
-  returned: "Returned (whole order)",
-  partial_shipment: "Partial shipment",
-  partial_return: "Partial return",
-  cart_update: "Cart update",
-};
-
 /**
  * The order id the service knows an order by: the service's own id for a Service Pay order (from
  * its webhook), or, for a card order whose trade-in was registered, the shop's order number, which
@@ -93,7 +85,7 @@ export interface AdminOrderUpdate {
 type LoadedOrder = ShopOrder & { items: ShopOrderItem[] };
 
 /** Pure: the request body for an admin's choice (field names: docs/decisions/order-update-fields.md). */
-export function buildOrderUpdate(
+function buildOrderUpdate(
   order: LoadedOrder,
   serviceOrderId: string,
   choice: AdminOrderUpdate,
