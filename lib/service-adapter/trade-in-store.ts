@@ -20,17 +20,9 @@ export function loadOrderWithItems(
   return db.order.findUnique({ where: { id: orderId }, include: { items: true } });
 }
 
-function asRegistration(row: {
-  id: string;
-  orderId: string;
-  sessionHash: string;
-  cart: string;
-  orderAmount: number;
-  customerId: string | null;
-  status: string;
-  precheck: boolean;
-  attempts: number;
-}): TradeInRegistration {
+function asRegistration(
+  row: Omit<TradeInRegistration, "status"> & { status: string },
+): TradeInRegistration {
   return { ...row, status: row.status as TradeInRegistration["status"] };
 }
 

@@ -84,13 +84,16 @@ export type Address = z.infer<typeof addressSchema>;
 /** The contract Address's field names (all strings). */
 export const ADDRESS_FIELDS = Object.keys(addressSchema.shape) as (keyof Address)[];
 
+/** A cart line as a shop holds it: the contract Cart item's fields without the total. */
 export interface CartLineInput {
   id: string;
   name: string;
   description: string;
   url: string;
   quantity: number;
+  /** unit price before tax */
   price: number;
+  /** the line's tax */
   tax: number;
 }
 

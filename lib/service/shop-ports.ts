@@ -1,4 +1,4 @@
-import type { Address, Cart } from "./cart";
+import type { Address, Cart, CartLineInput } from "./cart";
 import type { OrderNotification } from "./webhook-payload";
 
 /**
@@ -66,18 +66,9 @@ export interface ShopOrder {
   tradeInMessage: string | null;
 }
 
-/** A line of a placed order (a snapshot of the cart at checkout). */
-export interface ShopOrderItem {
-  productId: string;
-  name: string;
-  description: string;
-  url: string;
-  quantity: number;
-  /** unit price before tax */
-  price: number;
-  /** the line's tax */
-  tax: number;
-}
+/** A line of a placed order (a snapshot of the cart at checkout): a contract Cart item's
+ *  fields without the total, named by the product's id. */
+export type ShopOrderItem = Omit<CartLineInput, "id"> & { productId: string };
 
 /** Who changed an order, for its history. */
 export type StatusSource = "shop" | "admin" | "service";
