@@ -35,7 +35,7 @@ export function migrationScripts(folder: string): string[] {
  * Test-only: a new SQLite file in a fresh temporary folder, with the project's migrations
  * applied in order. The caller removes `dir` when done.
  */
-export function migratedTestDatabase(prefix: string): { dir: string; file: string } {
+function migratedTestDatabase(prefix: string): { dir: string; file: string } {
   const dir = mkdtempSync(path.join(tmpdir(), prefix));
   const file = path.join(dir, "test.db");
   const raw = new Database(file);
@@ -120,7 +120,7 @@ export async function createTestDb(
 }
 
 /** Two products priced in EUR and GBP. */
-export async function seedTwoProducts(db: PrismaClient) {
+async function seedTwoProducts(db: PrismaClient) {
   const category = await db.category.create({ data: { slug: "phones", name: "Phones" } });
   const make = (slug: string, eur: [number, number], gbp: [number, number]) =>
     db.product.create({

@@ -55,7 +55,7 @@ let counter = 0;
 const hex64 = (n: number, c: string) => `${c.repeat(56)}${String(n).padStart(8, "0")}`;
 
 /** A product priced in EUR: 100.00 + 23.00 tax and 19.99 + 4.60 tax. */
-export async function seedProducts(db: PrismaClient) {
+async function seedProducts(db: PrismaClient) {
   const category = await db.category.create({ data: { slug: `c${++counter}`, name: "Phones" } });
   const make = (slug: string, price: number, tax: number) =>
     db.product.create({

@@ -1,3 +1,4 @@
+import "server-only";
 import { type Cart, cartOfLines } from "@/lib/service/cart";
 import type { CartView } from "@/lib/shop/cart-view";
 import { productUrl } from "@/lib/shop/catalog";

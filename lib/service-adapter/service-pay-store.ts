@@ -12,7 +12,7 @@ import { ConcurrentWriteError } from "@/lib/service/shop-ports";
 import type { OrderNotification } from "@/lib/service/webhook-payload";
 import { loadCartWith } from "@/lib/shop/cart";
 import { serviceCheckoutSchema } from "@/lib/shop/checkout-input";
-import { canReach, isOrderStatus, PAID_OR_LATER } from "@/lib/shop/order-status";
+import { canReach, canTransition, isOrderStatus, PAID_OR_LATER } from "@/lib/shop/order-status";
 import { CheckoutError, createOrderFromCart, writeOrderChange } from "@/lib/shop/orders";
 import { isShippingMethodId } from "@/lib/shop/shipping";
 
@@ -25,6 +25,7 @@ import { isShippingMethodId } from "@/lib/shop/shipping";
 export const shopOrderStatuses: OrderStatusRules = {
   isKnown: isOrderStatus,
   canReach,
+  canTransition,
   isPaidOrLater: (status) => PAID_OR_LATER.has(status),
 };
 

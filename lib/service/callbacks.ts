@@ -1,4 +1,5 @@
-import { type Address, addressSchema } from "./cart";
+import "server-only";
+import { ADDRESS_FIELDS, type Address } from "./cart";
 import { buildPurchaseData, type PurchaseData } from "./purchase-data";
 import { sessionHash } from "./session-hash";
 import type { ShopperSource } from "./shop-ports";
@@ -43,9 +44,7 @@ export async function shopperDataFor(
 }
 
 /** Unknown parts of an address are empty strings: every Address field is a string. */
-const EMPTY_ADDRESS: Address = Object.fromEntries(
-  Object.keys(addressSchema.shape).map((f) => [f, ""]),
-) as Address;
+const EMPTY_ADDRESS: Address = Object.fromEntries(ADDRESS_FIELDS.map((f) => [f, ""])) as Address;
 
 /** Contract: purchase.customer needs an email; a guest who has not reached the checkout form yet
  *  has none. A reserved `.invalid` address says so without inventing a real one (RFC 2606). */

@@ -9,13 +9,13 @@ import type { ShopOrderItem } from "./shop-ports";
 
 export const cents = z.int().nonnegative();
 
-export const discountSchema = z.object({
+const discountSchema = z.object({
   id: z.string(),
   name: z.string(),
   total: cents,
 });
 
-export const cartItemSchema = z.object({
+const cartItemSchema = z.object({
   id: z.string(),
   name: z.string(),
   description: z.string(),
@@ -81,13 +81,19 @@ export type CartItem = z.infer<typeof cartItemSchema>;
 export type Cart = z.infer<typeof cartSchema>;
 export type Address = z.infer<typeof addressSchema>;
 
+/** The contract Address's field names (all strings). */
+export const ADDRESS_FIELDS = Object.keys(addressSchema.shape) as (keyof Address)[];
+
+/** A cart line as a shop holds it: the contract Cart item's fields without the total. */
 export interface CartLineInput {
   id: string;
   name: string;
   description: string;
   url: string;
   quantity: number;
+  /** unit price before tax */
   price: number;
+  /** the line's tax */
   tax: number;
 }
 

@@ -1,6 +1,10 @@
 import { describe, expect, it, vi } from "vitest";
 import { readOrderCreationMode } from "./config";
-import { createWebhookSecretSource, receiveOrderWebhook } from "./order-webhook";
+import {
+  createWebhookSecretSource,
+  decideServiceStatus,
+  receiveOrderWebhook,
+} from "./order-webhook";
 import type { OrderStatusRules, ServicePayStore } from "./shop-ports";
 import { signWebhookBody } from "./webhook-signature";
 
@@ -19,6 +23,7 @@ const untouchable: ServicePayStore = {
 const statuses: OrderStatusRules = {
   isKnown: () => true,
   canReach: () => true,
+  canTransition: () => true,
   isPaidOrLater: () => false,
 };
 const deps = (get: (fresh?: boolean) => Promise<string>) => ({
@@ -98,5 +103,35 @@ describe("readOrderCreationMode", () => {
     expect(() => readOrderCreationMode({ SERVICE_ORDER_CREATION: "later" })).toThrow(
       /SERVICE_ORDER_CREATION/,
     );
+  });
+});
+
+describe("decideServiceStatus", () => {
+  // A shop whose statuses run pending → payment_completed → completed.
+  const order = ["pending", "payment_completed", "completed"];
+  const rules: OrderStatusRules = {
+    isKnown: (status) => order.includes(status),
+    canReach: (from, to) => order.indexOf(to) > order.indexOf(from),
+    canTransition: (from, to) => order.indexOf(to) === order.indexOf(from) + 1,
+    isPaidOrLater: (status) => order.indexOf(status) > 0,
+  };
+  const decide = (current: string, lastKnown: string, incoming: string) =>
+    decideServiceStatus(current, lastKnown, incoming, rules);
+
+  it("applies a status ahead, keeps the same one and records one behind", () => {
+    expect(decide("pending", "pending", "payment_completed")).toBe("apply");
+    expect(decide("pending", "pending", "completed")).toBe("apply");
+    expect(decide("payment_completed", "payment_completed", "payment_completed")).toBe("same");
+    expect(decide("payment_completed", "payment_completed", "pending")).toBe("stale");
+    expect(decide("completed", "completed", "payment_completed")).toBe("stale");
+  });
+
+  it("applies an unknown status, and after one judges known ones by the last known status", () => {
+    expect(decide("payment_completed", "payment_completed", "disputed")).toBe("apply");
+    expect(decide("disputed", "payment_completed", "disputed")).toBe("same");
+    expect(decide("disputed", "payment_completed", "other_unknown")).toBe("apply");
+    expect(decide("disputed", "payment_completed", "payment_completed")).toBe("stale");
+    expect(decide("disputed", "payment_completed", "pending")).toBe("stale");
+    expect(decide("disputed", "payment_completed", "completed")).toBe("apply");
   });
 });

@@ -1,3 +1,4 @@
+import "server-only";
 import {
   isConcurrentWrite,
   type NotificationOutcome,
@@ -215,7 +216,7 @@ async function applyNotification(
  * out-of-order deliveries). `lastKnown` is the order's latest status the shop knows (its status,
  * unless the service sent one the shop does not know).
  */
-export function planNotification(
+function planNotification(
   order: ShopOrder,
   lastKnown: string,
   n: Pick<

@@ -1,4 +1,4 @@
-import type { Address, Cart } from "./cart";
+import type { Address, Cart, CartLineInput } from "./cart";
 import type { OrderNotification } from "./webhook-payload";
 
 /**
@@ -75,18 +75,9 @@ export interface ShopOrder {
   tradeInMessage: string | null;
 }
 
-/** A line of a placed order (a snapshot of the cart at checkout). */
-export interface ShopOrderItem {
-  productId: string;
-  name: string;
-  description: string;
-  url: string;
-  quantity: number;
-  /** unit price before tax */
-  price: number;
-  /** the line's tax */
-  tax: number;
-}
+/** A line of a placed order (a snapshot of the cart at checkout): a contract Cart item's
+ *  fields without the total, named by the product's id. */
+export type ShopOrderItem = Omit<CartLineInput, "id"> & { productId: string };
 
 /** Who changed an order, for its history. */
 export type StatusSource = "shop" | "admin" | "service";
@@ -111,6 +102,8 @@ export interface OrderStatusRules {
   isKnown(status: string): boolean;
   /** Whether `to` lies ahead of `from` by the shop's transitions. */
   canReach(from: string, to: string): boolean;
+  /** Whether the shop allows `from` → `to` in one step (an accepted order update). */
+  canTransition(from: string, to: string): boolean;
   /** Whether the payment is known in this status (all but pending and cancelled, here). */
   isPaidOrLater(status: string): boolean;
 }

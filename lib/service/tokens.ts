@@ -1,3 +1,4 @@
+import "server-only";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { ServiceConfig } from "./config";
@@ -20,19 +21,19 @@ import type { StoredTokens, TokenStore } from "./shop-ports";
  *   tokens and reuse them. Several grants would also rotate the refresh token under each other.
  */
 
-export const TOKEN_PATH = "/oauth2/token/";
+const TOKEN_PATH = "/oauth2/token/";
 /** Contract: Authentication 3 — core, payments, valuations at login; updates for order updates.
  *  All four are asked for, so order updates need no second login… */
 export const REQUESTED_SCOPE = "core payments valuations updates";
 /** …and when the user may not have `updates` (400 invalid_scope), the contract's login scopes
  *  are asked for instead, so the shop still works and an order update answers 403 in words. */
-export const BASE_SCOPE = "core payments valuations";
+const BASE_SCOPE = "core payments valuations";
 const DEFAULT_LIFETIME_S = 3600;
 const DEFAULT_REFRESH_MARGIN_MS = 5 * 60 * 1000;
 /** How long a renewal may hold the lease: longer than a token request with its retries take. */
-export const RENEWAL_LEASE_MS = 30_000;
+const RENEWAL_LEASE_MS = 30_000;
 /** How often an instance waiting for another's renewal looks for the new tokens. */
-export const RENEWAL_POLL_MS = 100;
+const RENEWAL_POLL_MS = 100;
 
 // Tolerant: only access_token is needed from every answer. The contract lists no expiry field
 // ("not shown"); ids may come back as numbers from some servers, so they are coerced to text.

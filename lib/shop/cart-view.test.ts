@@ -1,27 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { product, CART_ROW as row } from "@/test-support/cart-rows";
 import { buildCartView, type CartRow } from "./cart-view";
-
-function product(slug: string, eur: [number, number], gbp: [number, number]) {
-  return {
-    id: `p-${slug}`,
-    slug,
-    name: slug.toUpperCase(),
-    description: `About ${slug}`,
-    image: `/products/${slug}.svg`,
-    prices: [
-      { currency: "EUR", price: eur[0], tax: eur[1] },
-      { currency: "GBP", price: gbp[0], tax: gbp[1] },
-    ],
-  };
-}
-
-const row: CartRow = {
-  id: "cart-1",
-  items: [
-    { id: "i1", quantity: 2, product: product("phone", [50000, 10500], [43000, 8600]) },
-    { id: "i2", quantity: 1, product: product("buds", [9900, 2079], [8500, 1700]) },
-  ],
-};
 
 describe("cart view", () => {
   it("prices each line in the cart currency", () => {

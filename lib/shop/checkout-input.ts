@@ -139,8 +139,6 @@ export const serviceCheckoutSchema = z
     shippingMethod: d.shipping_method,
   }));
 
-export type ServiceCheckoutDetails = z.output<typeof serviceCheckoutSchema>;
-
 /**
  * Body of POST /api/service/pending-order: `cart_id` (optional; the cart the SDK was shown, so a
  * repeat after the cart became an order returns that order) and, optionally, the checkout

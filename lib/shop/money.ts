@@ -3,7 +3,6 @@
 
 export const CURRENCIES = ["EUR", "GBP"] as const;
 export type Currency = (typeof CURRENCIES)[number];
-export const DEFAULT_CURRENCY: Currency = "EUR";
 
 export function isCurrency(value: unknown): value is Currency {
   return typeof value === "string" && (CURRENCIES as readonly string[]).includes(value);

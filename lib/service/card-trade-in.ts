@@ -1,19 +1,18 @@
-import type { Db } from "@/lib/db/client";
-import type { Cart } from "@/lib/service/cart";
-import { cartOfLines } from "@/lib/service/cart";
-import type { ServiceClient } from "@/lib/service/client";
-import { recordStep } from "@/lib/service/integration-log";
+import "server-only";
+import { type Cart, cartOfLines } from "./cart";
+import type { ServiceClient } from "./client";
+import { recordStep, withInspectorSession } from "./integration-log";
 import {
   classifyRegisterPurchaseFailure,
   encodeCart,
   NOT_APPLIED_MESSAGES,
   type NotAppliedReason,
   registerPurchaseWithTradeIn,
-} from "@/lib/service/register-purchase";
-import { sessionHash } from "@/lib/service/session-hash";
-import { checkSessionTradeIn, lookupSession } from "@/lib/service/session-lookup";
-import { checkTradeIn, tradeInProblemFromError } from "@/lib/service/trade-in";
-import { isUniqueViolation } from "@/lib/service-adapter/service-pay-store";
+} from "./register-purchase";
+import { sessionHash } from "./session-hash";
+import { checkSessionTradeIn, lookupSession } from "./session-lookup";
+import type { TradeInRegistration, TradeInRegistrationStore } from "./shop-ports";
+import { checkTradeIn, tradeInProblemFromError } from "./trade-in";
 
 // Go-live scenario 2 (public-docs-facts; contract: What the service does 4, POST
 // /register-purchase): the shopper paid by card, so the shop registers the purchase and the
@@ -27,12 +26,12 @@ export type TradeInClient = Pick<
 >;
 
 export interface TradeInDeps {
-  db: Db;
+  store: TradeInRegistrationStore;
   client: TradeInClient;
   now: () => Date;
 }
 
-export type RegistrationStatus = "queued" | "registered" | "not_applied" | "no_trade_in";
+export type RegistrationStatus = TradeInRegistration["status"];
 
 export interface TradeInResult {
   status: RegistrationStatus;
@@ -41,7 +40,7 @@ export interface TradeInResult {
 }
 
 /** A claimed attempt holds the row this long, so a crash mid-call is retried, not lost. */
-export const CLAIM_LEASE_MS = 2 * 60_000;
+const CLAIM_LEASE_MS = 2 * 60_000;
 
 /** Retry schedule of a queued registration: 2 s doubling (contract, Errors: exponential backoff), at most 10 min apart, never giving
  *  up (an operator sees the attempts in the back office). */
@@ -54,7 +53,7 @@ export function retryDelayMs(attempts: number): number {
  * paid for the order, delivery included (the order total); the cart inside carries the items'
  * own total, so the service can tell the two apart.
  */
-export function orderAmountOf(order: { total: number }): number {
+function orderAmountOf(order: { total: number }): number {
   return order.total;
 }
 
@@ -63,31 +62,20 @@ export async function applyTradeInAfterCardPayment(
   deps: TradeInDeps,
   params: { orderId: string; sessionId: string; salt: string },
 ): Promise<TradeInResult> {
-  const order = await deps.db.order.findUnique({
-    where: { id: params.orderId },
-    include: { items: true },
-  });
+  const order = await deps.store.order(params.orderId);
   if (!order) throw new Error(`order ${params.orderId} not found`);
-  const existing = await deps.db.tradeInRegistration.findUnique({
-    where: { orderId: order.id },
-  });
+  const existing = await deps.store.find(order.id);
   if (existing) return resultOf(existing.status, order.tradeInMessage);
-  try {
-    await deps.db.tradeInRegistration.create({
-      data: {
-        orderId: order.id,
-        sessionHash: sessionHash(params.sessionId, params.salt),
-        cart: encodeCart(cartOfLines({ ...order, id: order.cartId })),
-        orderAmount: orderAmountOf(order),
-        customerId: order.customerId,
-        status: "queued",
-        nextAttemptAt: deps.now(),
-      },
-    });
-  } catch (error) {
-    // The same order submitted twice at once: the other request owns the row.
-    if (!isUniqueViolation(error)) throw error;
-  }
+  // false: the same order submitted twice at once; the other request owns the row.
+  await deps.store.create({
+    orderId: order.id,
+    sessionHash: sessionHash(params.sessionId, params.salt),
+    cart: encodeCart(cartOfLines({ ...order, id: order.cartId })),
+    orderAmount: orderAmountOf(order),
+    customerId: order.customerId,
+    status: "queued",
+    nextAttemptAt: deps.now(),
+  });
   return processRegistration(deps, order.id);
 }
 
@@ -99,15 +87,15 @@ export async function processRegistration(
   deps: TradeInDeps,
   orderId: string,
 ): Promise<TradeInResult> {
-  const row = await deps.db.tradeInRegistration.findUnique({ where: { orderId } });
+  const row = await deps.store.find(orderId);
   if (!row) throw new Error(`no trade-in registration for order ${orderId}`);
-  if (row.status !== "queued") return resultOf(row.status, await orderMessage(deps.db, orderId));
+  if (row.status !== "queued") {
+    return resultOf(row.status, (await deps.store.order(orderId))?.tradeInMessage);
+  }
   const now = deps.now();
-  const claimed = await deps.db.tradeInRegistration.updateMany({
-    where: { id: row.id, status: "queued", attempts: row.attempts },
-    data: { attempts: row.attempts + 1, nextAttemptAt: new Date(now.getTime() + CLAIM_LEASE_MS) },
-  });
-  if (claimed.count !== 1) return { status: "queued" };
+  if (!(await deps.store.claim(row, new Date(now.getTime() + CLAIM_LEASE_MS)))) {
+    return { status: "queued" };
+  }
   const attempts = row.attempts + 1;
 
   let precheck = row.precheck;
@@ -127,7 +115,7 @@ export async function processRegistration(
   } catch (error) {
     outcome = fromClassified(classifyRegisterPurchaseFailure(error));
   }
-  return finish(deps, { rowId: row.id, orderId, attempts, precheck, outcome, now });
+  return finish(deps, { row, attempts, precheck, outcome, now });
 }
 
 type Outcome =
@@ -161,20 +149,18 @@ async function checkBeforeSending(
   // No trade-in on the session (or no session): a plain purchase (go-live scenario 3), unless
   // this shopper's browser saw a valuation accepted, which the service stops showing once it
   // expired or was used: then say why it was not applied.
-  const order = await deps.db.order.findUnique({ where: { id: orderId } });
-  const seen = order
-    ? await deps.db.sessionTradeIn.findUnique({ where: { sessionId: order.sessionId } })
-    : null;
+  const order = await deps.store.order(orderId);
+  const seen = order ? await deps.store.tradeInSeen(order.sessionId) : null;
   if (!seen) return { kind: "no_trade_in", detail: lookup.kind };
   try {
-    const item = await deps.client.getTradeInItem(seen.tradeInId);
+    const item = await deps.client.getTradeInItem(seen);
     const check = checkTradeIn(item, now);
     const problem = check.usable ? "unknown" : check.problem;
-    return notApplied(problem, `trade-in ${seen.tradeInId}: ${item.status ?? "no status"}`);
+    return notApplied(problem, `trade-in ${seen}: ${item.status ?? "no status"}`);
   } catch (error) {
     const problem = tradeInProblemFromError(error);
     if (!problem) throw error;
-    return notApplied(problem, `trade-in ${seen.tradeInId}: ${problem}`);
+    return notApplied(problem, `trade-in ${seen}: ${problem}`);
   }
 }
 
@@ -184,7 +170,7 @@ async function send(
   orderId: string,
   now: Date,
 ): Promise<Outcome> {
-  const order = await deps.db.order.findUnique({ where: { id: orderId } });
+  const order = await deps.store.order(orderId);
   const cart = JSON.parse(Buffer.from(row.cart, "base64").toString("utf8")) as Cart;
   const result = await registerPurchaseWithTradeIn(deps.client, {
     sessionHash: row.sessionHash,
@@ -209,8 +195,7 @@ function notApplied(reason: NotAppliedReason, detail: string): Outcome {
 async function finish(
   deps: TradeInDeps,
   p: {
-    rowId: string;
-    orderId: string;
+    row: TradeInRegistration;
     attempts: number;
     precheck: boolean;
     outcome: Outcome;
@@ -220,40 +205,25 @@ async function finish(
   const { outcome } = p;
   const status: RegistrationStatus = outcome.kind === "retry_later" ? "queued" : outcome.kind;
   const message = outcome.kind === "not_applied" ? outcome.message : null;
-  await deps.db.$transaction(async (tx) => {
-    await tx.tradeInRegistration.update({
-      where: { id: p.rowId },
-      data: {
-        status,
-        precheck: p.precheck,
-        reason: outcome.kind === "not_applied" ? outcome.reason : "",
-        lastError: outcome.kind === "registered" ? "" : outcome.detail.slice(0, 500),
-        nextAttemptAt:
-          status === "queued" ? new Date(p.now.getTime() + retryDelayMs(p.attempts)) : null,
-        ...(outcome.kind === "registered"
-          ? { response: JSON.stringify(outcome.response ?? null).slice(0, 2000) }
-          : {}),
-      },
-    });
-    if (outcome.kind === "no_trade_in") return;
-    const order = await tx.order.findUniqueOrThrow({ where: { id: p.orderId } });
-    const orderStatus = status === "queued" ? "queued" : status;
-    // The history records a change of the trade-in's state, not every retry.
-    if (order.tradeInStatus === orderStatus) return;
-    await tx.order.update({
-      where: { id: p.orderId },
-      data: { tradeInStatus: orderStatus, tradeInMessage: message },
-    });
-    await tx.orderStatusChange.create({
-      data: {
-        orderId: p.orderId,
-        from: order.status,
-        to: order.status,
-        source: "service",
-        note: historyNote(outcome),
-      },
-    });
-  });
+  await deps.store.finish(
+    p.row,
+    {
+      status,
+      precheck: p.precheck,
+      reason: outcome.kind === "not_applied" ? outcome.reason : "",
+      lastError: outcome.kind === "registered" ? "" : outcome.detail.slice(0, 500),
+      nextAttemptAt:
+        status === "queued" ? new Date(p.now.getTime() + retryDelayMs(p.attempts)) : null,
+      ...(outcome.kind === "registered"
+        ? { response: JSON.stringify(outcome.response ?? null).slice(0, 2000) }
+        : {}),
+    },
+    // The history records a change of the trade-in's state, not every retry (the store skips
+    // an unchanged state).
+    outcome.kind === "no_trade_in"
+      ? null
+      : { tradeInStatus: status, tradeInMessage: message, note: historyNote(outcome) },
+  );
   recordStep({
     label: `register-purchase: ${status.replace(/_/g, " ")}`,
     ok: status === "registered" || status === "no_trade_in",
@@ -285,6 +255,42 @@ function resultOf(status: string, message: string | null | undefined): TradeInRe
   return message ? { status: s, message } : { status: s };
 }
 
-async function orderMessage(db: Db, orderId: string) {
-  return (await db.order.findUnique({ where: { id: orderId } }))?.tradeInMessage ?? null;
+// The retry job of queued register-purchase calls: the shop runs it on a timer (one per
+// process) and on demand (`npm run jobs:retry`). Several runners at once are safe: each attempt
+// claims its row first.
+
+export interface RetryRunSummary {
+  due: number;
+  registered: number;
+  notApplied: number;
+  noTradeIn: number;
+  stillQueued: number;
+}
+
+export async function retryDueRegistrations(
+  deps: TradeInDeps,
+  options: { limit?: number; all?: boolean } = {},
+): Promise<RetryRunSummary> {
+  const due = await deps.store.due(deps.now(), {
+    limit: options.limit ?? 20,
+    all: options.all ?? false,
+  });
+  const summary: RetryRunSummary = {
+    due: due.length,
+    registered: 0,
+    notApplied: 0,
+    noTradeIn: 0,
+    stillQueued: 0,
+  };
+  for (const orderId of due) {
+    const order = await deps.store.order(orderId);
+    // The shopper's inspector drawer shows the retry too.
+    const run = () => processRegistration(deps, orderId);
+    const result = order ? await withInspectorSession(order.sessionId, run) : await run();
+    if (result.status === "registered") summary.registered += 1;
+    else if (result.status === "not_applied") summary.notApplied += 1;
+    else if (result.status === "no_trade_in") summary.noTradeIn += 1;
+    else summary.stillQueued += 1;
+  }
+  return summary;
 }

@@ -1,21 +1,22 @@
 import { describe, expect, it, vi } from "vitest";
+import {
+  applyTradeInAfterCardPayment,
+  processRegistration,
+  retryDelayMs,
+  retryDueRegistrations,
+  type TradeInClient,
+} from "@/lib/service/card-trade-in";
 import type { RegisterPurchaseBody } from "@/lib/service/client";
 import { ServiceApiError } from "@/lib/service/errors";
 import { NOT_APPLIED_MESSAGES } from "@/lib/service/register-purchase";
 import type { Session, TradeInItem } from "@/lib/service/resources";
 import { randomHex32 } from "@/lib/session/session-data";
+import { addToCart } from "@/lib/shop/cart";
+import { placeCardOrder } from "@/lib/shop/orders";
+import { TEST_CARDS } from "@/lib/shop/test-card";
 import { cardCheckoutInput } from "@/test-support/checkout";
 import { setUpTestDb } from "@/test-support/test-db";
-import { addToCart } from "./cart";
-import { placeCardOrder } from "./orders";
-import { retryDueRegistrations } from "./register-purchase-queue";
-import { TEST_CARDS } from "./test-card";
-import {
-  applyTradeInAfterCardPayment,
-  processRegistration,
-  retryDelayMs,
-  type TradeInClient,
-} from "./trade-in-purchase";
+import { createTradeInStore } from "./trade-in-store";
 
 const shop = setUpTestDb();
 
@@ -74,7 +75,11 @@ function apiError(status: number, path = "/register-purchase") {
   return new ServiceApiError({ status, method: "POST", path, error: `e${status}` });
 }
 
-const deps = (client: TradeInClient, now = NOW) => ({ db: shop.db, client, now: () => now });
+const deps = (client: TradeInClient, now = NOW) => ({
+  store: createTradeInStore(shop.db),
+  client,
+  now: () => now,
+});
 
 describe("trade-in after a card payment (go-live scenario 2)", () => {
   it("registers an accepted, unexpired trade-in once, with the Base64 cart and the order total", async () => {

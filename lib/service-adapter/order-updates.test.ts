@@ -1,15 +1,22 @@
 import { describe, expect, it, vi } from "vitest";
 import type { OrderUpdate } from "@/lib/service/client";
 import { ServiceApiError } from "@/lib/service/errors";
+import { type OrderUpdateDeps, sendOrderUpdate } from "@/lib/service/order-updates";
 import { randomHex32 } from "@/lib/session/session-data";
+import { addToCart } from "@/lib/shop/cart";
+import { placeCardOrder } from "@/lib/shop/orders";
+import { TEST_CARDS } from "@/lib/shop/test-card";
 import { cardCheckoutInput } from "@/test-support/checkout";
 import { setUpTestDb } from "@/test-support/test-db";
-import { addToCart } from "./cart";
-import { placeCardOrder } from "./orders";
-import { sendOrderUpdate } from "./service-order-updates";
-import { TEST_CARDS } from "./test-card";
+import { createServiceOrderStore } from "./service-order-store";
+import { shopOrderStatuses } from "./service-pay-store";
 
 const shop = setUpTestDb();
+const deps = (updates: OrderUpdateDeps["client"]): OrderUpdateDeps => ({
+  orders: createServiceOrderStore(shop.db),
+  statuses: shopOrderStatuses,
+  client: updates,
+});
 
 async function serviceOrder(serviceOrderId: string | null = "ord_1") {
   const sessionId = randomHex32();
@@ -44,10 +51,11 @@ describe("sendOrderUpdate", () => {
   it("sends a partial shipment of the chosen items and moves the status", async () => {
     const orderId = await serviceOrder();
     const c = client();
-    const result = await sendOrderUpdate(
-      { db: shop.db, client: c.client },
-      { orderId, type: "partial_shipment", quantities: { [shop.products.phone.id]: 1 } },
-    );
+    const result = await sendOrderUpdate(deps(c.client), {
+      orderId,
+      type: "partial_shipment",
+      quantities: { [shop.products.phone.id]: 1 },
+    });
     expect(result.ok).toBe(true);
     expect(c.sent).toEqual([
       {
@@ -67,14 +75,11 @@ describe("sendOrderUpdate", () => {
   it("sends the edited cart for cart_update, dropping lines set to 0, status kept", async () => {
     const orderId = await serviceOrder("ord_2");
     const c = client();
-    await sendOrderUpdate(
-      { db: shop.db, client: c.client },
-      {
-        orderId,
-        type: "cart_update",
-        quantities: { [shop.products.phone.id]: 1, [shop.products.buds.id]: 0 },
-      },
-    );
+    await sendOrderUpdate(deps(c.client), {
+      orderId,
+      type: "cart_update",
+      quantities: { [shop.products.phone.id]: 1, [shop.products.buds.id]: 0 },
+    });
     const cart = c.sent[0]?.cart;
     expect(cart?.items.map((i) => [i.id, i.quantity])).toEqual([[shop.products.phone.id, 1]]);
     expect(cart?.total).toBe(66033 + 13867);
@@ -87,10 +92,7 @@ describe("sendOrderUpdate", () => {
     const c = client(
       new ServiceApiError({ status: 403, method: "POST", path: "/payments/orders/update" }),
     );
-    const result = await sendOrderUpdate(
-      { db: shop.db, client: c.client },
-      { orderId, type: "shipped" },
-    );
+    const result = await sendOrderUpdate(deps(c.client), { orderId, type: "shipped" });
     expect(result).toEqual({ ok: false, error: expect.stringContaining('"updates" scope') });
     const order = await shop.db.order.findUniqueOrThrow({
       where: { id: orderId },
@@ -103,16 +105,14 @@ describe("sendOrderUpdate", () => {
   it("refuses before sending when the service does not know the order, or nothing is chosen", async () => {
     const unknown = await serviceOrder(null);
     const c = client();
-    const a = await sendOrderUpdate(
-      { db: shop.db, client: c.client },
-      { orderId: unknown, type: "shipped" },
-    );
+    const a = await sendOrderUpdate(deps(c.client), { orderId: unknown, type: "shipped" });
     expect(a.ok).toBe(false);
     const known = await serviceOrder("ord_4");
-    const b = await sendOrderUpdate(
-      { db: shop.db, client: c.client },
-      { orderId: known, type: "partial_return", quantities: {} },
-    );
+    const b = await sendOrderUpdate(deps(c.client), {
+      orderId: known,
+      type: "partial_return",
+      quantities: {},
+    });
     expect(b).toEqual({ ok: false, error: "Choose at least one item and a quantity." });
     expect(c.sent).toHaveLength(0);
   });

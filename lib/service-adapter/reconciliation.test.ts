@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { POST as pendingOrder } from "@/app/api/service/pending-order/route";
+import { reconcileServiceOrders } from "@/lib/service/reconciliation";
 import type { OrderList } from "@/lib/service/resources";
 import {
   newSession,
@@ -8,7 +9,7 @@ import {
   sessionCookie,
   setUpTestShop,
 } from "@/test-support/test-shop";
-import { reconcileServiceOrders } from "./reconcile-orders";
+import { serviceOrderDeps } from "./service";
 
 // Reconciliation against a migrated SQLite: a pending Service Pay order whose webhook never came
 // is repaired through the webhook's own path, once; unknown carts are reported, not invented.
@@ -36,7 +37,7 @@ describe("reconcileServiceOrders", () => {
       { order_id: "ord_77", cart_id: cartId, status: "payment_completed", amount: 12300 },
       { order_id: "ord_78", cart_id: "cart-nobody-has", status: "payment_completed" },
     ]);
-    const first = await reconcileServiceOrders({ db: shop.db, client });
+    const first = await reconcileServiceOrders({ ...serviceOrderDeps(), client });
     expect(client.listOrders).toHaveBeenCalledWith({ status: "payment_completed", limit: 100 });
     expect(first).toMatchObject({ listed: 2, repaired: 1, unresolved: 1 });
     expect(first.lines.join("\n")).toMatch(/moved from pending to payment_completed/);
@@ -48,7 +49,7 @@ describe("reconcileServiceOrders", () => {
     expect(order).toMatchObject({ status: "payment_completed", serviceOrderId: "ord_77" });
     expect(order.history.filter((h) => h.to === "payment_completed")).toHaveLength(1);
 
-    const second = await reconcileServiceOrders({ db: shop.db, client });
+    const second = await reconcileServiceOrders({ ...serviceOrderDeps(), client });
     expect(second).toMatchObject({ repaired: 0, inSync: 1, unresolved: 1 });
   });
 
@@ -56,7 +57,7 @@ describe("reconcileServiceOrders", () => {
     const cartId = await pendingServiceOrder();
     await shop.db.order.update({ where: { cartId }, data: { serviceOrderId: "ord_other" } });
     const report = await reconcileServiceOrders({
-      db: shop.db,
+      ...serviceOrderDeps(),
       client: listing([{ order_id: "ord_90", cart_id: cartId, status: "payment_completed" }]),
     });
     expect(report).toMatchObject({ repaired: 0, unresolved: 1 });
