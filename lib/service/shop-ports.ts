@@ -1,4 +1,5 @@
 import type { Address, Cart, CartLineInput } from "./cart";
+import type { IntegrationEntry } from "./integration-log";
 import type { OrderNotification } from "./webhook-payload";
 
 /**
@@ -277,6 +278,16 @@ export interface ServiceOrderStore {
   changeOrder(order: ShopOrder, change: OrderChange): Promise<void>;
   /** Orders with one of these service order ids or cart ids (reconciliation). */
   findOrders(serviceOrderIds: string[], cartIds: string[]): Promise<ShopOrder[]>;
+}
+
+/**
+ * The integration inspector's log of service calls and steps per shopper (integration-log.ts),
+ * kept where every instance reads it. `read` gives a key's latest entries (at most 100) after
+ * `afterSeq`, oldest first; `seq` is the store's own increasing number.
+ */
+export interface IntegrationLogStore {
+  append(key: string, entry: Omit<IntegrationEntry, "seq">): Promise<void>;
+  read(key: string, afterSeq: number): Promise<IntegrationEntry[]>;
 }
 
 /** The inspector drawer's webhook entries: notifications stored for the session's orders. */
