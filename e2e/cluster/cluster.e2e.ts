@@ -70,6 +70,23 @@ test("card payment with a trade-in through the balancer: registered exactly once
   const orders = (await emulator.orders()).filter((o) => o.order_id === number);
   expect(orders.map((o) => o.trade_in_discount)).toEqual([offer]);
   expect(served.size).toBe(2);
+
+  // The inspector's feed, polled through the balancer, shows the registration to the shopper
+  // whichever instance made it and whichever answers the poll.
+  const feeds = await page.evaluate(() =>
+    Promise.all(
+      Array.from({ length: 4 }, async () => {
+        const response = await fetch("/api/service/inspector");
+        const body = (await response.json()) as { entries: { label: string }[] };
+        return {
+          instance: response.headers.get("x-shop-instance"),
+          labels: body.entries.map((e) => e.label),
+        };
+      }),
+    ),
+  );
+  expect(new Set(feeds.map((f) => f.instance)).size).toBe(2);
+  for (const feed of feeds) expect(feed.labels).toContain("POST /register-purchase");
 });
 
 test("50 copies of one notification at once, spread over both instances: exactly one transition @emulator", async ({
