@@ -29,15 +29,23 @@ export function isPostgresUrl(url: string): boolean {
  */
 export function createDbClient(url: string): PrismaClient {
   if (isPostgresUrl(url)) {
-    return new PostgresPrismaClient({
-      adapter: new PrismaPg({ connectionString: url }),
-    }) as unknown as PrismaClient;
+    const client = new PostgresPrismaClient({ adapter: new PrismaPg({ connectionString: url }) });
+    postgresClients().add(client);
+    return client as unknown as PrismaClient;
   }
   const client = new PrismaClient({ adapter: new PrismaBetterSQLite3({ url, timeout: 5000 }) });
   // An in-memory database keeps its "memory" journal; the PRAGMA is then a no-op.
   client.$queryRawUnsafe("PRAGMA journal_mode = WAL").catch(() => {});
   client.$queryRawUnsafe("PRAGMA synchronous = FULL").catch(() => {});
   return client;
+}
+
+/** The clients createDbClient made on PostgreSQL (one set per process, whatever the copies). */
+const postgresClients = () => processSingleton("postgres-clients", () => new WeakSet<object>());
+
+/** Whether a client of createDbClient runs on PostgreSQL (for the few statements that differ). */
+export function isPostgres(client: object): boolean {
+  return postgresClients().has(client);
 }
 
 export const DB_SINGLETON = "database";

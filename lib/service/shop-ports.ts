@@ -266,8 +266,14 @@ export interface TradeInRegistrationStore {
     },
     order: { tradeInStatus: string; tradeInMessage: string | null; note: string } | null,
   ): Promise<void>;
-  /** Orders whose queued registration is due (all queued ones with `all`). */
-  due(now: Date, options: { limit: number; all: boolean }): Promise<string[]>;
+  /**
+   * Claims up to `limit` queued registrations that are due (all queued ones with `all`) for this
+   * runner until `until`, and gives their orders. Every instance runs the retry job: rows one
+   * runner claimed are not due for the others (a database lease; `FOR UPDATE SKIP LOCKED` where
+   * the database has it), so each is tried by one runner at a time; `claim` still guards the
+   * attempt itself.
+   */
+  due(now: Date, options: { limit: number; all: boolean; until: Date }): Promise<string[]>;
   /** The trade-in id this session's browser last saw accepted, if any. */
   tradeInSeen(sessionId: string): Promise<string | null>;
 }
