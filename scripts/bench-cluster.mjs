@@ -217,6 +217,29 @@ async function checkDatabase(list, sent) {
   return { distinct: ids.size, stored: stored.n, twice: twice.n, repeated: repeated.n };
 }
 
+/** PostgreSQL's own counters for the database (pg_stat_database), for the work per request. */
+async function databaseWork() {
+  // Backends report their counters at most once a second.
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  const [row] = await sql(
+    `SELECT xact_commit::int AS commits, tup_inserted::int AS inserted, tup_updated::int AS updated,
+       tup_returned::bigint + tup_fetched::bigint AS read
+     FROM pg_stat_database WHERE datname = $1`,
+    [DATABASE],
+  );
+  return row;
+}
+
+function perRequest(before, after, requests) {
+  const per = (key) => (Number(after[key]) - Number(before[key])) / requests;
+  return {
+    commits: per("commits"),
+    inserted: per("inserted"),
+    updated: per("updated"),
+    read: per("read"),
+  };
+}
+
 async function run(instances, list, cursor) {
   console.log(`━━━ ${instances} instance(s): fresh database, start, measure`);
   await freshDatabase();
@@ -224,6 +247,7 @@ async function run(instances, list, cursor) {
   try {
     const base = `http://127.0.0.1:${BALANCER}`;
     const first = cursor.i;
+    const before = await databaseWork();
     const webhook = await measure("webhook", {
       url: `${base}/api/service/webhooks/order`,
       requests: [
@@ -243,9 +267,16 @@ async function run(instances, list, cursor) {
         },
       ],
     });
+    const work = perRequest(before, await databaseWork(), cursor.i - first);
     const stored = await checkDatabase(list.slice(first), cursor.i - first);
     const page = await measure("product page", { url: `${base}${PRODUCT_PAGE}` });
-    return { instances, rows: [webhook, page], stored, logs: () => children.map((c) => c.log()) };
+    return {
+      instances,
+      rows: [webhook, page],
+      stored,
+      work,
+      logs: () => children.map((c) => c.log()),
+    };
   } finally {
     await Promise.all(children.map(stop));
   }
@@ -280,6 +311,10 @@ async function main() {
     const s = r.stored;
     console.log(
       `database after the ${r.instances}-instance webhook run: ${s.stored} notifications stored for ${s.distinct} distinct ones sent; ${s.twice} stored as a transition twice; ${s.repeated} order statuses reached twice`,
+    );
+    const w = r.work;
+    console.log(
+      `database work per webhook delivery (warm-up included): ${w.commits.toFixed(2)} commits, ${w.inserted.toFixed(2)} rows inserted, ${w.updated.toFixed(2)} updated, ${w.read.toFixed(0)} rows read`,
     );
     if (r.rows.some((row) => row.errors > 0)) failures.push(`errors with ${r.instances}`);
     if (s.stored !== s.distinct) failures.push(`stored ≠ distinct with ${r.instances}`);
