@@ -10,13 +10,14 @@
 // SHOP_BASE_URL and the emulator's merchant (its webhook base and allowed origins) point at the
 // balancer. --control-port starts a small local HTTP API for tests: GET /instances,
 // POST /instances/<i>/stop (SIGKILL: a crash, not a shutdown) and /instances/<i>/start.
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { aptInstall, has, isRoot } from "./lib/apt.mjs";
 import { loadEnv, root } from "./lib/env.mjs";
-import { prepareDatabase, run } from "./lib/run.mjs";
+import { prepareDatabase, printPrefixed, run } from "./lib/run.mjs";
 import { createDatabases, postgresUrl, resetDatabases, startPostgres } from "./postgres.mjs";
 
 const { values } = parseArgs({
@@ -31,27 +32,12 @@ const { values } = parseArgs({
   },
 });
 
-const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
-const has = (command) =>
-  spawnSync("sh", ["-c", `command -v ${command}`], { stdio: "ignore" }).status === 0;
-
 /** Debian's nginx, installed with apt-get when missing (as for Chromium and PostgreSQL). */
 export function ensureNginx() {
   const found = ["/usr/sbin/nginx", "/usr/bin/nginx"].find((p) => existsSync(p));
   if (found) return found;
   if (has("nginx")) return "nginx";
-  if (!has("apt-get") || !isRoot) throw new Error("nginx is not installed; install Debian's nginx");
-  console.log("Installing Debian's nginx with apt-get…");
-  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
-  const install = () =>
-    spawnSync("apt-get", ["install", "-y", "--no-install-recommends", "nginx-light"], {
-      stdio: "inherit",
-      env,
-    }).status === 0;
-  if (!install()) {
-    spawnSync("apt-get", ["update"], { stdio: "inherit", env });
-    if (!install()) throw new Error("apt-get could not install nginx");
-  }
+  aptInstall("nginx-light");
   return existsSync("/usr/sbin/nginx") ? "/usr/sbin/nginx" : "nginx";
 }
 
@@ -99,18 +85,6 @@ ${instancePorts.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=2
   }
 }
 `;
-}
-
-function prefixed(name, child) {
-  for (const stream of [child.stdout, child.stderr]) {
-    let buffer = "";
-    stream?.on("data", (chunk) => {
-      buffer += chunk;
-      const lines = buffer.split("\n");
-      buffer = lines.pop() ?? "";
-      for (const line of lines) process.stdout.write(`[${name}] ${line}\n`);
-    });
-  }
 }
 
 async function waitFor(url, timeoutMs = 60_000) {
@@ -167,7 +141,7 @@ async function main() {
       env: childEnv,
       stdio: ["ignore", "pipe", "pipe"],
     });
-    prefixed(name, child);
+    printPrefixed(`[${name}] `, child);
     children.add(child);
     child.on("exit", (code, signal) => {
       children.delete(child);

@@ -12,21 +12,17 @@ import { spawnSync } from "node:child_process";
 import { chownSync, existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
+import { aptInstall, has, isRoot } from "./lib/apt.mjs";
 import { root } from "./lib/env.mjs";
 
 export const POSTGRES_PORT = Number(process.env.POSTGRES_PORT ?? 5499);
 const folder = path.join(root, ".postgres");
 const dataDir = path.join(folder, "data");
 const logFile = path.join(folder, "postgres.log");
-const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
 
 /** The connection string of one database of the cluster. */
 export function postgresUrl(database) {
   return `postgresql://postgres@127.0.0.1:${POSTGRES_PORT}/${database}`;
-}
-
-function has(command) {
-  return spawnSync("sh", ["-c", `command -v ${command}`], { stdio: "ignore" }).status === 0;
 }
 
 /** Debian keeps the server programs in /usr/lib/postgresql/<major>/bin, off the PATH. */
@@ -46,21 +42,7 @@ function serverBin() {
 export function ensurePostgresInstalled() {
   let bin = serverBin();
   if (bin !== null) return bin;
-  if (!has("apt-get") || !isRoot) {
-    throw new Error("PostgreSQL is not installed; install Debian's `postgresql` package");
-  }
-  console.log("Installing Debian's postgresql with apt-get…");
-  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
-  const install = () =>
-    spawnSync("apt-get", ["install", "-y", "--no-install-recommends", "postgresql"], {
-      stdio: "inherit",
-      env,
-    }).status === 0;
-  if (!install()) {
-    // A fresh image has no package lists yet.
-    spawnSync("apt-get", ["update"], { stdio: "inherit", env });
-    if (!install()) throw new Error("apt-get could not install postgresql");
-  }
+  aptInstall("postgresql");
   bin = serverBin();
   if (bin === null) throw new Error("postgresql installed, but pg_ctl was not found");
   return bin;

@@ -32,3 +32,16 @@ export function prepareDatabase(databaseUrl, { fresh = false } = {}) {
     { env },
   );
 }
+
+/** Copies a child's output to ours line by line, each line after `prefix`. */
+export function printPrefixed(prefix, child) {
+  for (const stream of [child.stdout, child.stderr]) {
+    let buffer = "";
+    stream?.on("data", (chunk) => {
+      buffer += chunk;
+      const lines = buffer.split("\n");
+      buffer = lines.pop() ?? "";
+      for (const line of lines) process.stdout.write(`${prefix}${line}\n`);
+    });
+  }
+}
