@@ -4,15 +4,18 @@
 // token expiry both notice at once, and an instance that dies mid-payment.
 import { createHmac } from "node:crypto";
 import type { Page } from "@playwright/test";
-import { adminLogin, CARDS, fillCard } from "../fixtures";
+import { adminLogin } from "../fixtures";
 import { emulator as emulatorClient, type JournalEntry } from "../support/emulator";
 import { expect, test } from "../support/fixtures";
-import { payWithServicePay } from "../support/journeys";
+import {
+  payByCard,
+  payWithServicePay,
+  payWithWebhooksHeld,
+  releaseHeldWebhook,
+  SEED_WEBHOOK_SECRET,
+  valueDevice,
+} from "../support/journeys";
 import { cluster, instanceOf, instancesServing, storedTransitions } from "./support";
-
-/** The seed's webhook secret, `<user_id>-<merchant_id>` (emulator/README.md, Seed). */
-const SEED_WEBHOOK_SECRET = "u_demo_admin-m_demo";
-const HOLD_SECONDS = 600;
 
 const grantsAfter = (journal: JournalEntry[], seq: number) =>
   journal
@@ -44,24 +47,10 @@ test("card payment with a trade-in through the balancer: registered exactly once
 }) => {
   const served = instancesServing(page);
   await shop.login();
-  await page.goto("/");
-  await sdk.ready();
-  await sdk.openWizardFromTeaser("banner");
-  const noted = page.waitForResponse(
-    (r) => r.url().endsWith("/api/service/trade-in-seen") && r.status() === 200,
-  );
-  const offer = await sdk.valueDevice("Phones", "Aurora 15");
-  await sdk.acceptOffer();
-  await noted;
+  const offer = await valueDevice(sdk);
   await shop.addToCart("aurora-x1");
-  await shop.openCheckout();
-  await shop.cardRadio().check();
-  await fillCard(page, CARDS.success);
-  await shop.placeOrder();
-  await expect(page.getByRole("heading", { name: "Thank you for your order" })).toBeVisible();
-  await expect(shop.orderStatus()).toHaveText("Paid");
+  const number = await payByCard(shop);
   await expect(page.getByTestId("trade-in-outcome")).toHaveAttribute("data-outcome", "registered");
-  const number = (await page.getByTestId("order-number").textContent()) ?? "";
 
   const registered = (await emulator.journal()).filter(
     (e) => e.kind === "request" && e.method === "POST" && e.path === "/register-purchase",
@@ -95,9 +84,7 @@ test("50 copies of one notification at once, spread over both instances: exactly
   shop,
   emulator,
 }) => {
-  await emulator.holdWebhooks(HOLD_SECONDS);
-  const paid = await payWithServicePay({ page, sdk, shop, emulator });
-  await expect(shop.orderStatus()).toHaveText("Pending payment");
+  const paid = await payWithWebhooksHeld({ page, sdk, shop, emulator });
   const notification = await emulator.webhookFor(paid.cart_id);
 
   // The service's exact bytes and signature, 50 times at once through the balancer.
@@ -124,9 +111,7 @@ test("50 copies of one notification at once, spread over both instances: exactly
   await expect(shop.orderStatus()).toHaveText("Paid");
   expect((await storedTransitions(paid.orderNumber)).map((t) => t.to)).toEqual(["pending", "paid"]);
   // The service's own delivery, when it comes, is one more duplicate.
-  await emulator.advanceClock({ seconds: HOLD_SECONDS });
-  await emulator.tick();
-  await emulator.deliveredWebhookFor(paid.cart_id);
+  await releaseHeldWebhook(emulator, paid.cart_id);
   expect(await storedTransitions(paid.orderNumber)).toHaveLength(2);
 });
 
@@ -179,15 +164,12 @@ test("an instance killed between the pending order and the webhook loses nothing
   shop,
   emulator,
 }) => {
-  await emulator.holdWebhooks(HOLD_SECONDS);
-  const paid = await payWithServicePay({ page, sdk, shop, emulator });
-  await expect(shop.orderStatus()).toHaveText("Pending payment");
+  const paid = await payWithWebhooksHeld({ page, sdk, shop, emulator });
   try {
     await cluster.kill(1);
     expect((await cluster.instances()).map((i) => i.running)).toEqual([false, true]);
     // The service delivers now: the balancer passes it to the instance still running.
-    await emulator.advanceClock({ seconds: HOLD_SECONDS });
-    await emulator.tick();
+    await releaseHeldWebhook(emulator, paid.cart_id);
     const delivered = await emulator.deliveredWebhookFor(paid.cart_id);
     expect(delivered.attempts.map((a) => a.status)).toEqual([200]);
     // The shopper's page, still open, learns it through the balancer.
