@@ -8,7 +8,7 @@
 // The webhook deliveries are signed in advance; 10 % are exact repeats of an earlier one (the
 // service's retries). Needs a production build (`next build` is run when there is none).
 // BENCH_DURATION sets seconds per measurement (default 10, after a 3 s warm-up).
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { createHmac } from "node:crypto";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -16,6 +16,7 @@ import autocannon from "autocannon";
 import pg from "pg";
 import { ensureNginx, nginxConfig } from "./cluster.mjs";
 import { loadEnv, root } from "./lib/env.mjs";
+import { start, stop } from "./lib/processes.mjs";
 import { prepareDatabase } from "./lib/run.mjs";
 import { postgresUrl, resetDatabases, startPostgres } from "./postgres.mjs";
 
@@ -116,22 +117,6 @@ function deliveries() {
   return list;
 }
 
-function start(name, command, args, env) {
-  const child = spawn(command, args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
-  let log = "";
-  for (const stream of [child.stdout, child.stderr]) stream.on("data", (d) => (log += d));
-  child.log = () => `[${name}]\n${log.slice(-3000)}`;
-  return child;
-}
-
-function stop(child) {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once("exit", () => resolve());
-    child.kill("SIGTERM");
-  });
-}
-
 async function waitFor(url) {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
@@ -149,7 +134,6 @@ async function waitFor(url) {
 async function startCluster(instances) {
   const ports = Array.from({ length: instances }, (_, i) => BALANCER + i + 1);
   const env = {
-    ...process.env,
     NODE_ENV: "production",
     DATABASE_URL: postgresUrl(DATABASE),
     SHOP_BASE_URL: `http://localhost:${BALANCER}`,
@@ -157,12 +141,12 @@ async function startCluster(instances) {
     INTEGRATION_INSPECTOR: "off",
     TRADE_IN_RETRY_INTERVAL_MS: "0",
   };
-  const children = ports.map((port, i) =>
+  const children = ports.map((port) =>
     start(
-      `shop-${i + 1}`,
       process.execPath,
       ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"],
       env,
+      root,
     ),
   );
   await Promise.all(ports.map((port) => waitFor(`http://127.0.0.1:${port}${PRODUCT_PAGE}`)));
@@ -172,7 +156,7 @@ async function startCluster(instances) {
   }
   const conf = path.join(prefix, "nginx.conf");
   writeFileSync(conf, nginxConfig({ prefix, port: BALANCER, instancePorts: ports }));
-  children.push(start("nginx", ensureNginx(), ["-p", prefix, "-c", conf], process.env));
+  children.push(start(ensureNginx(), ["-p", prefix, "-c", conf], {}, root));
   await waitFor(`http://127.0.0.1:${BALANCER}${PRODUCT_PAGE}`);
   return children;
 }
@@ -275,7 +259,7 @@ async function run(instances, list, cursor) {
       rows: [webhook, page],
       stored,
       work,
-      logs: () => children.map((c) => c.log()),
+      logs: () => children.map((c) => c.log().slice(-3000)),
     };
   } finally {
     await Promise.all(children.map(stop));
