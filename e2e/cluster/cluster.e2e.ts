@@ -36,7 +36,10 @@ test("Service Pay through the balancer: both instances serve the journey, the or
   // No stickiness: the session, cart and pending order written by one instance were read by
   // the other.
   expect(served.size).toBe(2);
-  expect((await storedTransitions(paid.orderNumber)).map((t) => t.to)).toEqual(["pending", "paid"]);
+  expect((await storedTransitions(paid.orderNumber)).map((t) => t.to)).toEqual([
+    "pending",
+    "payment_completed",
+  ]);
 });
 
 test("card payment with a trade-in through the balancer: registered exactly once @emulator", async ({
@@ -109,7 +112,10 @@ test("50 copies of one notification at once, spread over both instances: exactly
 
   await page.reload();
   await expect(shop.orderStatus()).toHaveText("Paid");
-  expect((await storedTransitions(paid.orderNumber)).map((t) => t.to)).toEqual(["pending", "paid"]);
+  expect((await storedTransitions(paid.orderNumber)).map((t) => t.to)).toEqual([
+    "pending",
+    "payment_completed",
+  ]);
   // The service's own delivery, when it comes, is one more duplicate.
   await releaseHeldWebhook(emulator, paid.cart_id);
   expect(await storedTransitions(paid.orderNumber)).toHaveLength(2);
@@ -176,7 +182,7 @@ test("an instance killed between the pending order and the webhook loses nothing
     await expect(shop.orderStatus()).toHaveText("Paid");
     expect((await storedTransitions(paid.orderNumber)).map((t) => t.to)).toEqual([
       "pending",
-      "paid",
+      "payment_completed",
     ]);
   } finally {
     await cluster.start(1);
