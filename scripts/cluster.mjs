@@ -193,19 +193,21 @@ async function main() {
         res.writeHead(status, { "content-type": "application/json" });
         res.end(JSON.stringify(body));
       };
+      // A child killed by a signal has a null exitCode and a signalCode.
+      const running = (x) => x.child !== null && x.child.exitCode === null && !x.child.signalCode;
       const list = () =>
-        instances.map((x) => ({ name: x.name, port: x.port, running: x.child?.exitCode === null }));
+        instances.map((x) => ({ name: x.name, port: x.port, running: running(x) }));
       const match = /^\/instances\/(\d+)\/(stop|start)$/.exec(req.url ?? "");
       if (req.method === "GET" && req.url === "/instances") return reply(200, list());
       const instance = match ? instances[Number(match[1]) - 1] : undefined;
       if (req.method !== "POST" || !instance) return reply(404, { error: "not_found" });
       if (match?.[2] === "stop") {
-        if (instance.child?.exitCode !== null) return reply(200, list());
+        if (!running(instance)) return reply(200, list());
         instance.child.once("exit", () => reply(200, list()));
         instance.child.kill("SIGKILL");
         return;
       }
-      if (instance.child?.exitCode === null) return reply(200, list());
+      if (running(instance)) return reply(200, list());
       startInstance(instance).then(
         () => reply(200, list()),
         (error) => reply(500, { error: String(error) }),
