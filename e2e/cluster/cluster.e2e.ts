@@ -193,10 +193,15 @@ test("an instance killed between the pending order and the webhook loses nothing
     await cluster.start(1);
   }
   // Back in the rotation, the restarted instance serves the same order from the database.
+  // (nginx sends it requests again once its fail_timeout, 2 s, has passed.)
   const served = instancesServing(page);
-  for (let i = 0; i < 4; i++) await page.reload();
-  await expect(shop.orderStatus()).toHaveText("Paid");
-  expect(served.size).toBe(2);
+  await expect
+    .poll(async () => {
+      await page.reload();
+      await expect(shop.orderStatus()).toHaveText("Paid");
+      return served.size;
+    })
+    .toBe(2);
 });
 
 test.afterAll(async () => {
