@@ -1,5 +1,5 @@
-// npm run bench:cluster — the shop at scale (docs/decisions/scaling.md): the order webhook and a
-// product page at 50 concurrent clients through Debian's nginx (round robin), with two shop
+// npm run bench:cluster — the shop at scale (docs/decisions/scaling.md): the order webhook, a
+// product page and a shopper's checkout page at 50 concurrent clients through Debian's nginx (round robin), with two shop
 // instances on PostgreSQL and, in the same run, with one, each on a fresh database.
 //
 // Prints req/s, p50 and p99 per target and configuration, fails on any answer but 200 (or a
@@ -9,10 +9,11 @@
 // service's retries). Needs a production build (`next build` is run when there is none).
 // BENCH_DURATION sets seconds per measurement (default 10, after a 3 s warm-up).
 import { spawnSync } from "node:child_process";
-import { createHmac } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import autocannon from "autocannon";
+import { sealData } from "iron-session";
 import pg from "pg";
 import { ensureNginx, nginxConfig } from "./cluster.mjs";
 import { loadEnv, root } from "./lib/env.mjs";
@@ -40,6 +41,27 @@ function ensureBuild() {
     stdio: "inherit",
   });
   if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+/** A shopper's sealed session cookie with two products in the cart, for the checkout page. */
+async function shopperWithCart() {
+  const session = {
+    sessionId: randomBytes(32).toString("hex"),
+    salt: randomBytes(32).toString("hex"),
+    currency: "EUR",
+  };
+  await sql(
+    `INSERT INTO "Cart" (id, "sessionId", currency, "createdAt", "updatedAt")
+     VALUES ('bench-cart', $1, 'EUR', now(), now())`,
+    [session.sessionId],
+  );
+  await sql(
+    `INSERT INTO "CartItem" (id, "cartId", "productId", quantity, "createdAt")
+     SELECT 'bench-item-' || slug, 'bench-cart', id, 1, now() FROM "Product"
+     WHERE slug IN ('aurora-x1', 'echo-buds-pro')`,
+  );
+  const sealed = await sealData(session, { password: process.env.SESSION_SECRET, ttl: 3600 });
+  return `shop_session=${sealed}`;
 }
 
 async function sql(text, values = []) {
@@ -254,9 +276,13 @@ async function run(instances, list, cursor) {
     const work = perRequest(before, await databaseWork(), cursor.i - first);
     const stored = await checkDatabase(list.slice(first), cursor.i - first);
     const page = await measure("product page", { url: `${base}${PRODUCT_PAGE}` });
+    const checkout = await measure("checkout page", {
+      url: `${base}/checkout`,
+      headers: { cookie: await shopperWithCart() },
+    });
     return {
       instances,
-      rows: [webhook, page],
+      rows: [webhook, page, checkout],
       stored,
       work,
       logs: () => children.map((c) => c.log().slice(-3000)),
@@ -286,7 +312,7 @@ async function main() {
       );
     }
   }
-  for (const name of ["webhook", "product page"]) {
+  for (const name of ["webhook", "product page", "checkout page"]) {
     const [one, two] = results.map((r) => r.rows.find((row) => row.name === name));
     console.log(`${name}: two instances / one = ${(two.rps / one.rps).toFixed(2)}× req/s`);
   }
