@@ -33,6 +33,7 @@ function notify(cartId: string, id: string) {
     order_id: `ord_${id}`,
     cart_id: cartId,
     status: "payment_completed",
+    amount: 12300,
     currency: "EUR",
     trade_in_discount: 1500,
   });

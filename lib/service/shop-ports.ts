@@ -95,8 +95,10 @@ export interface OrderStatusRules {
   canReach(from: string, to: string): boolean;
   /** Whether the shop allows `from` → `to` in one step (an accepted order update). */
   canTransition(from: string, to: string): boolean;
-  /** Whether the payment is known in this status (all but pending and cancelled, here). */
+  /** Whether the payment is known and matched in this status (not pending, held or cancelled). */
   isPaidOrLater(status: string): boolean;
+  /** The status an order is held in for a person when a payment does not match it. */
+  held: string;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -121,7 +123,15 @@ export interface KeptCheckout {
 }
 
 /** How an order notification ended (stored with it). */
-export type NotificationOutcome = "early" | "applied" | "recorded" | "conflict" | "duplicate";
+export type NotificationOutcome =
+  | "early"
+  | "applied"
+  /** kept, not applied: late, or a status outside the contract's table */
+  | "recorded"
+  /** the payment does not match the order: the order is held for a person */
+  | "held"
+  | "conflict"
+  | "duplicate";
 
 /** A stored notification not yet tied to an order (it arrived before the order existed). */
 export interface WaitingNotification extends OrderNotification {
@@ -157,6 +167,8 @@ export interface ServicePayTx {
    * unique key decides (INSERT … ON CONFLICT DO NOTHING), so concurrent copies insert once.
    */
   claimNotification(notification: OrderNotification): Promise<string | null>;
+  /** Whether another stored notification (another payment) already carries this notification id. */
+  notificationIdTaken(notificationId: string, dedupeKey: string): Promise<boolean>;
   /** What became of the notification stored under this key (null: none). */
   notificationOutcome(
     dedupeKey: string,
@@ -268,6 +280,8 @@ export interface ServiceOrderStore {
   changeOrder(order: ShopOrder, change: OrderChange): Promise<void>;
   /** Orders with one of these service order ids or cart ids (reconciliation). */
   findOrders(serviceOrderIds: string[], cartIds: string[]): Promise<ShopOrder[]>;
+  /** What a person must look at: held orders, and notification ids used by two payments. */
+  needsAttention(): Promise<{ held: ShopOrder[]; reusedNotificationIds: string[] }>;
 }
 
 /** The inspector drawer's webhook entries: notifications stored for the session's orders. */
