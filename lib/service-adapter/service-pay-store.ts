@@ -110,6 +110,10 @@ function servicePayTx(tx: Tx): ServicePayTx {
       };
     },
 
+    async dropCheckout(cartId) {
+      await tx.serviceCheckout.deleteMany({ where: { cartId } });
+    },
+
     async createPendingOrder({ sessionId, customerId, details, shopBaseUrl, note }) {
       const { shippingMethod } = details;
       if (!isShippingMethodId(shippingMethod)) return null;

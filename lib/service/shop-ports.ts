@@ -150,6 +150,8 @@ export interface ServicePayTx {
   saveCheckout(kept: Omit<KeptCheckout, "keptAt">): Promise<void>;
   /** The details kept for a cart; a row that no longer reads as valid details counts as none. */
   loadCheckout(cartId: string): Promise<KeptCheckout | null>;
+  /** Forgets the details kept for a cart (the shopper gave up the payment). */
+  dropCheckout(cartId: string): Promise<void>;
   /**
    * Moves the session's open cart into a new `pending` Service Pay order with these details
    * (items, amounts and shipping fixed now). Null when the cart is empty or no longer open.
