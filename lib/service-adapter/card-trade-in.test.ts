@@ -196,6 +196,13 @@ describe("trade-in after a card payment (go-live scenario 2)", () => {
     const result = await processRegistration(deps(back.client), o.orderId);
     expect(result).toEqual({ status: "no_trade_in" });
     expect(sent).toHaveLength(0);
+    // The order stops saying "queued" (the confirmation page would show it for ever).
+    const order = await shop.db.order.findUniqueOrThrow({
+      where: { id: o.orderId },
+      include: { history: true },
+    });
+    expect(order.tradeInStatus).toBe("no_trade_in");
+    expect(order.history.map((h) => h.note).join("\n")).toMatch(/No trade-in in the session/);
   });
 
   it("sends once when two runners process the same row at the same moment", async () => {

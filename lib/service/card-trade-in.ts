@@ -219,10 +219,13 @@ async function finish(
         : {}),
     },
     // The history records a change of the trade-in's state, not every retry (the store skips
-    // an unchanged state).
-    outcome.kind === "no_trade_in"
-      ? null
-      : { tradeInStatus: status, tradeInMessage: message, note: historyNote(outcome) },
+    // an unchanged state). No trade-in at all says nothing, unless the order was shown as
+    // queued: then it must stop saying "queued".
+    outcome.kind !== "no_trade_in"
+      ? { tradeInStatus: status, tradeInMessage: message, note: historyNote(outcome) }
+      : (await deps.store.order(p.row.orderId))?.tradeInStatus === "queued"
+        ? { tradeInStatus: status, tradeInMessage: null, note: historyNote(outcome) }
+        : null,
   );
   recordStep({
     label: `register-purchase: ${status.replace(/_/g, " ")}`,
@@ -246,7 +249,7 @@ function historyNote(outcome: Outcome): string {
     case "retry_later":
       return `Trade-in registration queued, retried automatically: ${outcome.detail}`.slice(0, 500);
     case "no_trade_in":
-      return "";
+      return "No trade-in in the session after all: a plain purchase, nothing registered";
   }
 }
 
