@@ -73,6 +73,23 @@ export function createTradeInStore(db: Db): TradeInRegistrationStore {
       return rows.map((r) => r.orderId);
     },
 
+    async unreachableSince(since) {
+      // The row's lastError starts with the failure class (card-trade-in.ts): "network: …" or
+      // "timeout: …" mean the service did not answer at all.
+      const row = await db.tradeInRegistration.findFirst({
+        where: {
+          status: "queued",
+          updatedAt: { gte: since },
+          OR: [
+            { lastError: { startsWith: "network:" } },
+            { lastError: { startsWith: "timeout:" } },
+          ],
+        },
+        select: { id: true },
+      });
+      return row !== null;
+    },
+
     async tradeInSeen(sessionId) {
       const row = await db.sessionTradeIn.findUnique({ where: { sessionId } });
       return row?.tradeInId ?? null;

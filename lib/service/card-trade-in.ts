@@ -39,6 +39,9 @@ export interface TradeInResult {
   message?: string;
 }
 
+/** After an attempt found the service unreachable, card checkouts skip the call this long. */
+const UNREACHABLE_MEMORY_MS = 30_000;
+
 /** A claimed attempt holds the row this long, so a crash mid-call is retried, not lost. */
 const CLAIM_LEASE_MS = 2 * 60_000;
 
@@ -76,6 +79,10 @@ export async function applyTradeInAfterCardPayment(
     status: "queued",
     nextAttemptAt: deps.now(),
   });
+  // The service did not answer a moment ago: the shopper does not wait for it again. The row
+  // stays queued and the retry job makes the attempt in the background.
+  const since = new Date(deps.now().getTime() - UNREACHABLE_MEMORY_MS);
+  if (await deps.store.unreachableSince(since)) return { status: "queued" };
   return processRegistration(deps, order.id);
 }
 
