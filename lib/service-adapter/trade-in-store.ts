@@ -74,16 +74,13 @@ export function createTradeInStore(db: Db): TradeInRegistrationStore {
     },
 
     async unreachableSince(since) {
-      // The row's lastError starts with the failure class (card-trade-in.ts): "network: …" or
-      // "timeout: …" mean the service did not answer at all.
+      // The row's lastError starts with the failure class (card-trade-in.ts): "network: …" means
+      // no connection at all (a slow service times out instead, and is still reachable).
       const row = await db.tradeInRegistration.findFirst({
         where: {
           status: "queued",
           updatedAt: { gte: since },
-          OR: [
-            { lastError: { startsWith: "network:" } },
-            { lastError: { startsWith: "timeout:" } },
-          ],
+          lastError: { startsWith: "network:" },
         },
         select: { id: true },
       });

@@ -274,7 +274,7 @@ export interface TradeInRegistrationStore {
   due(now: Date, options: { limit: number; all: boolean }): Promise<string[]>;
   /** The trade-in id this session's browser last saw accepted, if any. */
   tradeInSeen(sessionId: string): Promise<string | null>;
-  /** Whether an attempt since `since` found the service unreachable (no answer at all): the
+  /** Whether an attempt since `since` found the service unreachable (no connection): the
    *  database remembers it, so every instance stops making shoppers wait for a while. */
   unreachableSince(since: Date): Promise<boolean>;
 }
