@@ -3,6 +3,7 @@ import { afterAll, beforeAll } from "vitest";
 import type { PrismaClient } from "@/lib/db/generated/client";
 import { signWebhookBody, webhookSecret } from "@/lib/service/webhook-signature";
 import { SESSION_COOKIE } from "@/lib/session/session-data";
+import { TEST_ADDRESS } from "./checkout";
 import { createTestDb, TEST_ENV } from "./test-db";
 
 /**
@@ -96,16 +97,7 @@ export async function sessionCookie(session: TestSession): Promise<string> {
 }
 
 /** The address of every seeded customer, and the billing address of `CHECKOUT`. */
-export const SHOPPER_ADDRESS = {
-  given_name: "Ada",
-  family_name: "Lovelace",
-  phone: "+353 1 555 0100",
-  address: "1 Analytical Row",
-  city: "Dublin",
-  state: "",
-  country_code: "IE",
-  postal_code: "D02 X285",
-};
+export const SHOPPER_ADDRESS = TEST_ADDRESS;
 
 export async function seedCustomer(db: PrismaClient) {
   counter += 1;

@@ -7,7 +7,7 @@ import {
   type TradeInClient,
 } from "@/lib/service/card-trade-in";
 import type { RegisterPurchaseBody } from "@/lib/service/client";
-import { ServiceApiError } from "@/lib/service/errors";
+import { ServiceApiError, ServiceNetworkError } from "@/lib/service/errors";
 import { NOT_APPLIED_MESSAGES } from "@/lib/service/register-purchase";
 import type { Session, TradeInItem } from "@/lib/service/resources";
 import { randomHex32 } from "@/lib/session/session-data";
@@ -48,14 +48,16 @@ const accepted: TradeInItem = {
 } as TradeInItem;
 
 function fakeClient(opts: {
-  session?: Partial<Session> | ServiceApiError;
+  session?: Partial<Session> | ServiceApiError | ServiceNetworkError;
   item?: TradeInItem | ServiceApiError;
   register?: (body: RegisterPurchaseBody, n: number) => unknown;
 }) {
   const sent: RegisterPurchaseBody[] = [];
   const client = {
     getSession: vi.fn(async (hash: string) => {
-      if (opts.session instanceof ServiceApiError) throw opts.session;
+      if (opts.session instanceof ServiceApiError || opts.session instanceof ServiceNetworkError) {
+        throw opts.session;
+      }
       return { session_id: hash, ...opts.session } as Session;
     }),
     getTradeInItem: vi.fn(async () => {
@@ -196,6 +198,13 @@ describe("trade-in after a card payment (go-live scenario 2)", () => {
     const result = await processRegistration(deps(back.client), o.orderId);
     expect(result).toEqual({ status: "no_trade_in" });
     expect(sent).toHaveLength(0);
+    // The order stops saying "queued" (the confirmation page would show it for ever).
+    const order = await shop.db.order.findUniqueOrThrow({
+      where: { id: o.orderId },
+      include: { history: true },
+    });
+    expect(order.tradeInStatus).toBe("no_trade_in");
+    expect(order.history.map((h) => h.note).join("\n")).toMatch(/No trade-in in the session/);
   });
 
   it("sends once when two runners process the same row at the same moment", async () => {
@@ -249,5 +258,35 @@ describe("trade-in after a card payment (go-live scenario 2)", () => {
     expect(sentFor).toHaveLength(6);
     const rows = await shop.db.tradeInRegistration.findMany({ where: { orderId: { in: orders } } });
     expect(rows.map((r) => [r.status, r.attempts])).toEqual(Array(6).fill(["registered", 2]));
+  });
+
+  it("does not make the next shopper wait while the service was just found unreachable", async () => {
+    const down = fakeClient({
+      session: new ServiceNetworkError("GET", "/core/sessions/", {
+        cause: { code: "ECONNREFUSED" },
+      }),
+    });
+    const first = await paidOrder();
+    expect(await applyTradeInAfterCardPayment(deps(down.client), first)).toEqual({
+      status: "queued",
+    });
+    // The next card order within the memory: no call at all, queued for the job at once.
+    const next = await paidOrder();
+    const untouched = fakeClient({ session: { tradein_item: accepted } });
+    const soon = new Date(NOW.getTime() + 10_000);
+    expect(await applyTradeInAfterCardPayment(deps(untouched.client, soon), next)).toEqual({
+      status: "queued",
+    });
+    expect(untouched.client.getSession).not.toHaveBeenCalled();
+    const row = await shop.db.tradeInRegistration.findUniqueOrThrow({
+      where: { orderId: next.orderId },
+    });
+    expect(row).toMatchObject({ status: "queued", attempts: 0 });
+    // The job makes the attempt once the service answers again.
+    const later = new Date(NOW.getTime() + 60_000);
+    expect(await processRegistration(deps(untouched.client, later), next.orderId)).toEqual({
+      status: "registered",
+    });
+    expect(untouched.sent).toHaveLength(1);
   });
 });

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { receiveNotification } from "@/lib/service/order-webhook";
-import { saveServiceCheckout, settleAwaitedServiceOrder } from "@/lib/service/pending-order";
+import {
+  releaseServicePayment,
+  saveServiceCheckout,
+  servicePaymentOpen,
+  settleAwaitedServiceOrder,
+} from "@/lib/service/pending-order";
 import { parseOrderNotification } from "@/lib/service/webhook-payload";
 import { serviceCheckoutSchema } from "@/lib/shop/checkout-input";
 import { CHECKOUT, newSession, seedCart, setUpTestShop } from "@/test-support/test-shop";
@@ -33,6 +38,7 @@ function notify(cartId: string, id: string) {
     order_id: `ord_${id}`,
     cart_id: cartId,
     status: "payment_completed",
+    amount: 12300,
     currency: "EUR",
     trade_in_discount: 1500,
   });
@@ -75,5 +81,17 @@ describe("settleAwaitedServiceOrder", () => {
     // Again (a refresh): the order exists, the cart is checked out, nothing more happens.
     expect(await settleAwaitedServiceOrder(servicePayDeps(), params)).toBe("none");
     expect(await shop.db.order.count({ where: { cartId: cart.id } })).toBe(1);
+  });
+
+  it("counts a payment as open from the kept details until the order exists, the window ends or the shopper cancels", async () => {
+    const closed = await paying({ keepDetails: false });
+    expect(await servicePaymentOpen(servicePayDeps(), closed.session.sessionId)).toBe(false);
+    const { session, cart } = await paying({ keepDetails: true });
+    expect(await servicePaymentOpen(servicePayDeps(), session.sessionId)).toBe(true);
+    const later = new Date(Date.now() + 31 * 60 * 1000);
+    expect(await servicePaymentOpen(servicePayDeps(), session.sessionId, later)).toBe(false);
+    await releaseServicePayment(servicePayDeps(), session.sessionId);
+    expect(await servicePaymentOpen(servicePayDeps(), session.sessionId)).toBe(false);
+    expect(await shop.db.serviceCheckout.count({ where: { cartId: cart.id } })).toBe(0);
   });
 });

@@ -34,7 +34,13 @@ describe("reconcileServiceOrders", () => {
   it("repairs a pending order the service lists as paid, and a second run changes nothing", async () => {
     const cartId = await pendingServiceOrder();
     const client = listing([
-      { order_id: "ord_77", cart_id: cartId, status: "payment_completed", amount: 12300 },
+      {
+        order_id: "ord_77",
+        cart_id: cartId,
+        status: "payment_completed",
+        amount: 12300,
+        currency: "EUR",
+      },
       { order_id: "ord_78", cart_id: "cart-nobody-has", status: "payment_completed" },
     ]);
     const first = await reconcileServiceOrders({ ...serviceOrderDeps(), client });
@@ -64,5 +70,46 @@ describe("reconcileServiceOrders", () => {
     expect(report.lines.join("\n")).toMatch(/holds service order ord_other/);
     const order = await shop.db.order.findUniqueOrThrow({ where: { cartId } });
     expect(order.status).toBe("pending");
+  });
+
+  it("reports an order held because the listed payment does not match it, and never pays it", async () => {
+    const cartId = await pendingServiceOrder();
+    const report = await reconcileServiceOrders({
+      ...serviceOrderDeps(),
+      client: listing([
+        {
+          order_id: "ord_91",
+          cart_id: cartId,
+          status: "payment_completed",
+          amount: 100,
+          currency: "EUR",
+        },
+      ]),
+    });
+    const order = await shop.db.order.findUniqueOrThrow({ where: { cartId } });
+    expect(order.status).toBe("payment_mismatch");
+    expect(report).toMatchObject({ repaired: 0, unresolved: 1 });
+    expect(report.lines.join("\n")).toMatch(/held for a person: the payment does not match/);
+    // The next run (the script, or the admin's button) still reports it.
+    const next = await reconcileServiceOrders({ ...serviceOrderDeps(), client: listing([]) });
+    expect(next.lines.join("\n")).toMatch(
+      new RegExp(`shop order ${order.number} \\(cart ${cartId}\\) is held`),
+    );
+  });
+
+  it("cross-checks the cart id of a service order id the shop already knows", async () => {
+    const cartId = await pendingServiceOrder();
+    await shop.db.order.update({
+      where: { cartId },
+      data: { serviceOrderId: "ord_92", status: "payment_completed" },
+    });
+    const report = await reconcileServiceOrders({
+      ...serviceOrderDeps(),
+      client: listing([
+        { order_id: "ord_92", cart_id: "cart-elsewhere", status: "payment_completed" },
+      ]),
+    });
+    expect(report).toMatchObject({ inSync: 0, unresolved: 1 });
+    expect(report.lines.join("\n")).toMatch(new RegExp(`is for cart ${cartId}; left for a person`));
   });
 });

@@ -12,7 +12,13 @@ import { ConcurrentWriteError } from "@/lib/service/shop-ports";
 import type { OrderNotification } from "@/lib/service/webhook-payload";
 import { loadCartWith } from "@/lib/shop/cart";
 import { serviceCheckoutSchema } from "@/lib/shop/checkout-input";
-import { canReach, canTransition, isOrderStatus, PAID_OR_LATER } from "@/lib/shop/order-status";
+import {
+  canReach,
+  canTransition,
+  HELD_STATUS,
+  isOrderStatus,
+  PAID_OR_LATER,
+} from "@/lib/shop/order-status";
 import { CheckoutError, createOrderFromCart, writeOrderChange } from "@/lib/shop/orders";
 import { isShippingMethodId } from "@/lib/shop/shipping";
 
@@ -27,6 +33,7 @@ export const shopOrderStatuses: OrderStatusRules = {
   canReach,
   canTransition,
   isPaidOrLater: (status) => PAID_OR_LATER.has(status),
+  held: HELD_STATUS,
 };
 
 export function isUniqueViolation(error: unknown): boolean {
@@ -103,6 +110,10 @@ function servicePayTx(tx: Tx): ServicePayTx {
       };
     },
 
+    async dropCheckout(cartId) {
+      await tx.serviceCheckout.deleteMany({ where: { cartId } });
+    },
+
     async createPendingOrder({ sessionId, customerId, details, shopBaseUrl, note }) {
       const { shippingMethod } = details;
       if (!isShippingMethodId(shippingMethod)) return null;
@@ -132,6 +143,14 @@ function servicePayTx(tx: Tx): ServicePayTx {
           ${n.body}, 'early', ${new Date()})
         ON CONFLICT ("dedupeKey") DO NOTHING`;
       return inserted === 1 ? id : null;
+    },
+
+    async notificationIdTaken(notificationId, dedupeKey) {
+      const other = await tx.serviceNotification.findFirst({
+        where: { notificationId, dedupeKey: { not: dedupeKey } },
+        select: { id: true },
+      });
+      return other !== null;
     },
 
     async notificationOutcome(dedupeKey) {

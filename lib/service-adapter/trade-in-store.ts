@@ -97,6 +97,20 @@ export function createTradeInStore(db: Db): TradeInRegistrationStore {
       return claimed;
     },
 
+    async unreachableSince(since) {
+      // The row's lastError starts with the failure class (card-trade-in.ts): "network: …" means
+      // no connection at all (a slow service times out instead, and is still reachable).
+      const row = await db.tradeInRegistration.findFirst({
+        where: {
+          status: "queued",
+          updatedAt: { gte: since },
+          lastError: { startsWith: "network:" },
+        },
+        select: { id: true },
+      });
+      return row !== null;
+    },
+
     async tradeInSeen(sessionId) {
       const row = await db.sessionTradeIn.findUnique({ where: { sessionId } });
       return row?.tradeInId ?? null;

@@ -39,6 +39,9 @@ export interface TradeInResult {
   message?: string;
 }
 
+/** After an attempt found the service unreachable, card checkouts skip the call this long. */
+const UNREACHABLE_MEMORY_MS = 30_000;
+
 /** A claimed attempt holds the row this long, so a crash mid-call is retried, not lost. */
 const CLAIM_LEASE_MS = 2 * 60_000;
 
@@ -76,6 +79,10 @@ export async function applyTradeInAfterCardPayment(
     status: "queued",
     nextAttemptAt: deps.now(),
   });
+  // The service did not answer a moment ago: the shopper does not wait for it again. The row
+  // stays queued and the retry job makes the attempt in the background.
+  const since = new Date(deps.now().getTime() - UNREACHABLE_MEMORY_MS);
+  if (await deps.store.unreachableSince(since)) return { status: "queued" };
   return processRegistration(deps, order.id);
 }
 
@@ -219,10 +226,13 @@ async function finish(
         : {}),
     },
     // The history records a change of the trade-in's state, not every retry (the store skips
-    // an unchanged state).
-    outcome.kind === "no_trade_in"
-      ? null
-      : { tradeInStatus: status, tradeInMessage: message, note: historyNote(outcome) },
+    // an unchanged state). No trade-in at all says nothing, unless the order was shown as
+    // queued: then it must stop saying "queued".
+    outcome.kind !== "no_trade_in"
+      ? { tradeInStatus: status, tradeInMessage: message, note: historyNote(outcome) }
+      : (await deps.store.order(p.row.orderId))?.tradeInStatus === "queued"
+        ? { tradeInStatus: status, tradeInMessage: null, note: historyNote(outcome) }
+        : null,
   );
   recordStep({
     label: `register-purchase: ${status.replace(/_/g, " ")}`,
@@ -246,7 +256,7 @@ function historyNote(outcome: Outcome): string {
     case "retry_later":
       return `Trade-in registration queued, retried automatically: ${outcome.detail}`.slice(0, 500);
     case "no_trade_in":
-      return "";
+      return "No trade-in in the session after all: a plain purchase, nothing registered";
   }
 }
 

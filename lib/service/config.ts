@@ -81,7 +81,9 @@ export function readServiceConfig(env: Env = process.env): ServiceConfig {
 export function readOrderCreationMode(env: Env = process.env): "ready_to_place_order" | "webhook" {
   const value = env.SERVICE_ORDER_CREATION?.trim() || "ready_to_place_order";
   if (value !== "ready_to_place_order" && value !== "webhook") {
-    throw new ServiceConfigError("SERVICE_ORDER_CREATION must be ready_to_place_order or webhook");
+    throw new ServiceConfigError(
+      "SERVICE_ORDER_CREATION must be ready_to_place_order or webhook (see docs/integrating.md, Setting: SERVICE_ORDER_CREATION)",
+    );
   }
   return value;
 }

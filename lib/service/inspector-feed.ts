@@ -31,7 +31,7 @@ export async function inspectorFeed(
         ? `reconciliation: ${n.status}`
         : `POST /order ${n.event ?? ""} ${n.status}`.replace(/\s+/g, " "),
     status: 200,
-    ok: n.outcome !== "conflict",
+    ok: n.outcome !== "conflict" && n.outcome !== "held",
     detail: `order ${n.orderNumber}: ${n.outcome}`,
   }));
   return [...server, ...webhooks].sort((a, b) => a.at.localeCompare(b.at));

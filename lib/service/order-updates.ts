@@ -84,7 +84,7 @@ export interface AdminOrderUpdate {
 
 type LoadedOrder = ShopOrder & { items: ShopOrderItem[] };
 
-/** Pure: the request body for an admin's choice (field names: docs/decisions/order-update-fields.md). */
+/** Pure: the request body for an admin's choice (field names: docs/decisions/order-updates.md). */
 function buildOrderUpdate(
   order: LoadedOrder,
   serviceOrderId: string,

@@ -25,6 +25,7 @@ const statuses: OrderStatusRules = {
   canReach: () => true,
   canTransition: () => true,
   isPaidOrLater: () => false,
+  held: "payment_mismatch",
 };
 const deps = (get: (fresh?: boolean) => Promise<string>) => ({
   store: untouchable,
@@ -114,6 +115,7 @@ describe("decideServiceStatus", () => {
     canReach: (from, to) => order.indexOf(to) > order.indexOf(from),
     canTransition: (from, to) => order.indexOf(to) === order.indexOf(from) + 1,
     isPaidOrLater: (status) => order.indexOf(status) > 0,
+    held: "payment_mismatch",
   };
   const decide = (current: string, lastKnown: string, incoming: string) =>
     decideServiceStatus(current, lastKnown, incoming, rules);
@@ -126,10 +128,10 @@ describe("decideServiceStatus", () => {
     expect(decide("completed", "completed", "payment_completed")).toBe("stale");
   });
 
-  it("applies an unknown status, and after one judges known ones by the last known status", () => {
-    expect(decide("payment_completed", "payment_completed", "disputed")).toBe("apply");
-    expect(decide("disputed", "payment_completed", "disputed")).toBe("same");
-    expect(decide("disputed", "payment_completed", "other_unknown")).toBe("apply");
+  it("never applies a status outside the contract's table, and judges by the last known status", () => {
+    expect(decide("payment_completed", "payment_completed", "disputed")).toBe("not_in_contract");
+    expect(decide("pending", "pending", "shipped")).toBe("not_in_contract");
+    expect(decide("disputed", "payment_completed", "disputed")).toBe("not_in_contract");
     expect(decide("disputed", "payment_completed", "payment_completed")).toBe("stale");
     expect(decide("disputed", "payment_completed", "pending")).toBe("stale");
     expect(decide("disputed", "payment_completed", "completed")).toBe("apply");

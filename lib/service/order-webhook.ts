@@ -206,35 +206,111 @@ async function applyNotification(
   const lastKnown = statuses.isKnown(order.status)
     ? order.status
     : ((await tx.statusHistory(order.id)).find(statuses.isKnown) ?? "pending");
-  const plan = planNotification(order, lastKnown, n, statuses);
+  const reused =
+    n.notificationId !== null && (await tx.notificationIdTaken(n.notificationId, n.dedupeKey));
+  const plan = planNotification(order, lastKnown, n, statuses, reused);
   if (plan.change) await tx.changeOrder(order, plan.change);
   return plan.outcome;
 }
 
+/** The order statuses the contract names (Resources › Order); only these move an order. */
+export const CONTRACT_ORDER_STATUSES: readonly string[] = [
+  "pending",
+  "payment_completed",
+  "completed",
+];
+
+/**
+ * Why a payment notification does not match the order it would mark paid, or null when it
+ * matches (docs/decisions/payment-matching.md). The order's amounts were fixed when it was
+ * created from the cart: `amount` must be that cart's total (items and tax, the contract Cart's
+ * `total`), in the order's currency, and the trade-in discount a whole number of cents between
+ * 0 and the order's total before the discount.
+ */
+export function paymentMismatch(
+  order: Pick<ShopOrder, "currency" | "price" | "tax" | "shippingPrice">,
+  n: Pick<OrderNotification, "amount" | "currency" | "tradeInDiscount">,
+): string | null {
+  const problems: string[] = [];
+  if (n.currency !== order.currency) {
+    problems.push(`currency ${n.currency ?? "missing"}, the order is in ${order.currency}`);
+  }
+  const cartTotal = order.price + order.tax;
+  if (n.amount !== cartTotal) {
+    problems.push(`amount ${n.amount ?? "missing"}, the order's cart total is ${cartTotal}`);
+  }
+  const discount = n.tradeInDiscount ?? 0;
+  const before = cartTotal + order.shippingPrice;
+  if (!Number.isSafeInteger(discount) || discount < 0 || discount > before) {
+    problems.push(`trade-in discount ${discount} outside 0–${before}`);
+  }
+  return problems.length > 0 ? problems.join("; ") : null;
+}
+
 /**
  * Pure: what a notification does to an order (contract, Events › Webhook: retries and
- * out-of-order deliveries). `lastKnown` is the order's latest status the shop knows (its status,
- * unless the service sent one the shop does not know).
+ * out-of-order deliveries). `lastKnown` is the order's latest status the shop knows. A
+ * notification that would mark the order paid is checked against it first (paymentMismatch);
+ * one that does not match holds the order for a person and is never applied.
  */
-function planNotification(
+export function planNotification(
   order: ShopOrder,
   lastKnown: string,
   n: Pick<
     OrderNotification,
-    "notificationId" | "dedupeKey" | "event" | "serviceOrderId" | "status" | "tradeInDiscount"
+    | "notificationId"
+    | "dedupeKey"
+    | "event"
+    | "serviceOrderId"
+    | "status"
+    | "amount"
+    | "currency"
+    | "tradeInDiscount"
   >,
   statuses: OrderStatusRules,
-): { outcome: "applied" | "recorded" | "conflict"; change: OrderChange | null } {
-  const note = `Service notification ${n.notificationId ?? n.dedupeKey}${n.event ? ` (${n.event})` : ""}`;
+  reusedId = false,
+): { outcome: Exclude<NotificationOutcome, "early" | "duplicate">; change: OrderChange | null } {
+  const name = `Service notification ${n.notificationId ?? n.dedupeKey}${n.event ? ` (${n.event})` : ""}`;
+  const note = reusedId
+    ? `${name}; its id was used before by another payment: kept as a payment of its own`
+    : name;
   if (n.serviceOrderId && order.serviceOrderId && n.serviceOrderId !== order.serviceOrderId) {
     // The cart's order is already tied to another service order: keep the notification for a
     // person to look at rather than guess which one is right.
     return { outcome: "conflict", change: null };
   }
+  const link =
+    n.serviceOrderId && !order.serviceOrderId ? { serviceOrderId: n.serviceOrderId } : {};
   const decision = decideServiceStatus(order.status, lastKnown, n.status, statuses);
-  const change: OrderChange = { source: "service", note };
+  if (decision === "not_in_contract" || order.status === statuses.held) {
+    // Stored with the notification and shown in the history; never applied over a known status,
+    // and never over a hold a person has to resolve.
+    const why =
+      decision === "not_in_contract"
+        ? `status "${n.status}" is not in the contract's table: kept, not applied`
+        : `kept, not applied: the order is held for a person`;
+    return { outcome: "recorded", change: { ...link, source: "service", note: `${note}: ${why}` } };
+  }
+  if (
+    decision === "apply" &&
+    statuses.isPaidOrLater(n.status) &&
+    !statuses.isPaidOrLater(order.status)
+  ) {
+    const mismatch = paymentMismatch(order, n);
+    if (mismatch) {
+      return {
+        outcome: "held",
+        change: {
+          ...link,
+          to: statuses.held,
+          source: "service",
+          note: `${note}: held for a person, the payment does not match the order (${mismatch})`,
+        },
+      };
+    }
+  }
+  const change: OrderChange = { ...link, source: "service", note };
   if (decision === "apply") change.to = n.status;
-  if (n.serviceOrderId && !order.serviceOrderId) change.serviceOrderId = n.serviceOrderId;
   // The service applies the trade-in value in its modal; the order shows what it took off. A
   // late (stale) notification does not overwrite it.
   if (
@@ -247,7 +323,8 @@ function planNotification(
   const changed =
     change.to !== undefined ||
     change.serviceOrderId !== undefined ||
-    change.tradeInDiscount !== undefined;
+    change.tradeInDiscount !== undefined ||
+    reusedId;
   return {
     outcome: decision === "stale" ? "recorded" : "applied",
     change: changed ? change : null,
@@ -260,14 +337,16 @@ export type ServiceStatusDecision =
   /** the order already has it: nothing to change */
   | "same"
   /** kept in the notification log only: it would move the order backwards (a late delivery) */
-  | "stale";
+  | "stale"
+  /** a status outside the contract's table: stored and shown, never applied */
+  | "not_in_contract";
 
 /**
  * `current` is the order's status; `lastKnown` its latest status the shop knows.
- * - An unknown incoming status is applied: it is stored on the order and shown, never dropped.
- * - A known one is applied only when it lies ahead of the last known status, so `pending` after
- *   `payment_completed` is recorded but never regresses the order; `completed` after `pending`
- *   (the `payment_completed` delivery still on its way) moves it forward at once.
+ * - A status outside the contract's table is stored and shown, never applied.
+ * - A contract status is applied only when it lies ahead of the last known status, so `pending`
+ *   after `payment_completed` is recorded but never regresses the order; `completed` after
+ *   `pending` (the `payment_completed` delivery still on its way) moves it forward at once.
  */
 export function decideServiceStatus(
   current: string,
@@ -275,7 +354,7 @@ export function decideServiceStatus(
   incoming: string,
   statuses: OrderStatusRules,
 ): ServiceStatusDecision {
+  if (!CONTRACT_ORDER_STATUSES.includes(incoming)) return "not_in_contract";
   if (incoming === current) return "same";
-  if (!statuses.isKnown(incoming)) return "apply";
   return statuses.canReach(lastKnown, incoming) ? "apply" : "stale";
 }

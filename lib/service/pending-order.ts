@@ -139,8 +139,44 @@ function found(mode: OrderCreationMode, order: ShopOrder): PendingOrderResult {
   };
 }
 
-/** How long after the details were kept the confirmation page waits for an order. */
+/** How long after the details were kept a payment counts as open (the modal's lifetime). */
 const AWAIT_WINDOW_MS = 30 * 60 * 1000;
+
+/**
+ * Whether a Service Pay payment is open for the session's cart: its details were kept when the
+ * payment started, within the modal's lifetime, and no order was made of it yet. While it is
+ * open the cart may not change: what the shopper pays for is what the service was shown
+ * (docs/decisions/payment-matching.md).
+ */
+export async function servicePaymentOpen(
+  deps: Pick<NotificationDeps, "store">,
+  sessionId: string,
+  now = new Date(),
+): Promise<boolean> {
+  return deps.store.transaction(async (tx) => {
+    const cartId = await tx.openCartId(sessionId);
+    const kept = cartId ? await tx.loadCheckout(cartId) : null;
+    return (
+      kept !== null &&
+      kept.sessionId === sessionId &&
+      now.getTime() - kept.keptAt.getTime() <= AWAIT_WINDOW_MS
+    );
+  });
+}
+
+/**
+ * The shopper gives up the open payment to change the cart. A payment the service still takes
+ * for the old cart then no longer matches the order and is held for a person, never paid.
+ */
+export async function releaseServicePayment(
+  deps: Pick<NotificationDeps, "store">,
+  sessionId: string,
+): Promise<void> {
+  await deps.store.transaction(async (tx) => {
+    const cartId = await tx.openCartId(sessionId);
+    if (cartId) await tx.dropCheckout(cartId);
+  });
+}
 
 export type AwaitedServiceOrder =
   /** no Service Pay payment in progress for this session */

@@ -28,10 +28,16 @@ describe("planReconciliation", () => {
   });
 
   it("matches by service order id before cart id", () => {
-    const a = local({ id: "a", cartId: "other", serviceOrderId: "ord_1", status: "shipped" });
-    const b = local({ id: "b", cartId: "cart-1" });
+    const a = local({ id: "a", serviceOrderId: "ord_1", status: "shipped" });
+    const b = local({ id: "b", cartId: "cart-2" });
     const [step] = planReconciliation([entry()], [b, a], isPaidOrLater);
     expect(step).toMatchObject({ kind: "in_sync", local: { id: "a" } });
+  });
+
+  it("cross-checks the cart id: a service order id found on another cart is left for a person", () => {
+    const a = local({ id: "a", cartId: "other", serviceOrderId: "ord_1", status: "shipped" });
+    const [step] = planReconciliation([entry()], [a], isPaidOrLater);
+    expect(step).toMatchObject({ kind: "conflict", local: { id: "a" } });
   });
 
   it("leaves an order that is paid and linked alone", () => {

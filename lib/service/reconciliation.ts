@@ -53,6 +53,11 @@ export function planReconciliation(
     if (local.serviceOrderId && local.serviceOrderId !== entry.order_id) {
       return { kind: "conflict", entry, local };
     }
+    // Matched by the service's order id, but the service names another cart: the same payment
+    // cannot be for two carts, so a person looks at it rather than trust either id alone.
+    if (entry.cart_id && local.cartId !== entry.cart_id) {
+      return { kind: "conflict", entry, local };
+    }
     if (isPaidOrLater(local.status) && local.serviceOrderId) {
       return { kind: "in_sync", entry, local };
     }
@@ -92,8 +97,12 @@ export async function reconcileServiceOrders(
     }
     if (step.kind === "conflict") {
       report.unresolved += 1;
+      const why =
+        step.local.serviceOrderId === entry.order_id
+          ? `is for cart ${step.local.cartId}`
+          : `holds service order ${step.local.serviceOrderId}`;
       report.lines.push(
-        `${name}: shop order ${step.local.number} holds service order ${step.local.serviceOrderId}; left for a person to check.`,
+        `${name}: shop order ${step.local.number} ${why}; left for a person to check.`,
       );
       continue;
     }
@@ -123,7 +132,12 @@ export async function reconcileServiceOrders(
       [entry.order_id],
       entry.cart_id ? [entry.cart_id] : [],
     );
-    if (after && after.status !== step.local?.status) {
+    if (after?.status === deps.statuses.held && step.local?.status !== deps.statuses.held) {
+      report.unresolved += 1;
+      report.lines.push(
+        `${name}: shop order ${after.number} held for a person: the payment does not match the order.`,
+      );
+    } else if (after && after.status !== step.local?.status) {
       report.repaired += 1;
       report.lines.push(
         `${name}: shop order ${after.number} ${step.local ? `moved from ${step.local.status}` : "created"} to ${after.status}.`,
@@ -138,8 +152,20 @@ export async function reconcileServiceOrders(
       report.lines.push(`${name}: no shop order has this cart; left for a person to check.`);
     }
   }
+  // Whatever else needs a person, whether or not the service listed it now.
+  const attention = await deps.orders.needsAttention();
+  for (const order of attention.held) {
+    report.lines.push(
+      `shop order ${order.number} (cart ${order.cartId}) is held: a payment notification did not match it; see its history.`,
+    );
+  }
+  for (const id of attention.reusedNotificationIds) {
+    report.lines.push(
+      `notification id ${id} was used by more than one payment; each was kept as its own.`,
+    );
+  }
   report.lines.unshift(
-    `Listed ${report.listed} paid service orders: ${report.repaired} repaired, ${report.inSync} already in step, ${report.unresolved} need a person.`,
+    `Listed ${report.listed} paid service orders: ${report.repaired} repaired, ${report.inSync} already in step, ${report.unresolved} need a person; ${attention.held.length} held orders, ${attention.reusedNotificationIds.length} reused notification ids.`,
   );
   return report;
 }

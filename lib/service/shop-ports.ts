@@ -105,8 +105,10 @@ export interface OrderStatusRules {
   canReach(from: string, to: string): boolean;
   /** Whether the shop allows `from` → `to` in one step (an accepted order update). */
   canTransition(from: string, to: string): boolean;
-  /** Whether the payment is known in this status (all but pending and cancelled, here). */
+  /** Whether the payment is known and matched in this status (not pending, held or cancelled). */
   isPaidOrLater(status: string): boolean;
+  /** The status an order is held in for a person when a payment does not match it. */
+  held: string;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -131,7 +133,15 @@ export interface KeptCheckout {
 }
 
 /** How an order notification ended (stored with it). */
-export type NotificationOutcome = "early" | "applied" | "recorded" | "conflict" | "duplicate";
+export type NotificationOutcome =
+  | "early"
+  | "applied"
+  /** kept, not applied: late, or a status outside the contract's table */
+  | "recorded"
+  /** the payment does not match the order: the order is held for a person */
+  | "held"
+  | "conflict"
+  | "duplicate";
 
 /** A stored notification not yet tied to an order (it arrived before the order existed). */
 export interface WaitingNotification extends OrderNotification {
@@ -150,6 +160,8 @@ export interface ServicePayTx {
   saveCheckout(kept: Omit<KeptCheckout, "keptAt">): Promise<void>;
   /** The details kept for a cart; a row that no longer reads as valid details counts as none. */
   loadCheckout(cartId: string): Promise<KeptCheckout | null>;
+  /** Forgets the details kept for a cart (the shopper gave up the payment). */
+  dropCheckout(cartId: string): Promise<void>;
   /**
    * Moves the session's open cart into a new `pending` Service Pay order with these details
    * (items, amounts and shipping fixed now). Null when the cart is empty or no longer open.
@@ -167,6 +179,8 @@ export interface ServicePayTx {
    * unique key decides (INSERT … ON CONFLICT DO NOTHING), so concurrent copies insert once.
    */
   claimNotification(notification: OrderNotification): Promise<string | null>;
+  /** Whether another stored notification (another payment) already carries this notification id. */
+  notificationIdTaken(notificationId: string, dedupeKey: string): Promise<boolean>;
   /** What became of the notification stored under this key (null: none). */
   notificationOutcome(
     dedupeKey: string,
@@ -276,6 +290,9 @@ export interface TradeInRegistrationStore {
   due(now: Date, options: { limit: number; all: boolean; until: Date }): Promise<string[]>;
   /** The trade-in id this session's browser last saw accepted, if any. */
   tradeInSeen(sessionId: string): Promise<string | null>;
+  /** Whether an attempt since `since` found the service unreachable (no connection): the
+   *  database remembers it, so every instance stops making shoppers wait for a while. */
+  unreachableSince(since: Date): Promise<boolean>;
 }
 
 /** The back office's order changes that the service is told about (orders/update). */
@@ -284,6 +301,8 @@ export interface ServiceOrderStore {
   changeOrder(order: ShopOrder, change: OrderChange): Promise<void>;
   /** Orders with one of these service order ids or cart ids (reconciliation). */
   findOrders(serviceOrderIds: string[], cartIds: string[]): Promise<ShopOrder[]>;
+  /** What a person must look at: held orders, and notification ids used by two payments. */
+  needsAttention(): Promise<{ held: ShopOrder[]; reusedNotificationIds: string[] }>;
 }
 
 /**

@@ -19,7 +19,7 @@ const flat = {
 describe("parseOrderNotification", () => {
   it("reads the flat form", () => {
     expect(parseOrderNotification(bytes(flat))).toEqual({
-      dedupeKey: "id:ntf_1",
+      dedupeKey: "id:ntf_1:order:ord_1:cart:cart_1",
       notificationId: "ntf_1",
       event: "order.updated",
       serviceOrderId: "ord_1",

@@ -29,7 +29,7 @@ const bodySchema = z.looseObject({ ...fields, data: z.looseObject(fields).nullis
  */
 export interface OrderNotification {
   /** The unique key a duplicate is detected by (contract, Events: "by the notification id,
-   *  order_id or cart_id"): the id when the body has one, else the order, cart and status. */
+   *  order_id or cart_id"): the id with its order and cart, else the order, cart and status. */
   dedupeKey: string;
   /** `id`: the notification id. */
   notificationId: string | null;
@@ -48,13 +48,19 @@ export interface OrderNotification {
   body: string;
 }
 
-/** Contract, Events: a duplicate is detected by the notification id, order_id or cart_id. */
+/**
+ * Contract, Events: a duplicate is detected by the notification id, order_id or cart_id. The
+ * key holds the id together with the order and cart it is about, so an id reused for another
+ * payment (a service restarted without its state numbers from the start again) is never taken
+ * for a duplicate of a different payment (docs/decisions/webhook-idempotency.md).
+ */
 export function dedupeKey(
   n: Pick<OrderNotification, "notificationId" | "serviceOrderId" | "cartId" | "status">,
 ): string {
+  const about = `order:${n.serviceOrderId ?? ""}:cart:${n.cartId ?? ""}`;
   return n.notificationId !== null
-    ? `id:${n.notificationId}`
-    : `order:${n.serviceOrderId ?? ""}:cart:${n.cartId ?? ""}:status:${n.status}`;
+    ? `id:${n.notificationId}:${about}`
+    : `${about}:status:${n.status}`;
 }
 
 /** Malformed body: the route answers 400 `{ error: "bad_request", error_description }`. */
