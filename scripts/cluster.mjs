@@ -18,7 +18,13 @@ import { parseArgs } from "node:util";
 import { aptInstall, has, isRoot } from "./lib/apt.mjs";
 import { loadEnv, root } from "./lib/env.mjs";
 import { prepareDatabase, printPrefixed, run } from "./lib/run.mjs";
-import { createDatabases, postgresUrl, resetDatabases, startPostgres } from "./postgres.mjs";
+import {
+  createDatabases,
+  postgresUrl,
+  resetDatabases,
+  startPostgres,
+  stopPostgres,
+} from "./postgres.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -111,7 +117,7 @@ async function main() {
   const nginx = ensureNginx();
 
   console.log(`━━━ PostgreSQL: ${databaseUrl}`);
-  startPostgres();
+  const startedPostgres = startPostgres();
   if (values.fresh) await resetDatabases([values.database]);
   else await createDatabases([values.database]);
   const env = {
@@ -133,7 +139,11 @@ async function main() {
     if (stopping) return;
     stopping = true;
     for (const child of children) if (child.exitCode === null) child.kill("SIGTERM");
-    setTimeout(() => process.exit(code), 500).unref();
+    setTimeout(() => {
+      // PostgreSQL goes too if this run started it (the instances have let go by now).
+      if (startedPostgres) stopPostgres();
+      process.exit(code);
+    }, 500).unref();
   };
   const start = (name, command, args, childEnv, { essential = true } = {}) => {
     const child = spawn(command, args, {

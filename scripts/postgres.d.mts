@@ -2,7 +2,7 @@
 export const POSTGRES_PORT: number;
 export function postgresUrl(database: string): string;
 export function ensurePostgresInstalled(): string;
-export function startPostgres(): void;
+export function startPostgres(): boolean;
 export function stopPostgres(): void;
 export function createDatabases(names: string[]): Promise<void>;
 export function resetDatabases(names: string[]): Promise<void>;

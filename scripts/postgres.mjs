@@ -65,7 +65,8 @@ function isRunning(bin) {
   return runServerProgram(bin, "pg_ctl", ["-D", dataDir, "status"], { check: false }).status === 0;
 }
 
-/** Starts the cluster (creating it the first time); safe to call when it already runs. */
+/** Starts the cluster (creating it the first time); safe to call when it already runs. True
+ *  when this call started it (so the caller may stop it when done). */
 export function startPostgres() {
   const bin = ensurePostgresInstalled();
   mkdirSync(folder, { recursive: true });
@@ -82,11 +83,12 @@ export function startPostgres() {
       "--locale=C.UTF-8",
     ]);
   }
-  if (isRunning(bin)) return;
+  if (isRunning(bin)) return false;
   // TCP on 127.0.0.1 only, no Unix socket (its default folder may not exist or be writable).
   // 200 connections: every shop instance keeps a pool of up to 10, tests open a few more.
   const options = `-p ${POSTGRES_PORT} -c listen_addresses=127.0.0.1 -c unix_socket_directories= -c max_connections=200`;
   runServerProgram(bin, "pg_ctl", ["-D", dataDir, "-l", logFile, "-w", "-o", options, "start"]);
+  return true;
 }
 
 function postgresIds() {

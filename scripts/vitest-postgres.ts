@@ -4,10 +4,10 @@
 import path from "node:path";
 import pg from "pg";
 import { migrationScripts, POSTGRES_TEST_TEMPLATE } from "../test-support/test-db";
-import { postgresUrl, resetDatabases, startPostgres } from "./postgres.mjs";
+import { postgresUrl, resetDatabases, startPostgres, stopPostgres } from "./postgres.mjs";
 
 export default async function setup() {
-  startPostgres();
+  const started = startPostgres();
   await resetDatabases([POSTGRES_TEST_TEMPLATE]);
   const client = new pg.Client({ connectionString: postgresUrl(POSTGRES_TEST_TEMPLATE) });
   await client.connect();
@@ -18,4 +18,8 @@ export default async function setup() {
     await client.end();
   }
   process.env.TEST_POSTGRES_URL = postgresUrl("postgres");
+  // Teardown: stop the cluster again if this run started it.
+  return () => {
+    if (started) stopPostgres();
+  };
 }
