@@ -6,7 +6,7 @@ import { processSingleton, replaceProcessSingleton } from "./process-singleton";
 import type { IntegrationLogStore } from "./shop-ports";
 
 /**
- * The server side of the integration inspector (issue #6, item 5): a bounded log of the service
+ * The server side of the integration inspector: a bounded log of the service
  * API calls (one entry per HTTP attempt, from the transport's observer) and other integration
  * steps, each tagged with the shopper they were made for.
  *
