@@ -19,7 +19,7 @@ import { ensureNginx, nginxConfig } from "./cluster.mjs";
 import { loadEnv, root } from "./lib/env.mjs";
 import { start, stop } from "./lib/processes.mjs";
 import { prepareDatabase } from "./lib/run.mjs";
-import { postgresUrl, resetDatabases, startPostgres } from "./postgres.mjs";
+import { postgresUrl, resetDatabases, startPostgres, stopPostgres } from "./postgres.mjs";
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
 const WARMUP_S = 3;
@@ -295,12 +295,16 @@ async function run(instances, list, cursor) {
 async function main() {
   loadEnv();
   ensureBuild();
-  startPostgres();
+  const startedPostgres = startPostgres();
   console.log(`Signing ${DELIVERIES} deliveries for ${ORDERS} orders…`);
   const list = deliveries();
   const results = [];
-  // Each configuration starts from the same deliveries on a fresh database.
-  for (const instances of [1, 2]) results.push(await run(instances, list, { i: 0 }));
+  try {
+    // Each configuration starts from the same deliveries on a fresh database.
+    for (const instances of [1, 2]) results.push(await run(instances, list, { i: 0 }));
+  } finally {
+    if (startedPostgres) stopPostgres();
+  }
 
   console.log("");
   console.log(`${CLIENTS} concurrent clients through nginx, ${DURATION_S} s per measurement`);
