@@ -41,6 +41,7 @@ export function journalRequests(ctx: EmulatorContext): MiddlewareHandler<Emulato
       status: c.res.status,
       duration_ms: Math.round((performance.now() - started) * 100) / 100,
       request_headers: pickHeaders(c.req.raw.headers),
+      ...retryAfterOf(c.res.headers),
       request_body: requestBody,
       response_body: c.get("journalBody"),
       client_id: c.get("clientId") ?? c.get("auth")?.client_id,
@@ -59,6 +60,11 @@ export function journalRequests(ctx: EmulatorContext): MiddlewareHandler<Emulato
         .catch(() => undefined);
     }
   };
+}
+
+function retryAfterOf(headers: Headers): { response_headers?: Record<string, string> } {
+  const value = headers.get("retry-after");
+  return value === null ? {} : { response_headers: { "retry-after": value } };
 }
 
 /** Maintenance switch (503) and injected faults, for every route but the control API. */

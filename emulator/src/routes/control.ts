@@ -7,6 +7,7 @@ import { cents } from "../http/cart";
 import { fail, reply } from "../http/errors";
 import { CONTROL_PREFIX } from "../http/middleware";
 import { merchantView, orderView, tradeInView } from "../http/views";
+import { presentEntry } from "../journal";
 import { quote } from "../state/catalog";
 import { currentVersion, formatSessionId } from "../state/store";
 
@@ -338,6 +339,19 @@ export function controlRoutes(ctx: EmulatorContext): Hono<EmulatorEnv> {
       last_seq: ctx.journal.lastSeq,
       capacity: ctx.journal.capacity,
     });
+  });
+  r.get("/journal/:seq", (c) => {
+    const seq = Number(c.req.param("seq"));
+    const entry = Number.isInteger(seq) ? ctx.journal.get(seq) : undefined;
+    if (!entry) {
+      return fail(
+        c,
+        404,
+        "not_found",
+        `Journal entry ${c.req.param("seq")} is not (or no longer) in the journal.`,
+      );
+    }
+    return reply(c, presentEntry(entry));
   });
   r.delete("/journal", (c) => {
     ctx.journal.clear();
