@@ -21,6 +21,11 @@ export default defineConfig({
   reporter: process.env.CI ? "line" : "list",
   timeout: 30_000,
   expect: { timeout: 10_000 },
+  // The go-live readiness report is judged last, on the traffic of every journey before it.
+  projects: [
+    { name: "journeys", testIgnore: "**/readiness.e2e.ts" },
+    { name: "readiness", testMatch: "**/readiness.e2e.ts", dependencies: ["journeys"] },
+  ],
   use: {
     baseURL: `http://localhost:${SHOP_PORT}`,
     trace: "retain-on-failure",
