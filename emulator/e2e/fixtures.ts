@@ -47,7 +47,11 @@ export class Shop {
     await expect(this.page.locator("body")).toHaveAttribute("data-ready", "true");
   }
 
-  async setState(state: { customer?: unknown; cart?: Cart | null }): Promise<void> {
+  async setState(state: {
+    customer?: unknown;
+    cart?: Cart | null;
+    careless?: string[];
+  }): Promise<void> {
     const response = await this.page.request.put(`${this.base}/state`, { data: state });
     expect(response.status()).toBe(200);
   }

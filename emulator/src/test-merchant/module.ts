@@ -34,6 +34,7 @@ export type ReceivedWebhook = {
 const shopStateSchema = z.object({
   customer: customerSchema.nullable().optional(),
   cart: cartSchema.nullable().optional(),
+  careless: z.array(z.string().max(100)).max(50).optional(),
 });
 
 const merchantPatchSchema = z.object({
@@ -168,7 +169,10 @@ export const testMerchantModule: EmulatorModule = {
       const key = c.req.param("shop");
       const shop = shopOf(key);
       if (!shop.customer) return fail(c, 404, "not_found", "Customer not found.");
-      if (careless.has("callback.shopper-data")) {
+      if (
+        careless.has("callback.shopper-data") ||
+        shop.careless?.includes("callback.shopper-data")
+      ) {
         return reply(c, {
           customer: { id: 42, given_name: "Test" },
           session_hash_token: sessionHashOf(key),
@@ -178,7 +182,9 @@ export const testMerchantModule: EmulatorModule = {
     });
     app.get(`${BASE}/:shop/purchase_data`, (c) => {
       const shop = shopOf(c.req.param("shop"));
-      if (!shop.cart && careless.has("callback.purchase-data")) {
+      const carelessCart =
+        careless.has("callback.purchase-data") || shop.careless?.includes("callback.purchase-data");
+      if (!shop.cart && carelessCart) {
         return fail(c, 404, "not_found", "The cart is empty.");
       }
       if (!shop.cart) return reply(c, { purchase: null });
@@ -218,6 +224,7 @@ export const testMerchantModule: EmulatorModule = {
       const shop = shopOf(key);
       if (parsed.data.customer !== undefined) shop.customer = parsed.data.customer;
       if (parsed.data.cart !== undefined) shop.cart = parsed.data.cart;
+      if (parsed.data.careless !== undefined) shop.careless = parsed.data.careless;
       return reply(c, { ...shop, session_hash: sessionHashOf(key) });
     });
     app.put(`${BASE}/merchant`, async (c) => {
