@@ -137,6 +137,12 @@ export async function runActiveChecks(
     });
     return { status: answer.status, entry };
   };
+  /** Each body correctly signed, one after the other. */
+  const signed = async (check: RuleId, ...bodies: string[]): Promise<Sent[]> => {
+    const sent: Sent[] = [];
+    for (const body of bodies) sent.push(await send(check, body, sign(body, secret)));
+    return sent;
+  };
   const judge = (sent: Sent[], expected: number, passNote: string, failNote: string): Finding => {
     const wrong = sent.filter((s) => s.status !== expected);
     const statuses = [...new Set(sent.map((s) => s.entry.error ?? String(s.status)))].join(", ");
@@ -183,7 +189,7 @@ export async function runActiveChecks(
     "A signature over re-serialised JSON, not over the bytes sent, was accepted.",
   );
   out["webhook.valid"] = judge(
-    [await send("webhook.valid", valid, sign(valid, secret))],
+    await signed("webhook.valid", valid),
     200,
     "A valid notification was answered exactly 200.",
     "A valid notification was not answered exactly 200.",
@@ -202,28 +208,23 @@ export async function runActiveChecks(
   const newer = notification("payment_completed");
   const older = notification("pending", merchant.webhook_form, ctx.clock.now() - 60_000);
   out["webhook.out-of-order"] = judge(
-    [
-      await send("webhook.out-of-order", newer, sign(newer, secret)),
-      await send("webhook.out-of-order", older, sign(older, secret)),
-    ],
+    await signed("webhook.out-of-order", newer, older),
     200,
     "An older status after a newer one was accepted with 200.",
     "An older status after a newer one was not accepted with 200.",
   );
-  const flat = notification(order.status, "flat");
-  const wrapped = notification(order.status, "wrapped");
   out["webhook.body-forms"] = judge(
-    [
-      await send("webhook.body-forms", flat, sign(flat, secret)),
-      await send("webhook.body-forms", wrapped, sign(wrapped, secret)),
-    ],
+    await signed(
+      "webhook.body-forms",
+      notification(order.status, "flat"),
+      notification(order.status, "wrapped"),
+    ),
     200,
     "Both body forms (flat, and cart_id/status in data) were answered 200.",
     "Not both body forms were answered 200.",
   );
-  const unknown = notification("under_review");
   out["webhook.unknown-status"] = judge(
-    [await send("webhook.unknown-status", unknown, sign(unknown, secret))],
+    await signed("webhook.unknown-status", notification("under_review")),
     200,
     "A status the merchant does not know was answered 200.",
     "A status the merchant does not know was not answered 200.",

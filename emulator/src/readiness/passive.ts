@@ -427,33 +427,47 @@ export function evaluatePassive(input: PassiveInput): PassiveFindings {
     .map((e) => ({ entry: e, body: obj(jsonOf(e.request_body)) ?? {} }));
   const callbacks = (name: string) =>
     observed.filter((o) => o.body.kind === "callback" && o.body.callback === name);
-  const shopper = callbacks("shopper_data");
+  /** Observations judged by a shape check: the first problem found is the note. */
+  const byShape = (
+    items: typeof observed,
+    problemOf: (body: Record<string, unknown>) => string | undefined,
+    failPrefix: string,
+    passNote: string,
+  ) => {
+    const problems = items.map((o) => ({ ...o, problem: problemOf(o.body) }));
+    const failing = problems.filter((o) => o.problem !== undefined);
+    return verdict(
+      failing.map((o) => o.entry),
+      items.map((o) => o.entry),
+      `${failPrefix}: ${failing[0]?.problem ?? ""}`,
+      passNote,
+    );
+  };
   set(
     "callback.shopper-data",
-    verdict(
-      shopper.filter((o) => shopperDataProblem(o.body) !== undefined).map((o) => o.entry),
-      shopper.map((o) => o.entry),
-      `shopper_data answered outside the contract: ${shopper.map((o) => shopperDataProblem(o.body)).find(Boolean) ?? ""}`,
+    byShape(
+      callbacks("shopper_data"),
+      shopperDataProblem,
+      "shopper_data answered outside the contract",
       "shopper_data answered in the contract's shape (200 with the customer, or 404).",
     ),
   );
-  const purchase = callbacks("purchase_data");
   set(
     "callback.purchase-data",
-    verdict(
-      purchase.filter((o) => purchaseDataProblem(o.body) !== undefined).map((o) => o.entry),
-      purchase.map((o) => o.entry),
-      `purchase_data answered outside the contract: ${purchase.map((o) => purchaseDataProblem(o.body)).find(Boolean) ?? ""}`,
+    byShape(
+      callbacks("purchase_data"),
+      purchaseDataProblem,
+      "purchase_data answered outside the contract",
       "purchase_data answered in the contract's shape, amounts in cents.",
     ),
   );
   const markup = observed.filter((o) => o.body.kind === "payment_option_markup");
   set(
     "markup.payment-option",
-    verdict(
-      markup.filter((o) => markupProblem(o.body) !== undefined).map((o) => o.entry),
-      markup.map((o) => o.entry),
-      `The payment option's markup: ${markup.map((o) => markupProblem(o.body)).find(Boolean) ?? ""}`,
+    byShape(
+      markup,
+      markupProblem,
+      "The payment option's markup",
       "The Service Pay radio has the contract's name, value, data-module-name and icon.",
     ),
   );
