@@ -39,6 +39,12 @@ test(TITLE, async ({}, testInfo) => {
   );
   console.log(result.stdout);
   await testInfo.attach("readiness-report.txt", { body: result.stdout, contentType: "text/plain" });
+  // The JSON keeps the evidence entries themselves, to see why a rule failed.
+  const json = await fetch(`${EMULATOR_URL}/__emulator/readiness?merchant=m_demo`);
+  await testInfo.attach("readiness-report.json", {
+    body: await json.text(),
+    contentType: "application/json",
+  });
   expect(result.stderr, result.stdout).toBe("");
   expect(result.code).toBe(0);
 });

@@ -102,6 +102,8 @@ export const emulator = {
     status?: number;
     latency_ms?: number;
     count?: number;
+    /** Retry-After of an injected 429/503 (emulator default 60 / 30 s). */
+    retry_after_seconds?: number;
   }) => call<{ id: string }>("POST", "/faults", fault),
   /** Every journal entry (request and webhook), oldest first. */
   journal: async (): Promise<JournalEntry[]> =>

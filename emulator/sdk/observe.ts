@@ -13,7 +13,8 @@ export type Observer = {
 
 const MAX_TEXT = 64 * 1024;
 /** The merchant renders the option after the details arrive; look once it had time to. */
-const MARKUP_DELAY_MS = 1000;
+const MARKUP_DELAY_MS = 500;
+const MARKUP_TRIES = 20;
 
 const normal = (text: string | null) => (text ?? "").replace(/\s+/g, " ").trim();
 
@@ -22,9 +23,9 @@ function plainText(html: string): string {
   return normal(doc.body.textContent);
 }
 
-/** Whether the page (not the SDK's own shadow roots) shows `text` in a visible element. */
-function visibleInPage(text: string): boolean {
-  if (text === "") return false;
+/** Where the page (not the SDK's own shadow roots) shows `text` visibly, or null. */
+function visibleIn(text: string): string | null {
+  if (text === "") return null;
   for (const element of document.body.querySelectorAll<HTMLElement>("*")) {
     if (!normal(element.textContent).includes(text)) continue;
     // The innermost element holding the whole text decides (an ancestor always holds it too).
@@ -33,9 +34,26 @@ function visibleInPage(text: string): boolean {
     const visible = element.checkVisibility
       ? element.checkVisibility()
       : element.offsetParent !== null;
-    if (visible) return true;
+    if (visible) {
+      const id = element.id ? `#${element.id}` : "";
+      const classes = [...element.classList].map((c) => `.${c}`).join("");
+      return `${element.tagName.toLowerCase()}${id}${classes}`;
+    }
   }
-  return false;
+  return null;
+}
+
+/** The Service Pay radio: by value, by data-module-name, or by a label showing the option's label. */
+function findServiceRadio(label: string): HTMLInputElement | null {
+  const radios = [...document.querySelectorAll<HTMLInputElement>('input[type="radio"]')];
+  return (
+    radios.find((r) => r.value === "service_pay") ??
+    radios.find((r) => r.dataset.moduleName !== undefined) ??
+    radios.find((r) =>
+      [...(r.labels ?? [])].some((l) => normal(l.textContent).includes(normal(label))),
+    ) ??
+    null
+  );
 }
 
 export function observer(api: ServiceApi, merchantId: string): Observer {
@@ -61,29 +79,39 @@ export function observer(api: ServiceApi, merchantId: string): Observer {
     markup(details) {
       if (markupSeen || details.mode === "unavailable") return;
       markupSeen = true;
-      setTimeout(() => {
-        const radio = document.querySelector<HTMLInputElement>(
-          'input[type="radio"][value="service_pay"], input[type="radio"][data-module-name]',
-        );
+      // The merchant renders the option after the details arrive: look for it a few times. A
+      // page that asked for the details but shows no option (a product page, or one the shopper
+      // left) is not judged: only a radio that is there is reported.
+      let tries = 0;
+      const look = () => {
+        const radio = findServiceRadio(details.label);
+        if (!radio) {
+          tries += 1;
+          if (tries < MARKUP_TRIES) setTimeout(look, MARKUP_DELAY_MS);
+          else markupSeen = false;
+          return;
+        }
         const label =
-          radio?.closest("label") ??
-          (radio?.id ? document.querySelector(`label[for="${CSS.escape(radio.id)}"]`) : null);
-        const container = label ?? radio?.parentElement ?? null;
+          radio.closest("label") ??
+          (radio.id ? document.querySelector(`label[for="${CSS.escape(radio.id)}"]`) : null);
+        const container = label ?? radio.parentElement;
         // A disabled option must show its explanation (the info text): judged only otherwise.
         const judged = details.mode === "tradein_valid" || details.mode === "tradein_missing";
-        const unselected = radio ? !radio.checked : true;
+        const info = judged ? visibleIn(plainText(details.info)) : null;
+        const extra = judged && !radio.checked ? visibleIn(plainText(details.extra ?? "")) : null;
         report({
           kind: "payment_option_markup",
-          found: radio !== null,
-          name: radio?.name ?? null,
-          value: radio?.value ?? null,
-          module_name: radio?.dataset.moduleName ?? null,
+          found: true,
+          name: radio.name,
+          value: radio.value,
+          module_name: radio.dataset.moduleName ?? null,
           has_icon: container?.querySelector("img, svg, picture, [role='img']") != null,
-          info_visible: judged && visibleInPage(plainText(details.info)),
-          extra_visible_unselected:
-            judged && unselected && visibleInPage(plainText(details.extra ?? "")),
+          info_visible: info !== null,
+          extra_visible_unselected: extra !== null,
+          visible_in: info ?? extra,
         });
-      }, MARKUP_DELAY_MS);
+      };
+      setTimeout(look, MARKUP_DELAY_MS);
     },
   };
 }

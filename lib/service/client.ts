@@ -7,6 +7,7 @@ import {
   type HttpObserver,
   type HttpRequest,
   HttpTransport,
+  parseRetryAfter,
   type RetryPolicy,
   realTransportDeps,
   type TransportDeps,
@@ -164,6 +165,7 @@ export class ServiceClient {
         method: request.method,
         path: request.path,
         ...parseErrorBody(response.text),
+        retryAfterMs: parseRetryAfter(response.headers.get("retry-after"), Date.now()),
       });
     }
     // Some success bodies are "not shown" and may be empty; that is null, not an error.

@@ -82,11 +82,15 @@ export function serviceGuards(ctx: EmulatorContext): MiddlewareHandler<EmulatorE
     const code = rule.error ?? ERROR_CODES[status] ?? "error";
     if (status === 500 && !rule.error_description) return internalError(c, "Injected fault");
     if (status === 429 && !rule.error_description) {
-      return tooManyRequests(c, ctx.rateLimiter.limit, 60);
+      return tooManyRequests(c, ctx.rateLimiter.limit, rule.retry_after_seconds ?? 60);
     }
-    if (status === 503 && !rule.error_description) return serviceUnavailable(c, 30);
+    if (status === 503 && !rule.error_description) {
+      return serviceUnavailable(c, rule.retry_after_seconds ?? 30);
+    }
     const headers: Record<string, string> = {};
-    if (status === 429 || status === 503) headers["Retry-After"] = "30";
+    if (status === 429 || status === 503) {
+      headers["Retry-After"] = String(rule.retry_after_seconds ?? 30);
+    }
     return fail(c, status, code, rule.error_description ?? `Injected fault ${rule.id}`, headers);
   };
 }

@@ -46,6 +46,8 @@ export const observationSchema = z.discriminatedUnion("kind", [
     has_icon: z.boolean(),
     info_visible: z.boolean(),
     extra_visible_unselected: z.boolean(),
+    /** The element showing info or extra, when one does (tag#id.class). */
+    visible_in: z.string().max(300).nullable().optional(),
   }),
 ]);
 

@@ -478,7 +478,7 @@ export function evaluatePassive(input: PassiveInput): PassiveFindings {
         .filter((o) => o.body.info_visible === true || o.body.extra_visible_unselected === true)
         .map((o) => o.entry),
       markup.filter((o) => o.body.found === true).map((o) => o.entry),
-      "The option's info or extra text was visible before the shopper selected Service Pay.",
+      `The option's info or extra text was visible before the shopper selected Service Pay${markup.map((o) => o.body.visible_in).find(Boolean) ? ` (in ${markup.map((o) => o.body.visible_in).find(Boolean)})` : ""}.`,
       "info and extra were hidden until the option was selected.",
     ),
   );

@@ -92,6 +92,7 @@ const faultBody = z.object({
   count: z.number().int().min(1).nullable().optional(),
   error: z.string().optional(),
   error_description: z.string().optional(),
+  retry_after_seconds: z.number().int().min(0).max(86_400).optional(),
 });
 
 const orderBody = z.object({
