@@ -23,10 +23,14 @@ function plainText(html: string): string {
   return normal(doc.body.textContent);
 }
 
-/** Where the page (not the SDK's own shadow roots) shows `text` visibly, or null. */
-function visibleIn(text: string): string | null {
+/**
+ * Where the option's form (not the SDK's own shadow roots) shows `text` visibly, or null. Text in
+ * pre/code is data on display (a debugging panel), not the option's text.
+ */
+function visibleIn(text: string, scope: HTMLElement): string | null {
   if (text === "") return null;
-  for (const element of document.body.querySelectorAll<HTMLElement>("*")) {
+  for (const element of scope.querySelectorAll<HTMLElement>("*")) {
+    if (element.closest("pre, code")) continue;
     if (!normal(element.textContent).includes(text)) continue;
     // The innermost element holding the whole text decides (an ancestor always holds it too).
     const inner = [...element.children].some((child) => normal(child.textContent).includes(text));
@@ -97,8 +101,10 @@ export function observer(api: ServiceApi, merchantId: string): Observer {
         const container = label ?? radio.parentElement;
         // A disabled option must show its explanation (the info text): judged only otherwise.
         const judged = details.mode === "tradein_valid" || details.mode === "tradein_missing";
-        const info = judged ? visibleIn(plainText(details.info)) : null;
-        const extra = judged && !radio.checked ? visibleIn(plainText(details.extra ?? "")) : null;
+        const scope = radio.form ?? radio.closest("fieldset") ?? document.body;
+        const info = judged ? visibleIn(plainText(details.info), scope) : null;
+        const extra =
+          judged && !radio.checked ? visibleIn(plainText(details.extra ?? ""), scope) : null;
         report({
           kind: "payment_option_markup",
           found: true,
