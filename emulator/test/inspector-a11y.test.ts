@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { type Browser, chromium } from "@playwright/test";
+import { type Browser, chromium, type Page } from "@playwright/test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHROMIUM_LAUNCH_OPTIONS } from "../../scripts/chromium-launch";
 import { type Harness, startEmulator } from "./harness";
@@ -18,6 +18,15 @@ afterAll(async () => {
   await h?.close();
 });
 
+/** axe in the light and the dark colour scheme. */
+async function expectNoAxeViolations(page: Page) {
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    expect(violations.map((v) => `${scheme}: ${v.id}`)).toEqual([]);
+  }
+}
+
 describe("inspector page", () => {
   it("lists requests live and has no axe violations in light or dark mode", async () => {
     const context = await browser.newContext();
@@ -31,11 +40,7 @@ describe("inspector page", () => {
     expect(await row.textContent()).toContain("/core/merchants/");
     expect(await row.textContent()).toContain("401");
 
-    for (const scheme of ["light", "dark"] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      const { violations } = await new AxeBuilder({ page }).analyze();
-      expect(violations.map((v) => `${scheme}: ${v.id}`)).toEqual([]);
-    }
+    await expectNoAxeViolations(page);
     await context.close();
   }, 30_000);
 
@@ -77,11 +82,7 @@ describe("inspector page", () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
       390,
     );
-    for (const scheme of ["light", "dark"] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      const { violations } = await new AxeBuilder({ page }).analyze();
-      expect(violations.map((v) => `${scheme}: ${v.id}`)).toEqual([]);
-    }
+    await expectNoAxeViolations(page);
     await context.close();
   }, 30_000);
 });
