@@ -11,6 +11,8 @@ test("a cart change in a second tab is refused while the Service Pay window is o
   sdk,
   shop,
 }) => {
+  // The wizard values devices for a logged-in shopper only, as in every other journey.
+  await shop.login();
   await page.goto("/");
   await sdk.ready();
   await tradeInFromBanner(sdk, shop);
