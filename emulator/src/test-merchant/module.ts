@@ -9,6 +9,7 @@ import type { EmulatorEnv, EmulatorModule } from "../context";
 import type { Merchant } from "../domain";
 import { fail, reply } from "../http/errors";
 import { cartSchema, customerSchema } from "../sdk-api/schemas";
+import { SESSION_DEFAULTS } from "../state/seed";
 import { SIGNATURE_HEADER, sign, signingSecret } from "../webhooks/signature";
 import { testMerchantPage } from "./page";
 import { defaultShop, type Shop, sessionHashOf, TEST_MERCHANT_ID, TEST_USER_ID } from "./shop";
@@ -57,6 +58,7 @@ function testMerchant(origins: string[], webhookBase: string): Merchant {
     allowed_origins: origins,
     webhook_base: webhookBase,
     webhook_form: "flat",
+    ...SESSION_DEFAULTS,
   };
 }
 
