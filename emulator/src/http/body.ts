@@ -28,7 +28,8 @@ export async function readJson<S extends z.ZodType>(
     return { ok: false, response: fail(c, 400, "bad_request", "A JSON body is required.") };
   }
   const decimal = findDecimalNotation(text, options.decimalKeys);
-  if (decimal) return { ok: false, response: fail(c, 400, "bad_request", describeDecimal(decimal)) };
+  if (decimal)
+    return { ok: false, response: fail(c, 400, "bad_request", describeDecimal(decimal)) };
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
     return { ok: false, response: fail(c, 400, "bad_request", describeIssues(parsed.error)) };

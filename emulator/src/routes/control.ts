@@ -59,6 +59,8 @@ const sessionBody = z.object({
 const supersedeBody = z.object({
   merchant_id: z.string().default(DEFAULT_MERCHANT),
   note: z.string().min(1).optional(),
+  /** How many versions to move on at once (a long-lived session past |999 in one call). */
+  versions: z.number().int().min(1).max(100_000).default(1),
 });
 
 const merchantPatch = z
@@ -226,10 +228,16 @@ export function controlRoutes(ctx: EmulatorContext): Hono<EmulatorEnv> {
     return reply(c, { session_id: ctx.state.sessionIdOf(session, version.version) }, 201);
   });
   r.post("/sessions/:hash/supersede", async (c) => {
-    const parsed = await readControlJson(c, supersedeBody.default({ merchant_id: DEFAULT_MERCHANT }));
+    const parsed = await readControlJson(
+      c,
+      supersedeBody.default({ merchant_id: DEFAULT_MERCHANT, versions: 1 }),
+    );
     if (!parsed.ok) return parsed.response;
     const hash = c.req.param("hash").split("|")[0] ?? "";
-    const moved = ctx.state.supersedeSession(parsed.value.merchant_id, hash, parsed.value.note);
+    let moved: ReturnType<typeof ctx.state.supersedeSession>;
+    for (let i = 0; i < parsed.value.versions; i++) {
+      moved = ctx.state.supersedeSession(parsed.value.merchant_id, hash, parsed.value.note);
+    }
     if (!moved) return fail(c, 404, "not_found", "Unknown or expired session hash.");
     return reply(c, {
       session_id: ctx.state.sessionIdOf(moved.session, moved.version.version),
@@ -239,7 +247,9 @@ export function controlRoutes(ctx: EmulatorContext): Hono<EmulatorEnv> {
 
   r.get("/tradeins", (c) =>
     reply(c, {
-      tradein_items: [...ctx.state.tradeIns.values()].map((t) => tradeInView(t, ctx.clock, ctx.state.itemSessionId(t))),
+      tradein_items: [...ctx.state.tradeIns.values()].map((t) =>
+        tradeInView(t, ctx.clock, ctx.state.itemSessionId(t)),
+      ),
     }),
   );
   r.post("/tradeins", async (c) => {
@@ -272,7 +282,11 @@ export function controlRoutes(ctx: EmulatorContext): Hono<EmulatorEnv> {
       ...(validUntil !== undefined ? { valid_until: validUntil } : {}),
       ...(device?.ok ? { device: device.device, condition: device.condition } : {}),
     });
-    return reply(c, { tradein_item: tradeInView(item, ctx.clock, ctx.state.itemSessionId(item)) }, 201);
+    return reply(
+      c,
+      { tradein_item: tradeInView(item, ctx.clock, ctx.state.itemSessionId(item)) },
+      201,
+    );
   });
 
   // ---- orders ----

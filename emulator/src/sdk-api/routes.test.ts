@@ -47,7 +47,16 @@ const purchase = (total: number) => ({
     id: `cart-${total}`,
     currency: "EUR",
     items: [
-      { id: "i", name: "Thing", description: "", url: "", quantity: 1, price: total, tax: 0, total },
+      {
+        id: "i",
+        name: "Thing",
+        description: "",
+        url: "",
+        quantity: 1,
+        price: total,
+        tax: 0,
+        total,
+      },
     ],
     price: total,
     tax: 0,

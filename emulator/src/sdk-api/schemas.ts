@@ -112,12 +112,15 @@ export const paymentOptionSchema = z
     purchase: z.unknown(),
   })
   .transform((value, issues) => {
-    const schema =
-      value.purpose === "payment" ? paymentPurchaseSchema.nullable() : purchaseSchema;
+    const schema = value.purpose === "payment" ? paymentPurchaseSchema.nullable() : purchaseSchema;
     const purchase = schema.safeParse(value.purchase);
     if (purchase.success) return { ...value, purchase: purchase.data };
     for (const issue of purchase.error.issues) {
-      issues.addIssue({ code: "custom", message: issue.message, path: ["purchase", ...issue.path] });
+      issues.addIssue({
+        code: "custom",
+        message: issue.message,
+        path: ["purchase", ...issue.path],
+      });
     }
     return z.NEVER;
   });
