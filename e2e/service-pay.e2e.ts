@@ -31,8 +31,14 @@ async function goLiveScenario1(page: Page, sdk: ServiceSdkDriver, shop: ShopStep
   await shop.expectServicePayMode("tradein_valid");
   const radio = shop.servicePayRadio();
   await expect(radio).toHaveAttribute("data-module-name", "servicepay");
-  // The service's payment icon sits in the option (decorative: the label names the option).
-  await expect(shop.servicePayOption().locator('img[src="/service-pay.svg"]')).toBeVisible();
+  // The service's payment icon, as the service serves it, sits in the option (decorative: the
+  // label names the option).
+  const icon = shop.servicePayOption().locator("img");
+  await expect(icon).toHaveAttribute("src", /\/v1\/service-pay\.svg$/);
+  await expect(icon).toBeVisible();
+  expect(await icon.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(
+    true,
+  );
   await expect(page.getByTestId("service-pay-info")).toBeHidden();
   await expect(page.getByTestId("service-pay-extra")).toHaveCount(0);
   await page.getByLabel("Pay with Service").check();

@@ -10,6 +10,7 @@ import {
   SDK_BUDGET_GZIP_BYTES,
   type SdkBundle,
 } from "../assets/build-sdk";
+import { PAYMENT_ICON_PATH, PAYMENT_ICON_SVG } from "../assets/payment-icon";
 import type { EmulatorContext, EmulatorEnv, EmulatorModule } from "../context";
 import type { Cart, Merchant, Session, TradeInItem } from "../domain";
 import { readJson } from "../http/body";
@@ -124,6 +125,16 @@ export const sdkApiModule: EmulatorModule = {
         "Cache-Control": "no-cache",
       });
     });
+
+    // An image any merchant's page may embed (no CORS needed for <img>, but a page with
+    // Cross-Origin-Embedder-Policy needs the resource policy).
+    app.get(PAYMENT_ICON_PATH, (c) =>
+      c.body(PAYMENT_ICON_SVG, 200, {
+        "Content-Type": "image/svg+xml",
+        "Cache-Control": "public, max-age=3600",
+        "Cross-Origin-Resource-Policy": "cross-origin",
+      }),
+    );
 
     app.post("/sdk/v1/init", async (c) => {
       const input = await body(c, initSchema);
