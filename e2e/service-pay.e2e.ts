@@ -7,6 +7,7 @@ import { formatMoney } from "../lib/shop/money";
 import { sessionHashOf } from "./support/emulator";
 import { expect, test } from "./support/fixtures";
 import { EVERYDAY_DEVICE, type ServiceSdkDriver } from "./support/service-sdk-driver";
+import { VARIANTS_TAG } from "./support/service-variants";
 import type { ShopSteps } from "./support/shop";
 import { rawShopSession } from "./support/shop-session";
 
@@ -73,13 +74,9 @@ test("go-live scenario 1: teaser, valuation, cart, Service Pay in the modal, web
   await goLiveScenario1(page, sdk, shop);
 });
 
-test("the raw session id reaches the service nowhere in scenario 1 (the emulator's journal) @emulator", async ({
-  page,
-  context,
-  sdk,
-  shop,
-  emulator,
-}) => {
+test("the raw session id reaches the service nowhere in scenario 1 (the emulator's journal) @emulator", {
+  tag: VARIANTS_TAG,
+}, async ({ page, context, sdk, shop, emulator }) => {
   const paid = await goLiveScenario1(page, sdk, shop);
   const delivered = await emulator.deliveredWebhookFor(paid.cart_id);
   expect(delivered.attempts.at(-1)?.status).toBe(200);
