@@ -178,17 +178,11 @@ describe("GET /core/sessions/{session_hash}/", () => {
     });
   });
 
-  it("keeps showing an expired valuation with its valid_until; the trade-in look-up answers 410", async () => {
+  it("stops showing a valuation once now is after its valid_until; the trade-in look-up answers 410", async () => {
     const ti = await acceptedTradeIn(h, { valid_for_seconds: 60 });
     await h.control("POST", "/clock/advance", { seconds: 61 });
     const body = await (await h.api(token, `/core/sessions/${ti.hash}/`)).json();
-    expect(body).toEqual({
-      session_id: ti.hash,
-      tradein_item: expect.objectContaining({ id: ti.id, status: "accepted" }),
-    });
-    expect(Date.parse(body.tradein_item.valid_until)).toBeLessThan(
-      Date.parse((await (await h.control("GET", "/clock")).json()).now),
-    );
+    expect(body).toEqual({ session_id: ti.hash });
     expect((await h.api(token, `/core/tradeinitems/${ti.id}/`)).status).toBe(410);
   });
 });

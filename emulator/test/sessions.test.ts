@@ -140,15 +140,16 @@ describe("valuation validity: expired when now is after valid_until", () => {
     expect(await errorOf(late)).toMatchObject({ status: 410, error: "gone" });
   });
 
-  it("the session keeps showing an expired valuation; in the id form its look-up is 410", async () => {
+  it("the session shows the valuation at valid_until exactly, and not 1 ms later (id form too)", async () => {
     await settings({ tradein_item_form: "id" });
-    const ti = await acceptedTradeIn(h, { valid_for_seconds: 60 });
-    await h.control("POST", "/clock/advance", { seconds: 61 });
+    const ti = await frozenAtValidUntil();
     token = (await h.login()).access_token;
     expect(await (await session(ti.hash)).json()).toEqual({
       session_id: ti.hash,
       tradein_item: ti.id,
     });
+    await h.control("POST", "/clock/advance", { ms: 1 });
+    expect(await (await session(ti.hash)).json()).toEqual({ session_id: ti.hash });
     expect((await h.api(token, `/core/tradeinitems/${ti.id}/`)).status).toBe(410);
   });
 });

@@ -51,9 +51,9 @@ export const coreModule: EmulatorModule = {
       // As-is reading (public docs): an answer whose session_id differs from the key asked for
       // only points at the session_id to query; the trade-in data comes from that answer.
       const pointer = merchant?.session_versioning !== "regenerate" && sessionId !== queried;
-      const item = pointer
-        ? undefined
-        : ctx.state.sessionTradeIn(session.merchant_id, session.hash);
+      // An expired valuation is no active trade-in: the service's clock decides, and the trade-in
+      // look-up says 410 (docs/decisions/expired-valuation-in-session.md).
+      const item = pointer ? undefined : ctx.state.activeTradeIn(session.merchant_id, session.hash);
       const tradeIn =
         item === undefined
           ? {}

@@ -60,7 +60,7 @@ describe("Store", () => {
     clock.advance(1);
     expect(store.lookupTradeIn("m_demo", second.id).kind).toBe("gone");
     expect(store.activeTradeIn("m_demo", "h")).toBeUndefined();
-    // The session look-up keeps showing it (decision, README): its valid_until says why.
+    // It still follows the session to a new version; the session look-up no longer shows it.
     expect(store.sessionTradeIn("m_demo", "h")?.id).toBe(second.id);
   });
 

@@ -465,9 +465,9 @@ export class Store {
   }
 
   /**
-   * What the session look-up shows: the session's offered or accepted item, expired ones
-   * included (decision, README: the caller reads the expiry from valid_until, and the trade-in
-   * look-up answers 410 for it). A used or cancelled item is no active trade-in.
+   * The session's offered or accepted item, expired ones included: it follows the session to a
+   * new version. (The session look-up shows only an unexpired one, `activeTradeIn`: decision in
+   * docs/decisions/expired-valuation-in-session.md.)
    */
   sessionTradeIn(merchantId: string, hash: string): TradeInItem | undefined {
     const latest = this.latestTradeIn(merchantId, hash);
