@@ -1,4 +1,6 @@
 import { defineConfig, devices } from "@playwright/test";
+import type { ServiceVariantOptions } from "./e2e/support/fixtures";
+import { SERVICE_VARIANTS, VARIANTS_TAG } from "./e2e/support/service-variants";
 import { CHROMIUM_LAUNCH_OPTIONS } from "./scripts/chromium-launch";
 
 // Browser tests run against the production build (`next build` first; npm test does it) with
@@ -10,7 +12,7 @@ const SHOP_PORT = 3000;
 // `--grep-invert @emulator`; EMULATOR_PORT=0 skips starting the bundled emulator.
 const EMULATOR_PORT = Number(process.env.EMULATOR_PORT ?? 4010);
 
-export default defineConfig({
+export default defineConfig<ServiceVariantOptions>({
   testDir: "e2e",
   testMatch: "**/*.e2e.ts",
   outputDir: "test-results/e2e",
@@ -27,6 +29,16 @@ export default defineConfig({
     ...devices["Desktop Chrome"],
     launchOptions: CHROMIUM_LAUNCH_OPTIONS,
   },
+  // The whole suite against the emulator's defaults, then the session, trade-in and Service Pay
+  // journeys (tagged @variants) once per other reading of the contract the emulator offers.
+  projects: [
+    { name: "storefront" },
+    ...SERVICE_VARIANTS.map((variant) => ({
+      name: `service variant: ${variant.name}`,
+      grep: new RegExp(VARIANTS_TAG),
+      use: { serviceMerchant: variant.merchant },
+    })),
+  ],
   // An array so more servers (the service emulator) can be added beside the storefront.
   webServer: [
     {

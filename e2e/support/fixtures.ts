@@ -9,16 +9,26 @@
 // Every test fails on an uncaught exception in the page. Each test gets a fresh browser context,
 // so a fresh shop session (and session hash).
 import { test as base, expect } from "@playwright/test";
-import { emulator as emulatorClient } from "./emulator";
+import { emulator as emulatorClient, type MerchantPatch } from "./emulator";
 import { ServiceSdkDriver } from "./service-sdk-driver";
 import { ShopSteps } from "./shop";
 
-export const test = base.extend<{
-  sdk: ServiceSdkDriver;
-  emulator: typeof emulatorClient;
-  shop: ShopSteps;
-  pageErrors: string[];
-}>({
+export type ServiceVariantOptions = {
+  /** The merchant settings of a service variant project (./service-variants.ts), applied to
+   *  m_demo after each reset; undefined: the emulator's defaults. */
+  serviceMerchant: MerchantPatch | undefined;
+};
+
+export const test = base.extend<
+  {
+    sdk: ServiceSdkDriver;
+    emulator: typeof emulatorClient;
+    shop: ShopSteps;
+    pageErrors: string[];
+  },
+  ServiceVariantOptions
+>({
+  serviceMerchant: [undefined, { option: true, scope: "worker" }],
   pageErrors: [
     async ({ page }, use) => {
       const errors: string[] = [];
@@ -31,9 +41,9 @@ export const test = base.extend<{
   sdk: async ({ page }, use) => {
     await use(await ServiceSdkDriver.attach(page));
   },
-  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads fixture dependencies from this pattern
-  emulator: async ({}, use) => {
+  emulator: async ({ serviceMerchant }, use) => {
     await emulatorClient.reset();
+    if (serviceMerchant) await emulatorClient.patchMerchant("m_demo", serviceMerchant);
     await use(emulatorClient);
     // And after: a test without the control API then starts from the seed too.
     await emulatorClient.reset();

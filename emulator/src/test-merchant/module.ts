@@ -9,6 +9,7 @@ import type { EmulatorEnv, EmulatorModule } from "../context";
 import type { Merchant } from "../domain";
 import { fail, reply } from "../http/errors";
 import { cartSchema, customerSchema } from "../sdk-api/schemas";
+import { SESSION_DEFAULTS } from "../state/seed";
 import { SIGNATURE_HEADER, sign, signingSecret } from "../webhooks/signature";
 import { testMerchantPage } from "./page";
 import { defaultShop, type Shop, sessionHashOf, TEST_MERCHANT_ID, TEST_USER_ID } from "./shop";
@@ -25,6 +26,8 @@ export type ReceivedWebhook = {
 const shopStateSchema = z.object({
   customer: customerSchema.nullable().optional(),
   cart: cartSchema.nullable().optional(),
+  /** false: purchase_data leaves out billing and shipping, as a careless merchant might. */
+  addresses: z.boolean().optional(),
 });
 
 const merchantPatchSchema = z.object({
@@ -57,6 +60,7 @@ function testMerchant(origins: string[], webhookBase: string): Merchant {
     allowed_origins: origins,
     webhook_base: webhookBase,
     webhook_form: "flat",
+    ...SESSION_DEFAULTS,
   };
 }
 
@@ -135,6 +139,7 @@ export const testMerchantModule: EmulatorModule = {
           products: c.req.query("products") ?? "valuations+ep1",
           lang: c.req.query("lang") ?? "en",
           checkout,
+          moduleName: c.req.query("module") ?? "servicepay",
         }),
       );
     };
@@ -165,8 +170,12 @@ export const testMerchantModule: EmulatorModule = {
       return reply(c, {
         purchase: {
           cart: shop.cart,
-          billing: address,
-          shipping: { address, method: { id: "standard", name: "Standard" } },
+          ...(shop.addresses === false
+            ? {}
+            : {
+                billing: address,
+                shipping: { address, method: { id: "standard", name: "Standard" } },
+              }),
           customer: shop.customer
             ? { id: shop.customer.id, email: shop.customer.email ?? "" }
             : undefined,
@@ -188,6 +197,7 @@ export const testMerchantModule: EmulatorModule = {
       const shop = shopOf(key);
       if (parsed.data.customer !== undefined) shop.customer = parsed.data.customer;
       if (parsed.data.cart !== undefined) shop.cart = parsed.data.cart;
+      if (parsed.data.addresses !== undefined) shop.addresses = parsed.data.addresses;
       return reply(c, { ...shop, session_hash: sessionHashOf(key) });
     });
     app.put(`${BASE}/merchant`, async (c) => {

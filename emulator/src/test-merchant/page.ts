@@ -11,6 +11,8 @@ export type PageOptions = {
   products: string;
   lang: string;
   checkout: boolean;
+  /** The radio's data-module-name; the SDK recognises only its own (a test may give another). */
+  moduleName: string;
 };
 
 const EVENTS = [
@@ -48,8 +50,8 @@ export function testMerchantPage(options: PageOptions): string {
     <fieldset>
       <legend>Payment method</legend>
       <label><input type="radio" name="payment_method" value="card" checked> Card (merchant)</label>
-      <label id="service-option"><input type="radio" name="payment_method" data-module-name="service" value="service_pay">
-        <svg aria-hidden="true" width="16" height="16" viewBox="0 0 16 16"><circle cx="8" cy="8" r="7" fill="#0b5cad"/></svg>
+      <label id="service-option"><input type="radio" name="payment_method" data-module-name="${escapeHtml(options.moduleName)}" value="service_pay">
+        <img src="${escapeHtml(new URL("service-pay.svg", options.assetsUrl).href)}" alt="" width="24" height="16">
         <span id="service-label">Pay with Service</span></label>
       <p id="service-info" hidden></p>
       <p id="service-extra" hidden></p>

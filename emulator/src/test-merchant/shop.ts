@@ -3,7 +3,7 @@
 import { createHash } from "node:crypto";
 import type { Cart, Customer } from "../domain";
 
-export type Shop = { customer: Customer | null; cart: Cart | null };
+export type Shop = { customer: Customer | null; cart: Cart | null; addresses?: boolean };
 
 export const TEST_MERCHANT_ID = "m_test";
 export const TEST_USER_ID = "u_test_admin";
