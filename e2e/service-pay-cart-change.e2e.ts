@@ -11,7 +11,7 @@ test("a cart change in a second tab is refused while the Service Pay window is o
   sdk,
   shop,
 }) => {
-  // The wizard values devices for a logged-in shopper only, as in every other journey.
+  // The valuation is saved to the shopper's account (the wizard asks to log in first).
   await shop.login();
   await page.goto("/");
   await sdk.ready();

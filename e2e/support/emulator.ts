@@ -38,6 +38,10 @@ export interface MerchantPatch {
   webhook_form?: "flat" | "wrapped";
   /** e.g. a dead address, so the order webhook never arrives (reconciliation tests) */
   webhook_base?: string;
+  /** The contract's readings the emulator offers (./service-variants.ts). */
+  session_versioning?: "as_is" | "regenerate";
+  session_id_form?: "hash_version" | "uuid";
+  tradein_item_form?: "object" | "id";
 }
 
 /** An order as the control API lists it (emulator/README.md, GET /__emulator/orders). */

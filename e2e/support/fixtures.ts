@@ -9,18 +9,28 @@
 // Every test fails on an uncaught exception in the page. Each test gets a fresh browser context,
 // so a fresh shop session (and session hash).
 import { type BrowserContext, test as base, expect } from "@playwright/test";
-import { emulator as emulatorClient } from "./emulator";
+import { emulator as emulatorClient, type MerchantPatch } from "./emulator";
 import { ServiceSdkDriver } from "./service-sdk-driver";
 import { ShopSteps } from "./shop";
 import { rawShopSession } from "./shop-session";
 
-export const test = base.extend<{
-  sdk: ServiceSdkDriver;
-  emulator: typeof emulatorClient;
-  shop: ShopSteps;
-  pageErrors: string[];
-  readinessDeclaration: undefined;
-}>({
+export type ServiceVariantOptions = {
+  /** The merchant settings of a service variant project (./service-variants.ts), applied to
+   *  m_demo after each reset; undefined: the emulator's defaults. */
+  serviceMerchant: MerchantPatch | undefined;
+};
+
+export const test = base.extend<
+  {
+    sdk: ServiceSdkDriver;
+    emulator: typeof emulatorClient;
+    shop: ShopSteps;
+    pageErrors: string[];
+    readinessDeclaration: undefined;
+  },
+  ServiceVariantOptions
+>({
+  serviceMerchant: [undefined, { option: true, scope: "worker" }],
   // Every test tells the readiness report its shopper's raw session id and salt (they must
   // appear nowhere in the service's journal). Torn down after the test's own fixtures.
   readinessDeclaration: [
@@ -42,8 +52,9 @@ export const test = base.extend<{
   sdk: async ({ page }, use) => {
     await use(await ServiceSdkDriver.attach(page));
   },
-  emulator: async ({ context }, use) => {
+  emulator: async ({ serviceMerchant, context }, use) => {
     await emulatorClient.reset();
+    if (serviceMerchant) await emulatorClient.patchMerchant("m_demo", serviceMerchant);
     await use(emulatorClient);
     // Before the reset: the readiness report judges this test's traffic as the reset archives it.
     await declareRawSession(context);

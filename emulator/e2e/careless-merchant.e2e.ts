@@ -58,7 +58,7 @@ test("the careful page's markup is reported without a problem", async ({ page })
     found: true,
     name: "payment_method",
     value: "service_pay",
-    module_name: "service",
+    module_name: "servicepay",
     has_icon: true,
     info_visible: false,
     extra_visible_unselected: false,

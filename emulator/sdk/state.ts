@@ -18,10 +18,13 @@ export type SdkState = {
   merchantCurrency: string;
   /** Service clock minus browser clock, in ms: `valid_until` is judged on the service's time. */
   clockSkew: number;
+  /** The shopper valued a device before: a new valuation is not a new user's. */
+  earlierValuation: boolean;
 };
 
 export function activeTradeIn(state: SdkState): TradeInView | null {
   const tradein = state.tradein;
   if (tradein?.status !== "accepted") return null;
-  return Date.parse(tradein.valid_until) > Date.now() + state.clockSkew ? tradein : null;
+  // Contract, Valuation validity: expired when now is after valid_until (not at it).
+  return Date.parse(tradein.valid_until) >= Date.now() + state.clockSkew ? tradein : null;
 }

@@ -10,6 +10,7 @@ import type { Merchant } from "../domain";
 import { fail, reply } from "../http/errors";
 import { OBSERVATIONS_PATH } from "../readiness/passive";
 import { cartSchema, customerSchema } from "../sdk-api/schemas";
+import { SESSION_DEFAULTS } from "../state/seed";
 import { webhooksFor } from "../webhooks/module";
 import { SIGNATURE_HEADER, sign, signingSecret, wrongSecret } from "../webhooks/signature";
 import {
@@ -35,6 +36,8 @@ const shopStateSchema = z.object({
   customer: customerSchema.nullable().optional(),
   cart: cartSchema.nullable().optional(),
   careless: z.array(z.string().max(100)).max(50).optional(),
+  /** false: purchase_data leaves out billing and shipping, as a careless merchant might. */
+  addresses: z.boolean().optional(),
 });
 
 const merchantPatchSchema = z.object({
@@ -69,6 +72,7 @@ function testMerchant(origins: string[], webhookBase: string): Merchant {
     allowed_origins: origins,
     webhook_base: webhookBase,
     webhook_form: "flat",
+    ...SESSION_DEFAULTS,
   };
 }
 
@@ -157,6 +161,7 @@ export const testMerchantModule: EmulatorModule = {
           products: c.req.query("products") ?? "valuations+ep1",
           lang: c.req.query("lang") ?? "en",
           checkout,
+          moduleName: c.req.query("module") ?? "servicepay",
         }),
       );
     };
@@ -201,8 +206,12 @@ export const testMerchantModule: EmulatorModule = {
       return reply(c, {
         purchase: {
           cart: shop.cart,
-          billing: address,
-          shipping: { address, method: { id: "standard", name: "Standard" } },
+          ...(shop.addresses === false
+            ? {}
+            : {
+                billing: address,
+                shipping: { address, method: { id: "standard", name: "Standard" } },
+              }),
           customer: shop.customer
             ? { id: shop.customer.id, email: shop.customer.email ?? "" }
             : undefined,
@@ -225,6 +234,7 @@ export const testMerchantModule: EmulatorModule = {
       if (parsed.data.customer !== undefined) shop.customer = parsed.data.customer;
       if (parsed.data.cart !== undefined) shop.cart = parsed.data.cart;
       if (parsed.data.careless !== undefined) shop.careless = parsed.data.careless;
+      if (parsed.data.addresses !== undefined) shop.addresses = parsed.data.addresses;
       return reply(c, { ...shop, session_hash: sessionHashOf(key) });
     });
     app.put(`${BASE}/merchant`, async (c) => {

@@ -15,6 +15,8 @@ export type PageOptions = {
   careless: string[];
   /** Show the careless merchant's panel: one button per mistake. */
   carelessPanel: boolean;
+  /** The radio's data-module-name; the SDK recognises only its own (a test may give another). */
+  moduleName: string;
 };
 
 const EVENTS = [
@@ -81,10 +83,10 @@ export function testMerchantPage(options: PageOptions): string {
   const careless = new Set(options.careless);
   const badMarkup = careless.has("markup.payment-option");
   const shownTexts = careless.has("markup.info-extra-hidden");
-  const radioAttributes = badMarkup ? "" : ' data-module-name="service"';
+  const radioAttributes = badMarkup ? "" : ` data-module-name="${escapeHtml(options.moduleName)}"`;
   const icon = badMarkup
     ? ""
-    : '<svg aria-hidden="true" width="16" height="16" viewBox="0 0 16 16"><circle cx="8" cy="8" r="7" fill="#0b5cad"/></svg>';
+    : `<img src="${escapeHtml(new URL("service-pay.svg", options.assetsUrl).href)}" alt="" width="24" height="16">`;
   const hidden = shownTexts ? "" : " hidden";
   const checkout = options.checkout
     ? `<section aria-labelledby="checkout-title">

@@ -6,6 +6,7 @@ import type { Cart, Customer } from "../domain";
 export type Shop = {
   customer: Customer | null;
   cart: Cart | null;
+  addresses?: boolean;
   /** Careless-merchant mistakes of this shop's callbacks only (parallel tests stay apart). */
   careless?: string[];
 };
