@@ -11,6 +11,7 @@ const SHOP_PORT = 3000;
 // suite with SERVICE_ASSETS_URL (and the other SERVICE_* values) changed and
 // `--grep-invert @emulator`; EMULATOR_PORT=0 skips starting the bundled emulator.
 const EMULATOR_PORT = Number(process.env.EMULATOR_PORT ?? 4010);
+const READINESS = "**/readiness.e2e.ts";
 
 export default defineConfig<ServiceVariantOptions>({
   testDir: "e2e",
@@ -31,13 +32,20 @@ export default defineConfig<ServiceVariantOptions>({
   },
   // The whole suite against the emulator's defaults, then the session, trade-in and Service Pay
   // journeys (tagged @variants) once per other reading of the contract the emulator offers.
+  // The go-live readiness report is judged last, on the traffic of every project before it.
   projects: [
-    { name: "storefront" },
+    { name: "storefront", testIgnore: READINESS },
     ...SERVICE_VARIANTS.map((variant) => ({
       name: `service variant: ${variant.name}`,
       grep: new RegExp(VARIANTS_TAG),
+      testIgnore: READINESS,
       use: { serviceMerchant: variant.merchant },
     })),
+    {
+      name: "readiness",
+      testMatch: READINESS,
+      dependencies: ["storefront", ...SERVICE_VARIANTS.map((v) => `service variant: ${v.name}`)],
+    },
   ],
   // An array so more servers (the service emulator) can be added beside the storefront.
   webServer: [

@@ -169,18 +169,30 @@ test.describe("card payment with a trade-in", () => {
     shop,
     emulator,
   }) => {
-    test.setTimeout(60_000);
+    test.setTimeout(80_000);
     // A first purchase gives the shop a token, so the faults below hit the checkout's own calls.
     await firstCardPurchase(shop);
     await tradeInThenCart(sdk, shop);
-    await emulator.addFault({ endpoint: "session", status: 429, count: 1 });
-    await emulator.addFault({ endpoint: "register_purchase", status: 503, count: 1 });
+    // Retry-After 11 s: longer than the shop waits within one call, so the job retries, and it
+    // must not retry sooner (the readiness report's api.backoff checks the gaps).
+    await emulator.addFault({
+      endpoint: "session",
+      status: 429,
+      count: 1,
+      retry_after_seconds: 11,
+    });
+    await emulator.addFault({
+      endpoint: "register_purchase",
+      status: 503,
+      count: 1,
+      retry_after_seconds: 11,
+    });
     const number = await payByCard(shop);
     // The shopper's order is placed at once; the registration is queued, then retried by the job.
     await expectTradeInOutcome(page, "queued");
     await expect
       .poll(async () => (await emulator.orders()).filter((o) => o.order_id === number).length, {
-        timeout: 30_000,
+        timeout: 50_000,
       })
       .toBe(1);
     const calls = registerPurchases(await emulator.journal());

@@ -55,6 +55,7 @@ export class Shop {
   async setState(state: {
     customer?: unknown;
     cart?: Cart | null;
+    careless?: string[];
     addresses?: boolean;
   }): Promise<void> {
     const response = await this.page.request.put(`${this.base}/state`, { data: state });

@@ -38,7 +38,7 @@ export async function loadPaymentOption(
 ): Promise<{ details: PaymentOptionDetails; purchase: PurchaseData["purchase"] }> {
   let purchase: PurchaseData["purchase"] = null;
   if (state.shopper)
-    purchase = (await fetchPurchaseData(state.config.browserCallbackBase)).purchase;
+    purchase = (await fetchPurchaseData(state.config.browserCallbackBase, state.observe)).purchase;
   const response = await state.api<PaymentOptionResponse>("/payment-option", {
     purpose,
     merchant_id: state.config.merchantId,

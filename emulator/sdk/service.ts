@@ -3,6 +3,7 @@ import { fetchShopperData, serviceApi } from "./api";
 import { hasProduct, readConfiguration } from "./config";
 import { emit } from "./events";
 import { pageLocale } from "./format";
+import { observer } from "./observe";
 import { loadPaymentOption, PaymentModal, type ReadyToPlaceOrderListener } from "./payment";
 import { findPaymentOption, MODULE_NAME } from "./payment-option";
 import { activeTradeIn, type SdkState } from "./state";
@@ -23,10 +24,12 @@ export type Service = {
 
 export function createService(moduleUrl: string): Service {
   const config = readConfiguration();
+  const api = serviceApi(moduleUrl);
   const state: SdkState = {
     config,
     locale: pageLocale(),
-    api: serviceApi(moduleUrl),
+    api,
+    observe: observer(api, config.merchantId),
     shopper: null,
     sessionId: null,
     tradein: null,
@@ -69,7 +72,7 @@ export function createService(moduleUrl: string): Service {
 
   const ready = (async () => {
     try {
-      state.shopper = await fetchShopperData(config.browserCallbackBase);
+      state.shopper = await fetchShopperData(config.browserCallbackBase, state.observe);
       const init = await state.api<InitResponse>("/init", {
         merchant_id: config.merchantId,
         session_hash: state.shopper?.session_hash_token ?? null,
@@ -99,6 +102,7 @@ export function createService(moduleUrl: string): Service {
     await ready;
     const products = product === "ep1" ? config.products : "";
     const { details } = await loadPaymentOption(state, products);
+    if (product === "ep1") state.observe.markup(details);
     return details;
   };
 

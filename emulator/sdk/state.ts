@@ -2,12 +2,15 @@
 import type { ServiceApi } from "./api";
 import type { ServiceConfiguration } from "./config";
 import type { Locale } from "./format";
+import type { Observer } from "./observe";
 import type { ShopperData, TradeInView } from "./wire";
 
 export type SdkState = {
   config: ServiceConfiguration;
   locale: Locale;
   api: ServiceApi;
+  /** Reports the merchant's callbacks and payment option markup (go-live readiness). */
+  observe: Observer;
   /** null for an anonymous shopper (shopper_data answered 404). */
   shopper: ShopperData | null;
   sessionId: string | null;

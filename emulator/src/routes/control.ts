@@ -8,6 +8,7 @@ import { fail, reply } from "../http/errors";
 import { CONTROL_PREFIX } from "../http/middleware";
 import { MONEY_KEYS } from "../http/notation";
 import { merchantView, orderView, tradeInView } from "../http/views";
+import { presentEntry } from "../journal";
 import { quote } from "../state/catalog";
 import { currentVersion } from "../state/store";
 
@@ -97,6 +98,7 @@ const faultBody = z.object({
   count: z.number().int().min(1).nullable().optional(),
   error: z.string().optional(),
   error_description: z.string().optional(),
+  retry_after_seconds: z.number().int().min(0).max(86_400).optional(),
 });
 
 const orderBody = z.object({
@@ -365,6 +367,19 @@ export function controlRoutes(ctx: EmulatorContext): Hono<EmulatorEnv> {
       last_seq: ctx.journal.lastSeq,
       capacity: ctx.journal.capacity,
     });
+  });
+  r.get("/journal/:seq", (c) => {
+    const seq = Number(c.req.param("seq"));
+    const entry = Number.isInteger(seq) ? ctx.journal.get(seq) : undefined;
+    if (!entry) {
+      return fail(
+        c,
+        404,
+        "not_found",
+        `Journal entry ${c.req.param("seq")} is not (or no longer) in the journal.`,
+      );
+    }
+    return reply(c, presentEntry(entry));
   });
   r.delete("/journal", (c) => {
     ctx.journal.clear();
