@@ -1,4 +1,6 @@
 import { defineConfig, devices } from "@playwright/test";
+import type { ServiceVariantOptions } from "./e2e/support/fixtures";
+import { SERVICE_VARIANTS, VARIANTS_TAG } from "./e2e/support/service-variants";
 import { CHROMIUM_LAUNCH_OPTIONS } from "./scripts/chromium-launch";
 
 // Browser tests run against the production build (`next build` first; npm test does it) with
@@ -9,12 +11,14 @@ const SHOP_PORT = 3000;
 // suite with SERVICE_ASSETS_URL (and the other SERVICE_* values) changed and
 // `--grep-invert @emulator`; EMULATOR_PORT=0 skips starting the bundled emulator.
 const EMULATOR_PORT = Number(process.env.EMULATOR_PORT ?? 4010);
+const READINESS = "**/readiness.e2e.ts";
+// Several instances behind a balancer: their own project (playwright.cluster.config.ts).
+const CLUSTER = "cluster/**";
 
-export default defineConfig({
+export default defineConfig<ServiceVariantOptions>({
   testDir: "e2e",
   testMatch: "**/*.e2e.ts",
-  // Several instances behind a balancer: their own project (playwright.cluster.config.ts).
-  testIgnore: "cluster/**",
+  testIgnore: CLUSTER,
   outputDir: "test-results/e2e",
   retries: 0,
   workers: 1,
@@ -29,6 +33,23 @@ export default defineConfig({
     ...devices["Desktop Chrome"],
     launchOptions: CHROMIUM_LAUNCH_OPTIONS,
   },
+  // The whole suite against the emulator's defaults, then the session, trade-in and Service Pay
+  // journeys (tagged @variants) once per other reading of the contract the emulator offers.
+  // The go-live readiness report is judged last, on the traffic of every project before it.
+  projects: [
+    { name: "storefront", testIgnore: [READINESS, CLUSTER] },
+    ...SERVICE_VARIANTS.map((variant) => ({
+      name: `service variant: ${variant.name}`,
+      grep: new RegExp(VARIANTS_TAG),
+      testIgnore: [READINESS, CLUSTER],
+      use: { serviceMerchant: variant.merchant },
+    })),
+    {
+      name: "readiness",
+      testMatch: READINESS,
+      dependencies: ["storefront", ...SERVICE_VARIANTS.map((v) => `service variant: ${v.name}`)],
+    },
+  ],
   // An array so more servers (the service emulator) can be added beside the storefront.
   webServer: [
     {
