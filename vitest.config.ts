@@ -13,5 +13,7 @@ export default defineConfig({
     include: ["{lib,app,emulator,scripts,prisma}/**/*.test.{ts,tsx}"],
     exclude: ["**/node_modules/**", "**/e2e/**", "**/.next/**"],
     environment: "node",
+    // TEST_DATABASE=postgresql runs the database tests on PostgreSQL instead of SQLite.
+    globalSetup: process.env.TEST_DATABASE === "postgresql" ? ["scripts/vitest-postgres.ts"] : [],
   },
 });

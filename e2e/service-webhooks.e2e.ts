@@ -3,32 +3,18 @@
 // The emulator's control API holds, repeats and reorders its real, signed notifications.
 import { createHmac } from "node:crypto";
 import type { Locator } from "@playwright/test";
-import type { emulator as EmulatorClient } from "./support/emulator";
 import { expect, test } from "./support/fixtures";
-import { payWithServicePay } from "./support/journeys";
+import {
+  HOLD_SECONDS,
+  payWithServicePay,
+  payWithWebhooksHeld,
+  releaseHeldWebhook,
+  SEED_WEBHOOK_SECRET,
+} from "./support/journeys";
 import { ServiceSdkDriver } from "./support/service-sdk-driver";
 import { ShopSteps } from "./support/shop";
 
 const WEBHOOK_PATH = "/api/service/webhooks/order";
-/** The seed's webhook secret, `<user_id>-<merchant_id>` (emulator/README.md, Seed). */
-const SEED_WEBHOOK_SECRET = "u_demo_admin-m_demo";
-const HOLD_SECONDS = 600;
-
-/** Pays with Service Pay while the emulator holds its webhooks: the order stays pending. */
-async function payWithWebhooksHeld(fixtures: Parameters<typeof payWithServicePay>[0]) {
-  await fixtures.emulator.holdWebhooks(HOLD_SECONDS);
-  const paid = await payWithServicePay(fixtures);
-  await expect(fixtures.shop.orderStatus()).toHaveText("Pending payment");
-  return paid;
-}
-
-/** Lets the held notification of `cartId` go: the emulator's clock passes the hold. */
-async function releaseHeldWebhook(emulator: typeof EmulatorClient, cartId: string) {
-  await emulator.advanceClock({ seconds: HOLD_SECONDS });
-  await emulator.tick();
-  await emulator.deliveredWebhookFor(cartId);
-}
-
 /** The admin order's history moved to Paid exactly once. */
 async function expectPaidOnce(history: Locator) {
   await expect(history.getByRole("listitem").filter({ hasText: "→ Paid" })).toHaveCount(1);

@@ -4,46 +4,14 @@
 // valuation, tokens that expire mid-checkout, a session superseded by a cart change, and 429/503
 // answered while the order completes, registered exactly once (issue #6).
 import type { Page } from "@playwright/test";
-import { CARDS, fillCard } from "./fixtures";
 import type { JournalEntry } from "./support/emulator";
 import { expect, test } from "./support/fixtures";
+import { payByCard, valueDevice } from "./support/journeys";
 import { type ServiceSdkDriver, TEST_CATEGORY, TEST_DEVICES } from "./support/service-sdk-driver";
 import { VARIANTS_TAG } from "./support/service-variants";
 import type { ShopSteps } from "./support/shop";
 
 const PRODUCT = "aurora-x1"; // 799.00 EUR: above every minimum
-
-/** Values a device from the home page's banner and accepts the offer; waits until the shop
- *  has noted the accepted trade-in (POST /api/service/trade-in-seen). */
-async function valueDevice(
-  sdk: ServiceSdkDriver,
-  category = "Phones",
-  model = "Aurora 15",
-): Promise<number> {
-  const page = sdk.page;
-  await page.goto("/");
-  await sdk.ready();
-  await sdk.openWizardFromTeaser("banner");
-  const noted = page.waitForResponse(
-    (r) => r.url().endsWith("/api/service/trade-in-seen") && r.status() === 200,
-  );
-  const offer = await sdk.valueDevice(category, model);
-  await sdk.acceptOffer();
-  await noted;
-  return offer;
-}
-
-/** Pays the cart by test card and returns the order number from the confirmation page. */
-async function payByCard(shop: ShopSteps): Promise<string> {
-  const page = shop.page;
-  await shop.openCheckout();
-  await shop.cardRadio().check();
-  await fillCard(page, CARDS.success);
-  await shop.placeOrder();
-  await expect(page.getByRole("heading", { name: "Thank you for your order" })).toBeVisible();
-  await expect(shop.orderStatus()).toHaveText("Paid");
-  return (await page.getByTestId("order-number").textContent()) ?? "";
-}
 
 /** Values a device (see valueDevice), then puts PRODUCT in the cart; returns the offer. */
 async function tradeInThenCart(

@@ -19,4 +19,13 @@ describe("parseConfig", () => {
       /SESSION_SECRET: must be at least 32[\s\S]*SHOP_BASE_URL/,
     );
   });
+
+  it("takes a SQLite or a PostgreSQL DATABASE_URL, and nothing else", () => {
+    for (const url of ["file:./dev.db", "postgresql://shop@db:5432/shop", "postgres://db/shop"]) {
+      expect(parseConfig({ ...good, DATABASE_URL: url }).DATABASE_URL).toBe(url);
+    }
+    for (const url of ["mysql://db/shop", "./dev.db", "postgresql:shop", ""]) {
+      expect(() => parseConfig({ ...good, DATABASE_URL: url })).toThrow(/DATABASE_URL/);
+    }
+  });
 });

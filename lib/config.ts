@@ -2,7 +2,12 @@ import { z } from "zod";
 
 // The shop's own settings. SERVICE_* settings belong to lib/service/config.ts.
 const schema = z.object({
-  DATABASE_URL: z.string().startsWith("file:", "must be a SQLite URL such as file:./dev.db"),
+  DATABASE_URL: z
+    .string()
+    .regex(
+      /^(file:|postgres(ql)?:\/\/)/,
+      "must be a SQLite URL such as file:./dev.db or a PostgreSQL URL such as postgresql://user@host:5432/shop",
+    ),
   SESSION_SECRET: z
     .string()
     .min(32, "must be at least 32 characters (it seals the session cookie)"),

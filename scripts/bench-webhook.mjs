@@ -15,7 +15,7 @@
 // ServiceToken seeded so the server knows the signing secret) and removes it afterwards.
 // BENCH_APP_DIR serves another checkout's build; BENCH_DURATION sets seconds per level (default
 // 10).
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { createHmac } from "node:crypto";
 import {
   existsSync,
@@ -31,6 +31,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import Database from "better-sqlite3";
+import { start, stop } from "./lib/processes.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const appDir = path.resolve(process.env.BENCH_APP_DIR ?? root);
@@ -185,27 +186,6 @@ async function waitFor(url, init, status = 200) {
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`${url} did not answer ${status} within 60 s`);
-}
-
-function start(command, args, env, cwd) {
-  const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: "pipe" });
-  let log = "";
-  child.stdout.on("data", (d) => {
-    log += d;
-  });
-  child.stderr.on("data", (d) => {
-    log += d;
-  });
-  child.log = () => log;
-  return child;
-}
-
-function stop(child) {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once("exit", () => resolve());
-    child.kill("SIGTERM");
-  });
 }
 
 /** Runs autocannon against `url`, each request taking the next delivery in the shared list. */

@@ -2,7 +2,7 @@
 // shop and the bundled service emulator it integrates with (two parties, as in production).
 import { spawn } from "node:child_process";
 import { loadEnv, root } from "./lib/env.mjs";
-import { prepareDatabase, run } from "./lib/run.mjs";
+import { prepareDatabase, printPrefixed, run } from "./lib/run.mjs";
 
 const PROCESSES = [
   {
@@ -48,15 +48,7 @@ function startAll(processes) {
       stdio: ["ignore", "pipe", "pipe"],
     });
     const prefix = `[${p.name.padEnd(width)}] `;
-    for (const stream of [child.stdout, child.stderr]) {
-      let buffer = "";
-      stream.on("data", (chunk) => {
-        buffer += chunk;
-        const lines = buffer.split("\n");
-        buffer = lines.pop() ?? "";
-        for (const line of lines) process.stdout.write(`${prefix}${line}\n`);
-      });
-    }
+    printPrefixed(prefix, child);
     child.on("exit", (code, signal) => {
       if (!stopping) console.log(`${prefix}exited (${signal ?? code}); stopping the others`);
       stopAll(code ?? 1);

@@ -16,8 +16,17 @@ const env = {
   DATABASE_URL: process.env.DATABASE_URL ?? "file:./dev.db",
 };
 const cli = createRequire(import.meta.url).resolve("prisma/build/index.js");
-const result = spawnSync(process.execPath, [cli, ...process.argv.slice(2)], {
-  stdio: "inherit",
-  env,
-});
-process.exit(result.status ?? 1);
+const args = process.argv.slice(2);
+// Other commands follow DATABASE_URL (prisma.config.ts); `generate` builds both clients, since
+// the one build serves SQLite and PostgreSQL alike (lib/db/client.ts).
+const runs =
+  args[0] === "generate" && !args.includes("--schema")
+    ? [
+        [...args, "--schema", "prisma/schema.prisma"],
+        [...args, "--schema", "prisma/postgresql/schema.prisma"],
+      ]
+    : [args];
+for (const argv of runs) {
+  const result = spawnSync(process.execPath, [cli, ...argv], { stdio: "inherit", env });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}

@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
+import pg from "pg";
 import { afterAll, beforeAll } from "vitest";
 import { createDbClient, DB_SINGLETON } from "@/lib/db/client";
 import type { PrismaClient } from "@/lib/db/generated/client";
@@ -19,6 +20,17 @@ export const TEST_ENV = {
   SERVICE_API_BASE_URL: "http://127.0.0.1:9",
 };
 
+const prismaFolder = path.resolve(import.meta.dirname, "../prisma");
+
+/** The migration scripts of one provider's folder, oldest first. */
+export function migrationScripts(folder: string): string[] {
+  return readdirSync(folder, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort()
+    .map((name) => readFileSync(path.join(folder, name, "migration.sql"), "utf8"));
+}
+
 /**
  * Test-only: a new SQLite file in a fresh temporary folder, with the project's migrations
  * applied in order. The caller removes `dir` when done.
@@ -27,38 +39,84 @@ function migratedTestDatabase(prefix: string): { dir: string; file: string } {
   const dir = mkdtempSync(path.join(tmpdir(), prefix));
   const file = path.join(dir, "test.db");
   const raw = new Database(file);
-  const migrations = path.resolve(import.meta.dirname, "../prisma/migrations");
-  const folders = readdirSync(migrations, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory())
-    .map((entry) => entry.name)
-    .sort();
-  for (const folder of folders) {
-    raw.exec(readFileSync(path.join(migrations, folder, "migration.sql"), "utf8"));
-  }
+  for (const script of migrationScripts(path.join(prismaFolder, "migrations"))) raw.exec(script);
   raw.close();
   return { dir, file };
 }
 
 /**
- * Test-only: a temporary SQLite file migrated with the project's migrations and installed as
- * the app's `getDb()` client, so shop modules run against a real database in unit tests.
- * Call in beforeAll.
+ * The cluster the tests run on when TEST_DATABASE=postgresql (vitest's global setup,
+ * scripts/vitest-postgres.ts, starts it and migrates the template database); undefined on
+ * SQLite, the default.
  */
-export async function createTestDb(
-  env: Record<string, string> = {},
-): Promise<{ db: PrismaClient; cleanup: () => Promise<void> }> {
-  const { dir, file } = migratedTestDatabase("shop-unit-");
-  Object.assign(process.env, TEST_ENV, env, { DATABASE_URL: `file:${file}` });
-  // The app's own client, WAL and all, installed as the process's database (getDb()).
+export function testPostgresAdminUrl(): string | undefined {
+  return process.env.TEST_DATABASE === "postgresql" ? process.env.TEST_POSTGRES_URL : undefined;
+}
+
+export const POSTGRES_TEST_TEMPLATE = "shop_test_template";
+
+let databases = 0;
+
+async function onPostgres(admin: string, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Test-only: a fresh, migrated database of the provider under test, with the URL and the app's
+ * own Prisma client (lib/db/client.ts) to reach it. On PostgreSQL a copy of the migrated
+ * template database, dropped by `cleanup`; on SQLite a temporary file.
+ */
+export async function openTestDatabase(
+  prefix: string,
+): Promise<{ url: string; db: PrismaClient; cleanup: () => Promise<void> }> {
+  const admin = testPostgresAdminUrl();
+  if (admin) {
+    databases += 1;
+    const name = `shop_test_${process.pid}_${databases}_${Date.now().toString(36)}`;
+    await onPostgres(admin, `CREATE DATABASE "${name}" TEMPLATE "${POSTGRES_TEST_TEMPLATE}"`);
+    const url = new URL(admin);
+    url.pathname = `/${name}`;
+    const db = createDbClient(url.toString());
+    return {
+      url: url.toString(),
+      db,
+      cleanup: async () => {
+        await db.$disconnect();
+        await onPostgres(admin, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      },
+    };
+  }
+  const { dir, file } = migratedTestDatabase(prefix);
+  // The app's own client, WAL and all.
   const db = createDbClient(`file:${file}`);
-  replaceProcessSingleton(DB_SINGLETON, db);
   return {
+    url: `file:${file}`,
     db,
     cleanup: async () => {
       await db.$disconnect();
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Test-only: a fresh test database (SQLite, or PostgreSQL with TEST_DATABASE=postgresql)
+ * installed as the app's `getDb()` client, so shop modules run against a real database in unit
+ * tests. Call in beforeAll.
+ */
+export async function createTestDb(
+  env: Record<string, string> = {},
+): Promise<{ db: PrismaClient; cleanup: () => Promise<void> }> {
+  const { url, db, cleanup } = await openTestDatabase("shop-unit-");
+  Object.assign(process.env, TEST_ENV, env, { DATABASE_URL: url });
+  replaceProcessSingleton(DB_SINGLETON, db);
+  return { db, cleanup };
 }
 
 /** Two products priced in EUR and GBP. */

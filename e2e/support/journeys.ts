@@ -1,7 +1,7 @@
 // Multi-step journeys shared by the service tests (and issue #6's): each returns what the next
 // assertions need. They combine the shop's steps, the SDK driver and the emulator's control API.
 import { expect, type Page } from "@playwright/test";
-import { SHOPPER } from "../fixtures";
+import { CARDS, fillCard, SHOPPER } from "../fixtures";
 import { type emulator as EmulatorClient, sessionHashOf } from "./emulator";
 import type { ServiceSdkDriver } from "./service-sdk-driver";
 import type { ShopSteps } from "./shop";
@@ -85,4 +85,55 @@ export async function checkoutWithServicePay(sdk: ServiceSdkDriver, shop: ShopSt
   await shop.page.getByLabel("Pay with Service").check();
   await shop.placeOrder();
   return sdk.pay();
+}
+
+/** The seed's webhook secret, `<user_id>-<merchant_id>` (emulator/README.md, Seed). */
+export const SEED_WEBHOOK_SECRET = "u_demo_admin-m_demo";
+export const HOLD_SECONDS = 600;
+
+/** Pays with Service Pay while the emulator holds its webhooks: the order stays pending. */
+export async function payWithWebhooksHeld(fixtures: Parameters<typeof payWithServicePay>[0]) {
+  await fixtures.emulator.holdWebhooks(HOLD_SECONDS);
+  const paid = await payWithServicePay(fixtures);
+  await expect(fixtures.shop.orderStatus()).toHaveText("Pending payment");
+  return paid;
+}
+
+/** Lets the held notification of `cartId` go: the emulator's clock passes the hold. */
+export async function releaseHeldWebhook(emulator: typeof EmulatorClient, cartId: string) {
+  await emulator.advanceClock({ seconds: HOLD_SECONDS });
+  await emulator.tick();
+  await emulator.deliveredWebhookFor(cartId);
+}
+
+/** Values a device from the home page's banner and accepts the offer; waits until the shop
+ *  has noted the accepted trade-in (POST /api/service/trade-in-seen). */
+export async function valueDevice(
+  sdk: ServiceSdkDriver,
+  category = "Phones",
+  model = "Aurora 15",
+): Promise<number> {
+  const page = sdk.page;
+  await page.goto("/");
+  await sdk.ready();
+  await sdk.openWizardFromTeaser("banner");
+  const noted = page.waitForResponse(
+    (r) => r.url().endsWith("/api/service/trade-in-seen") && r.status() === 200,
+  );
+  const offer = await sdk.valueDevice(category, model);
+  await sdk.acceptOffer();
+  await noted;
+  return offer;
+}
+
+/** Pays the cart by test card and returns the order number from the confirmation page. */
+export async function payByCard(shop: ShopSteps): Promise<string> {
+  const page = shop.page;
+  await shop.openCheckout();
+  await shop.cardRadio().check();
+  await fillCard(page, CARDS.success);
+  await shop.placeOrder();
+  await expect(page.getByRole("heading", { name: "Thank you for your order" })).toBeVisible();
+  await expect(shop.orderStatus()).toHaveText("Paid");
+  return (await page.getByTestId("order-number").textContent()) ?? "";
 }

@@ -249,6 +249,37 @@ describe("trade-in after a card payment (go-live scenario 2)", () => {
     expect(results.map((r) => r.status).sort()).toEqual(["queued", "registered"]);
     expect(slow.sent).toHaveLength(2);
   });
+  it("the retry jobs of several instances split the due queue: each row is tried once", async () => {
+    const failing = fakeClient({
+      session: { tradein_item: accepted },
+      register: () => {
+        throw apiError(503);
+      },
+    });
+    const orders = [];
+    for (let i = 0; i < 6; i++) {
+      const o = await paidOrder();
+      await applyTradeInAfterCardPayment(deps(failing.client), o);
+      orders.push(o.orderId);
+    }
+    await shop.db.tradeInRegistration.updateMany({
+      where: { orderId: { in: orders } },
+      data: { nextAttemptAt: NOW },
+    });
+    const working = fakeClient({ session: { tradein_item: accepted } });
+    // Two runners at the same moment, as two instances' timers would be.
+    const runs = await Promise.all([
+      retryDueRegistrations(deps(working.client), { limit: 50 }),
+      retryDueRegistrations(deps(working.client), { limit: 50 }),
+    ]);
+    expect(runs[0].due + runs[1].due).toBe(6);
+    expect(runs[0].registered + runs[1].registered).toBe(6);
+    const sentFor = working.sent.map((body) => body.order_id);
+    expect(new Set(sentFor).size).toBe(sentFor.length);
+    expect(sentFor).toHaveLength(6);
+    const rows = await shop.db.tradeInRegistration.findMany({ where: { orderId: { in: orders } } });
+    expect(rows.map((r) => [r.status, r.attempts])).toEqual(Array(6).fill(["registered", 2]));
+  });
 
   it("does not make the next shopper wait while the service was just found unreachable", async () => {
     const down = fakeClient({

@@ -4,13 +4,14 @@ import { getDb } from "@/lib/db/client";
 import { retryDueRegistrations, type TradeInDeps } from "@/lib/service/card-trade-in";
 import { createServiceClient, type ServiceClient } from "@/lib/service/client";
 import { readOrderCreationMode, readServiceConfig } from "@/lib/service/config";
-import { integrationObserver } from "@/lib/service/integration-log";
+import { installIntegrationLog, integrationObserver } from "@/lib/service/integration-log";
 import {
   createWebhookSecretSource,
   type NotificationDeps,
   type WebhookSecretSource,
 } from "@/lib/service/order-webhook";
 import { processSingleton } from "@/lib/service/process-singleton";
+import { createPrismaIntegrationLog } from "./integration-log-store";
 import { createServiceOrderStore } from "./service-order-store";
 import { createServicePayStore, shopOrderStatuses } from "./service-pay-store";
 import { createPrismaTokenStore } from "./token-store";
@@ -61,6 +62,12 @@ export function tradeInDeps(): TradeInDeps {
     },
     now: () => new Date(),
   };
+}
+
+/** The integration inspector's log in the shop's database, for every instance (once per
+ *  process, at start: instrumentation.ts). */
+export function installIntegrationLogInDatabase(): void {
+  installIntegrationLog(createPrismaIntegrationLog(getDb));
 }
 
 /**

@@ -1,33 +1,27 @@
-import { readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
-import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PrismaClient } from "@/lib/db/generated/client";
+import { createDbClient } from "@/lib/db/client";
+import type { PrismaClient } from "@/lib/db/generated/client";
 import type { StoredTokens } from "@/lib/service/shop-ports";
+import { openTestDatabase, testPostgresAdminUrl } from "@/test-support/test-db";
 import { createPrismaTokenStore } from "./token-store";
 
-// Runs against a real in-memory SQLite with the project's migrations, so the store is checked
-// against the actual ServiceToken table, not a mock.
-const migrationsDir = path.resolve(import.meta.dirname, "../../prisma/migrations");
+// Runs against a real database with the project's migrations (SQLite, or PostgreSQL with
+// TEST_DATABASE=postgresql), so the store is checked against the actual ServiceToken table.
 let db: PrismaClient;
+/** A second client on the same database: another shop instance. SQLite is the embedded,
+ *  one-instance database (one client per process), so there it is the same client. */
+let otherInstance: PrismaClient;
+let cleanup: () => Promise<void>;
 
 beforeAll(async () => {
-  db = new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: ":memory:" }) });
-  const folders = readdirSync(migrationsDir, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory())
-    .map((entry) => entry.name)
-    .sort();
-  for (const folder of folders) {
-    const sql = readFileSync(path.join(migrationsDir, folder, "migration.sql"), "utf8");
-    for (const statement of sql.split(/;\s*(?:\n|$)/)) {
-      const withoutComments = statement.replace(/^--.*$/gm, "").trim();
-      if (withoutComments) await db.$executeRawUnsafe(withoutComments);
-    }
-  }
+  let url: string;
+  ({ db, url, cleanup } = await openTestDatabase("token-store-"));
+  otherInstance = testPostgresAdminUrl() ? createDbClient(url) : db;
 });
 
 afterAll(async () => {
-  await db.$disconnect();
+  if (otherInstance !== db) await otherInstance.$disconnect();
+  await cleanup();
 });
 
 const tokens: StoredTokens = {
@@ -51,5 +45,45 @@ describe("createPrismaTokenStore", () => {
     expect(await db.serviceToken.count()).toBe(1);
     await store.clear();
     expect(await store.load()).toBeNull();
+  });
+});
+
+describe("the renewal lease", () => {
+  it("is held by one holder until released or expired", async () => {
+    const store = createPrismaTokenStore(db, "lease-basics");
+    const other = createPrismaTokenStore(otherInstance, "lease-basics");
+    expect(await store.acquireRenewalLease("one", 30_000)).toBe(true);
+    expect(await other.acquireRenewalLease("two", 30_000)).toBe(false);
+    // Its holder may take it again (extends it); the other still may not.
+    expect(await store.acquireRenewalLease("one", 30_000)).toBe(true);
+    expect(await other.acquireRenewalLease("two", 30_000)).toBe(false);
+    // Releasing someone else's lease does nothing.
+    await other.releaseRenewalLease("two");
+    expect(await other.acquireRenewalLease("two", 30_000)).toBe(false);
+    await store.releaseRenewalLease("one");
+    expect(await other.acquireRenewalLease("two", 30_000)).toBe(true);
+  });
+
+  it("passes to another holder once it expired (its holder died)", async () => {
+    const store = createPrismaTokenStore(db, "lease-expiry");
+    expect(await store.acquireRenewalLease("dead", 1)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(
+      await createPrismaTokenStore(otherInstance, "lease-expiry").acquireRenewalLease(
+        "alive",
+        30_000,
+      ),
+    ).toBe(true);
+  });
+
+  it("goes to exactly one of many holders asking at once from two instances", async () => {
+    const attempts = Array.from({ length: 20 }, (_, i) =>
+      createPrismaTokenStore(i % 2 ? db : otherInstance, "lease-race").acquireRenewalLease(
+        `holder-${i}`,
+        30_000,
+      ),
+    );
+    const won = (await Promise.all(attempts)).filter(Boolean);
+    expect(won).toHaveLength(1);
   });
 });

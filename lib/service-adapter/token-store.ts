@@ -1,16 +1,20 @@
 import "server-only";
 import type { PrismaClient } from "@/lib/db/generated/client";
 import type { StoredTokens, TokenStore } from "@/lib/service/shop-ports";
+import { createLeases } from "./leases";
 
 /**
  * TokenStore on the `ServiceToken` table (prisma/schema.prisma), so every server instance sees
- * the same tokens. One row per API user; "default" is the merchant's single admin login.
+ * the same tokens. One row per API user; "default" is the merchant's single admin login. Its
+ * renewal lease is a `Lease` row, "service-token-renewal:<id>" (./leases.ts).
  * Wire it with `createPrismaTokenStore(getDb())` from `@/lib/db/client`.
  */
 export function createPrismaTokenStore(
-  db: Pick<PrismaClient, "serviceToken">,
+  db: Pick<PrismaClient, "serviceToken" | "lease">,
   id = "default",
 ): TokenStore {
+  const leases = createLeases(db);
+  const leaseName = `service-token-renewal:${id}`;
   return {
     async load() {
       const row = await db.serviceToken.findUnique({ where: { id } });
@@ -25,5 +29,7 @@ export function createPrismaTokenStore(
     async clear() {
       await db.serviceToken.deleteMany({ where: { id } });
     },
+    acquireRenewalLease: (holder, ttlMs) => leases.acquire(leaseName, holder, ttlMs),
+    releaseRenewalLease: (holder) => leases.release(leaseName, holder),
   };
 }

@@ -1,5 +1,6 @@
 import "server-only";
-import type { Db } from "@/lib/db/client";
+import { type Db, isPostgres } from "@/lib/db/client";
+import { Prisma } from "@/lib/db/generated/client";
 import type {
   ShopOrder,
   ShopOrderItem,
@@ -63,14 +64,37 @@ export function createTradeInStore(db: Db): TradeInRegistrationStore {
       });
     },
 
-    async due(now, { limit, all }) {
+    async due(now, { limit, all, until }) {
+      if (isPostgres(db)) {
+        // One statement claims a batch: rows another runner is claiming right now are skipped,
+        // not waited for, so the instances' jobs split the queue between them.
+        const rows = await db.$queryRaw<{ orderId: string }[]>`
+          UPDATE "TradeInRegistration" SET "nextAttemptAt" = ${until}
+          WHERE "id" IN (
+            SELECT "id" FROM "TradeInRegistration"
+            WHERE "status" = 'queued' ${all ? Prisma.empty : Prisma.sql`AND "nextAttemptAt" <= ${now}`}
+            ORDER BY "nextAttemptAt" LIMIT ${limit}
+            FOR UPDATE SKIP LOCKED)
+          RETURNING "orderId"`;
+        return rows.map((r) => r.orderId);
+      }
+      // SQLite (one writer at a time): a conditional update per row; a row another runner moved
+      // on in between is not ours.
       const rows = await db.tradeInRegistration.findMany({
         where: { status: "queued", ...(all ? {} : { nextAttemptAt: { lte: now } }) },
         orderBy: { nextAttemptAt: "asc" },
         take: limit,
-        select: { orderId: true },
+        select: { id: true, orderId: true, nextAttemptAt: true },
       });
-      return rows.map((r) => r.orderId);
+      const claimed: string[] = [];
+      for (const row of rows) {
+        const taken = await db.tradeInRegistration.updateMany({
+          where: { id: row.id, status: "queued", nextAttemptAt: row.nextAttemptAt },
+          data: { nextAttemptAt: until },
+        });
+        if (taken.count === 1) claimed.push(row.orderId);
+      }
+      return claimed;
     },
 
     async unreachableSince(since) {

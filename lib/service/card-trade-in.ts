@@ -279,8 +279,8 @@ function resultOf(status: string, message: string | null | undefined): TradeInRe
 }
 
 // The retry job of queued register-purchase calls: the shop runs it on a timer (one per
-// process) and on demand (`npm run jobs:retry`). Several runners at once are safe: each attempt
-// claims its row first.
+// process, so on every instance) and on demand (`npm run jobs:retry`). Several runners at once
+// are safe: each claims a batch of due rows (a lease), and each attempt claims its row first.
 
 export interface RetryRunSummary {
   due: number;
@@ -294,9 +294,11 @@ export async function retryDueRegistrations(
   deps: TradeInDeps,
   options: { limit?: number; all?: boolean } = {},
 ): Promise<RetryRunSummary> {
-  const due = await deps.store.due(deps.now(), {
+  const now = deps.now();
+  const due = await deps.store.due(now, {
     limit: options.limit ?? 20,
     all: options.all ?? false,
+    until: new Date(now.getTime() + CLAIM_LEASE_MS),
   });
   const summary: RetryRunSummary = {
     due: due.length,

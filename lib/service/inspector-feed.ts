@@ -4,7 +4,7 @@ import type { InspectorSource } from "./shop-ports";
 
 /**
  * What the integration inspector's drawer polls (GET /api/service/inspector): this shopper's
- * server-side entries from the in-memory log, plus the order webhooks received for this
+ * server-side entries from the integration log (the shop's database), plus the order webhooks received for this
  * shopper's orders, read from the stored notifications (so the webhook's hot path writes nothing
  * extra). Only ever the caller's own session.
  */
@@ -19,7 +19,7 @@ export async function inspectorFeed(
   shop: InspectorSource,
   sessionId: string,
 ): Promise<IntegrationEntry[]> {
-  const server = readIntegrationEntries(inspectorKey(sessionId));
+  const server = await readIntegrationEntries(inspectorKey(sessionId));
   const notifications = await shop.sessionNotifications(sessionId);
   const webhooks: IntegrationEntry[] = notifications.map((n, i) => ({
     // Negative: never collides with the log's sequence numbers; the drawer orders by time.

@@ -34,7 +34,7 @@ describe("integration log", () => {
         retryInMs: 1000,
       });
     });
-    const entries = readIntegrationEntries(inspectorKey(SESSION));
+    const entries = await readIntegrationEntries(inspectorKey(SESSION));
     expect(entries).toHaveLength(1);
     expect(entries[0]).toMatchObject({
       kind: "api",
@@ -47,7 +47,7 @@ describe("integration log", () => {
     expect(JSON.stringify(entries)).not.toContain(HASH);
   });
 
-  it("keeps one shopper's entries away from another's and bounds each log", () => {
+  it("keeps one shopper's entries away from another's and bounds each log", async () => {
     const mine = inspectorKey(SESSION);
     for (let i = 0; i < 130; i++)
       recordIntegrationEntry(mine, { kind: "step", label: `s${i}`, ok: true });
@@ -56,11 +56,11 @@ describe("integration log", () => {
       label: "other",
       ok: true,
     });
-    const entries = readIntegrationEntries(mine);
+    const entries = await readIntegrationEntries(mine);
     expect(entries).toHaveLength(100);
     expect(entries[0]?.label).toBe("s30");
     expect(entries.some((e) => e.label === "other")).toBe(false);
-    expect(readIntegrationEntries(mine, entries[98]?.seq)).toHaveLength(1);
+    expect(await readIntegrationEntries(mine, entries[98]?.seq)).toHaveLength(1);
   });
 
   it("redacts long hex ids in paths", () => {

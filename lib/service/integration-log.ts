@@ -2,17 +2,22 @@ import "server-only";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
 import type { HttpObserver } from "./http";
+import { processSingleton, replaceProcessSingleton } from "./process-singleton";
+import type { IntegrationLogStore } from "./shop-ports";
 
 /**
- * The server side of the integration inspector (issue #6, item 5): a small bounded in-memory log
- * per server process of the service API calls (one entry per HTTP attempt, from the transport's
- * observer) and other integration steps, each tagged with the shopper they were made for.
+ * The server side of the integration inspector: a bounded log of the service
+ * API calls (one entry per HTTP attempt, from the transport's observer) and other integration
+ * steps, each tagged with the shopper they were made for.
  *
- * Decision (README, Integration inspector): memory, not a table. The log is a demo and
- * debugging aid; losing it on restart costs nothing, and it must not add a database write to
- * every API call. Entries are keyed by an inspector key, a one-way digest of the session id, so
- * a shopper's drawer shows only their own entries. Nothing secret is kept: no tokens, no bodies,
- * no raw session id; a session hash in a path is shortened.
+ * Where it lives is the shop's IntegrationLogStore (shop-ports.ts): the shop's database, so a
+ * shopper whose requests are balanced over several instances sees every call in the drawer,
+ * whichever instance made it (docs/decisions/scaling.md). Until a store is installed (unit
+ * tests, scripts) it is a bounded memory log. A write is not awaited by the call it describes,
+ * and a failed one is only reported: the log must never slow or break a payment. Entries are
+ * keyed by an inspector key, a one-way digest of the session id, so a shopper's drawer shows only
+ * their own entries. Nothing secret is kept: no tokens, no bodies, no raw session id; a session
+ * hash in a path is shortened.
  */
 
 export type IntegrationEntryKind = "api" | "callback" | "webhook" | "step";
@@ -31,17 +36,41 @@ export interface IntegrationEntry {
 
 const CAPACITY_PER_KEY = 100;
 const MAX_KEYS = 500;
+const LOG_SINGLETON = "integration-log";
 
-interface LogState {
-  seq: number;
-  byKey: Map<string, IntegrationEntry[]>;
+/** The bounded in-memory log used until the shop installs its store. */
+function memoryIntegrationLog(): IntegrationLogStore {
+  let seq = 0;
+  const byKey = new Map<string, IntegrationEntry[]>();
+  return {
+    async append(key, entry) {
+      let list = byKey.get(key);
+      if (!list) {
+        // Bounded in keys too: the oldest shopper's log goes first.
+        if (byKey.size >= MAX_KEYS) {
+          const oldest = byKey.keys().next().value;
+          if (oldest !== undefined) byKey.delete(oldest);
+        }
+        list = [];
+        byKey.set(key, list);
+      }
+      seq += 1;
+      list.push({ ...entry, seq });
+      if (list.length > CAPACITY_PER_KEY) list.splice(0, list.length - CAPACITY_PER_KEY);
+    },
+    async read(key, afterSeq) {
+      return (byKey.get(key) ?? []).filter((e) => e.seq > afterSeq);
+    },
+  };
 }
 
-const globalForLog = globalThis as unknown as { shopIntegrationLog?: LogState };
+function integrationLog(): IntegrationLogStore {
+  return processSingleton(LOG_SINGLETON, memoryIntegrationLog);
+}
 
-function state(): LogState {
-  globalForLog.shopIntegrationLog ??= { seq: 0, byKey: new Map() };
-  return globalForLog.shopIntegrationLog;
+/** Installs the shop's store (once per process, at start: instrumentation.ts). */
+export function installIntegrationLog(store: IntegrationLogStore): void {
+  replaceProcessSingleton(LOG_SINGLETON, store);
 }
 
 /** One-way: the drawer's key for a shopper session, never the session id itself. */
@@ -67,21 +96,10 @@ export function recordIntegrationEntry(
   entry: Omit<IntegrationEntry, "seq" | "at"> & { at?: Date },
 ): void {
   if (!key) return;
-  const s = state();
-  let list = s.byKey.get(key);
-  if (!list) {
-    // Bounded in keys too: the oldest shopper's log goes first.
-    if (s.byKey.size >= MAX_KEYS) {
-      const oldest = s.byKey.keys().next().value;
-      if (oldest !== undefined) s.byKey.delete(oldest);
-    }
-    list = [];
-    s.byKey.set(key, list);
-  }
-  s.seq += 1;
   const { at, ...rest } = entry;
-  list.push({ ...rest, seq: s.seq, at: (at ?? new Date()).toISOString() });
-  if (list.length > CAPACITY_PER_KEY) list.splice(0, list.length - CAPACITY_PER_KEY);
+  integrationLog()
+    .append(key, { ...rest, at: (at ?? new Date()).toISOString() })
+    .catch((error) => console.error("[integration inspector] entry not stored:", error));
 }
 
 /** Records a step for the shopper of the current request context (no-op outside one). */
@@ -89,13 +107,14 @@ export function recordStep(entry: Omit<IntegrationEntry, "seq" | "at" | "kind">)
   recordIntegrationEntry(context.getStore()?.key, { ...entry, kind: "step" });
 }
 
-export function readIntegrationEntries(key: string, afterSeq = 0): IntegrationEntry[] {
-  return (state().byKey.get(key) ?? []).filter((e) => e.seq > afterSeq);
+/** A shopper's latest entries (at most 100), oldest first. */
+export function readIntegrationEntries(key: string, afterSeq = 0): Promise<IntegrationEntry[]> {
+  return integrationLog().read(key, afterSeq);
 }
 
-/** Test helper and for `reset`: forget everything. */
+/** Test helper: back to an empty memory log. */
 export function clearIntegrationLog(): void {
-  globalForLog.shopIntegrationLog = { seq: 0, byKey: new Map() };
+  installIntegrationLog(memoryIntegrationLog());
 }
 
 /** A session hash (64 hex) or versioned session id in a path is cut to its first 8 digits. */

@@ -1,4 +1,5 @@
 import type { Address, Cart, CartLineInput } from "./cart";
+import type { IntegrationEntry } from "./integration-log";
 import type { OrderNotification } from "./webhook-payload";
 
 /**
@@ -33,6 +34,15 @@ export interface TokenStore {
   load(): Promise<StoredTokens | null>;
   save(tokens: StoredTokens): Promise<void>;
   clear(): Promise<void>;
+  /**
+   * Takes the one renewal lease shared by every server instance for `ttlMs`, unless another
+   * holder has it and it has not expired: true when `holder` now holds it. The token manager
+   * renews only under it, so a token expiry that several instances notice at once costs one
+   * grant, and the others reuse what the holder saved. A holder that dies loses it at expiry.
+   */
+  acquireRenewalLease(holder: string, ttlMs: number): Promise<boolean>;
+  /** Gives the lease back early (only if `holder` still holds it). */
+  releaseRenewalLease(holder: string): Promise<void>;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -270,8 +280,14 @@ export interface TradeInRegistrationStore {
     },
     order: { tradeInStatus: string; tradeInMessage: string | null; note: string } | null,
   ): Promise<void>;
-  /** Orders whose queued registration is due (all queued ones with `all`). */
-  due(now: Date, options: { limit: number; all: boolean }): Promise<string[]>;
+  /**
+   * Claims up to `limit` queued registrations that are due (all queued ones with `all`) for this
+   * runner until `until`, and gives their orders. Every instance runs the retry job: rows one
+   * runner claimed are not due for the others (a database lease; `FOR UPDATE SKIP LOCKED` where
+   * the database has it), so each is tried by one runner at a time; `claim` still guards the
+   * attempt itself.
+   */
+  due(now: Date, options: { limit: number; all: boolean; until: Date }): Promise<string[]>;
   /** The trade-in id this session's browser last saw accepted, if any. */
   tradeInSeen(sessionId: string): Promise<string | null>;
   /** Whether an attempt since `since` found the service unreachable (no connection): the
@@ -287,6 +303,16 @@ export interface ServiceOrderStore {
   findOrders(serviceOrderIds: string[], cartIds: string[]): Promise<ShopOrder[]>;
   /** What a person must look at: held orders, and notification ids used by two payments. */
   needsAttention(): Promise<{ held: ShopOrder[]; reusedNotificationIds: string[] }>;
+}
+
+/**
+ * The integration inspector's log of service calls and steps per shopper (integration-log.ts),
+ * kept where every instance reads it. `read` gives a key's latest entries (at most 100) after
+ * `afterSeq`, oldest first; `seq` is the store's own increasing number.
+ */
+export interface IntegrationLogStore {
+  append(key: string, entry: Omit<IntegrationEntry, "seq">): Promise<void>;
+  read(key: string, afterSeq: number): Promise<IntegrationEntry[]>;
 }
 
 /** The inspector drawer's webhook entries: notifications stored for the session's orders. */

@@ -273,3 +273,57 @@ describe("401 on an API call", () => {
     expect(grants).toEqual(["refresh_token", "password"]);
   });
 });
+
+describe("several instances sharing one store", () => {
+  /** Two token managers (two shop instances) on one store; the API refuses `old-access`. */
+  function twoInstances(store: MemoryTokenStore) {
+    const one = setup({
+      store,
+      // A token answer that takes a moment, so both instances are renewing at the same time.
+      token: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        return reply(200, {
+          access_token: "access-new",
+          refresh_token: "refresh-new",
+          user_id: "u-1",
+          merchant_id: "m-1",
+        });
+      },
+      api: (call) =>
+        call.headers.authorization === "Bearer old-access" ? reply(401, {}) : reply(200, {}),
+    });
+    const other = new TokenManager({
+      credentials,
+      transport: one.transport,
+      store,
+      now: one.deps.now,
+    });
+    const request = { method: "GET", path: "/core/orders/" } as const;
+    return {
+      ...one,
+      both: () =>
+        Promise.all([one.manager.send(one.transport, request), other.send(one.transport, request)]),
+    };
+  }
+  // Fresh by the shop's clock, yet refused by the service (its clock moved on, or it revoked it).
+  const refused = () => stored({ accessExpiresAt: new Date(Date.UTC(2026, 0, 1, 13, 0, 0)) });
+
+  it("a 401 both instances get at once costs one grant; the other reuses its tokens", async () => {
+    const store = new MemoryTokenStore(refused());
+    const { both, grants } = twoInstances(store);
+    const answers = await both();
+    expect(answers.map((a) => a.status)).toEqual([200, 200]);
+    expect(grants).toEqual(["refresh_token"]);
+    expect((await store.load())?.accessToken).toBe("access-new");
+    // The second instance found the lease taken and waited for the first one's tokens.
+    expect(store.leaseCalls.filter((c) => !c.acquired).length).toBeGreaterThan(0);
+  });
+
+  it("without the lease both would renew (the test above depends on it)", async () => {
+    const store = new MemoryTokenStore(refused());
+    store.acquireRenewalLease = async () => true;
+    const { both, grants } = twoInstances(store);
+    await both();
+    expect(grants.length).toBe(2);
+  });
+});

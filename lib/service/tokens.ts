@@ -1,4 +1,5 @@
 import "server-only";
+import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { ServiceConfig } from "./config";
 import { parseErrorBody, ServiceApiError, ServiceResponseError } from "./errors";
@@ -15,6 +16,9 @@ import type { StoredTokens, TokenStore } from "./shop-ports";
  * - A failed refresh (e.g. 401 invalid_grant for an expired refresh token) logs in again.
  * - Concurrent callers in this process share one renewal (single-flight); the tokens live in a
  *   TokenStore (the database) so other instances reuse them rather than logging in themselves.
+ * - Across instances, a renewal runs only under the store's renewal lease: an expiry (or a 401)
+ *   that every instance notices at once costs one grant; the others wait for the lease holder's
+ *   tokens and reuse them. Several grants would also rotate the refresh token under each other.
  */
 
 const TOKEN_PATH = "/oauth2/token/";
@@ -26,6 +30,10 @@ export const REQUESTED_SCOPE = "core payments valuations updates";
 const BASE_SCOPE = "core payments valuations";
 const DEFAULT_LIFETIME_S = 3600;
 const DEFAULT_REFRESH_MARGIN_MS = 5 * 60 * 1000;
+/** How long a renewal may hold the lease: longer than a token request with its retries take. */
+const RENEWAL_LEASE_MS = 30_000;
+/** How often an instance waiting for another's renewal looks for the new tokens. */
+const RENEWAL_POLL_MS = 100;
 
 // Tolerant: only access_token is needed from every answer. The contract lists no expiry field
 // ("not shown"); ids may come back as numbers from some servers, so they are coerced to text.
@@ -49,17 +57,25 @@ export interface TokenManagerOptions {
   transport: HttpTransport;
   store: TokenStore;
   now?: () => number;
+  /** Waits between looks at the store while another instance renews (default: setTimeout). */
+  sleep?: (ms: number) => Promise<void>;
   refreshMarginMs?: number;
+  /** Names this process as the lease holder (default: a random id). */
+  holder?: string;
 }
 
 export class TokenManager {
   private readonly now: () => number;
+  private readonly sleep: (ms: number) => Promise<void>;
   private readonly refreshMarginMs: number;
+  private readonly holder: string;
   private inFlight: Promise<StoredTokens> | null = null;
 
   constructor(private readonly options: TokenManagerOptions) {
     this.now = options.now ?? Date.now;
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     this.refreshMarginMs = options.refreshMarginMs ?? DEFAULT_REFRESH_MARGIN_MS;
+    this.holder = options.holder ?? randomUUID();
   }
 
   /** Tokens good for at least the refresh margin, renewing first when needed. */
@@ -113,8 +129,38 @@ export class TokenManager {
   }
 
   private async doRenew(stale: string | null): Promise<StoredTokens> {
-    const current = await this.options.store.load();
-    if (current && current.accessToken !== stale && this.isFresh(current)) return current;
+    const { store } = this.options;
+    // Waits at most a little longer than a lease lives: a holder that died has lost it by then.
+    const waitUntil = Date.now() + RENEWAL_LEASE_MS + 5_000;
+    for (;;) {
+      const current = await store.load();
+      if (this.replaces(current, stale)) return current;
+      if (await store.acquireRenewalLease(this.holder, RENEWAL_LEASE_MS)) {
+        try {
+          // Read again under the lease: the previous holder may have saved just now.
+          const latest = await store.load();
+          if (this.replaces(latest, stale)) return latest;
+          const next = await this.renewFrom(latest);
+          await store.save(next);
+          return next;
+        } finally {
+          await store.releaseRenewalLease(this.holder);
+        }
+      }
+      if (Date.now() > waitUntil) {
+        throw new Error("Another instance held the token renewal lease for too long");
+      }
+      await this.sleep(RENEWAL_POLL_MS);
+    }
+  }
+
+  /** Whether `tokens` are usable tokens other than the `stale` ones being replaced. */
+  private replaces(tokens: StoredTokens | null, stale: string | null): tokens is StoredTokens {
+    return tokens !== null && tokens.accessToken !== stale && this.isFresh(tokens);
+  }
+
+  /** One grant: a refresh when there is a refresh token, else (or when it is refused) a login. */
+  private async renewFrom(current: StoredTokens | null): Promise<StoredTokens> {
     let next: StoredTokens | null = null;
     if (current?.refreshToken) {
       try {
@@ -128,9 +174,7 @@ export class TokenManager {
         }
       }
     }
-    next ??= await this.passwordLogin();
-    await this.options.store.save(next);
-    return next;
+    return next ?? this.passwordLogin();
   }
 
   private async passwordLogin(): Promise<StoredTokens> {

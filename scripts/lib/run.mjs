@@ -17,7 +17,7 @@ export function run(command, args, options = {}) {
 /** Migrates and seeds the database named by DATABASE_URL (or the one given). */
 export function prepareDatabase(databaseUrl, { fresh = false } = {}) {
   const env = { ...process.env, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) };
-  if (fresh) {
+  if (fresh && env.DATABASE_URL.startsWith("file:")) {
     const file = env.DATABASE_URL.replace(/^file:/, "");
     for (const suffix of ["", "-journal", "-wal", "-shm"]) {
       try {
@@ -31,4 +31,17 @@ export function prepareDatabase(databaseUrl, { fresh = false } = {}) {
     ["node_modules/tsx/dist/cli.mjs", "--conditions=react-server", "prisma/seed.ts"],
     { env },
   );
+}
+
+/** Copies a child's output to ours line by line, each line after `prefix`. */
+export function printPrefixed(prefix, child) {
+  for (const stream of [child.stdout, child.stderr]) {
+    let buffer = "";
+    stream?.on("data", (chunk) => {
+      buffer += chunk;
+      const lines = buffer.split("\n");
+      buffer = lines.pop() ?? "";
+      for (const line of lines) process.stdout.write(`${prefix}${line}\n`);
+    });
+  }
 }

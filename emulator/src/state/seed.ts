@@ -3,8 +3,11 @@ import type { Catalog, ConditionQuestion, Merchant, Seed } from "../domain";
 // The deterministic seed. The storefront's .env.example and the e2e suite rely on these ids,
 // credentials and minimums: change them only together with those (see emulator/README.md).
 
-const ORIGINS = ["http://localhost:3000", "http://127.0.0.1:3000"];
-const WEBHOOK_BASE = "http://localhost:3000/api/service/webhooks";
+// EMULATOR_SHOP_URL moves the seed merchants' storefront (its origins and webhook base), e.g. to
+// a load balancer in front of several shop instances (scripts/cluster.mjs).
+const SHOP = new URL(process.env.EMULATOR_SHOP_URL ?? "http://localhost:3000");
+const ORIGINS = [SHOP.origin, `${SHOP.protocol}//127.0.0.1${SHOP.port ? `:${SHOP.port}` : ""}`];
+const WEBHOOK_BASE = `${SHOP.origin}/api/service/webhooks`;
 
 const QUESTIONS: ConditionQuestion[] = [
   {

@@ -19,4 +19,21 @@ export class MemoryTokenStore implements TokenStore {
   async clear() {
     this.tokens = null;
   }
+
+  private lease: { holder: string; until: number } | null = null;
+
+  /** Every call, in order, so tests can see who waited for the lease. */
+  readonly leaseCalls: { holder: string; acquired: boolean }[] = [];
+
+  async acquireRenewalLease(holder: string, ttlMs: number) {
+    const now = Date.now();
+    const acquired = !this.lease || this.lease.until <= now || this.lease.holder === holder;
+    if (acquired) this.lease = { holder, until: now + ttlMs };
+    this.leaseCalls.push({ holder, acquired });
+    return acquired;
+  }
+
+  async releaseRenewalLease(holder: string) {
+    if (this.lease?.holder === holder) this.lease = null;
+  }
 }

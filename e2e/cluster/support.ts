@@ -1,0 +1,61 @@
+// What the cluster tests need beyond the single-instance suite's support: the control port of
+// scripts/cluster.mjs (kill and restart an instance), which instance answered (nginx's
+// X-Shop-Instance header), and the shared PostgreSQL database, read to count what was stored.
+import type { Page, Response } from "@playwright/test";
+import pg from "pg";
+import { CLUSTER } from "../../playwright.cluster.config";
+import { postgresUrl } from "../../scripts/postgres.mjs";
+
+const control = (path: string, method = "GET") =>
+  fetch(`http://127.0.0.1:${CLUSTER.control}${path}`, { method }).then(async (response) => {
+    if (!response.ok) throw new Error(`cluster control ${path}: ${response.status}`);
+    return (await response.json()) as { name: string; port: number; running: boolean }[];
+  });
+
+export const cluster = {
+  instances: () => control("/instances"),
+  /** SIGKILL: the instance dies as in a crash, mid-whatever it was doing. */
+  kill: (n: number) => control(`/instances/${n}/stop`, "POST"),
+  start: (n: number) => control(`/instances/${n}/start`, "POST"),
+};
+
+/** The instance (upstream address) nginx sent a response's request to. */
+export function instanceOf(response: Response | globalThis.Response): string {
+  const header =
+    "headers" in response && typeof response.headers === "function"
+      ? response.headers()["x-shop-instance"]
+      : (response as globalThis.Response).headers.get("x-shop-instance");
+  if (!header) throw new Error(`no X-Shop-Instance on ${response.url}`);
+  return header;
+}
+
+/** Every instance that served one of this page's requests to the shop, from now on. */
+export function instancesServing(page: Page): Set<string> {
+  const seen = new Set<string>();
+  page.on("response", (response) => {
+    const header = response.headers()["x-shop-instance"];
+    if (header) seen.add(header);
+  });
+  return seen;
+}
+
+/** One query on the cluster's database. */
+export async function query<T>(sql: string, values: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: postgresUrl(CLUSTER.database) });
+  await client.connect();
+  try {
+    return (await client.query(sql, values)).rows as T[];
+  } finally {
+    await client.end();
+  }
+}
+
+/** The status changes an order went through, oldest first, as stored. */
+export async function storedTransitions(orderNumber: string) {
+  return query<{ from: string | null; to: string; source: string }>(
+    `SELECT c."from", c."to", c."source" FROM "OrderStatusChange" c
+       JOIN "Order" o ON o."id" = c."orderId"
+      WHERE o."number" = $1 ORDER BY c."createdAt", c."id"`,
+    [orderNumber],
+  );
+}

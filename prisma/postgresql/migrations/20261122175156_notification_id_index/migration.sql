@@ -1,0 +1,3 @@
+-- CreateIndex
+CREATE INDEX "ServiceNotification_notificationId_idx" ON "ServiceNotification"("notificationId");
+

@@ -1,0 +1,160 @@
+// PostgreSQL for several shop instances, with no step by hand: Debian's `postgresql` package
+// (installed with apt-get when missing, as ensure-browser.mjs does for Chromium), a cluster in
+// the git-ignored `.postgres/` folder, listening on 127.0.0.1 only on a port of its own
+// (POSTGRES_PORT, 5499 by default; never Debian's 5432), trust authentication for local use.
+//
+//   node scripts/postgres.mjs start [db …]   start (initialising the cluster the first time) and
+//                                            create the named databases; prints their URLs
+//   node scripts/postgres.mjs reset db …     drop and create the named databases
+//   node scripts/postgres.mjs stop
+//   node scripts/postgres.mjs url db         the DATABASE_URL of one database
+import { spawnSync } from "node:child_process";
+import { chownSync, existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
+import path from "node:path";
+import pg from "pg";
+import { aptInstall, has, isRoot } from "./lib/apt.mjs";
+import { root } from "./lib/env.mjs";
+
+export const POSTGRES_PORT = Number(process.env.POSTGRES_PORT ?? 5499);
+const folder = path.join(root, ".postgres");
+const dataDir = path.join(folder, "data");
+const logFile = path.join(folder, "postgres.log");
+
+/** The connection string of one database of the cluster. */
+export function postgresUrl(database) {
+  return `postgresql://postgres@127.0.0.1:${POSTGRES_PORT}/${database}`;
+}
+
+/** Debian keeps the server programs in /usr/lib/postgresql/<major>/bin, off the PATH. */
+function serverBin() {
+  const base = "/usr/lib/postgresql";
+  if (existsSync(base)) {
+    const majors = readdirSync(base)
+      .filter((v) => existsSync(path.join(base, v, "bin/pg_ctl")))
+      .sort((a, b) => Number(b) - Number(a));
+    if (majors.length > 0) return path.join(base, majors[0], "bin");
+  }
+  if (has("pg_ctl") && has("initdb")) return "";
+  return null;
+}
+
+/** Installs Debian's postgresql when its server programs are missing; returns their folder. */
+export function ensurePostgresInstalled() {
+  let bin = serverBin();
+  if (bin !== null) return bin;
+  aptInstall("postgresql");
+  bin = serverBin();
+  if (bin === null) throw new Error("postgresql installed, but pg_ctl was not found");
+  return bin;
+}
+
+/** Runs a server program, as the `postgres` user when we are root (initdb refuses root). */
+function runServerProgram(bin, program, args, { check = true } = {}) {
+  const command = path.join(bin, program);
+  const result = isRoot
+    ? spawnSync("runuser", ["-u", "postgres", "--", command, ...args], { encoding: "utf8" })
+    : spawnSync(command, args, { encoding: "utf8" });
+  if (check && result.status !== 0) {
+    throw new Error(`${program} failed:\n${result.stdout}${result.stderr}`);
+  }
+  return result;
+}
+
+function isRunning(bin) {
+  if (!existsSync(path.join(dataDir, "PG_VERSION"))) return false;
+  return runServerProgram(bin, "pg_ctl", ["-D", dataDir, "status"], { check: false }).status === 0;
+}
+
+/** Starts the cluster (creating it the first time); safe to call when it already runs. True
+ *  when this call started it (so the caller may stop it when done). */
+export function startPostgres() {
+  const bin = ensurePostgresInstalled();
+  mkdirSync(folder, { recursive: true });
+  if (isRoot) chownSync(folder, postgresIds().uid, postgresIds().gid);
+  if (!existsSync(path.join(dataDir, "PG_VERSION"))) {
+    runServerProgram(bin, "initdb", [
+      "-D",
+      dataDir,
+      "-U",
+      "postgres",
+      "--auth=trust",
+      "-E",
+      "UTF8",
+      "--locale=C.UTF-8",
+    ]);
+  }
+  if (isRunning(bin)) return false;
+  // TCP on 127.0.0.1 only, no Unix socket (its default folder may not exist or be writable).
+  // 200 connections: every shop instance keeps a pool of up to 10, tests open a few more.
+  const options = `-p ${POSTGRES_PORT} -c listen_addresses=127.0.0.1 -c unix_socket_directories= -c max_connections=200`;
+  runServerProgram(bin, "pg_ctl", ["-D", dataDir, "-l", logFile, "-w", "-o", options, "start"]);
+  return true;
+}
+
+function postgresIds() {
+  const stat = statSync(dataDir, { throwIfNoEntry: false });
+  if (stat) return { uid: stat.uid, gid: stat.gid };
+  const id = (flag) => Number(spawnSync("id", [flag, "postgres"], { encoding: "utf8" }).stdout);
+  return { uid: id("-u"), gid: id("-g") };
+}
+
+export function stopPostgres() {
+  const bin = serverBin();
+  if (bin === null || !isRunning(bin)) return;
+  runServerProgram(bin, "pg_ctl", ["-D", dataDir, "-m", "fast", "-w", "stop"]);
+}
+
+async function withAdmin(fn) {
+  const client = new pg.Client({ connectionString: postgresUrl("postgres") });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+const safeName = (name) => {
+  if (!/^[a-z][a-z0-9_]{0,62}$/.test(name)) throw new Error(`Bad database name: ${name}`);
+  return name;
+};
+
+/** Creates each database that does not exist yet. */
+export async function createDatabases(names) {
+  await withAdmin(async (client) => {
+    for (const name of names.map(safeName)) {
+      const found = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
+      if (found.rowCount === 0) await client.query(`CREATE DATABASE "${name}"`);
+    }
+  });
+}
+
+/** Drops (closing its connections) and creates each database: a fresh, empty one. */
+export async function resetDatabases(names) {
+  await withAdmin(async (client) => {
+    for (const name of names.map(safeName)) {
+      await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await client.query(`CREATE DATABASE "${name}"`);
+    }
+  });
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const [command, ...names] = process.argv.slice(2);
+  if (command === "start") {
+    startPostgres();
+    await createDatabases(names);
+    console.log(`PostgreSQL on 127.0.0.1:${POSTGRES_PORT} (${path.relative(root, dataDir)})`);
+    for (const name of names) console.log(postgresUrl(name));
+  } else if (command === "reset") {
+    startPostgres();
+    await resetDatabases(names);
+  } else if (command === "stop") {
+    stopPostgres();
+  } else if (command === "url" && names[0]) {
+    console.log(postgresUrl(safeName(names[0])));
+  } else {
+    console.error("usage: node scripts/postgres.mjs start [db …] | reset db … | stop | url db");
+    process.exit(2);
+  }
+}
