@@ -2,9 +2,9 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { getShopSession } from "@/lib/session/session";
-import { logoutAction } from "@/lib/shop/actions/account-actions";
 import { getCustomer } from "@/lib/shop/customers";
 import { statusLabel } from "@/lib/shop/order-status";
+import { LogoutForm } from "@/lib/ui/logout-form";
 import { Money } from "@/lib/ui/money";
 import { AddressBlock } from "@/lib/ui/order-details";
 
@@ -33,11 +33,7 @@ export default async function AccountPage() {
           ))}
         </ul>
       )}
-      <form action={logoutAction}>
-        <button type="submit" className="button">
-          Log out
-        </button>
-      </form>
+      <LogoutForm />
       <p>
         <Link href="/">Continue shopping</Link>
       </p>

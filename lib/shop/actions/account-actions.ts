@@ -1,7 +1,6 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { redirect } from "next/navigation";
 import { z } from "zod";
 import { requireSessionIdentity } from "@/lib/session/session";
 import { attachCustomer } from "../cart";
@@ -12,6 +11,13 @@ export interface LoginState {
   error?: string;
   fieldErrors?: { email?: string; password?: string };
   email?: string;
+  /** Set once logged in: where the browser goes next, with a full page load (see below). */
+  redirectTo?: string;
+}
+
+/** What logging out answers: where the browser goes next, with a full page load. */
+export interface LogoutState {
+  redirectTo?: string;
 }
 
 const loginSchema = z.object({
@@ -21,7 +27,12 @@ const loginSchema = z.object({
 
 /**
  * Logging in keeps the session id and the cart: only `customerId` is added to the session and
- * the open cart is tied to the customer (issue #2).
+ * the open cart is tied to the customer.
+ *
+ * Login and logout answer where to go instead of redirecting: the service's SDK reads the
+ * shopper once per page load and has no refresh method (contract, Front-end SDK), so the form
+ * leaves with a full page load (`location.assign`) and the next page's SDK sees the new shopper.
+ * A server-action redirect would be a client-side navigation that keeps the old SDK.
  */
 export async function loginAction(_previous: LoginState, form: FormData): Promise<LoginState> {
   const email = String(form.get("email") ?? "").trim();
@@ -42,14 +53,14 @@ export async function loginAction(_previous: LoginState, form: FormData): Promis
   await session.save();
   await attachCustomer(session.sessionId, customer.id);
   revalidatePath("/", "layout");
-  redirect(safeReturnPath(form.get("next"), "/account"));
+  return { redirectTo: safeReturnPath(form.get("next"), "/account") };
 }
 
-export async function logoutAction(): Promise<void> {
+export async function logoutAction(_previous: LogoutState): Promise<LogoutState> {
   const session = await requireSessionIdentity();
   delete session.customerId;
   await session.save();
   await attachCustomer(session.sessionId, null);
   revalidatePath("/", "layout");
-  redirect("/");
+  return { redirectTo: "/" };
 }
