@@ -103,6 +103,8 @@ test("a late webhook: the confirmation page waits, then shows the payment confir
   const message = page.getByTestId("payment-status-message");
   await expect(message).toContainText("Waiting for the service to confirm your payment");
   await expect(shop.tradeInDiscount()).toHaveCount(0);
+  // Before the notification, the page still says which discount the payment applied.
+  await expect(page.getByTestId("trade-in-applied")).toHaveText("Your trade-in discount: −€150.00");
 
   await releaseHeldWebhook(emulator, paid.cart_id);
   // No reload: the page refreshes itself while the order is pending.
@@ -155,6 +157,7 @@ test("the confirmation page waits for a late webhook even before the order exist
   const paid = await payWithServicePay({ page, sdk, shop, emulator });
   await expect(page.getByRole("heading", { name: "Confirming your payment" })).toBeVisible();
   await expect(page.getByTestId("payment-status-message")).toContainText("Waiting");
+  await expect(page.getByTestId("trade-in-applied")).toHaveText("Your trade-in discount: −€150.00");
 
   await releaseHeldWebhook(emulator, paid.cart_id);
   await expect(page.getByRole("heading", { name: "Thank you for your order" })).toBeVisible();

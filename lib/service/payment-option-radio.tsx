@@ -2,6 +2,7 @@
 
 import { useEffect, useId, useRef, useState } from "react";
 import { ADDRESS_FIELDS } from "@/lib/shop/address";
+import { publishPaymentOptionDetails, rememberTradeInAtPayment } from "./active-trade-in";
 import {
   PAYMENT_METHOD_INPUT_NAME,
   type PaymentOptionDetails,
@@ -78,6 +79,7 @@ export function ServicePaymentOption({ formId, selected, onSelectedChange, cartK
     }
     if (seq !== fetchSeq.current) return undefined; // a newer fetch is under way
     setDetails(fresh);
+    publishPaymentOptionDetails(fresh);
     return fresh;
   });
 
@@ -315,6 +317,7 @@ async function payWithService(
       );
       return;
     }
+    rememberTradeInAtPayment();
     await sdk.openPayment();
   } catch (problem) {
     console.warn("[shop] could not start Service Pay", problem);

@@ -1,10 +1,11 @@
 "use client";
 
 import { type ReactNode, useActionState, useState } from "react";
+import { useActiveTradeIn } from "@/lib/service/active-trade-in";
 import { SERVICE_PAY_VALUE } from "@/lib/service/payment-option";
 import { ServicePaymentOption } from "@/lib/service/payment-option-radio";
 import { type CheckoutState, checkoutAction } from "@/lib/shop/actions/checkout-actions";
-import { type CartAmounts, formatMoney } from "@/lib/shop/money";
+import { afterTradeIn, type CartAmounts, formatMoney } from "@/lib/shop/money";
 import { PAYMENT_METHODS } from "@/lib/shop/payment-methods";
 import { TEST_CARDS } from "@/lib/shop/test-card";
 import { AddressFields } from "./address-fields";
@@ -22,6 +23,8 @@ interface Props {
   amounts: CartAmounts;
   shippingOptions: ShippingOption[];
   defaults: Record<string, string>;
+  /** A guest is offered a login that comes back here when choosing Service Pay. */
+  signedIn: boolean;
   /**
    * Extra payment options rendered inside the payment-method list, after the shop's own
    * (the integration adds the service's `service_pay` radio here). Client-side behaviour such
@@ -47,6 +50,11 @@ export function CheckoutForm(props: Props) {
   const shipping = props.shippingOptions.find((o) => o.id === shippingId);
   const total = props.amounts.total + (shipping?.price ?? 0);
   const money = (cents: number) => formatMoney(cents, props.currency);
+  // The payment option publishes what the SDK said (no second call): with Service Pay the
+  // accepted trade-in comes off the total (contract: Payment option details › data.valuation).
+  const tradeIn = useActiveTradeIn(props.currency, { reads: false });
+  const tradeInUsable = tradeIn?.mode === "tradein_valid" ? tradeIn : null;
+  const discount = payment === SERVICE_PAY_VALUE && tradeInUsable ? tradeInUsable.value : 0;
   const errorList = Object.entries(errors);
 
   return (
@@ -156,6 +164,21 @@ export function CheckoutForm(props: Props) {
           }
           cartKey={`${props.currency}:${props.amounts.total}`}
         />
+        <p className="trade-in-line" data-testid="service-pay-trade-in">
+          {tradeInUsable ? (
+            <>
+              Your {money(tradeInUsable.value)} trade-in comes off the total:{" "}
+              <strong>{money(afterTradeIn(total, tradeInUsable.value))}</strong> to pay with Service
+              Pay.
+            </>
+          ) : null}
+        </p>
+        {props.signedIn ? null : (
+          <p className="muted" data-testid="service-pay-login">
+            Trading in a device with Service Pay needs an account:{" "}
+            <a href="/account/login?next=/checkout">log in and come back to checkout</a>.
+          </p>
+        )}
         {props.extraPaymentOptions}
         {errors.payment_method ? (
           <p id="payment_method-error" className="field__error">
@@ -202,8 +225,21 @@ export function CheckoutForm(props: Props) {
       </fieldset>
 
       <div className="checkout-form__footer">
+        {discount > 0 ? (
+          <dl className="checkout-form__amounts">
+            <div>
+              <dt>Order total</dt>
+              <dd>{money(total)}</dd>
+            </div>
+            <div>
+              <dt>Trade-in discount</dt>
+              <dd data-testid="checkout-trade-in-discount">−{money(discount)}</dd>
+            </div>
+          </dl>
+        ) : null}
         <p className="checkout-form__total">
-          Total to pay: <strong data-testid="checkout-total">{money(total)}</strong>
+          Total to pay:{" "}
+          <strong data-testid="checkout-total">{money(afterTradeIn(total, discount))}</strong>
         </p>
         {props.summarySlot}
         <button type="submit" className="button button--primary button--large" disabled={pending}>

@@ -1,0 +1,146 @@
+"use client";
+
+import { useEffect, useRef, useSyncExternalStore } from "react";
+import { type PaymentOptionDetails, parsePaymentOptionDetails } from "./payment-option";
+import { onServiceEvent, SERVICE_EVENTS, whenServiceReady } from "./sdk-events";
+
+/**
+ * The shopper's accepted trade-in as the SDK reports it, so the shop can show it in its own
+ * amounts (product, cart, checkout). Read from `paymentOptionDetailsFor('ep1')`, whose `data`
+ * carries the raw `valuation` (cents) and `tradein_currency` (contract: Resources › Payment
+ * option details). Shared by every component of the page: one read per page load, and again
+ * after the wizard (service-valuation-updated / service-modal-closed) or a cart change. Only
+ * read when `hasActiveTradeIn()` says there is one, so a shopper without a trade-in costs the
+ * service no extra call. The checkout's payment option publishes the details it fetched itself
+ * (`publishPaymentOptionDetails`), so the checkout reads them once.
+ */
+export interface ActiveTradeIn {
+  /** cents */
+  value: number;
+  currency: string;
+  /** The payment option mode for the current cart (tradein_valid: Service Pay takes it off). */
+  mode: string;
+}
+
+let current: ActiveTradeIn | null = null;
+let started = false;
+let seq = 0;
+const listeners = new Set<() => void>();
+
+function fromDetails(details: PaymentOptionDetails | null | undefined): ActiveTradeIn | null {
+  const value = details?.data?.valuation;
+  const currency = details?.data?.tradein_currency;
+  if (!details || typeof value !== "number" || !Number.isSafeInteger(value) || value <= 0) {
+    return null;
+  }
+  return currency ? { value, currency, mode: details.mode } : null;
+}
+
+function publish(next: ActiveTradeIn | null) {
+  current = next;
+  for (const listener of listeners) listener();
+}
+
+/** The checkout's payment option hands over each answer it got (no second call). */
+export function publishPaymentOptionDetails(details: PaymentOptionDetails | null): void {
+  seq += 1;
+  publish(fromDetails(details));
+}
+
+async function read(): Promise<void> {
+  const mine = ++seq;
+  const sdk = await whenServiceReady();
+  if (!sdk) return;
+  let next: ActiveTradeIn | null = null;
+  try {
+    if (sdk.hasActiveTradeIn()) {
+      next = fromDetails(parsePaymentOptionDetails(await sdk.paymentOptionDetailsFor("ep1")));
+    }
+  } catch {
+    // The SDK answered nothing usable: show prices without a trade-in.
+  }
+  if (mine === seq) publish(next);
+}
+
+function startReading() {
+  if (started) return;
+  started = true;
+  void read();
+  onServiceEvent(SERVICE_EVENTS.valuationUpdated, () => void read());
+  onServiceEvent(SERVICE_EVENTS.modalClosed, () => void read());
+}
+
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  return () => {
+    listeners.delete(listener);
+  };
+}
+
+/**
+ * The accepted trade-in in `currency`, or null (none, another currency, no SDK). `cartKey`
+ * changes with the cart: the details are read again then. `reads: false` only listens (on the
+ * checkout, where the payment option publishes).
+ */
+export function useActiveTradeIn(
+  currency: string,
+  options: { cartKey?: string; reads?: boolean } = {},
+): ActiveTradeIn | null {
+  const { cartKey, reads = true } = options;
+  const tradeIn = useSyncExternalStore(
+    subscribe,
+    () => current,
+    () => null,
+  );
+  const seenKey = useRef(cartKey);
+  useEffect(() => {
+    if (!reads) return;
+    if (!started) startReading();
+    else if (seenKey.current !== cartKey) void read();
+    seenKey.current = cartKey;
+  }, [reads, cartKey]);
+  return tradeIn && tradeIn.currency === currency ? tradeIn : null;
+}
+
+const APPLIED_KEY = "service-pay-trade-in";
+
+/**
+ * Kept when the payment modal opens: the trade-in Service Pay takes off this payment. The
+ * confirmation page shows it while the order's notification (which carries the discount) has
+ * not arrived yet. Display only: the order's amounts come from the signed webhook.
+ */
+export function rememberTradeInAtPayment(): void {
+  try {
+    if (current?.mode === "tradein_valid") {
+      sessionStorage.setItem(APPLIED_KEY, JSON.stringify(current));
+    } else sessionStorage.removeItem(APPLIED_KEY);
+  } catch {
+    // Storage blocked: the confirmation page then shows the discount once the webhook is in.
+  }
+}
+
+/** The trade-in kept by `rememberTradeInAtPayment`, in `currency`, once mounted. */
+export function useTradeInAtPayment(currency: string): ActiveTradeIn | null {
+  const raw = useSyncExternalStore(
+    subscribe,
+    () => {
+      try {
+        return sessionStorage.getItem(APPLIED_KEY);
+      } catch {
+        return null;
+      }
+    },
+    () => null,
+  );
+  if (!raw) return null;
+  try {
+    const parsed = JSON.parse(raw) as Partial<ActiveTradeIn>;
+    return typeof parsed.value === "number" &&
+      Number.isSafeInteger(parsed.value) &&
+      parsed.currency === currency
+      ? { value: parsed.value, currency, mode: String(parsed.mode) }
+      : null;
+  } catch {
+    return null;
+  }
+}
