@@ -70,7 +70,9 @@ test("reconciliation repairs a Service Pay order whose webhook never arrived @em
   await page.getByRole("button", { name: "Filter" }).click();
   await page.getByRole("link", { name: number }).click();
   await expect(page.getByTestId("admin-order-status")).toHaveText("Paid");
-  await expect(page.getByTestId("status-history")).toContainText("by service");
+  await expect(page.getByTestId("status-history")).toContainText(
+    "The service changed the status from Pending payment to Paid",
+  );
 
   // A second run finds nothing to repair.
   await page.goto("/admin");

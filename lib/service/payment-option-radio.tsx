@@ -210,7 +210,7 @@ export function ServicePaymentOption({ formId, selected, onSelectedChange, cartK
         aria-describedby={disabled ? explanationId : undefined}
         onChange={() => onSelectedChange(true)}
       />
-      <div style={{ flex: 1 }}>
+      <div style={{ flex: 1, minWidth: 0 }}>
         <label htmlFor={inputId} style={{ display: "flex", gap: "0.5rem", alignItems: "center" }}>
           {/* biome-ignore lint/performance/noImgElement: a 48×32 SVG icon needs no image optimisation */}
           <img src={ICON_SRC} alt="" width={48} height={32} />

@@ -3,6 +3,7 @@ import {
   canTransition,
   isFinal,
   isOrderStatus,
+  manualNextStatuses,
   nextStatuses,
   ORDER_STATUSES,
   statusLabel,
@@ -43,5 +44,17 @@ describe("order status transitions", () => {
   it("shows an unknown status verbatim", () => {
     expect(statusLabel("payment_completed")).toBe("Paid");
     expect(statusLabel("on_hold")).toBe("Unknown (on_hold)");
+  });
+
+  it("never offers Paid by hand for a Service Pay order; a card order may be marked paid", () => {
+    expect(manualNextStatuses({ status: "pending", paymentMethod: "service_pay" })).toEqual([
+      "cancelled",
+    ]);
+    expect(manualNextStatuses({ status: "pending", paymentMethod: "card" })).toContain(
+      "payment_completed",
+    );
+    expect(
+      manualNextStatuses({ status: "payment_completed", paymentMethod: "service_pay" }),
+    ).toEqual(nextStatuses("payment_completed"));
   });
 });

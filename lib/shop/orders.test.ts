@@ -130,6 +130,32 @@ describe("placing an order", () => {
     expect((await loadCart(sessionId))?.lines).toHaveLength(1);
   });
 
+  it("the back office cannot mark a pending Service Pay order paid by hand", async () => {
+    const sessionId = await cartWith(1);
+    const placed = await placeCardOrder({
+      sessionId,
+      customerId: null,
+      input: input(TEST_CARDS.success),
+      shopBaseUrl: "http://shop.test",
+    });
+    if (!placed.ok) throw new Error(placed.error);
+    const orderId = placed.orderId;
+    await shop.db.order.update({
+      where: { id: orderId },
+      data: { status: "pending", paymentMethod: "service_pay" },
+    });
+    expect(
+      await changeOrderStatus({ orderId, to: "payment_completed", source: "admin" }),
+    ).toMatchObject({ ok: false, error: expect.stringContaining("payment notification") });
+    expect((await shop.db.order.findUniqueOrThrow({ where: { id: orderId } })).status).toBe(
+      "pending",
+    );
+    // The service's own notification still can.
+    expect(
+      await changeOrderStatus({ orderId, to: "payment_completed", source: "service" }),
+    ).toEqual({ ok: true });
+  });
+
   it("status changes follow the transitions unless forced by the service", async () => {
     const sessionId = await cartWith(1);
     const placed = await placeCardOrder({

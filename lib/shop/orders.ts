@@ -3,7 +3,7 @@ import { getDb, type Tx } from "@/lib/db/client";
 import { loadCartWith } from "./cart";
 import type { CheckoutInput } from "./checkout-input";
 import { sumCents } from "./money";
-import { canTransition, type OrderStatus } from "./order-status";
+import { canTransition, manualNextStatuses, type OrderStatus } from "./order-status";
 import { shippingPrice } from "./shipping";
 import { chargeTestCard } from "./test-card";
 
@@ -166,6 +166,15 @@ export async function changeOrderStatus(params: {
     if (order.status === params.to) return { ok: true };
     if (!params.force && !canTransition(order.status, params.to)) {
       return { ok: false, error: `An order cannot go from ${order.status} to ${params.to}.` };
+    }
+    if (
+      params.source === "admin" &&
+      !(manualNextStatuses(order) as readonly string[]).includes(params.to)
+    ) {
+      return {
+        ok: false,
+        error: "A Service Pay order is marked paid only by the service's payment notification.",
+      };
     }
     await tx.order.update({ where: { id: order.id }, data: { status: params.to } });
     await tx.orderStatusChange.create({

@@ -227,13 +227,15 @@ export function CheckoutForm(props: Props) {
       <div className="checkout-form__footer">
         {discount > 0 ? (
           <dl className="checkout-form__amounts">
-            <div>
+            <div className="checkout-form__amount-row">
               <dt>Order total</dt>
               <dd>{money(total)}</dd>
             </div>
-            <div>
+            <div className="checkout-form__amount-row">
               <dt>Trade-in discount</dt>
-              <dd data-testid="checkout-trade-in-discount">−{money(discount)}</dd>
+              <dd data-testid="checkout-trade-in-discount" className="money">
+                −{money(discount)}
+              </dd>
             </div>
           </dl>
         ) : null}

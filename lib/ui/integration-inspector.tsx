@@ -34,9 +34,15 @@ interface ServerEntry extends Omit<Entry, "id" | "kind"> {
 }
 
 const STORAGE_KEY = "integration-inspector";
-/** Keep in step with the media query and width in integration-inspector.module.css. */
+/** Keep in step with the media query in integration-inspector.module.css and globals.css. */
 const DOCKED_MEDIA = "(min-width: 90rem)";
-const DOCKED_WIDTH = "26rem";
+/**
+ * The drawer's open state lives in a cookie, so the server renders the page with the docked
+ * drawer's room already made (no shift after load). "auto" until the shopper chooses: docked
+ * open on a wide screen, closed on a small one, decided by CSS before any script runs.
+ */
+export const INSPECTOR_COOKIE = "integration_inspector";
+export type InspectorPlacement = "open" | "closed" | "auto";
 const MAX_ENTRIES = 150;
 const POLL_MS = 2000;
 const KIND_LABELS: Record<Kind, string> = {
@@ -49,7 +55,6 @@ const KIND_LABELS: Record<Kind, string> = {
 
 interface Stored {
   entries: Entry[];
-  open?: boolean;
   /** "Clear" hides the server's entries up to this moment too. */
   clearedAt?: string;
 }
@@ -74,17 +79,17 @@ function summarise(detail: unknown): string {
     .slice(0, 200);
 }
 
-export function IntegrationInspector() {
+export function IntegrationInspector({ placement }: { placement: InspectorPlacement }) {
   const [entries, setEntries] = useState<Entry[]>([]);
-  const [open, setOpen] = useState(false);
+  // null: "auto" not resolved yet (the server's rendering, laid out by CSS alone).
+  const [open, setOpen] = useState<boolean | null>(
+    placement === "auto" ? null : placement === "open",
+  );
   const panelId = useId();
   const counter = useRef(0);
   // The log as of now, written to sessionStorage at once: an event fired just before the SDK
   // navigates (service-payment-completed, then the confirmation page) must survive the unload.
-  const log = useRef<{ entries: Entry[]; open: boolean | undefined; clearedAt?: string }>({
-    entries: [],
-    open: undefined,
-  });
+  const log = useRef<{ entries: Entry[]; clearedAt?: string }>({ entries: [] });
 
   const persist = useCallback(() => {
     try {
@@ -105,38 +110,26 @@ export function IntegrationInspector() {
     [persist],
   );
 
-  // Restore the log and the open state of this tab; collapsed by default on small screens.
+  // Restore the log of this tab; resolve "auto" as CSS already laid it out: open at first only
+  // on a wide screen (a presenter's laptop), where the docked drawer covers nothing.
   useEffect(() => {
     const stored = loadStored();
     log.current.entries = [...(stored.entries ?? []), ...log.current.entries].slice(-MAX_ENTRIES);
-    log.current.open = stored.open;
     if (stored.clearedAt) log.current.clearedAt = stored.clearedAt;
     setEntries(log.current.entries);
-    // Open at first only on a wide screen (a presenter's laptop), where it covers least.
-    setOpen(stored.open ?? window.matchMedia(DOCKED_MEDIA).matches);
+    setOpen((now) => now ?? window.matchMedia(DOCKED_MEDIA).matches);
   }, []);
 
   const toggle = () => {
     const next = !open;
-    log.current.open = next;
-    persist();
+    // The page's frame (app/(shop)/layout.tsx) makes room for the docked drawer from this cookie.
+    // biome-ignore lint/suspicious/noDocumentCookie: a fixed, non-secret value; cookieStore is not in every browser the shop supports
+    document.cookie = `${INSPECTOR_COOKIE}=${next ? "open" : "closed"}; path=/; max-age=31536000; samesite=lax`;
+    document
+      .querySelector("[data-inspector]")
+      ?.setAttribute("data-inspector", next ? "open" : "closed");
     setOpen(next);
   };
-
-  useEffect(() => {
-    // On a wide screen the open drawer is docked (integration-inspector.module.css) and the page
-    // makes room for it, so it covers nothing.
-    const wide = window.matchMedia(DOCKED_MEDIA);
-    const apply = () => {
-      document.body.style.paddingRight = open && wide.matches ? DOCKED_WIDTH : "";
-    };
-    apply();
-    wide.addEventListener("change", apply);
-    return () => {
-      wide.removeEventListener("change", apply);
-      document.body.style.paddingRight = "";
-    };
-  }, [open]);
 
   // SDK events on window, from the first render on (the SDK may be ready before the drawer opens).
   useEffect(() => {
@@ -220,12 +213,12 @@ export function IntegrationInspector() {
     <aside
       className={styles.inspector}
       aria-label="Integration inspector"
-      data-open={open ? "true" : "false"}
+      data-open={open === null ? "auto" : open ? "true" : "false"}
     >
       <button
         type="button"
         className={styles.toggle}
-        aria-expanded={open}
+        aria-expanded={open === true}
         aria-controls={panelId}
         onClick={toggle}
       >
@@ -235,7 +228,7 @@ export function IntegrationInspector() {
         id={panelId}
         ref={panel}
         className={styles.panel}
-        hidden={!open}
+        hidden={open === false}
         data-testid="integration-inspector"
       >
         <div className={styles.header}>
