@@ -1,6 +1,6 @@
 "use client";
 
-import { type ReactNode, useActionState, useState } from "react";
+import { type ReactNode, useActionState, useEffect, useRef, useState } from "react";
 import { useActiveTradeIn } from "@/lib/service/active-trade-in";
 import { SERVICE_PAY_VALUE } from "@/lib/service/payment-option";
 import { ServicePaymentOption } from "@/lib/service/payment-option-radio";
@@ -56,12 +56,31 @@ export function CheckoutForm(props: Props) {
   const tradeInUsable = tradeIn?.mode === "tradein_valid" ? tradeIn : null;
   const discount = payment === SERVICE_PAY_VALUE && tradeInUsable ? tradeInUsable.value : 0;
   const errorList = Object.entries(errors);
+  // After a refused submit (declined card, invalid fields) the message is brought into view and
+  // focused, wherever the shopper was on this long form; a screen reader reads it out.
+  const alertRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!state.formError || !alertRef.current) return;
+    alertRef.current.scrollIntoView({ block: "center" });
+    alertRef.current.focus({ preventScroll: true });
+  }, [state]);
 
   return (
     <form id="checkout-form" action={action} noValidate className="checkout-form">
       {state.formError ? (
-        <div role="alert" className="alert alert--error" data-testid="checkout-error">
+        <div
+          ref={alertRef}
+          tabIndex={-1}
+          role="alert"
+          className="alert alert--error"
+          data-testid="checkout-error"
+        >
           <p>{state.formError}</p>
+          {values.payment_method === "card" || !values.payment_method ? (
+            <p data-testid="card-fields-cleared">
+              For your security the card details are not kept: enter them again below.
+            </p>
+          ) : null}
           {errorList.length > 0 ? (
             <ul>
               {errorList.map(([field, message]) => (
