@@ -57,7 +57,7 @@ test("a wrong password stays on the login page with the reason, still anonymous"
   await page.getByLabel("Email").fill(SHOPPER.email);
   await page.getByLabel("Password").fill("not-the-password");
   await page.getByRole("main").getByRole("button", { name: "Log in" }).click();
-  await expect(page.getByRole("alert")).toContainText("do not match an account");
+  await expect(page.getByRole("main").getByRole("alert")).toContainText("do not match an account");
   await expect(page).toHaveURL((url) => url.pathname === "/account/login");
   await expect(page.getByRole("banner").getByRole("link", { name: "Log in" })).toBeVisible();
   await sdk.ready();

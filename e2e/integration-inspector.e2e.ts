@@ -110,3 +110,34 @@ test("the feed shows the shop's service API calls for this shopper only, with no
   expect(theirs).toEqual({ entries: [] });
   await other.close();
 });
+
+test("a plain card order after a reset shows no red line: token renewal and 'no trade-in' are explained @emulator", async ({
+  page,
+  sdk,
+  shop,
+  emulator,
+}) => {
+  await freshShopperAtHome(sdk, shop, emulator);
+  await shop.addToCart("echo-buds-pro");
+  await page.goto("/");
+  await sdk.ready();
+  await shop.openCheckout();
+  await sdk.ready();
+  await shop.cardRadio().check();
+  await fillCard(page, CARDS.success);
+  await shop.placeOrder();
+  await expect(shop.orderStatus()).toHaveText("Paid");
+
+  const toggle = page.getByRole("button", { name: /integration inspector/ });
+  await toggle.click();
+  const drawer = page.getByTestId("integration-inspector");
+  await expect(drawer).toContainText("register-purchase: no trade in");
+  // The service answered the session look-up 404: expected, neutral, in a plain sentence.
+  const expected = drawer.locator('[data-expected="true"]');
+  await expect(expected.filter({ hasText: "no trade-in, nothing to register" })).not.toHaveCount(0);
+  await expect(drawer.locator('[data-ok="false"]')).toHaveCount(0);
+  // service-ready, once per page load, is one line with its count.
+  const ready = drawer.getByRole("listitem").filter({ hasText: "service-ready" });
+  await expect(ready).toHaveCount(1);
+  await expect(ready).toContainText("×");
+});

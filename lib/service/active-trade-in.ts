@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useRef, useSyncExternalStore } from "react";
+import { useEffect, useSyncExternalStore } from "react";
 import { type PaymentOptionDetails, parsePaymentOptionDetails } from "./payment-option";
 import { onServiceEvent, SERVICE_EVENTS, whenServiceReady } from "./sdk-events";
 
@@ -24,6 +24,8 @@ export interface ActiveTradeIn {
 
 let current: ActiveTradeIn | null = null;
 let started = false;
+/** The cart the last read was made for (undefined: a page that shows no cart). */
+let readForCart: string | undefined;
 let seq = 0;
 const listeners = new Set<() => void>();
 
@@ -47,8 +49,9 @@ export function publishPaymentOptionDetails(details: PaymentOptionDetails | null
   publish(fromDetails(details));
 }
 
-async function read(): Promise<void> {
+async function read(cartKey?: string): Promise<void> {
   const mine = ++seq;
+  readForCart = cartKey;
   const sdk = await whenServiceReady();
   if (!sdk) return;
   let next: ActiveTradeIn | null = null;
@@ -62,12 +65,12 @@ async function read(): Promise<void> {
   if (mine === seq) publish(next);
 }
 
-function startReading() {
+function startReading(cartKey: string | undefined) {
   if (started) return;
   started = true;
-  void read();
-  onServiceEvent(SERVICE_EVENTS.valuationUpdated, () => void read());
-  onServiceEvent(SERVICE_EVENTS.modalClosed, () => void read());
+  void read(cartKey);
+  onServiceEvent(SERVICE_EVENTS.valuationUpdated, () => void read(readForCart));
+  onServiceEvent(SERVICE_EVENTS.modalClosed, () => void read(readForCart));
 }
 
 function subscribe(listener: () => void) {
@@ -92,12 +95,12 @@ export function useActiveTradeIn(
     () => current,
     () => null,
   );
-  const seenKey = useRef(cartKey);
+  // The payment option mode depends on the cart: a page showing another cart than the last read
+  // was made for (a client-side navigation, a quantity change) reads again.
   useEffect(() => {
     if (!reads) return;
-    if (!started) startReading();
-    else if (seenKey.current !== cartKey) void read();
-    seenKey.current = cartKey;
+    if (!started) startReading(cartKey);
+    else if (cartKey !== undefined && cartKey !== readForCart) void read(cartKey);
   }, [reads, cartKey]);
   return tradeIn && tradeIn.currency === currency ? tradeIn : null;
 }

@@ -200,6 +200,7 @@ export class TokenManager {
       // Asking for a token twice only issues a spare token; a retried refresh that finds its
       // refresh token already used fails with invalid_grant and falls back to a login.
       safeToRepeat: true,
+      step: form.grant_type ?? "token",
     });
     if (response.status < 200 || response.status >= 300) {
       throw new ServiceApiError({

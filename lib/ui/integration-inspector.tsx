@@ -2,6 +2,7 @@
 
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { ALL_SERVICE_EVENTS } from "@/lib/service/sdk-events";
+import { foldPageLoadRepeats } from "./inspector-rows";
 import styles from "./integration-inspector.module.css";
 
 /**
@@ -17,7 +18,7 @@ const CALLBACKS = ["/api/service/shopper_data", "/api/service/purchase_data"];
 
 type Kind = "sdk" | "callback" | "api" | "webhook" | "step";
 
-interface Entry {
+export interface Entry {
   id: string;
   at: string;
   kind: Kind;
@@ -26,6 +27,8 @@ interface Entry {
   ok: boolean;
   durationMs?: number;
   detail?: string;
+  /** A non-2xx answer the protocol expects, in a plain sentence (shown neutral, not red). */
+  expected?: string;
 }
 
 interface ServerEntry extends Omit<Entry, "id" | "kind"> {
@@ -203,6 +206,7 @@ export function IntegrationInspector({ placement }: { placement: InspectorPlacem
     (a, b) => a.at.localeCompare(b.at),
   );
 
+  const rows = foldPageLoadRepeats(all);
   // Keep the newest entry in view, as a log does.
   const count = all.length;
   useEffect(() => {
@@ -253,21 +257,29 @@ export function IntegrationInspector({ placement }: { placement: InspectorPlacem
           </p>
         ) : (
           <ol className={styles.list}>
-            {all.map((e) => (
+            {rows.map((e) => (
               <li
                 key={e.id}
                 className={styles.entry}
                 data-kind={e.kind}
                 data-ok={e.ok ? "true" : "false"}
+                data-expected={e.expected ? "true" : undefined}
               >
                 <span className={styles.kind}>{KIND_LABELS[e.kind]}</span>{" "}
-                <span className={styles.label}>{e.label}</span>{" "}
+                <span className={styles.label}>{e.label}</span>
+                {e.repeats > 1 ? (
+                  <span className={styles.meta}>
+                    {" "}
+                    ×{e.repeats}, once per page load; the latest:
+                  </span>
+                ) : null}{" "}
                 <span className={styles.meta}>
                   {e.status !== undefined ? `${e.status}` : ""}
                   {e.durationMs !== undefined ? ` · ${e.durationMs} ms` : ""}
                   {" · "}
                   <time dateTime={e.at}>{e.at.slice(11, 23)}</time>
                 </span>
+                {e.expected ? <span className={styles.expected}>{e.expected}</span> : null}
                 {e.detail ? <span className={styles.detail}>{e.detail}</span> : null}
               </li>
             ))}

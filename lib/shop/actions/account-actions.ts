@@ -1,6 +1,5 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { requireSessionIdentity } from "@/lib/session/session";
 import { attachCustomer } from "../cart";
@@ -32,7 +31,9 @@ const loginSchema = z.object({
  * Login and logout answer where to go instead of redirecting: the service's SDK reads the
  * shopper once per page load and has no refresh method (contract, Front-end SDK), so the form
  * leaves with a full page load (`location.assign`) and the next page's SDK sees the new shopper.
- * A server-action redirect would be a client-side navigation that keeps the old SDK.
+ * A server-action redirect would be a client-side navigation that keeps the old SDK; nothing is
+ * revalidated either: the page being left must not re-render (the account page would send the
+ * logged-out shopper to the login page first).
  */
 export async function loginAction(_previous: LoginState, form: FormData): Promise<LoginState> {
   const email = String(form.get("email") ?? "").trim();
@@ -52,7 +53,6 @@ export async function loginAction(_previous: LoginState, form: FormData): Promis
   session.customerId = customer.id;
   await session.save();
   await attachCustomer(session.sessionId, customer.id);
-  revalidatePath("/", "layout");
   return { redirectTo: safeReturnPath(form.get("next"), "/account") };
 }
 
@@ -61,6 +61,5 @@ export async function logoutAction(_previous: LogoutState): Promise<LogoutState>
   delete session.customerId;
   await session.save();
   await attachCustomer(session.sessionId, null);
-  revalidatePath("/", "layout");
   return { redirectTo: "/" };
 }
