@@ -23,7 +23,9 @@ export default async function AccountPage() {
       {customer.address ? <AddressBlock title="Saved address" address={customer.address} /> : null}
       <h2>Recent orders</h2>
       {customer.orders.length === 0 ? (
-        <p>No orders yet.</p>
+        <p>
+          No orders yet. <Link href="/">Find something you like</Link>.
+        </p>
       ) : (
         <ul>
           {customer.orders.map((o) => (

@@ -1,10 +1,19 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { getShopSession } from "@/lib/session/session";
 import { sessionCurrency } from "@/lib/session/session-data";
-import { listProducts } from "@/lib/shop/catalog";
+import { listCategories, listProducts } from "@/lib/shop/catalog";
 import { ProductGrid } from "@/lib/ui/product-card";
 
-export const metadata: Metadata = { title: "Search" };
+export async function generateMetadata({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}): Promise<Metadata> {
+  const raw = (await searchParams).q;
+  const query = (typeof raw === "string" ? raw : "").trim().slice(0, 100);
+  return { title: query ? `Search: ${query}` : "Search" };
+}
 
 export default async function SearchPage({
   searchParams,
@@ -14,11 +23,41 @@ export default async function SearchPage({
   const raw = (await searchParams).q;
   const query = (typeof raw === "string" ? raw : "").trim().slice(0, 100);
   const currency = sessionCurrency(await getShopSession());
-  const products = query ? await listProducts(currency, { query }) : [];
+  const [products, categories] = await Promise.all([
+    query ? listProducts(currency, { query }) : [],
+    listCategories(),
+  ]);
   return (
     <>
       <h1>{query ? `Results for “${query}”` : "Search"}</h1>
-      {query ? <ProductGrid products={products} /> : <p>Type a product name in the search box.</p>}
+      {/* The query stays in the box, to refine it. */}
+      <search>
+        <form action="/search" className="search__form search__form--page">
+          <label htmlFor="search-page-q" className="visually-hidden">
+            Search products
+          </label>
+          <input id="search-page-q" name="q" type="search" defaultValue={query} />
+          <button type="submit" className="button">
+            Search
+          </button>
+        </form>
+      </search>
+      {!query ? (
+        <p>Type a product name, for example “Aurora” or “speaker”.</p>
+      ) : products.length === 0 ? (
+        <div className="empty-state" data-testid="no-results">
+          <p>Nothing matches “{query}”. Check the spelling, or browse a category:</p>
+          <ul className="empty-state__links">
+            {categories.map((c) => (
+              <li key={c.slug}>
+                <Link href={`/category/${c.slug}`}>{c.name}</Link>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : (
+        <ProductGrid products={products} />
+      )}
     </>
   );
 }
