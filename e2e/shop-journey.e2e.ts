@@ -90,6 +90,25 @@ test("search finds products by name and description", async ({ page }) => {
   await expect(page.getByRole("link", { name: "Echo Buds Pro" })).toBeVisible();
   await expect(page.getByRole("link", { name: "Echo Over-Ear ANC" })).toBeVisible();
   await expect(page.getByRole("link", { name: "Aurora X1", exact: true })).toHaveCount(0);
+  // The query stays in the box, to refine it.
+  await expect(page.getByRole("searchbox", { name: "Search products" })).toHaveValue(
+    "noise cancelling",
+  );
+});
+
+test("a search with no result and an unknown address offer a way on, in the shop's layout", async ({
+  page,
+}) => {
+  await page.goto("/search?q=zzzz");
+  await expect(page.getByTestId("no-results")).toContainText("Nothing matches “zzzz”");
+  await page.getByTestId("no-results").getByRole("link", { name: "Audio" }).click();
+  await expect(page).toHaveURL((url) => url.pathname === "/category/audio");
+
+  const response = await page.goto("/no-such-page");
+  expect(response?.status()).toBe(404);
+  await expect(page).toHaveTitle("Page not found · Circuit & Co.");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Page not found");
+  await expect(page.getByRole("banner").getByRole("link", { name: "Cart" })).toBeVisible();
 });
 
 test("the back office needs the admin login", async ({ page }) => {

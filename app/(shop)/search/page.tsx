@@ -30,18 +30,6 @@ export default async function SearchPage({
   return (
     <>
       <h1>{query ? `Results for “${query}”` : "Search"}</h1>
-      {/* The query stays in the box, to refine it. */}
-      <search>
-        <form action="/search" className="search__form search__form--page">
-          <label htmlFor="search-page-q" className="visually-hidden">
-            Search products
-          </label>
-          <input id="search-page-q" name="q" type="search" defaultValue={query} />
-          <button type="submit" className="button">
-            Search
-          </button>
-        </form>
-      </search>
       {!query ? (
         <p>Type a product name, for example “Aurora” or “speaker”.</p>
       ) : products.length === 0 ? (
