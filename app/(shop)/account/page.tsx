@@ -4,7 +4,6 @@ import { redirect } from "next/navigation";
 import { getShopSession } from "@/lib/session/session";
 import { getCustomer } from "@/lib/shop/customers";
 import { statusLabel } from "@/lib/shop/order-status";
-import { LogoutForm } from "@/lib/ui/logout-form";
 import { Money } from "@/lib/ui/money";
 import { AddressBlock } from "@/lib/ui/order-details";
 
@@ -35,7 +34,12 @@ export default async function AccountPage() {
           ))}
         </ul>
       )}
-      <LogoutForm />
+      {/* A plain post answered with a redirect: a full page load (app/(shop)/account/logout). */}
+      <form action="/account/logout" method="post">
+        <button type="submit" className="button">
+          Log out
+        </button>
+      </form>
       <p>
         <Link href="/">Continue shopping</Link>
       </p>

@@ -14,11 +14,6 @@ export interface LoginState {
   redirectTo?: string;
 }
 
-/** What logging out answers: where the browser goes next, with a full page load. */
-export interface LogoutState {
-  redirectTo?: string;
-}
-
 const loginSchema = z.object({
   email: z.email("Enter your email address.").max(200),
   password: z.string().min(1, "Enter your password.").max(200),
@@ -28,12 +23,11 @@ const loginSchema = z.object({
  * Logging in keeps the session id and the cart: only `customerId` is added to the session and
  * the open cart is tied to the customer.
  *
- * Login and logout answer where to go instead of redirecting: the service's SDK reads the
- * shopper once per page load and has no refresh method (contract, Front-end SDK), so the form
- * leaves with a full page load (`location.assign`) and the next page's SDK sees the new shopper.
- * A server-action redirect would be a client-side navigation that keeps the old SDK; nothing is
- * revalidated either: the page being left must not re-render (the account page would send the
- * logged-out shopper to the login page first).
+ * Login answers where to go instead of redirecting: the service's SDK reads the shopper once
+ * per page load and has no refresh method (contract, Front-end SDK), so the form leaves with a
+ * full page load (`location.assign`) and the next page's SDK sees the new shopper. A
+ * server-action redirect would be a client-side navigation that keeps the old SDK. (Logging out
+ * is a plain form post to /account/logout, answered with a redirect: a full page load too.)
  */
 export async function loginAction(_previous: LoginState, form: FormData): Promise<LoginState> {
   const email = String(form.get("email") ?? "").trim();
@@ -56,10 +50,10 @@ export async function loginAction(_previous: LoginState, form: FormData): Promis
   return { redirectTo: safeReturnPath(form.get("next"), "/account") };
 }
 
-export async function logoutAction(_previous: LogoutState): Promise<LogoutState> {
+/** Forgets the shopper of this session (keeps the session and its cart, detached). */
+export async function logOutShopper(): Promise<void> {
   const session = await requireSessionIdentity();
   delete session.customerId;
   await session.save();
   await attachCustomer(session.sessionId, null);
-  return { redirectTo: "/" };
 }
