@@ -137,10 +137,10 @@ test("plain card orders around a reset show no red line: the token renewal is ex
   const drawer = page.getByTestId("integration-inspector");
   await expect(drawer).toContainText("register-purchase: no trade in");
   const expected = drawer.locator('[data-expected="true"]');
-  await expect(expected.filter({ hasText: "401" })).toContainText(
+  await expect(expected.filter({ hasText: "401" }).first()).toContainText(
     "the shop renews it and repeats the call",
   );
-  await expect(expected.filter({ hasText: "POST /oauth2/token/" })).toContainText(
+  await expect(expected.filter({ hasText: "POST /oauth2/token/" }).first()).toContainText(
     "the shop logs in again with its API credentials",
   );
   await expect(drawer.locator('[data-ok="false"]')).toHaveCount(0);
