@@ -130,16 +130,19 @@ describe("placing an order", () => {
     expect((await loadCart(sessionId))?.lines).toHaveLength(1);
   });
 
-  it("the back office cannot mark a pending Service Pay order paid by hand", async () => {
-    const sessionId = await cartWith(1);
+  async function paidCardOrder(): Promise<string> {
     const placed = await placeCardOrder({
-      sessionId,
+      sessionId: await cartWith(1),
       customerId: null,
       input: input(TEST_CARDS.success),
       shopBaseUrl: "http://shop.test",
     });
     if (!placed.ok) throw new Error(placed.error);
-    const orderId = placed.orderId;
+    return placed.orderId;
+  }
+
+  it("the back office cannot mark a pending Service Pay order paid by hand", async () => {
+    const orderId = await paidCardOrder();
     await shop.db.order.update({
       where: { id: orderId },
       data: { status: "pending", paymentMethod: "service_pay" },
@@ -157,15 +160,7 @@ describe("placing an order", () => {
   });
 
   it("status changes follow the transitions unless forced by the service", async () => {
-    const sessionId = await cartWith(1);
-    const placed = await placeCardOrder({
-      sessionId,
-      customerId: null,
-      input: input(TEST_CARDS.success),
-      shopBaseUrl: "http://shop.test",
-    });
-    if (!placed.ok) throw new Error(placed.error);
-    const orderId = placed.orderId;
+    const orderId = await paidCardOrder();
     expect(await changeOrderStatus({ orderId, to: "pending", source: "admin" })).toMatchObject({
       ok: false,
     });

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { getShopSession } from "@/lib/session/session";
 import { sessionCurrency } from "@/lib/session/session-data";
-import { listCategories, listProducts } from "@/lib/shop/catalog";
+import { listProducts } from "@/lib/shop/catalog";
+import { CategoryLinks } from "@/lib/ui/category-links";
 import { ProductGrid } from "@/lib/ui/product-card";
 
 export async function generateMetadata({
@@ -23,10 +23,7 @@ export default async function SearchPage({
   const raw = (await searchParams).q;
   const query = (typeof raw === "string" ? raw : "").trim().slice(0, 100);
   const currency = sessionCurrency(await getShopSession());
-  const [products, categories] = await Promise.all([
-    query ? listProducts(currency, { query }) : [],
-    listCategories(),
-  ]);
+  const products = query ? await listProducts(currency, { query }) : [];
   return (
     <>
       <h1>{query ? `Results for “${query}”` : "Search"}</h1>
@@ -35,13 +32,7 @@ export default async function SearchPage({
       ) : products.length === 0 ? (
         <div className="empty-state" data-testid="no-results">
           <p>Nothing matches “{query}”. Check the spelling, or browse a category:</p>
-          <ul className="empty-state__links">
-            {categories.map((c) => (
-              <li key={c.slug}>
-                <Link href={`/category/${c.slug}`}>{c.name}</Link>
-              </li>
-            ))}
-          </ul>
+          <CategoryLinks />
         </div>
       ) : (
         <ProductGrid products={products} />
