@@ -31,7 +31,7 @@ test("browse, add to cart, switch currency, log in, pay by card, see the order i
   // Logging in keeps the cart.
   await page.getByRole("link", { name: "Go to checkout" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Checkout" })).toBeVisible();
-  await page.getByRole("main").getByRole("link", { name: "Log in" }).click();
+  await page.getByRole("main").getByRole("link", { name: "Log in", exact: true }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Log in" })).toBeVisible();
   await page.getByLabel("Email").fill(SHOPPER.email);
   await page.getByLabel("Password").fill(SHOPPER.password);

@@ -16,7 +16,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const product = await getProduct((await params).slug, "EUR");
   return product
     ? { title: product.name, description: product.description }
-    : { title: "Not found" };
+    : { title: "Page not found" };
 }
 
 export default async function ProductPage({ params }: Props) {
