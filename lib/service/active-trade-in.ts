@@ -8,11 +8,12 @@ import { onServiceEvent, SERVICE_EVENTS, whenServiceReady } from "./sdk-events";
  * The shopper's accepted trade-in as the SDK reports it, so the shop can show it in its own
  * amounts (product, cart, checkout). Read from `paymentOptionDetailsFor('ep1')`, whose `data`
  * carries the raw `valuation` (cents) and `tradein_currency` (contract: Resources › Payment
- * option details). Shared by every component of the page: one read per page load, and again
- * after the wizard (service-valuation-updated / service-modal-closed) or a cart change. Only
- * read when `hasActiveTradeIn()` says there is one, so a shopper without a trade-in costs the
- * service no extra call. The checkout's payment option publishes the details it fetched itself
- * (`publishPaymentOptionDetails`), so the checkout reads them once.
+ * option details). Shared by every component of the page. Asking the SDK sends the cart to the
+ * service (its purchase data), which can move the session to a new version, so it asks only
+ * when needed: never while `hasActiveTradeIn()` is false; on a page that shows no cart (product)
+ * the value last seen in this tab is used; a cart page asks once for its cart; after
+ * service-valuation-updated it asks again. The checkout's payment option publishes the details
+ * it fetched itself (`publishPaymentOptionDetails`), so the checkout asks once.
  */
 export interface ActiveTradeIn {
   /** cents */
@@ -38,9 +39,33 @@ function fromDetails(details: PaymentOptionDetails | null | undefined): ActiveTr
   return currency ? { value, currency, mode: details.mode } : null;
 }
 
+const SEEN_KEY = "service-trade-in-seen";
+
 function publish(next: ActiveTradeIn | null) {
   current = next;
+  try {
+    if (next) sessionStorage.setItem(SEEN_KEY, JSON.stringify(next));
+    else sessionStorage.removeItem(SEEN_KEY);
+  } catch {
+    // Storage blocked: the next page asks the SDK again.
+  }
   for (const listener of listeners) listener();
+}
+
+/** The trade-in last seen in this tab (its value does not depend on the cart). */
+function lastSeen(): ActiveTradeIn | null {
+  try {
+    const raw = sessionStorage.getItem(SEEN_KEY);
+    const parsed = raw ? (JSON.parse(raw) as Partial<ActiveTradeIn>) : null;
+    return parsed &&
+      typeof parsed.value === "number" &&
+      Number.isSafeInteger(parsed.value) &&
+      typeof parsed.currency === "string"
+      ? { value: parsed.value, currency: parsed.currency, mode: String(parsed.mode ?? "") }
+      : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The checkout's payment option hands over each answer it got (no second call). */
@@ -49,16 +74,17 @@ export function publishPaymentOptionDetails(details: PaymentOptionDetails | null
   publish(fromDetails(details));
 }
 
-async function read(cartKey?: string): Promise<void> {
+async function read(cartKey: string | undefined, options: { fresh?: boolean } = {}) {
   const mine = ++seq;
   readForCart = cartKey;
   const sdk = await whenServiceReady();
   if (!sdk) return;
   let next: ActiveTradeIn | null = null;
   try {
-    if (sdk.hasActiveTradeIn()) {
-      next = fromDetails(parsePaymentOptionDetails(await sdk.paymentOptionDetailsFor("ep1")));
-    }
+    const seen = lastSeen();
+    if (!sdk.hasActiveTradeIn()) next = null;
+    else if (cartKey === undefined && seen && !options.fresh) next = seen;
+    else next = fromDetails(parsePaymentOptionDetails(await sdk.paymentOptionDetailsFor("ep1")));
   } catch {
     // The SDK answered nothing usable: show prices without a trade-in.
   }
@@ -69,8 +95,8 @@ function startReading(cartKey: string | undefined) {
   if (started) return;
   started = true;
   void read(cartKey);
-  onServiceEvent(SERVICE_EVENTS.valuationUpdated, () => void read(readForCart));
-  onServiceEvent(SERVICE_EVENTS.modalClosed, () => void read(readForCart));
+  // A new valuation: its value and mode are asked for again.
+  onServiceEvent(SERVICE_EVENTS.valuationUpdated, () => void read(readForCart, { fresh: true }));
 }
 
 function subscribe(listener: () => void) {

@@ -74,6 +74,7 @@ describe("integration log", () => {
       for (const event of [
         { method: "GET", path: "/core/merchants/", status: 401 },
         { method: "POST", path: "/oauth2/token/", status: 400, step: "refresh_token" },
+        { method: "POST", path: "/oauth2/token/", status: 401, step: "refresh_token" },
         { method: "GET", path: `/core/sessions/${HASH}/`, status: 404 },
         { method: "POST", path: "/oauth2/token/", status: 400, step: "password" },
         { method: "POST", path: "/oauth2/token/", status: 401, step: "password" },
@@ -87,6 +88,7 @@ describe("integration log", () => {
     expect(entries.map((e) => [e.status, e.ok, Boolean(e.expected)])).toEqual([
       [401, true, true],
       [400, true, true],
+      [401, true, true],
       [404, true, true],
       [400, false, false],
       [401, false, false],
@@ -94,7 +96,7 @@ describe("integration log", () => {
       [500, false, false],
     ]);
     expect(entries[1]?.expected).toContain("logs in again");
-    expect(entries[2]?.expected).toContain("no trade-in");
+    expect(entries[3]?.expected).toContain("no trade-in");
     expect(
       expectedAnswer({ method: "GET", path: "/core/sessions/x/", status: 200 }),
     ).toBeUndefined();

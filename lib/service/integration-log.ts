@@ -112,8 +112,8 @@ export function redactPath(path: string): string {
  * Non-2xx answers the protocol expects, with what the shop does next:
  * - 401 on an API call: the access token expired or was revoked; the client renews it and
  *   repeats the call (contract, Authentication: refresh with grant_type=refresh_token).
- * - 400 on the refresh grant: the refresh token is no longer valid (after a reset, or used
- *   already); the client logs in again with the password grant.
+ * - 400 or 401 on the refresh grant: the refresh token is no longer valid (after a reset,
+ *   expired, or used already); the client logs in again with the password grant.
  * - 404 on the shopper's session: the service holds no session for this shopper, so there is no
  *   trade-in and nothing to register (public-docs-facts: Sessions; contract: 404 unknown).
  * Anything else that is not 2xx stays a failure.
@@ -128,7 +128,7 @@ export function expectedAnswer(event: {
   if (status === 401 && path !== TOKEN_PATH) {
     return "Access token no longer accepted: the shop renews it and repeats the call.";
   }
-  if (status === 400 && path === TOKEN_PATH && event.step === "refresh_token") {
+  if ((status === 400 || status === 401) && path === TOKEN_PATH && event.step === "refresh_token") {
     return "Refresh token no longer valid: the shop logs in again with its API credentials.";
   }
   if (status === 404 && event.method === "GET" && path.startsWith("/core/sessions/")) {
