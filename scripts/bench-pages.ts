@@ -150,8 +150,14 @@ async function layoutShifts(cookie: string) {
         const tab = await context.newPage();
         await tab.goto(`${BASE}${page.path}`);
         await tab.waitForFunction(() => document.documentElement.dataset.serviceSdk === "ready");
-        await tab.waitForLoadState("networkidle");
-        await tab.waitForTimeout(1000);
+        // Every teaser slot filled (the SDK's last change to the page), then a moment more
+        // (the open inspector polls, so the network never goes idle).
+        await tab.waitForFunction(
+          () =>
+            document.querySelectorAll(".service-teaser").length ===
+            document.querySelectorAll(".service-teaser > [data-service-teaser]").length,
+        );
+        await tab.waitForTimeout(1500);
         const cls = await tab.evaluate(() => (window as unknown as { __cls: number }).__cls);
         rows.push({ page: page.name, viewport: viewport.name, cls: Math.round(cls * 1000) / 1000 });
         console.log(
