@@ -1,8 +1,8 @@
 "use client";
 
 import { useEffect, useId, useRef, useState } from "react";
-import { ADDRESS_FIELDS } from "@/lib/shop/address";
 import { publishPaymentOptionDetails, rememberTradeInAtPayment } from "./active-trade-in";
+import { ADDRESS_FIELDS } from "./cart";
 import {
   PAYMENT_METHOD_INPUT_NAME,
   type PaymentOptionDetails,
@@ -20,7 +20,7 @@ import {
 } from "./sdk-events";
 
 /** `data-module-name` of the radio (contract: Payment option markup; README decision). */
-export const SERVICE_MODULE_NAME = "servicepay";
+const SERVICE_MODULE_NAME = "servicepay";
 const ICON_SRC = "/service-pay.svg";
 const FALLBACK_LABEL = "Pay with Service";
 

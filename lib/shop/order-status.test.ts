@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  canReach,
   canTransition,
   isFinal,
   isOrderStatus,
@@ -47,14 +48,26 @@ describe("order status transitions", () => {
   });
 
   it("never offers Paid by hand for a Service Pay order; a card order may be marked paid", () => {
-    expect(manualNextStatuses({ status: "pending", paymentMethod: "service_pay" })).toEqual([
-      "cancelled",
-    ]);
+    const servicePay = manualNextStatuses({ status: "pending", paymentMethod: "service_pay" });
+    expect(servicePay).not.toContain("payment_completed");
+    expect(servicePay).toContain("cancelled");
     expect(manualNextStatuses({ status: "pending", paymentMethod: "card" })).toContain(
       "payment_completed",
     );
     expect(
       manualNextStatuses({ status: "payment_completed", paymentMethod: "service_pay" }),
     ).toEqual(nextStatuses("payment_completed"));
+  });
+});
+
+describe("canReach", () => {
+  it("follows the shop's transitions transitively and never backwards", () => {
+    expect(canReach("pending", "payment_completed")).toBe(true);
+    expect(canReach("pending", "completed")).toBe(true);
+    expect(canReach("pending", "returned")).toBe(true);
+    expect(canReach("payment_completed", "pending")).toBe(false);
+    expect(canReach("completed", "payment_completed")).toBe(false);
+    expect(canReach("cancelled", "payment_completed")).toBe(false);
+    for (const status of ORDER_STATUSES) expect(canReach(status, status)).toBe(false);
   });
 });
