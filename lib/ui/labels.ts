@@ -71,12 +71,12 @@ export function historySentence(
       : change.from === change.to
         ? `kept the status ${label(change.to)}`
         : `changed the status from ${label(change.from)} to ${label(change.to)}`;
-  const notification = /^Service notification \S+(?: \(([^)]+)\))?$/.exec(change.note);
+  const notification = /^Service notification \S+(?: \(([^)]+)\))?(;.*)?$/.exec(change.note);
   const event = notification?.[1];
   const note = !notification
     ? change.note
     : event === "reconciliation"
       ? "found by reconciliation with the service"
-      : `notification${event ? ` ${event}` : ""} received`;
+      : `notification${event ? ` ${event}` : ""} received${notification[2] ?? ""}`;
   return `${who} ${what}${note ? `: ${note}` : ""}.`;
 }
