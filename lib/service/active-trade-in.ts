@@ -74,16 +74,17 @@ export function publishPaymentOptionDetails(details: PaymentOptionDetails | null
   publish(fromDetails(details));
 }
 
-async function read(cartKey: string | undefined, options: { fresh?: boolean } = {}) {
+async function read(cartKey: string | undefined) {
   const mine = ++seq;
   readForCart = cartKey;
   const sdk = await whenServiceReady();
   if (!sdk) return;
   let next: ActiveTradeIn | null = null;
   try {
-    const seen = lastSeen();
     if (!sdk.hasActiveTradeIn()) next = null;
-    else if (cartKey === undefined && seen && !options.fresh) next = seen;
+    // A page without a cart never asks: the value last seen in this tab (a valuation event, a
+    // cart or checkout page) is the trade-in's value whatever the cart.
+    else if (cartKey === undefined) next = lastSeen();
     else next = fromDetails(parsePaymentOptionDetails(await sdk.paymentOptionDetailsFor("ep1")));
   } catch {
     // The SDK answered nothing usable: show prices without a trade-in.
@@ -95,8 +96,10 @@ function startReading(cartKey: string | undefined) {
   if (started) return;
   started = true;
   void read(cartKey);
-  // A new valuation: its value and mode are asked for again.
-  onServiceEvent(SERVICE_EVENTS.valuationUpdated, () => void read(readForCart, { fresh: true }));
+  // A new valuation on a cart page: its mode for this cart is asked for again.
+  onServiceEvent(SERVICE_EVENTS.valuationUpdated, () => {
+    if (readForCart !== undefined) void read(readForCart);
+  });
 }
 
 function subscribe(listener: () => void) {
@@ -171,5 +174,22 @@ export function useTradeInAtPayment(currency: string): ActiveTradeIn | null {
       : null;
   } catch {
     return null;
+  }
+}
+
+/**
+ * service-valuation-updated, on any page (the layout's TradeInMemo passes it on): the bundled
+ * SDK's detail carries the accepted `value` and `currency` besides the contract's message; when
+ * present they are kept as the trade-in last seen, so a product page can show it without asking.
+ */
+export function noteValuationUpdated(detail: unknown): void {
+  const d = detail as { value?: unknown; currency?: unknown } | null;
+  if (
+    typeof d?.value === "number" &&
+    Number.isSafeInteger(d.value) &&
+    d.value > 0 &&
+    typeof d.currency === "string"
+  ) {
+    publish({ value: d.value, currency: d.currency, mode: current?.mode ?? "" });
   }
 }
