@@ -10,9 +10,9 @@ import { onServiceEvent, SERVICE_EVENTS, whenServiceReady } from "./sdk-events";
  * carries the raw `valuation` (cents) and `tradein_currency` (contract: Resources › Payment
  * option details). Shared by every component of the page. Asking the SDK sends the cart to the
  * service (its purchase data), which can move the session to a new version, so it asks only
- * when needed: never while `hasActiveTradeIn()` is false; on a page that shows no cart (product)
- * the value last seen in this tab is used; a cart page asks once for its cart; after
- * service-valuation-updated it asks again. The checkout's payment option publishes the details
+ * when needed: never while `hasActiveTradeIn()` is false; a page that shows no cart (product)
+ * never asks and uses the value last seen in this tab; a cart page asks once for its cart, and
+ * again after service-valuation-updated. The checkout's payment option publishes the details
  * it fetched itself (`publishPaymentOptionDetails`), so the checkout asks once.
  */
 export interface ActiveTradeIn {
