@@ -1,4 +1,9 @@
+import type { Metadata } from "next";
 import Link from "next/link";
+
+export const metadata: Metadata = { title: "Page not found" };
+
+// Outside the shop's pages (the back office): the shop's own 404 is app/(shop)/not-found.tsx.
 
 export default function NotFound() {
   return (

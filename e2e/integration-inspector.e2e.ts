@@ -110,3 +110,42 @@ test("the feed shows the shop's service API calls for this shopper only, with no
   expect(theirs).toEqual({ entries: [] });
   await other.close();
 });
+
+test("plain card orders around a reset show no red line: the token renewal is explained @emulator", async ({
+  page,
+  sdk,
+  shop,
+  emulator,
+}) => {
+  const plainCardOrder = async () => {
+    await shop.addToCart("echo-buds-pro");
+    await shop.openCheckout();
+    await sdk.ready();
+    await shop.cardRadio().check();
+    await fillCard(page, CARDS.success);
+    await shop.placeOrder();
+    await expect(shop.orderStatus()).toHaveText("Paid");
+  };
+  await shop.login();
+  await plainCardOrder(); // the shop holds a token from before the reset
+  await emulator.reset(); // the service forgets it: the next call is answered 401
+  await page.goto("/");
+  await sdk.ready();
+  await plainCardOrder();
+
+  await page.getByRole("button", { name: /integration inspector/ }).click();
+  const drawer = page.getByTestId("integration-inspector");
+  await expect(drawer).toContainText("register-purchase: no trade in");
+  const expected = drawer.locator('[data-expected="true"]');
+  await expect(expected.filter({ hasText: "401" }).first()).toContainText(
+    "the shop renews it and repeats the call",
+  );
+  await expect(expected.filter({ hasText: "POST /oauth2/token/" }).first()).toContainText(
+    "the shop logs in again with its API credentials",
+  );
+  await expect(drawer.locator('[data-ok="false"]')).toHaveCount(0);
+  // service-ready, once per page load, is one line with its count.
+  const ready = drawer.getByRole("listitem").filter({ hasText: "service-ready" });
+  await expect(ready).toHaveCount(1);
+  await expect(ready).toContainText("×");
+});

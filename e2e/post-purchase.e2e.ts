@@ -70,7 +70,9 @@ test("reconciliation repairs a Service Pay order whose webhook never arrived @em
   await page.getByRole("button", { name: "Filter" }).click();
   await page.getByRole("link", { name: number }).click();
   await expect(page.getByTestId("admin-order-status")).toHaveText("Paid");
-  await expect(page.getByTestId("status-history")).toContainText("by service");
+  await expect(page.getByTestId("status-history")).toContainText(
+    "The service changed the status from Pending payment to Paid",
+  );
 
   // A second run finds nothing to repair.
   await page.goto("/admin");
@@ -122,8 +124,20 @@ test("post-purchase updates: partial shipment, cart update, partial return, ship
 
   await updates.getByRole("button", { name: "Mark shipped" }).click();
   await expect(status).toHaveText("Shipped");
+  // Done steps are not offered again.
+  await expect(updates.getByRole("button", { name: "Mark shipped" })).toHaveCount(0);
+  await expect(updates.getByRole("button", { name: "Send partial shipment" })).toHaveCount(0);
+
+  // 404: the service answers that it does not know the order; nothing changes here.
+  await emulator.addFault({ endpoint: "order_update", status: 404, count: 1 });
+  await updates.getByRole("button", { name: "Mark returned" }).click();
+  await expect(error).toContainText("The service does not know order");
+  await expect(status).toHaveText("Shipped");
+
   await updates.getByRole("button", { name: "Mark returned" }).click();
   await expect(status).toHaveText("Returned");
+  await expect(updates).toContainText("Nothing more to send: the order is returned.");
+  await expect(updates.getByRole("button")).toHaveCount(0);
 
   const history = page.getByTestId("status-history");
   for (const type of ["partial_shipment", "cart_update", "partial_return", "shipped", "returned"]) {
@@ -135,9 +149,4 @@ test("post-purchase updates: partial shipment, cart update, partial return, ship
   // The service's own history also holds the payment's status change; the five update types:
   const sent = kinds.filter((k) => k !== "status");
   expect(sent).toEqual(["partial_shipment", "cart_update", "shipped", "returned"]);
-
-  // 404: the service no longer knows the order (its state was reset).
-  await emulator.reset();
-  await updates.getByRole("button", { name: "Mark returned" }).click();
-  await expect(error).toContainText("The service does not know order");
 });

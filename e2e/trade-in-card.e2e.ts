@@ -75,6 +75,9 @@ test.describe("card payment with a trade-in", () => {
     const outcome = page.getByTestId("trade-in-outcome");
     await expect(outcome).toHaveAttribute("data-outcome", "registered");
     await expect(outcome).toContainText("Your trade-in is registered");
+    // The offer is used by this order: the thank-you page does not advertise it as still usable.
+    await expect(page.locator('.service-teaser[data-type="thank-you"]')).toHaveCount(0);
+    await expect(sdk.teasers()).toHaveCount(0);
 
     const orders = (await emulator.orders()).filter((o) => o.order_id === number);
     expect(orders).toHaveLength(1);

@@ -1,12 +1,20 @@
-// `npm run bench:pages`: Lighthouse (mobile preset, the default) on home, a product page, cart
-// and checkout against the production build, with its own database and a cart in the session.
-// The service emulator runs beside it and the SDK must be loaded on the page (checked in a real
-// browser first), so the figures include the integration every shop page carries.
-// Prints performance and accessibility per page; the aim is >= 95 and 100.
+// `npm run bench:pages`: the shop's pages against the production build, with its own database
+// and a cart in the session. The service emulator runs beside it and the SDK must be loaded on
+// the page (checked in a real browser first), so the figures include the integration every shop
+// page carries. Three figures, each printed:
+// 1. Layout shift: cumulative layout shift of every shop page with the SDK loaded, at desktop
+//    (1440×900, the inspector docked) and phone (390×844) sizes, from a PerformanceObserver in
+//    Chromium (aim: <= 0.02 everywhere).
+// 2. Server throughput: the product page and a static file of the same server, 20 concurrent
+//    clients for 10 s each (autocannon): requests/s and p99 latency, side by side.
+// 3. Lighthouse (mobile preset) on home, product, cart and checkout; `--runs N` (default 1)
+//    repeats it and prints min and median (aim: performance >= 95, accessibility 100).
+// `--only cls|throughput|lighthouse` runs one of them.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { chromium } from "@playwright/test";
+import autocannon from "autocannon";
 import { sealData } from "iron-session";
 import { CHROMIUM_LAUNCH_OPTIONS } from "./chromium-launch";
 // @ts-expect-error: plain ESM helpers shared with the other scripts
@@ -24,6 +32,23 @@ const PAGES = [
   { name: "cart", path: "/cart" },
   { name: "checkout", path: "/checkout" },
 ];
+/** Every shop page that carries the SDK, for the layout-shift figure. */
+const SHIFT_PAGES = [
+  ...PAGES,
+  { name: "category", path: "/category/phones" },
+  { name: "search", path: "/search?q=aurora" },
+  { name: "login", path: "/account/login" },
+];
+const VIEWPORTS = [
+  { name: "desktop", width: 1440, height: 900 },
+  { name: "phone", width: 390, height: 844 },
+];
+const only = process.argv.includes("--only")
+  ? process.argv[process.argv.indexOf("--only") + 1]
+  : undefined;
+const runs = process.argv.includes("--runs")
+  ? Math.max(1, Number(process.argv[process.argv.indexOf("--runs") + 1]) || 1)
+  : 1;
 
 process.env.DATABASE_URL = process.env.BENCH_DATABASE_URL ?? "file:./bench.db";
 loadEnv();
@@ -96,6 +121,80 @@ async function assertSdkLoads(cookie: string): Promise<void> {
   }
 }
 
+/**
+ * Cumulative layout shift of one page load, as Chromium reports it: layout-shift entries not
+ * caused by input, summed, after the SDK is ready and has had time to fill its teasers.
+ */
+async function layoutShifts(cookie: string) {
+  const browser = await chromium.launch(CHROMIUM_LAUNCH_OPTIONS);
+  const rows: { page: string; viewport: string; cls: number }[] = [];
+  try {
+    for (const viewport of VIEWPORTS) {
+      const context = await browser.newContext({
+        extraHTTPHeaders: { Cookie: cookie },
+        viewport: { width: viewport.width, height: viewport.height },
+      });
+      await context.addInitScript(() => {
+        const w = window as unknown as { __cls: number };
+        w.__cls = 0;
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries() as unknown as {
+            value: number;
+            hadRecentInput: boolean;
+          }[]) {
+            if (!entry.hadRecentInput) w.__cls += entry.value;
+          }
+        }).observe({ type: "layout-shift", buffered: true });
+      });
+      for (const page of SHIFT_PAGES) {
+        const tab = await context.newPage();
+        await tab.goto(`${BASE}${page.path}`);
+        await tab.waitForFunction(() => document.documentElement.dataset.serviceSdk === "ready");
+        // Every teaser slot filled (the SDK's last change to the page), then a moment more
+        // (the open inspector polls, so the network never goes idle).
+        await tab.waitForFunction(
+          () =>
+            document.querySelectorAll(".service-teaser").length ===
+            document.querySelectorAll(".service-teaser > [data-service-teaser]").length,
+        );
+        await tab.waitForTimeout(1500);
+        const cls = await tab.evaluate(() => (window as unknown as { __cls: number }).__cls);
+        rows.push({ page: page.name, viewport: viewport.name, cls: Math.round(cls * 1000) / 1000 });
+        console.log(
+          `layout shift  ${viewport.name.padEnd(8)} ${page.name.padEnd(9)} CLS ${cls.toFixed(3)}`,
+        );
+        await tab.close();
+      }
+      await context.close();
+    }
+  } finally {
+    await browser.close();
+  }
+  return rows;
+}
+
+/** Requests/s and p99 of one URL at 20 concurrent clients for 10 s. */
+async function throughput(url: string, cookie: string) {
+  const result = await autocannon({
+    url,
+    connections: 20,
+    duration: 10,
+    headers: { cookie },
+  });
+  const failed = result.non2xx + result.errors + result.timeouts;
+  if (failed > 0) throw new Error(`${url}: ${failed} failed requests`);
+  return {
+    requestsPerSecond: Math.round(result.requests.average),
+    p99Ms: result.latency.p99,
+  };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+}
+
 function lighthouse(url: string, cookie: string) {
   const result = spawnSync(
     process.execPath,
@@ -155,17 +254,39 @@ try {
   );
   await waitFor(`${BASE}/`, "the storefront");
   await assertSdkLoads(cookie);
-  const rows = [];
-  for (const page of PAGES) {
-    const scores = lighthouse(`${BASE}${page.path}`, cookie);
-    rows.push({ page: page.name, ...scores });
+  const results: Record<string, unknown> = {};
+  if (!only || only === "cls") results.layoutShift = await layoutShifts(cookie);
+  if (!only || only === "throughput") {
+    const product = await throughput(`${BASE}/products/aurora-x1`, cookie);
+    const file = await throughput(`${BASE}/products/aurora-x1.svg`, cookie);
+    results.throughput = { product, staticFile: file };
     console.log(
-      `${page.name.padEnd(9)} performance ${String(scores.performance).padStart(3)}  accessibility ${String(scores.accessibility).padStart(3)}  FCP ${scores.fcp}  LCP ${scores.lcp}  TBT ${scores.tbt}  CLS ${scores.cls}${scores.failedA11y.length ? `  a11y: ${scores.failedA11y.join(", ")}` : ""}`,
+      `throughput    product page ${product.requestsPerSecond} req/s, p99 ${product.p99Ms} ms; static file ${file.requestsPerSecond} req/s, p99 ${file.p99Ms} ms (20 clients, 10 s each)`,
     );
   }
+  if (!only || only === "lighthouse") {
+    const rows = [];
+    for (const page of PAGES) {
+      const scores = [];
+      for (let run = 0; run < runs; run++) scores.push(lighthouse(`${BASE}${page.path}`, cookie));
+      const performance = scores.map((x) => x.performance);
+      const accessibility = scores.map((x) => x.accessibility);
+      const last = scores.at(-1);
+      rows.push({ page: page.name, runs, performance, accessibility, last });
+      console.log(
+        `lighthouse    ${page.name.padEnd(9)} performance min ${Math.min(...performance)} median ${median(performance)}  accessibility min ${Math.min(...accessibility)} median ${median(accessibility)}  (${runs} ${runs === 1 ? "run" : "runs"}; last: FCP ${last?.fcp} LCP ${last?.lcp} TBT ${last?.tbt} CLS ${last?.cls})${last?.failedA11y.length ? `  a11y: ${last.failedA11y.join(", ")}` : ""}`,
+      );
+    }
+    results.lighthouse = rows;
+  }
   mkdirSync(path.join(root, "bench-results"), { recursive: true });
-  writeFileSync(path.join(root, "bench-results/pages.json"), `${JSON.stringify(rows, null, 2)}\n`);
-  console.log("Written to bench-results/pages.json (aim: performance >= 95, accessibility 100)");
+  writeFileSync(
+    path.join(root, "bench-results/pages.json"),
+    `${JSON.stringify(results, null, 2)}\n`,
+  );
+  console.log(
+    "Written to bench-results/pages.json (aims: CLS <= 0.02; product page >= 10x the first figure; Lighthouse performance >= 95, accessibility 100)",
+  );
 } finally {
   server?.kill("SIGTERM");
   emulator?.kill("SIGTERM");

@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { getShopSession } from "@/lib/session/session";
 import { sessionCurrency } from "@/lib/session/session-data";
 import { listProducts } from "@/lib/shop/catalog";
@@ -11,8 +12,18 @@ export default async function HomePage() {
     <>
       <TeaserSlot type="banner" />
       <section className="hero" aria-labelledby="hero-title">
-        <h1 id="hero-title">Good tech, fairly priced</h1>
-        <p>Phones, tablets, laptops and audio. Delivered across Ireland, the UK and Europe.</p>
+        <div className="hero__text">
+          <h1 id="hero-title">Good tech, fairly priced</h1>
+          <p>
+            Phones, tablets, laptops and audio. Delivered across Ireland, the UK and Europe. Trade
+            in the device you have and pay less for the new one.
+          </p>
+          <Link href="/category/phones" className="button button--primary">
+            Shop phones
+          </Link>
+        </div>
+        {/* biome-ignore lint/performance/noImgElement: a local SVG needs no optimisation */}
+        <img src="/hero.svg" alt="" width={640} height={400} className="hero__image" />
       </section>
       <section aria-labelledby="all-title">
         <h2 id="all-title">All products</h2>

@@ -13,7 +13,7 @@ export default async function AdminLayout({ children }: { children: ReactNode })
   return (
     <>
       <header className="site-header site-header--admin">
-        <div className="site-header__bar">
+        <div className="site-header__bar site-header__bar--wide">
           <Link href="/admin" className="brand">
             Circuit &amp; Co. back office
           </Link>

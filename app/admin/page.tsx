@@ -4,6 +4,7 @@ import { requireAdmin } from "@/lib/auth/admin";
 import { parseOrderFilters } from "@/lib/shop/admin-filters";
 import { ORDER_STATUSES, statusLabel } from "@/lib/shop/order-status";
 import { listKnownStatuses, listOrders } from "@/lib/shop/orders";
+import { localDateTime, paymentLabel, tradeInSummary } from "@/lib/ui/labels";
 import { Money } from "@/lib/ui/money";
 import { ReconcileButton } from "@/lib/ui/order-update-forms";
 
@@ -63,7 +64,7 @@ export default async function AdminOrdersPage({
         {orders.length} {orders.length === 1 ? "order" : "orders"}
       </p>
       {orders.length > 0 ? (
-        <table className="order-table">
+        <table className="order-table responsive-table">
           <thead>
             <tr>
               <th scope="col">Order</th>
@@ -71,6 +72,7 @@ export default async function AdminOrdersPage({
               <th scope="col">Customer</th>
               <th scope="col">Payment</th>
               <th scope="col">Status</th>
+              <th scope="col">Trade-in</th>
               <th scope="col">Items</th>
               <th scope="col">Total</th>
             </tr>
@@ -81,12 +83,19 @@ export default async function AdminOrdersPage({
                 <th scope="row">
                   <Link href={`/admin/orders/${o.id}`}>{o.number}</Link>
                 </th>
-                <td>{o.createdAt.toISOString().slice(0, 16).replace("T", " ")}</td>
-                <td>{o.email}</td>
-                <td>{o.paymentMethod}</td>
-                <td>{statusLabel(o.status)}</td>
-                <td>{o._count.items}</td>
-                <td>
+                <td data-label="Placed">
+                  <time dateTime={o.createdAt.toISOString()}>{localDateTime(o.createdAt)}</time>
+                </td>
+                <td data-label="Customer" className="order-table__email">
+                  {o.email}
+                </td>
+                <td data-label="Payment">{paymentLabel(o.paymentMethod)}</td>
+                <td data-label="Status">{statusLabel(o.status)}</td>
+                <td data-label="Trade-in" data-testid="admin-order-trade-in">
+                  {tradeInSummary(o) || "None"}
+                </td>
+                <td data-label="Items">{o._count.items}</td>
+                <td data-label="Total">
                   <Money cents={o.total} currency={o.currency} />
                 </td>
               </tr>

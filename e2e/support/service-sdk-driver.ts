@@ -130,6 +130,22 @@ export class ServiceSdkDriver {
     return this.page.getByRole("dialog", { name: "Trade-in valuation" });
   }
 
+  /** The open wizard asks an anonymous shopper to log in (no device questions). */
+  async expectWizardAsksToLogIn(): Promise<void> {
+    await expect(
+      this.wizard().getByRole("heading", { name: "Log in to calculate your discount" }),
+    ).toBeVisible();
+    await expect(this.wizard().getByLabel("Category")).toHaveCount(0);
+  }
+
+  /** The open wizard values a device for a logged-in shopper (its first step: the category). */
+  async expectWizardAsksForDevice(): Promise<void> {
+    await expect(this.wizard().getByLabel("Category")).toBeVisible();
+    await expect(
+      this.wizard().getByRole("heading", { name: "Log in to calculate your discount" }),
+    ).toHaveCount(0);
+  }
+
   /**
    * Values a device in the open wizard: category and model by their visible names, the first
    * answer of every condition question (or the answers given by question → answer name), then
@@ -177,7 +193,8 @@ export class ServiceSdkDriver {
   }
 
   async closeWizard(): Promise<void> {
-    await this.wizard().getByRole("button", { name: "Close" }).click();
+    // The login prompt has two (the × and a "Close" button): either closes the wizard.
+    await this.wizard().getByRole("button", { name: "Close" }).first().click();
     await expect(this.wizard()).toBeHidden();
   }
 

@@ -66,6 +66,8 @@ export interface HttpRequest {
    * A 429 or 503 is always retried: the service refused the request, so nothing was applied.
    */
   safeToRepeat?: boolean;
+  /** Which protocol step this is (e.g. the token grant), for the integration inspector. */
+  step?: string;
 }
 
 export interface HttpResponse {
@@ -85,6 +87,7 @@ export type HttpObserver = (event: {
   status?: number;
   failure?: "timeout" | "network";
   retryInMs?: number;
+  step?: string;
 }) => void;
 
 // Node's fetch reports these when no connection was made, so the request was never sent and a
@@ -175,6 +178,7 @@ export class HttpTransport {
     if (rest.status !== undefined) event.status = rest.status;
     if (rest.failure !== undefined) event.failure = rest.failure;
     if (rest.retryInMs !== undefined) event.retryInMs = rest.retryInMs;
+    if (request.step !== undefined) event.step = request.step;
     this.observer(event);
   }
 }

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import {
   clearIntegrationLog,
+  expectedAnswer,
   inspectorKey,
   integrationObserver,
   readIntegrationEntries,
@@ -66,5 +67,38 @@ describe("integration log", () => {
   it("redacts long hex ids in paths", () => {
     expect(redactPath(`/core/sessions/${HASH}|001/`)).toBe("/core/sessions/3f2a9c00…/");
     expect(redactPath("/core/tradeinitems/ti_12/")).toBe("/core/tradeinitems/ti_12/");
+  });
+
+  it("reads token renewal and a missing session as expected steps; other errors stay failures", async () => {
+    await withInspectorSession(SESSION, async () => {
+      for (const event of [
+        { method: "GET", path: "/core/merchants/", status: 401 },
+        { method: "POST", path: "/oauth2/token/", status: 400, step: "refresh_token" },
+        { method: "POST", path: "/oauth2/token/", status: 401, step: "refresh_token" },
+        { method: "GET", path: `/core/sessions/${HASH}/`, status: 404 },
+        { method: "POST", path: "/oauth2/token/", status: 400, step: "password" },
+        { method: "POST", path: "/oauth2/token/", status: 401, step: "password" },
+        { method: "GET", path: "/core/tradeinitems/ti_1/", status: 404 },
+        { method: "POST", path: "/payments/register-purchase/", status: 500 },
+      ]) {
+        integrationObserver({ ...event, attempt: 1, durationMs: 1 });
+      }
+    });
+    const entries = await readIntegrationEntries(inspectorKey(SESSION));
+    expect(entries.map((e) => [e.status, e.ok, Boolean(e.expected)])).toEqual([
+      [401, true, true],
+      [400, true, true],
+      [401, true, true],
+      [404, true, true],
+      [400, false, false],
+      [401, false, false],
+      [404, false, false],
+      [500, false, false],
+    ]);
+    expect(entries[1]?.expected).toContain("logs in again");
+    expect(entries[3]?.expected).toContain("no trade-in");
+    expect(
+      expectedAnswer({ method: "GET", path: "/core/sessions/x/", status: 200 }),
+    ).toBeUndefined();
   });
 });

@@ -4,6 +4,7 @@ import { createHash } from "node:crypto";
 import type { HttpObserver } from "./http";
 import { processSingleton, replaceProcessSingleton } from "./process-singleton";
 import type { IntegrationLogStore } from "./shop-ports";
+import { TOKEN_PATH } from "./tokens";
 
 /**
  * The server side of the integration inspector: a bounded log of the service
@@ -32,6 +33,11 @@ export interface IntegrationEntry {
   ok: boolean;
   durationMs?: number;
   detail?: string;
+  /**
+   * A non-2xx answer that is an expected step of the protocol, in a plain sentence (the drawer
+   * shows it neutral, not as a failure): see `expectedAnswer`.
+   */
+  expected?: string;
 }
 
 const CAPACITY_PER_KEY = 100;
@@ -122,16 +128,47 @@ export function redactPath(path: string): string {
   return path.replace(/[0-9a-f]{16,}(%7C|\|)?(\d{3})?/gi, (match) => `${match.slice(0, 8)}…`);
 }
 
+/**
+ * Non-2xx answers the protocol expects, with what the shop does next:
+ * - 401 on an API call: the access token expired or was revoked; the client renews it and
+ *   repeats the call (contract, Authentication: refresh with grant_type=refresh_token).
+ * - 400 or 401 on the refresh grant: the refresh token is no longer valid (after a reset,
+ *   expired, or used already); the client logs in again with the password grant.
+ * - 404 on the shopper's session: the service holds no session for this shopper, so there is no
+ *   trade-in and nothing to register (public-docs-facts: Sessions; contract: 404 unknown).
+ * Anything else that is not 2xx stays a failure.
+ */
+export function expectedAnswer(event: {
+  method: string;
+  path: string;
+  status?: number;
+  step?: string;
+}): string | undefined {
+  const { status, path } = event;
+  if (status === 401 && path !== TOKEN_PATH) {
+    return "Access token no longer accepted: the shop renews it and repeats the call.";
+  }
+  if ((status === 400 || status === 401) && path === TOKEN_PATH && event.step === "refresh_token") {
+    return "Refresh token no longer valid: the shop logs in again with its API credentials.";
+  }
+  if (status === 404 && event.method === "GET" && path.startsWith("/core/sessions/")) {
+    return "No session at the service for this shopper: no trade-in, nothing to register.";
+  }
+  return undefined;
+}
+
 /** The transport observer (lib/service/http.ts) that feeds the log. */
 export const integrationObserver: HttpObserver = (event) => {
   const key = context.getStore()?.key;
   if (!key) return;
   const status = event.status;
+  const expected = expectedAnswer(event);
   recordIntegrationEntry(key, {
     kind: "api",
     label: `${event.method} ${redactPath(event.path)}`,
     ...(status !== undefined ? { status } : {}),
-    ok: status !== undefined && status >= 200 && status < 300,
+    ...(expected ? { expected } : {}),
+    ok: expected !== undefined || (status !== undefined && status >= 200 && status < 300),
     durationMs: Math.round(event.durationMs),
     detail: [
       event.attempt > 1 ? `attempt ${event.attempt}` : "",

@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useId, useRef, useState } from "react";
+import { publishPaymentOptionDetails, rememberTradeInAtPayment } from "./active-trade-in";
 import { ADDRESS_FIELDS } from "./cart";
 import {
   PAYMENT_METHOD_INPUT_NAME,
@@ -78,6 +79,7 @@ export function ServicePaymentOption({ formId, selected, onSelectedChange, cartK
     }
     if (seq !== fetchSeq.current) return undefined; // a newer fetch is under way
     setDetails(fresh);
+    publishPaymentOptionDetails(fresh);
     return fresh;
   });
 
@@ -208,7 +210,7 @@ export function ServicePaymentOption({ formId, selected, onSelectedChange, cartK
         aria-describedby={disabled ? explanationId : undefined}
         onChange={() => onSelectedChange(true)}
       />
-      <div style={{ flex: 1 }}>
+      <div style={{ flex: 1, minWidth: 0 }}>
         <label htmlFor={inputId} style={{ display: "flex", gap: "0.5rem", alignItems: "center" }}>
           {/* biome-ignore lint/performance/noImgElement: a 48×32 SVG icon needs no image optimisation */}
           <img src={servicePaymentIconUrl() ?? ""} alt="" width={48} height={32} />
@@ -315,6 +317,7 @@ async function payWithService(
       );
       return;
     }
+    rememberTradeInAtPayment();
     await sdk.openPayment();
   } catch (problem) {
     console.warn("[shop] could not start Service Pay", problem);

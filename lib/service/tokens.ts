@@ -21,7 +21,7 @@ import type { StoredTokens, TokenStore } from "./shop-ports";
  *   tokens and reuse them. Several grants would also rotate the refresh token under each other.
  */
 
-const TOKEN_PATH = "/oauth2/token/";
+export const TOKEN_PATH = "/oauth2/token/";
 /** Contract: Authentication 3 — core, payments, valuations at login; updates for order updates.
  *  All four are asked for, so order updates need no second login… */
 export const REQUESTED_SCOPE = "core payments valuations updates";
@@ -245,6 +245,7 @@ export class TokenManager {
       // Asking for a token twice only issues a spare token; a retried refresh that finds its
       // refresh token already used fails with invalid_grant and falls back to a login.
       safeToRepeat: true,
+      step: form.grant_type ?? "token",
     });
     if (response.status < 200 || response.status >= 300) {
       throw new ServiceApiError({

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
+  afterTradeIn,
   assertCents,
   cartAmounts,
   formatMoney,
@@ -68,5 +69,12 @@ describe("money", () => {
   it("formats for display in each currency", () => {
     expect(formatMoney(123456, "EUR")).toBe("€1,234.56");
     expect(formatMoney(5, "GBP")).toBe("£0.05");
+  });
+
+  it("takes an accepted trade-in off a total, never below zero, in cents only", () => {
+    expect(afterTradeIn(80399, 42000)).toBe(38399);
+    expect(afterTradeIn(19900, 42000)).toBe(0);
+    expect(() => afterTradeIn(80399, 420.5)).toThrow(RangeError);
+    expect(() => afterTradeIn(803.99, 42000)).toThrow(RangeError);
   });
 });

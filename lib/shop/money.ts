@@ -94,3 +94,14 @@ export function formatMoney(cents: number, currency: Currency | string): string 
   // Division for display only: the amount itself stays in cents.
   return formatter.format(cents / 100);
 }
+
+/**
+ * What is left to pay once an accepted trade-in is taken off (Service Pay pays the trade-in value
+ * out of the order: contract, Payment option details › data.valuation). Never below zero: the
+ * service refuses a trade-in larger than the order (template cart_below_limit).
+ */
+export function afterTradeIn(total: number, tradeIn: number): number {
+  assertCents(total, "total");
+  assertCents(tradeIn, "trade-in");
+  return Math.max(0, total - tradeIn);
+}

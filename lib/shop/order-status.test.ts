@@ -4,6 +4,7 @@ import {
   canTransition,
   isFinal,
   isOrderStatus,
+  manualNextStatuses,
   nextStatuses,
   ORDER_STATUSES,
   statusLabel,
@@ -44,6 +45,18 @@ describe("order status transitions", () => {
   it("shows an unknown status verbatim", () => {
     expect(statusLabel("payment_completed")).toBe("Paid");
     expect(statusLabel("on_hold")).toBe("Unknown (on_hold)");
+  });
+
+  it("never offers Paid by hand for a Service Pay order; a card order may be marked paid", () => {
+    const servicePay = manualNextStatuses({ status: "pending", paymentMethod: "service_pay" });
+    expect(servicePay).not.toContain("payment_completed");
+    expect(servicePay).toContain("cancelled");
+    expect(manualNextStatuses({ status: "pending", paymentMethod: "card" })).toContain(
+      "payment_completed",
+    );
+    expect(
+      manualNextStatuses({ status: "payment_completed", paymentMethod: "service_pay" }),
+    ).toEqual(nextStatuses("payment_completed"));
   });
 });
 

@@ -65,6 +65,20 @@ export function nextStatuses(from: string): readonly OrderStatus[] {
   return isOrderStatus(from) ? TRANSITIONS[from] : [];
 }
 
+/**
+ * What a back-office user may set by hand. A Service Pay order is paid only when the service's
+ * signed notification says so (contract, Events › Webhook: the webhook confirms the order), so
+ * "Paid" is never offered, nor accepted, for one.
+ */
+export function manualNextStatuses(order: {
+  status: string;
+  paymentMethod: string;
+}): readonly OrderStatus[] {
+  return nextStatuses(order.status).filter(
+    (to) => !(order.paymentMethod === "service_pay" && to === "payment_completed"),
+  );
+}
+
 export function canTransition(from: string, to: string): boolean {
   return isOrderStatus(to) && nextStatuses(from).includes(to);
 }

@@ -130,16 +130,37 @@ describe("placing an order", () => {
     expect((await loadCart(sessionId))?.lines).toHaveLength(1);
   });
 
-  it("status changes follow the transitions unless forced by the service", async () => {
-    const sessionId = await cartWith(1);
+  async function paidCardOrder(): Promise<string> {
     const placed = await placeCardOrder({
-      sessionId,
+      sessionId: await cartWith(1),
       customerId: null,
       input: input(TEST_CARDS.success),
       shopBaseUrl: "http://shop.test",
     });
     if (!placed.ok) throw new Error(placed.error);
-    const orderId = placed.orderId;
+    return placed.orderId;
+  }
+
+  it("the back office cannot mark a pending Service Pay order paid by hand", async () => {
+    const orderId = await paidCardOrder();
+    await shop.db.order.update({
+      where: { id: orderId },
+      data: { status: "pending", paymentMethod: "service_pay" },
+    });
+    expect(
+      await changeOrderStatus({ orderId, to: "payment_completed", source: "admin" }),
+    ).toMatchObject({ ok: false, error: expect.stringContaining("payment notification") });
+    expect((await shop.db.order.findUniqueOrThrow({ where: { id: orderId } })).status).toBe(
+      "pending",
+    );
+    // The service's own notification still can.
+    expect(
+      await changeOrderStatus({ orderId, to: "payment_completed", source: "service" }),
+    ).toEqual({ ok: true });
+  });
+
+  it("status changes follow the transitions unless forced by the service", async () => {
+    const orderId = await paidCardOrder();
     expect(await changeOrderStatus({ orderId, to: "pending", source: "admin" })).toMatchObject({
       ok: false,
     });

@@ -5,7 +5,7 @@ import { loadCartWith } from "./cart";
 import { productUrl } from "./catalog";
 import type { CheckoutInput } from "./checkout-input";
 import { orderTotal } from "./money";
-import { canTransition, type OrderStatus } from "./order-status";
+import { canTransition, manualNextStatuses, type OrderStatus } from "./order-status";
 import { shippingPrice } from "./shipping";
 import { chargeTestCard } from "./test-card";
 
@@ -215,6 +215,15 @@ export async function changeOrderStatus(params: {
     if (order.status === params.to) return { ok: true };
     if (!canTransition(order.status, params.to)) {
       return { ok: false, error: `An order cannot go from ${order.status} to ${params.to}.` };
+    }
+    if (
+      params.source === "admin" &&
+      !(manualNextStatuses(order) as readonly string[]).includes(params.to)
+    ) {
+      return {
+        ok: false,
+        error: "A Service Pay order is marked paid only by the service's payment notification.",
+      };
     }
     await writeOrderChange(tx, order, {
       to: params.to,

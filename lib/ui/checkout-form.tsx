@@ -1,10 +1,11 @@
 "use client";
 
-import { type ReactNode, useActionState, useState } from "react";
+import { type ReactNode, useActionState, useEffect, useRef, useState } from "react";
+import { useActiveTradeIn } from "@/lib/service/active-trade-in";
 import { SERVICE_PAY_VALUE } from "@/lib/service/payment-option";
 import { ServicePaymentOption } from "@/lib/service/payment-option-radio";
 import { type CheckoutState, checkoutAction } from "@/lib/shop/actions/checkout-actions";
-import { type CartAmounts, formatMoney } from "@/lib/shop/money";
+import { afterTradeIn, type CartAmounts, formatMoney } from "@/lib/shop/money";
 import { PAYMENT_METHODS } from "@/lib/shop/payment-methods";
 import { TEST_CARDS } from "@/lib/shop/test-card";
 import { AddressFields } from "./address-fields";
@@ -22,6 +23,8 @@ interface Props {
   amounts: CartAmounts;
   shippingOptions: ShippingOption[];
   defaults: Record<string, string>;
+  /** A guest is offered a login that comes back here when choosing Service Pay. */
+  signedIn: boolean;
   /**
    * Extra payment options rendered inside the payment-method list, after the shop's own
    * (the integration adds the service's `service_pay` radio here). Client-side behaviour such
@@ -47,13 +50,37 @@ export function CheckoutForm(props: Props) {
   const shipping = props.shippingOptions.find((o) => o.id === shippingId);
   const total = props.amounts.total + (shipping?.price ?? 0);
   const money = (cents: number) => formatMoney(cents, props.currency);
+  // The payment option publishes what the SDK said (no second call): with Service Pay the
+  // accepted trade-in comes off the total (contract: Payment option details › data.valuation).
+  const tradeIn = useActiveTradeIn(props.currency, { reads: false });
+  const tradeInUsable = tradeIn?.mode === "tradein_valid" ? tradeIn : null;
+  const discount = payment === SERVICE_PAY_VALUE && tradeInUsable ? tradeInUsable.value : 0;
   const errorList = Object.entries(errors);
+  // After a refused submit (declined card, invalid fields) the message is brought into view and
+  // focused, wherever the shopper was on this long form; a screen reader reads it out.
+  const alertRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!state.formError || !alertRef.current) return;
+    alertRef.current.scrollIntoView({ block: "center" });
+    alertRef.current.focus({ preventScroll: true });
+  }, [state]);
 
   return (
     <form id="checkout-form" action={action} noValidate className="checkout-form">
       {state.formError ? (
-        <div role="alert" className="alert alert--error" data-testid="checkout-error">
+        <div
+          ref={alertRef}
+          tabIndex={-1}
+          role="alert"
+          className="alert alert--error"
+          data-testid="checkout-error"
+        >
           <p>{state.formError}</p>
+          {values.payment_method === "card" || !values.payment_method ? (
+            <p data-testid="card-fields-cleared">
+              For your security the card details are not kept: enter them again below.
+            </p>
+          ) : null}
           {errorList.length > 0 ? (
             <ul>
               {errorList.map(([field, message]) => (
@@ -156,6 +183,21 @@ export function CheckoutForm(props: Props) {
           }
           cartKey={`${props.currency}:${props.amounts.total}`}
         />
+        <p className="trade-in-line" data-testid="service-pay-trade-in">
+          {tradeInUsable ? (
+            <>
+              Your {money(tradeInUsable.value)} trade-in comes off the total:{" "}
+              <strong>{money(afterTradeIn(total, tradeInUsable.value))}</strong> to pay with Service
+              Pay.
+            </>
+          ) : null}
+        </p>
+        {props.signedIn ? null : (
+          <p className="muted" data-testid="service-pay-login">
+            Trading in a device with Service Pay needs an account:{" "}
+            <a href="/account/login?next=/checkout">log in and come back to checkout</a>.
+          </p>
+        )}
         {props.extraPaymentOptions}
         {errors.payment_method ? (
           <p id="payment_method-error" className="field__error">
@@ -202,8 +244,23 @@ export function CheckoutForm(props: Props) {
       </fieldset>
 
       <div className="checkout-form__footer">
+        {discount > 0 ? (
+          <dl className="checkout-form__amounts">
+            <div className="checkout-form__amount-row">
+              <dt>Order total</dt>
+              <dd>{money(total)}</dd>
+            </div>
+            <div className="checkout-form__amount-row">
+              <dt>Trade-in discount</dt>
+              <dd data-testid="checkout-trade-in-discount" className="money">
+                −{money(discount)}
+              </dd>
+            </div>
+          </dl>
+        ) : null}
         <p className="checkout-form__total">
-          Total to pay: <strong data-testid="checkout-total">{money(total)}</strong>
+          Total to pay:{" "}
+          <strong data-testid="checkout-total">{money(afterTradeIn(total, discount))}</strong>
         </p>
         {props.summarySlot}
         <button type="submit" className="button button--primary button--large" disabled={pending}>

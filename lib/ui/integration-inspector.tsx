@@ -2,6 +2,7 @@
 
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { ALL_SERVICE_EVENTS } from "@/lib/service/sdk-events";
+import { foldPageLoadRepeats } from "./inspector-rows";
 import styles from "./integration-inspector.module.css";
 
 /**
@@ -17,7 +18,7 @@ const CALLBACKS = ["/api/service/shopper_data", "/api/service/purchase_data"];
 
 type Kind = "sdk" | "callback" | "api" | "webhook" | "step";
 
-interface Entry {
+export interface Entry {
   id: string;
   at: string;
   kind: Kind;
@@ -26,6 +27,8 @@ interface Entry {
   ok: boolean;
   durationMs?: number;
   detail?: string;
+  /** A non-2xx answer the protocol expects, in a plain sentence (shown neutral, not red). */
+  expected?: string;
 }
 
 interface ServerEntry extends Omit<Entry, "id" | "kind"> {
@@ -34,9 +37,15 @@ interface ServerEntry extends Omit<Entry, "id" | "kind"> {
 }
 
 const STORAGE_KEY = "integration-inspector";
-/** Keep in step with the media query and width in integration-inspector.module.css. */
+/** Keep in step with the media query in integration-inspector.module.css and globals.css. */
 const DOCKED_MEDIA = "(min-width: 90rem)";
-const DOCKED_WIDTH = "26rem";
+/**
+ * The drawer's open state lives in a cookie, so the server renders the page with the docked
+ * drawer's room already made (no shift after load). "auto" until the shopper chooses: docked
+ * open on a wide screen, closed on a small one, decided by CSS before any script runs.
+ */
+export const INSPECTOR_COOKIE = "integration_inspector";
+export type InspectorPlacement = "open" | "closed" | "auto";
 const MAX_ENTRIES = 150;
 const POLL_MS = 2000;
 const KIND_LABELS: Record<Kind, string> = {
@@ -49,7 +58,6 @@ const KIND_LABELS: Record<Kind, string> = {
 
 interface Stored {
   entries: Entry[];
-  open?: boolean;
   /** "Clear" hides the server's entries up to this moment too. */
   clearedAt?: string;
 }
@@ -74,17 +82,17 @@ function summarise(detail: unknown): string {
     .slice(0, 200);
 }
 
-export function IntegrationInspector() {
+export function IntegrationInspector({ placement }: { placement: InspectorPlacement }) {
   const [entries, setEntries] = useState<Entry[]>([]);
-  const [open, setOpen] = useState(false);
+  // null: "auto" not resolved yet (the server's rendering, laid out by CSS alone).
+  const [open, setOpen] = useState<boolean | null>(
+    placement === "auto" ? null : placement === "open",
+  );
   const panelId = useId();
   const counter = useRef(0);
   // The log as of now, written to sessionStorage at once: an event fired just before the SDK
   // navigates (service-payment-completed, then the confirmation page) must survive the unload.
-  const log = useRef<{ entries: Entry[]; open: boolean | undefined; clearedAt?: string }>({
-    entries: [],
-    open: undefined,
-  });
+  const log = useRef<{ entries: Entry[]; clearedAt?: string }>({ entries: [] });
 
   const persist = useCallback(() => {
     try {
@@ -105,38 +113,26 @@ export function IntegrationInspector() {
     [persist],
   );
 
-  // Restore the log and the open state of this tab; collapsed by default on small screens.
+  // Restore the log of this tab; resolve "auto" as CSS already laid it out: open at first only
+  // on a wide screen (a presenter's laptop), where the docked drawer covers nothing.
   useEffect(() => {
     const stored = loadStored();
     log.current.entries = [...(stored.entries ?? []), ...log.current.entries].slice(-MAX_ENTRIES);
-    log.current.open = stored.open;
     if (stored.clearedAt) log.current.clearedAt = stored.clearedAt;
     setEntries(log.current.entries);
-    // Open at first only on a wide screen (a presenter's laptop), where it covers least.
-    setOpen(stored.open ?? window.matchMedia(DOCKED_MEDIA).matches);
+    setOpen((now) => now ?? window.matchMedia(DOCKED_MEDIA).matches);
   }, []);
 
   const toggle = () => {
     const next = !open;
-    log.current.open = next;
-    persist();
+    // The page's frame (app/(shop)/layout.tsx) makes room for the docked drawer from this cookie.
+    // biome-ignore lint/suspicious/noDocumentCookie: a fixed, non-secret value; cookieStore is not in every browser the shop supports
+    document.cookie = `${INSPECTOR_COOKIE}=${next ? "open" : "closed"}; path=/; max-age=31536000; samesite=lax`;
+    document
+      .querySelector("[data-inspector]")
+      ?.setAttribute("data-inspector", next ? "open" : "closed");
     setOpen(next);
   };
-
-  useEffect(() => {
-    // On a wide screen the open drawer is docked (integration-inspector.module.css) and the page
-    // makes room for it, so it covers nothing.
-    const wide = window.matchMedia(DOCKED_MEDIA);
-    const apply = () => {
-      document.body.style.paddingRight = open && wide.matches ? DOCKED_WIDTH : "";
-    };
-    apply();
-    wide.addEventListener("change", apply);
-    return () => {
-      wide.removeEventListener("change", apply);
-      document.body.style.paddingRight = "";
-    };
-  }, [open]);
 
   // SDK events on window, from the first render on (the SDK may be ready before the drawer opens).
   useEffect(() => {
@@ -210,6 +206,7 @@ export function IntegrationInspector() {
     (a, b) => a.at.localeCompare(b.at),
   );
 
+  const rows = foldPageLoadRepeats(all);
   // Keep the newest entry in view, as a log does.
   const count = all.length;
   useEffect(() => {
@@ -220,12 +217,12 @@ export function IntegrationInspector() {
     <aside
       className={styles.inspector}
       aria-label="Integration inspector"
-      data-open={open ? "true" : "false"}
+      data-open={open === null ? "auto" : open ? "true" : "false"}
     >
       <button
         type="button"
         className={styles.toggle}
-        aria-expanded={open}
+        aria-expanded={open === true}
         aria-controls={panelId}
         onClick={toggle}
       >
@@ -235,7 +232,7 @@ export function IntegrationInspector() {
         id={panelId}
         ref={panel}
         className={styles.panel}
-        hidden={!open}
+        hidden={open === false}
         data-testid="integration-inspector"
       >
         <div className={styles.header}>
@@ -260,21 +257,29 @@ export function IntegrationInspector() {
           </p>
         ) : (
           <ol className={styles.list}>
-            {all.map((e) => (
+            {rows.map((e) => (
               <li
                 key={e.id}
                 className={styles.entry}
                 data-kind={e.kind}
                 data-ok={e.ok ? "true" : "false"}
+                data-expected={e.expected ? "true" : undefined}
               >
                 <span className={styles.kind}>{KIND_LABELS[e.kind]}</span>{" "}
-                <span className={styles.label}>{e.label}</span>{" "}
+                <span className={styles.label}>{e.label}</span>
+                {e.repeats > 1 ? (
+                  <span className={styles.meta}>
+                    {" "}
+                    ×{e.repeats}, once per page load; the latest:
+                  </span>
+                ) : null}{" "}
                 <span className={styles.meta}>
                   {e.status !== undefined ? `${e.status}` : ""}
                   {e.durationMs !== undefined ? ` · ${e.durationMs} ms` : ""}
                   {" · "}
                   <time dateTime={e.at}>{e.at.slice(11, 23)}</time>
                 </span>
+                {e.expected ? <span className={styles.expected}>{e.expected}</span> : null}
                 {e.detail ? <span className={styles.detail}>{e.detail}</span> : null}
               </li>
             ))}

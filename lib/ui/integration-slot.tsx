@@ -1,14 +1,26 @@
+import { cookies } from "next/headers";
 import { inspectorEnabled } from "@/lib/service/inspector-feed";
-import { IntegrationInspector } from "./integration-inspector";
+import {
+  INSPECTOR_COOKIE,
+  type InspectorPlacement,
+  IntegrationInspector,
+} from "./integration-inspector";
 import { TradeInMemo } from "./trade-in-memo";
 
-/** The shop layout's one mount point for issue #6's browser parts: the trade-in memo, and the
- *  integration inspector unless INTEGRATION_INSPECTOR=off. */
-export function IntegrationSlot() {
+/** Where the docked inspector is, from its cookie: the frame makes room for it server-side. */
+export async function inspectorPlacement(): Promise<InspectorPlacement | null> {
+  if (!inspectorEnabled()) return null;
+  const value = (await cookies()).get(INSPECTOR_COOKIE)?.value;
+  return value === "open" || value === "closed" ? value : "auto";
+}
+
+/** The shop layout's one mount point for the integration's browser parts: the trade-in memo,
+ *  and the integration inspector unless INTEGRATION_INSPECTOR=off (placement null). */
+export function IntegrationSlot({ placement }: { placement: InspectorPlacement | null }) {
   return (
     <>
       <TradeInMemo />
-      {inspectorEnabled() ? <IntegrationInspector /> : null}
+      {placement ? <IntegrationInspector placement={placement} /> : null}
     </>
   );
 }

@@ -110,7 +110,7 @@ export function OrderItemsTable({ order }: { order: OrderLike }) {
             <th scope="row" colSpan={4}>
               Trade-in discount
             </th>
-            <td>
+            <td className="money">
               −<Money cents={order.tradeInDiscount} currency={c} />
             </td>
           </tr>

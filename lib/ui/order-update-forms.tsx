@@ -34,13 +34,20 @@ function Outcome({ state }: { state: OrderUpdateState }) {
  * shipment or return, partial shipment or return of chosen items, and an edited cart. One form,
  * so the outcome of the last update is shown in one place; each button names its update type.
  */
+/** Statuses after which shipping is done, and after which nothing more can be sent. */
+const SHIPPED_OR_LATER = new Set(["shipped", "completed", "partially_returned", "returned"]);
+const FINAL = new Set(["returned", "cancelled"]);
+
 export function OrderUpdateForms({
   orderId,
+  status,
   serviceOrderId,
   items,
   canUpdate,
 }: {
   orderId: string;
+  /** The order's status: actions already done are not offered again. */
+  status: string;
   serviceOrderId: string;
   items: UpdatableItem[];
   /** false when the shop's API user lacks scope `updates`: said up front, still allowed to try */
@@ -50,6 +57,17 @@ export function OrderUpdateForms({
     orderUpdateAction,
     {},
   );
+  if (FINAL.has(status)) {
+    return (
+      <div className="stack" data-testid="order-updates">
+        <p className="muted">
+          Nothing more to send: the order is {status === "returned" ? "returned" : "cancelled"}.
+        </p>
+        <Outcome state={state} />
+      </div>
+    );
+  }
+  const shipped = SHIPPED_OR_LATER.has(status);
   return (
     <div className="stack" data-testid="order-updates">
       <p className="muted">
@@ -61,15 +79,17 @@ export function OrderUpdateForms({
       <form action={action} className="stack" aria-label="Whole order">
         <input type="hidden" name="orderId" value={orderId} />
         <div style={{ display: "flex", flexWrap: "wrap", gap: "0.5rem" }}>
-          <button
-            type="submit"
-            name="update_type"
-            value="shipped"
-            className="button"
-            disabled={pending}
-          >
-            Mark shipped
-          </button>
+          {shipped ? null : (
+            <button
+              type="submit"
+              name="update_type"
+              value="shipped"
+              className="button"
+              disabled={pending}
+            >
+              Mark shipped
+            </button>
+          )}
           <button
             type="submit"
             name="update_type"
@@ -104,15 +124,17 @@ export function OrderUpdateForms({
           ))}
         </fieldset>
         <div style={{ display: "flex", flexWrap: "wrap", gap: "0.5rem" }}>
-          <button
-            type="submit"
-            name="update_type"
-            value="partial_shipment"
-            className="button"
-            disabled={pending}
-          >
-            Send partial shipment
-          </button>
+          {shipped ? null : (
+            <button
+              type="submit"
+              name="update_type"
+              value="partial_shipment"
+              className="button"
+              disabled={pending}
+            >
+              Send partial shipment
+            </button>
+          )}
           <button
             type="submit"
             name="update_type"

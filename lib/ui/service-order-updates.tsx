@@ -10,6 +10,7 @@ export async function ServiceOrderUpdates({
   order: {
     id: string;
     number: string;
+    status: string;
     serviceOrderId: string | null;
     tradeInStatus: string | null;
     items: { productId: string; name: string; quantity: number }[];
@@ -28,6 +29,7 @@ export async function ServiceOrderUpdates({
       <h2 id="service-updates-heading">Service order updates</h2>
       <OrderUpdateForms
         orderId={order.id}
+        status={order.status}
         serviceOrderId={serviceOrderId}
         canUpdate={canUpdate}
         items={order.items.map((i) => ({

@@ -4,6 +4,7 @@ import { sessionCurrency } from "@/lib/session/session-data";
 import { loadCart } from "@/lib/shop/cart";
 import { listCategories } from "@/lib/shop/catalog";
 import { CurrencySwitcher } from "./currency-switcher";
+import { SearchField } from "./search-field";
 
 export async function SiteHeader({ session }: { session: ShopSession }) {
   const [categories, cart] = await Promise.all([
@@ -25,7 +26,7 @@ export async function SiteHeader({ session }: { session: ShopSession }) {
             <label htmlFor="site-search" className="visually-hidden">
               Search products
             </label>
-            <input id="site-search" name="q" type="search" placeholder="Search products" />
+            <SearchField />
             <button type="submit" className="button">
               Search
             </button>

@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect } from "react";
+import { noteValuationUpdated } from "@/lib/service/active-trade-in";
 
 /**
  * Tells the shop which trade-in the shopper accepted (SDK event service-valuation-updated, whose
@@ -11,6 +12,7 @@ export function TradeInMemo() {
   useEffect(() => {
     const handler = (event: Event) => {
       const detail = (event as CustomEvent).detail as { tradein_id?: unknown } | null;
+      noteValuationUpdated(detail);
       if (typeof detail?.tradein_id !== "string") return;
       void fetch("/api/service/trade-in-seen", {
         method: "POST",

@@ -13,4 +13,7 @@ export function loadEnv() {
   }
   // process.loadEnvFile keeps variables that are already set, like Next and Node's --env-file.
   process.loadEnvFile(envFile);
+  // The demo, tests and benchmarks send Next.js nothing (its anonymous usage telemetry is on by
+  // default); every next build/start these scripts spawn inherits this.
+  process.env.NEXT_TELEMETRY_DISABLED ??= "1";
 }

@@ -2,7 +2,6 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { getShopSession } from "@/lib/session/session";
-import { logoutAction } from "@/lib/shop/actions/account-actions";
 import { getCustomer } from "@/lib/shop/customers";
 import { statusLabel } from "@/lib/shop/order-status";
 import { Money } from "@/lib/ui/money";
@@ -23,7 +22,9 @@ export default async function AccountPage() {
       {customer.address ? <AddressBlock title="Saved address" address={customer.address} /> : null}
       <h2>Recent orders</h2>
       {customer.orders.length === 0 ? (
-        <p>No orders yet.</p>
+        <p>
+          No orders yet. <Link href="/">Find something you like</Link>.
+        </p>
       ) : (
         <ul>
           {customer.orders.map((o) => (
@@ -33,7 +34,8 @@ export default async function AccountPage() {
           ))}
         </ul>
       )}
-      <form action={logoutAction}>
+      {/* A plain post answered with a redirect: a full page load (app/(shop)/account/logout). */}
+      <form action="/account/logout" method="post">
         <button type="submit" className="button">
           Log out
         </button>

@@ -9,6 +9,7 @@ import { CartSummary } from "@/lib/ui/cart-summary";
 import { EmptyCart } from "@/lib/ui/empty-cart";
 import { Money } from "@/lib/ui/money";
 import { TeaserSlot } from "@/lib/ui/teaser-slot";
+import { TotalWithTradeIn } from "@/lib/ui/trade-in-amounts";
 
 export const metadata: Metadata = { title: "Your cart" };
 
@@ -82,6 +83,7 @@ export default async function CartPage() {
           <TeaserSlot type="cart-summary" />
         </section>
         <CartSummary amounts={cart.amounts} currency={cart.currency}>
+          <TotalWithTradeIn total={cart.amounts.total} currency={cart.currency} />
           <TeaserSlot type="cart-summary" />
           <Link href="/checkout" className="button button--primary button--large">
             Go to checkout

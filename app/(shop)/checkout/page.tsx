@@ -8,6 +8,7 @@ import { CartSummary } from "@/lib/ui/cart-summary";
 import { CheckoutForm } from "@/lib/ui/checkout-form";
 import { EmptyCart } from "@/lib/ui/empty-cart";
 import { TeaserSlot } from "@/lib/ui/teaser-slot";
+import { TotalWithTradeIn } from "@/lib/ui/trade-in-amounts";
 
 export const metadata: Metadata = { title: "Checkout" };
 
@@ -48,6 +49,7 @@ export default async function CheckoutPage() {
           currency={cart.currency}
           amounts={cart.amounts}
           defaults={defaults}
+          signedIn={Boolean(customer)}
           shippingOptions={SHIPPING_METHODS.map((m) => ({
             id: m.id,
             name: m.name,
@@ -64,6 +66,7 @@ export default async function CheckoutPage() {
                 </li>
               ))}
             </ul>
+            <TotalWithTradeIn total={cart.amounts.total} currency={cart.currency} reads={false} />
             <TeaserSlot type="cart-summary" />
           </CartSummary>
         </aside>

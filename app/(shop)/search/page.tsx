@@ -2,9 +2,18 @@ import type { Metadata } from "next";
 import { getShopSession } from "@/lib/session/session";
 import { sessionCurrency } from "@/lib/session/session-data";
 import { listProducts } from "@/lib/shop/catalog";
+import { CategoryLinks } from "@/lib/ui/category-links";
 import { ProductGrid } from "@/lib/ui/product-card";
 
-export const metadata: Metadata = { title: "Search" };
+export async function generateMetadata({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}): Promise<Metadata> {
+  const raw = (await searchParams).q;
+  const query = (typeof raw === "string" ? raw : "").trim().slice(0, 100);
+  return { title: query ? `Search: ${query}` : "Search" };
+}
 
 export default async function SearchPage({
   searchParams,
@@ -18,7 +27,16 @@ export default async function SearchPage({
   return (
     <>
       <h1>{query ? `Results for “${query}”` : "Search"}</h1>
-      {query ? <ProductGrid products={products} /> : <p>Type a product name in the search box.</p>}
+      {!query ? (
+        <p>Type a product name, for example “Aurora” or “speaker”.</p>
+      ) : products.length === 0 ? (
+        <div className="empty-state" data-testid="no-results">
+          <p>Nothing matches “{query}”. Check the spelling, or browse a category:</p>
+          <CategoryLinks />
+        </div>
+      ) : (
+        <ProductGrid products={products} />
+      )}
     </>
   );
 }

@@ -1,7 +1,5 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
-import { redirect } from "next/navigation";
 import { z } from "zod";
 import { requireSessionIdentity } from "@/lib/session/session";
 import { attachCustomer } from "../cart";
@@ -12,6 +10,8 @@ export interface LoginState {
   error?: string;
   fieldErrors?: { email?: string; password?: string };
   email?: string;
+  /** Set once logged in: where the browser goes next, with a full page load (see below). */
+  redirectTo?: string;
 }
 
 const loginSchema = z.object({
@@ -21,7 +21,13 @@ const loginSchema = z.object({
 
 /**
  * Logging in keeps the session id and the cart: only `customerId` is added to the session and
- * the open cart is tied to the customer (issue #2).
+ * the open cart is tied to the customer.
+ *
+ * Login answers where to go instead of redirecting: the service's SDK reads the shopper once
+ * per page load and has no refresh method (contract, Front-end SDK), so the form leaves with a
+ * full page load (`location.assign`) and the next page's SDK sees the new shopper. A
+ * server-action redirect would be a client-side navigation that keeps the old SDK. (Logging out
+ * is a plain form post to /account/logout, answered with a redirect: a full page load too.)
  */
 export async function loginAction(_previous: LoginState, form: FormData): Promise<LoginState> {
   const email = String(form.get("email") ?? "").trim();
@@ -41,15 +47,13 @@ export async function loginAction(_previous: LoginState, form: FormData): Promis
   session.customerId = customer.id;
   await session.save();
   await attachCustomer(session.sessionId, customer.id);
-  revalidatePath("/", "layout");
-  redirect(safeReturnPath(form.get("next"), "/account"));
+  return { redirectTo: safeReturnPath(form.get("next"), "/account") };
 }
 
-export async function logoutAction(): Promise<void> {
+/** Forgets the shopper of this session (keeps the session and its cart, detached). */
+export async function logOutShopper(): Promise<void> {
   const session = await requireSessionIdentity();
   delete session.customerId;
   await session.save();
   await attachCustomer(session.sessionId, null);
-  revalidatePath("/", "layout");
-  redirect("/");
 }

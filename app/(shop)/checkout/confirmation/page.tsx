@@ -4,12 +4,14 @@ import { PaymentStatusWatcher } from "@/lib/service/payment-status-watcher";
 import { settleAwaitedServiceOrder } from "@/lib/service/pending-order";
 import { servicePayDeps } from "@/lib/service-adapter/service";
 import { getShopSession } from "@/lib/session/session";
+import { sessionCurrency } from "@/lib/session/session-data";
 import { formatMoney } from "@/lib/shop/money";
 import { statusLabel } from "@/lib/shop/order-status";
 import { latestOrderForSession } from "@/lib/shop/orders";
 import { shippingMethod } from "@/lib/shop/shipping";
 import { AddressBlock, OrderItemsTable } from "@/lib/ui/order-details";
 import { TeaserSlot } from "@/lib/ui/teaser-slot";
+import { TradeInAppliedAtPayment } from "@/lib/ui/trade-in-amounts";
 import { TradeInNotice } from "@/lib/ui/trade-in-notice";
 
 export const metadata: Metadata = { title: "Thank you for your order" };
@@ -33,6 +35,7 @@ export default async function ConfirmationPage() {
         <>
           <h1>Confirming your payment</h1>
           <p>If you completed the payment with Service, your order appears here in a moment.</p>
+          <TradeInAppliedAtPayment currency={sessionCurrency(session)} />
           <PaymentStatusWatcher pending />
         </>
       );
@@ -48,6 +51,9 @@ export default async function ConfirmationPage() {
       </>
     );
   }
+  // A card order that registered (or queues) the trade-in. After Service Pay the SDK itself
+  // brought the shopper here with a full page load, so its teaser already knows the offer is used.
+  const tradeInUsed = order.tradeInStatus === "registered" || order.tradeInStatus === "queued";
   const method =
     order.shippingMethod === "standard" || order.shippingMethod === "express"
       ? shippingMethod(order.shippingMethod).name
@@ -71,10 +77,14 @@ export default async function ConfirmationPage() {
                 −{formatMoney(order.tradeInDiscount, order.currency)}
               </strong>
             </p>
+          ) : order.status === "pending" ? (
+            <TradeInAppliedAtPayment currency={order.currency} />
           ) : null}
         </>
       ) : null}
-      <TeaserSlot type="thank-you" />
+      {/* The card order used the offer: the SDK on this page still holds it (it reads its state
+          once per page load and the checkout came here without one), so no teaser advertises it. */}
+      {tradeInUsed ? null : <TeaserSlot type="thank-you" />}
       <OrderItemsTable order={order} />
       <div className="address-pair">
         <AddressBlock title="Billing address" address={order.billingAddress} />

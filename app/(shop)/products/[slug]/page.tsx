@@ -8,6 +8,7 @@ import { getProduct } from "@/lib/shop/catalog";
 import { AddToCartForm } from "@/lib/ui/add-to-cart-form";
 import { Money } from "@/lib/ui/money";
 import { TeaserSlot } from "@/lib/ui/teaser-slot";
+import { ProductPriceWithTradeIn } from "@/lib/ui/trade-in-amounts";
 
 type Props = { params: Promise<{ slug: string }> };
 
@@ -15,7 +16,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const product = await getProduct((await params).slug, "EUR");
   return product
     ? { title: product.name, description: product.description }
-    : { title: "Not found" };
+    : { title: "Page not found" };
 }
 
 export default async function ProductPage({ params }: Props) {
@@ -51,6 +52,7 @@ export default async function ProductPage({ params }: Props) {
           <p className="product__price" data-testid="product-price">
             <Money cents={product.price + product.tax} currency={currency} />
           </p>
+          <ProductPriceWithTradeIn price={product.price + product.tax} currency={currency} />
           <p className="muted">
             Includes <Money cents={product.tax} currency={currency} /> VAT. Free returns within 30
             days.

@@ -2,9 +2,16 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requireAdmin } from "@/lib/auth/admin";
-import { nextStatuses, STATUS_LABELS, statusLabel } from "@/lib/shop/order-status";
+import { manualNextStatuses, STATUS_LABELS, statusLabel } from "@/lib/shop/order-status";
 import { getOrder } from "@/lib/shop/orders";
 import { StatusChangeForm } from "@/lib/ui/admin-forms";
+import {
+  historySentence,
+  localDateTime,
+  paymentLabel,
+  shippingLabel,
+  tradeInSummary,
+} from "@/lib/ui/labels";
 import { AddressBlock, OrderItemsTable } from "@/lib/ui/order-details";
 import { ServiceOrderUpdates } from "@/lib/ui/service-order-updates";
 import { TradeInRegistrationFacts } from "@/lib/ui/trade-in-registration-facts";
@@ -28,7 +35,9 @@ export default async function AdminOrderPage({ params }: { params: Promise<{ id:
         </div>
         <div>
           <dt>Placed</dt>
-          <dd>{order.createdAt.toISOString()}</dd>
+          <dd>
+            <time dateTime={order.createdAt.toISOString()}>{localDateTime(order.createdAt)}</time>
+          </dd>
         </div>
         <div>
           <dt>Customer</dt>
@@ -39,11 +48,11 @@ export default async function AdminOrderPage({ params }: { params: Promise<{ id:
         </div>
         <div>
           <dt>Payment</dt>
-          <dd>{order.paymentMethod}</dd>
+          <dd>{paymentLabel(order.paymentMethod)}</dd>
         </div>
         <div>
           <dt>Delivery</dt>
-          <dd>{order.shippingMethod}</dd>
+          <dd>{shippingLabel(order.shippingMethod)}</dd>
         </div>
         <div>
           <dt>Cart id</dt>
@@ -54,6 +63,10 @@ export default async function AdminOrderPage({ params }: { params: Promise<{ id:
         <div>
           <dt>Service order id</dt>
           <dd>{order.serviceOrderId ?? "—"}</dd>
+        </div>
+        <div>
+          <dt>Trade-in</dt>
+          <dd data-testid="admin-trade-in-summary">{tradeInSummary(order) || "None"}</dd>
         </div>
         <div>
           <dt>Trade-in (register-purchase)</dt>
@@ -72,20 +85,22 @@ export default async function AdminOrderPage({ params }: { params: Promise<{ id:
       <ol className="history" data-testid="status-history">
         {order.history.map((h) => (
           <li key={h.id}>
-            <time dateTime={h.createdAt.toISOString()}>
-              {h.createdAt.toISOString().slice(0, 19).replace("T", " ")}
-            </time>{" "}
-            {h.from ? `${statusLabel(h.from)} → ` : ""}
-            <strong>{statusLabel(h.to)}</strong> by {h.source}
-            {h.note ? `: ${h.note}` : ""}
+            <time dateTime={h.createdAt.toISOString()}>{localDateTime(h.createdAt)}</time>:{" "}
+            <span title={h.note || undefined}>{historySentence(h, statusLabel)}</span>
           </li>
         ))}
       </ol>
       <ServiceOrderUpdates order={order} />
-      <h2>Change status</h2>
+      <h2>Change status by hand</h2>
+      <p className="alert" data-testid="manual-status-warning">
+        A change made here is recorded in the shop only: it does not notify the service.
+        {order.paymentMethod === "service_pay"
+          ? " A Service Pay order becomes Paid only through the service's payment notification."
+          : ""}
+      </p>
       <StatusChangeForm
         orderId={order.id}
-        options={nextStatuses(order.status).map((s) => ({ value: s, label: STATUS_LABELS[s] }))}
+        options={manualNextStatuses(order).map((s) => ({ value: s, label: STATUS_LABELS[s] }))}
       />
     </>
   );

@@ -1,0 +1,88 @@
+// The accepted trade-in in the shop's own amounts: product ("from … with your trade-in"), cart,
+// the Service Pay option and "Total to pay". The value comes from the SDK's payment option
+// details (contract: Payment option details › data.valuation); the sums are the shop's.
+import { SHOPPER } from "./fixtures";
+import { sessionHashOf } from "./support/emulator";
+import { expect, test } from "./support/fixtures";
+
+const TRADE_IN = 42000; // €420.00 on an Aurora X1 at €799.00, standard delivery €4.99
+
+test("an accepted €420 offer shows in the product price, the cart and the total to pay @emulator", async ({
+  page,
+  sdk,
+  shop,
+  emulator,
+}) => {
+  await shop.login();
+  await emulator.createTradeIn({ session_hash: await sessionHashOf(page), value: TRADE_IN });
+  await shop.addToCart("aurora-x1");
+  await sdk.ready();
+
+  await page.getByRole("link", { name: "View cart" }).click();
+  await expect(page.getByTestId("total-with-trade-in")).toHaveText(
+    "With your €420.00 trade-in: €379.00 to pay with Service Pay",
+  );
+  // Seen once in this tab, the value follows the shopper to the product page (no call there).
+  await page.getByRole("link", { name: "Aurora X1" }).click();
+  await expect(page.getByTestId("product-trade-in-price")).toHaveText(
+    "from €379.00 with your trade-in",
+  );
+  await page.getByRole("link", { name: "Cart" }).click();
+
+  await page.getByRole("link", { name: "Go to checkout" }).click();
+  await shop.expectServicePayMode("tradein_valid");
+  await expect(page.getByTestId("checkout-total")).toHaveText("€803.99");
+  await expect(page.getByTestId("service-pay-trade-in")).toHaveText(
+    "Your €420.00 trade-in comes off the total: €383.99 to pay with Service Pay.",
+  );
+  await shop.servicePayRadio().check();
+  await expect(page.getByTestId("checkout-trade-in-discount")).toHaveText("−€420.00");
+  await expect(page.getByTestId("checkout-total")).toHaveText("€383.99");
+
+  // Back to the card: the trade-in is not taken off a card payment (it is paid back later).
+  await shop.cardRadio().check();
+  await expect(page.getByTestId("checkout-total")).toHaveText("€803.99");
+  await expect(page.getByTestId("checkout-trade-in-discount")).toHaveCount(0);
+});
+
+test("without a trade-in, or with one in another currency, prices stay as they are @emulator", async ({
+  page,
+  sdk,
+  shop,
+  emulator,
+}) => {
+  await shop.login();
+  await shop.addToCart("aurora-x1");
+  await sdk.ready();
+  await expect(page.getByTestId("product-trade-in-price")).toBeEmpty();
+
+  await emulator.createTradeIn({ session_hash: await sessionHashOf(page), value: TRADE_IN });
+  await shop.switchCurrency("GBP");
+  await page.reload();
+  await sdk.ready();
+  expect(await sdk.hasActiveTradeIn()).toBe(true);
+  await expect(page.getByTestId("product-trade-in-price")).toBeEmpty();
+  await shop.openCheckout();
+  await shop.expectServicePayMode("tradein_invalid", "currency");
+  await expect(page.getByTestId("service-pay-trade-in")).toBeEmpty();
+  await expect(page.getByTestId("checkout-total")).toHaveText("£703.49");
+});
+
+test("a guest choosing Service Pay can log in and comes back to the checkout", async ({
+  page,
+  sdk,
+  shop,
+}) => {
+  await shop.addToCart("aurora-x1");
+  await shop.openCheckout();
+  await sdk.ready();
+  await page.getByRole("link", { name: "log in and come back to checkout" }).click();
+  await page.getByLabel("Email").fill(SHOPPER.email);
+  await page.getByLabel("Password").fill(SHOPPER.password);
+  await page.getByRole("main").getByRole("button", { name: "Log in" }).click();
+  await expect(page).toHaveURL((url) => url.pathname === "/checkout");
+  await expect(page.getByRole("heading", { level: 1, name: "Checkout" })).toBeVisible();
+  await expect(page.getByTestId("service-pay-login")).toHaveCount(0);
+  await sdk.ready();
+  await shop.expectServicePayMode("tradein_missing");
+});
