@@ -6,6 +6,7 @@ import { requireAdmin } from "@/lib/auth/admin";
 import { getDb } from "@/lib/db/client";
 import { UPDATE_TYPES } from "@/lib/service/resources";
 import { getServiceClient } from "@/lib/service/service";
+import { quantityField } from "../quantity";
 import { reconcileServiceOrders } from "../reconcile-orders";
 import { sendOrderUpdate } from "../service-order-updates";
 
@@ -20,7 +21,7 @@ const QTY_PREFIX = "qty_";
 const updateFormSchema = z.object({
   orderId: z.string().min(1).max(64),
   updateType: z.enum(UPDATE_TYPES),
-  quantities: z.record(z.string().min(1).max(64), z.coerce.number().int().min(0).max(1000)),
+  quantities: z.record(z.string().min(1).max(64), quantityField(0, 1000)),
 });
 
 /** One post-purchase update of a service order, from the order page's forms. */
@@ -32,7 +33,7 @@ export async function orderUpdateAction(
   const quantities: Record<string, unknown> = {};
   for (const [key, value] of form.entries()) {
     if (key.startsWith(QTY_PREFIX) && typeof value === "string" && value.trim() !== "") {
-      quantities[key.slice(QTY_PREFIX.length)] = value.trim();
+      quantities[key.slice(QTY_PREFIX.length)] = value;
     }
   }
   const parsed = updateFormSchema.safeParse({
