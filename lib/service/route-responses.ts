@@ -1,4 +1,9 @@
 import { randomUUID } from "node:crypto";
+import { readBoundedText } from "./bounded-body";
+
+/** The largest body the shop's own JSON routes take: a checkout with two full addresses is
+ *  under 4 KB; anything past this is refused with 413 before the rest is read. */
+export const MAX_JSON_BODY_BYTES = 16 * 1024;
 
 /**
  * JSON answers of the app's service routes. `no-store` everywhere: the callbacks describe one
@@ -41,7 +46,18 @@ export async function readJsonBody(
       response: errorJson(415, "unsupported_media_type", "Send the body as application/json."),
     };
   }
-  const text = await request.text();
+  const body = await readBoundedText(request, MAX_JSON_BODY_BYTES);
+  if (!body.ok) {
+    return {
+      ok: false,
+      response: errorJson(
+        413,
+        "payload_too_large",
+        `The body is larger than ${MAX_JSON_BODY_BYTES} bytes.`,
+      ),
+    };
+  }
+  const text = body.text;
   if (text.trim() === "") return { ok: true, value: {} };
   try {
     return { ok: true, value: JSON.parse(text) };

@@ -1,12 +1,15 @@
 import { getIronSession, nextProxyCookies } from "iron-session";
 import { type NextRequest, NextResponse } from "next/server";
+import { isRevoked } from "./revocation";
 import { shopSessionOptions } from "./session";
-import { ensureIdentity, type ShopSessionData } from "./session-data";
+import { ensureIdentity, hasToken, replaceIdentity, type ShopSessionData } from "./session-data";
 
 /**
- * Every visitor gets a sealed session cookie with a random session id and salt on the first
- * request (issue #2), so pages, callbacks and the cart all see the same identity. Writing
- * through nextProxyCookies also updates the request, so the first render sees it too.
+ * Every visitor gets a sealed session cookie with a random session id, salt and token on the
+ * first request, so pages, callbacks and the cart all see the same identity. A cookie whose
+ * token was revoked (logout, sign-out, or the cookie from before a login) is anonymous: it gets
+ * a new identity and nothing of the old one. Writing through nextProxyCookies also updates the
+ * request, so the page, action or route that runs next sees the replaced cookie.
  */
 export async function withShopSession(request: NextRequest): Promise<NextResponse> {
   const response = NextResponse.next();
@@ -14,6 +17,12 @@ export async function withShopSession(request: NextRequest): Promise<NextRespons
     nextProxyCookies(request, response),
     shopSessionOptions(),
   );
-  if (ensureIdentity(session)) await session.save();
+  // A cookie without a token cannot be revoked, so it is never trusted with an identity.
+  if (!hasToken(session) || (await isRevoked(session.token))) {
+    replaceIdentity(session);
+    await session.save();
+  } else if (ensureIdentity(session)) {
+    await session.save();
+  }
   return response;
 }
