@@ -3,7 +3,7 @@ import { readBoundedText } from "./bounded-body";
 
 /** The largest body the shop's own JSON routes take: a checkout with two full addresses is
  *  under 4 KB; anything past this is refused with 413 before the rest is read. */
-export const MAX_JSON_BODY_BYTES = 16 * 1024;
+export const MAX_JSON_BODY_BYTES = 64 * 1024;
 
 /**
  * JSON answers of the app's service routes. `no-store` everywhere: the callbacks describe one

@@ -1,5 +1,5 @@
 import { sealData, unsealData } from "iron-session";
-import { NextRequest } from "next/server";
+import { NextRequest, NextResponse } from "next/server";
 import { describe, expect, it } from "vitest";
 import { setUpTestDb } from "@/lib/db/test-db";
 import { withShopSession } from "./proxy-session";
@@ -19,7 +19,7 @@ async function cookieOf(data: ShopSessionData): Promise<string> {
 /** What the proxy leaves the page to see: the cookie it sets, or the one that came in. */
 async function visit(cookie: string): Promise<ShopSessionData> {
   const request = new NextRequest("http://shop.test/account", { headers: { cookie } });
-  const response = await withShopSession(request);
+  const response = await withShopSession(request, () => NextResponse.next());
   const set = response.cookies.get(SESSION_COOKIE)?.value;
   const value = set ?? request.cookies.get(SESSION_COOKIE)?.value ?? "";
   return unsealData<ShopSessionData>(value, { password: secret() });
