@@ -13,7 +13,7 @@ import type { Seed } from "./domain";
 import { Faults } from "./faults";
 import { wrongSlashFor } from "./http/endpoints";
 import { fail, internalError } from "./http/errors";
-import { journalRequests, serviceGuards } from "./http/middleware";
+import { controlGuard, journalRequests, serviceGuards } from "./http/middleware";
 import { Journal } from "./journal";
 import { RateLimiter } from "./rate-limit";
 import { controlModule } from "./routes/control";
@@ -24,7 +24,7 @@ import { ordersModule } from "./routes/orders";
 import { registerPurchaseModule } from "./routes/register-purchase";
 import { sdkApiModule } from "./sdk-api/routes";
 import { SEED } from "./state/seed";
-import { Store } from "./state/store";
+import { newIdPrefix, Store } from "./state/store";
 import { testMerchantModule } from "./test-merchant/module";
 import { webhooksModule } from "./webhooks/module";
 
@@ -49,6 +49,8 @@ export interface EmulatorOptions {
   config?: Partial<Omit<EmulatorConfig, "seed">>;
   /** Extra modules (tests, tools). */
   modules?: EmulatorModule[];
+  /** Part of every id handed out; a fresh one per boot by default (state/store.ts). */
+  idPrefix?: string;
 }
 
 export interface Emulator {
@@ -80,7 +82,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   const clock = new Clock();
   const resetListeners = new Set<() => void>();
   const ctx: EmulatorContext = {
-    state: new Store(seed, clock),
+    state: new Store(seed, clock, options.idPrefix ?? newIdPrefix()),
     clock,
     journal: new Journal(config.journalCapacity),
     faults: new Faults(config.faultSeed),
@@ -104,6 +106,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   };
 
   const app: EmulatorApp = new Hono<EmulatorEnv>();
+  app.use("*", controlGuard());
   app.use("*", journalRequests(ctx));
   app.use("*", serviceGuards(ctx));
   const modules = [...MODULES, ...(options.modules ?? [])];

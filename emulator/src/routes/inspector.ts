@@ -103,7 +103,7 @@ const PAGE = `<!doctype html>
   pause.addEventListener("click", () => { paused = !paused; pause.setAttribute("aria-pressed", String(paused)); pause.textContent = paused ? "Resume" : "Pause"; render(); });
   filter.addEventListener("input", render);
   kind.addEventListener("change", render);
-  document.getElementById("clear").addEventListener("click", async () => { await fetch(base + "/journal", { method: "DELETE" }); entries = []; last = 0; render(); });
+  document.getElementById("clear").addEventListener("click", async () => { await fetch(base + "/journal", { method: "DELETE", headers: { "content-type": "application/json" } }); entries = []; last = 0; render(); });
   poll();
 })();
 </script>
