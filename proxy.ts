@@ -11,6 +11,17 @@ import { withShopSession } from "@/lib/session/proxy-session";
 
 let sdkOrigin: string | undefined;
 
+/** The SDK's origin for the policy; none (the SDK is then blocked) while the service settings
+ *  are invalid, which the pages already report in their own way. */
+function serviceSdkOrigin(): string {
+  try {
+    sdkOrigin ??= originOf(readServiceConfig().assetsUrl);
+    return sdkOrigin;
+  } catch {
+    return "";
+  }
+}
+
 export async function proxy(request: NextRequest) {
   if (
     request.method !== "GET" &&
@@ -25,11 +36,10 @@ export async function proxy(request: NextRequest) {
       { status: 413, headers: { connection: "close", "cache-control": "no-store" } },
     );
   }
-  sdkOrigin ??= originOf(readServiceConfig().assetsUrl);
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
   const csp = contentSecurityPolicy({
     nonce,
-    sdkOrigin,
+    sdkOrigin: serviceSdkOrigin(),
     development: process.env.NODE_ENV === "development",
   });
   return withShopSession(request, (headers) => {

@@ -10,14 +10,15 @@ export function contentSecurityPolicy(options: {
   sdkOrigin: string;
   development: boolean;
 }): string {
-  const { nonce, sdkOrigin, development } = options;
+  const { nonce, development } = options;
+  const sdk = options.sdkOrigin ? ` ${options.sdkOrigin}` : "";
   // `next dev` evaluates modules with eval() and talks to its HMR socket; production does not.
   const devScript = development ? " 'unsafe-eval'" : "";
   const devConnect = development ? " ws: wss:" : "";
   return [
     "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}' ${sdkOrigin}${devScript}`,
-    `connect-src 'self' ${sdkOrigin}${devConnect}`,
+    `script-src 'self' 'nonce-${nonce}'${sdk}${devScript}`,
+    `connect-src 'self'${sdk}${devConnect}`,
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data:",
     "font-src 'self'",
