@@ -6,7 +6,7 @@ import { createHmac } from "node:crypto";
 import http from "node:http";
 import type { Browser, BrowserContext, Page } from "@playwright/test";
 import Database from "better-sqlite3";
-import { REDIRECT_BYPASSES } from "../lib/shop/test-redirect-bypasses";
+import { REDIRECT_BYPASSES } from "../test-support/redirect-bypasses";
 import { ADMIN, adminLogin, cartCount, SHOPPER } from "./fixtures";
 import { EMULATOR_URL, sessionHashOf } from "./support/emulator";
 import { expect, test } from "./support/fixtures";

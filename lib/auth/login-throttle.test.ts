@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { setUpTestDb } from "@/lib/db/test-db";
+import { setUpTestDb } from "@/test-support/test-db";
 import { ACCOUNT_POLICY, lockSeconds, throttledLogin } from "./login-throttle";
 
 // Login throttling lives in the database: per account and per client address, a growing lock,

@@ -1,5 +1,6 @@
+import "server-only";
 import { randomUUID } from "node:crypto";
-import { readBoundedText } from "./bounded-body";
+import { readBodyAtMost } from "./request-body";
 
 /** The largest body the shop's own JSON routes take: a checkout with two full addresses is
  *  under 4 KB; anything past this is refused with 413 before the rest is read. */
@@ -46,8 +47,8 @@ export async function readJsonBody(
       response: errorJson(415, "unsupported_media_type", "Send the body as application/json."),
     };
   }
-  const body = await readBoundedText(request, MAX_JSON_BODY_BYTES);
-  if (!body.ok) {
+  const body = await readBodyAtMost(request, MAX_JSON_BODY_BYTES);
+  if (body === null) {
     return {
       ok: false,
       response: errorJson(
@@ -57,7 +58,7 @@ export async function readJsonBody(
       ),
     };
   }
-  const text = body.text;
+  const text = new TextDecoder().decode(body);
   if (text.trim() === "") return { ok: true, value: {} };
   try {
     return { ok: true, value: JSON.parse(text) };

@@ -1,7 +1,7 @@
 import { sealData, unsealData } from "iron-session";
 import { NextRequest, NextResponse } from "next/server";
 import { describe, expect, it } from "vitest";
-import { setUpTestDb } from "@/lib/db/test-db";
+import { setUpTestDb } from "@/test-support/test-db";
 import { withShopSession } from "./proxy-session";
 import { rotateToken } from "./revocation";
 import { randomHex32, SESSION_COOKIE, type ShopSessionData } from "./session-data";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { setUpTestDb } from "@/lib/db/test-db";
+import { setUpTestDb } from "@/test-support/test-db";
 import { listProducts } from "./catalog";
 
 const shop = setUpTestDb();

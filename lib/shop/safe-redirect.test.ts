@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { REDIRECT_BYPASSES } from "@/test-support/redirect-bypasses";
 import { safeReturnPath } from "./safe-redirect";
-import { REDIRECT_BYPASSES } from "./test-redirect-bypasses";
 
 const SHOP = "http://localhost:3000";
 const ret = (value: unknown, fallback = "/") => safeReturnPath(value, fallback, SHOP);
