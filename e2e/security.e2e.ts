@@ -4,7 +4,7 @@
 // page, a huge body, a foreign page driving the emulator's control API.
 import { createHmac } from "node:crypto";
 import http from "node:http";
-import type { Browser, BrowserContext, Page } from "@playwright/test";
+import type { Browser, BrowserContext, Locator, Page } from "@playwright/test";
 import Database from "better-sqlite3";
 import { REDIRECT_BYPASSES } from "../test-support/redirect-bypasses";
 import { ADMIN, adminLogin, cartCount, SHOPPER } from "./fixtures";
@@ -102,6 +102,14 @@ test.describe("sessions @security", () => {
   });
 });
 
+/** Submits the form and waits for the server's answer, so each attempt is counted before the
+ *  next (the previous attempt's message is still on screen until then). */
+async function submitAndWait(page: Page, button: Locator) {
+  const answered = page.waitForResponse((r) => r.request().method() === "POST");
+  await button.click();
+  await answered;
+}
+
 test.describe("login throttling @security", () => {
   // Clean up after, so the suite's later admin logins are not slowed: the lock itself is what
   // is under test here, and it must not leak into the other journeys.
@@ -117,7 +125,7 @@ test.describe("login throttling @security", () => {
     for (let i = 1; i <= 5; i++) {
       await page.getByLabel("Email").fill(ADMIN.email);
       await page.getByLabel("Password").fill(`guess-${i}-wrong`);
-      await page.getByRole("button", { name: "Sign in" }).click();
+      await submitAndWait(page, page.getByRole("button", { name: "Sign in" }));
       await expect(alert).toContainText(
         i < 5 ? "Wrong admin email or password." : "Too many failed sign-in attempts",
       );
@@ -135,7 +143,7 @@ test.describe("login throttling @security", () => {
     for (let i = 1; i <= 5; i++) {
       await page.getByLabel("Email").fill(SHOPPER.email);
       await page.getByLabel("Password").fill(`guess-${i}-wrong`);
-      await page.getByRole("main").getByRole("button", { name: "Log in" }).click();
+      await submitAndWait(page, page.getByRole("main").getByRole("button", { name: "Log in" }));
       await expect(page.locator('p[role="alert"]')).toContainText(
         i < 5 ? "do not match an account" : "Too many failed sign-in attempts",
       );
