@@ -105,9 +105,13 @@ test.describe("sessions @security", () => {
 /** Submits the form and waits for the server's answer, so each attempt is counted before the
  *  next (the previous attempt's message is still on screen until then). */
 async function submitAndWait(page: Page, button: Locator) {
-  const answered = page.waitForResponse((r) => r.request().method() === "POST");
+  const answered = page.waitForResponse(
+    (r) => r.request().method() === "POST" && r.request().headers()["next-action"] !== undefined,
+  );
   await button.click();
   await answered;
+  // React resets the form once the action's answer is applied; fill the next guess after that.
+  await expect(page.getByLabel("Password")).toHaveValue("");
 }
 
 test.describe("login throttling @security", () => {
