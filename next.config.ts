@@ -10,6 +10,13 @@ const nextConfig: NextConfig = {
   ],
   allowedDevOrigins: ["127.0.0.1"],
   poweredByHeader: false,
+  experimental: {
+    // Bodies are bounded (lib/http/body-limit.ts: 64 KB). A Server Action body past this is
+    // refused with 413 while streaming; the proxy buffers a little more than that so a route's
+    // own bounded reader still sees the excess and answers 413 rather than read a cut body.
+    serverActions: { bodySizeLimit: "64kb" },
+    proxyClientMaxBodySize: "128kb",
+  },
 };
 
 export default nextConfig;

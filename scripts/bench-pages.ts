@@ -65,7 +65,12 @@ async function sessionWithCart(): Promise<string> {
   const { randomHex32, SESSION_COOKIE } = await import("../lib/session/session-data");
   const { addToCart } = await import("../lib/shop/cart");
   const { getDb } = await import("../lib/db/client");
-  const data = { sessionId: randomHex32(), salt: randomHex32(), currency: "EUR" as const };
+  const data = {
+    sessionId: randomHex32(),
+    salt: randomHex32(),
+    token: randomHex32(),
+    currency: "EUR" as const,
+  };
   for (const slug of ["aurora-x1", "echo-buds-pro"]) {
     const product = await getDb().product.findUniqueOrThrow({ where: { slug } });
     await addToCart({

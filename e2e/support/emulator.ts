@@ -69,7 +69,8 @@ export interface TradeInRequest {
 async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
   const response = await fetch(`${EMULATOR_URL}/__emulator${path}`, {
     method,
-    headers: body === undefined ? {} : { "content-type": "application/json" },
+    // The control API takes application/json only (emulator/README.md, Control API).
+    headers: { "content-type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();

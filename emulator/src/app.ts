@@ -13,7 +13,7 @@ import type { Seed } from "./domain";
 import { Faults } from "./faults";
 import { wrongSlashFor } from "./http/endpoints";
 import { fail, internalError } from "./http/errors";
-import { journalRequests, serviceGuards } from "./http/middleware";
+import { controlGuard, journalRequests, serviceGuards } from "./http/middleware";
 import { Journal } from "./journal";
 import { RateLimiter } from "./rate-limit";
 import { readinessModule } from "./readiness/module";
@@ -25,7 +25,7 @@ import { ordersModule } from "./routes/orders";
 import { registerPurchaseModule } from "./routes/register-purchase";
 import { sdkApiModule } from "./sdk-api/routes";
 import { SEED } from "./state/seed";
-import { Store } from "./state/store";
+import { newIdPrefix, Store } from "./state/store";
 import { testMerchantModule } from "./test-merchant/module";
 import { webhooksModule } from "./webhooks/module";
 
@@ -51,6 +51,8 @@ export interface EmulatorOptions {
   config?: Partial<Omit<EmulatorConfig, "seed">>;
   /** Extra modules (tests, tools). */
   modules?: EmulatorModule[];
+  /** Part of every id handed out; a fresh one per boot by default (state/store.ts). */
+  idPrefix?: string;
 }
 
 export interface Emulator {
@@ -83,7 +85,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   const resetListeners = new Set<() => void>();
   const beforeResetListeners = new Set<() => void>();
   const ctx: EmulatorContext = {
-    state: new Store(seed, clock),
+    state: new Store(seed, clock, options.idPrefix ?? newIdPrefix()),
     clock,
     journal: new Journal(config.journalCapacity),
     faults: new Faults(config.faultSeed),
@@ -112,6 +114,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   };
 
   const app: EmulatorApp = new Hono<EmulatorEnv>();
+  app.use("*", controlGuard());
   app.use("*", journalRequests(ctx));
   app.use("*", serviceGuards(ctx));
   const modules = [...MODULES, ...(options.modules ?? [])];

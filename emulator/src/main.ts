@@ -2,9 +2,11 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { createEmulator } from "./app";
 import type { Snapshot } from "./state/store";
+import type { Notification } from "./webhooks/dispatcher";
+import { webhooksFor } from "./webhooks/module";
 
 // CLI: `npm run emulator -- [--port 4010] [--host HOST] [--state FILE] [--log]`.
-// EMULATOR_PORT / EMULATOR_STATE work as well.
+// EMULATOR_PORT / EMULATOR_HOST / EMULATOR_STATE work as well.
 
 const { values } = parseArgs({
   options: {
@@ -20,26 +22,48 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   console.error(`Invalid port: ${values.port ?? process.env.EMULATOR_PORT}`);
   process.exit(2);
 }
+// Loopback only unless asked: the journal holds shoppers' personal data and the control API
+// resets state, moves the clock and injects faults.
+const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1"]);
+const host = values.host ?? process.env.EMULATOR_HOST ?? "127.0.0.1";
+if (!LOOPBACK.has(host)) {
+  console.warn(
+    `[emulator] WARNING: listening on ${host}, not only on this machine. Anyone who can reach it ` +
+      "can read the journal (shoppers' personal data) and drive the control API.",
+  );
+}
 const stateFile = values.state ?? process.env.EMULATOR_STATE;
 
-const emulator = createEmulator({ config: { log: values.log ?? false } });
+interface SavedState {
+  state: Snapshot;
+  clock_offset_ms?: number;
+  webhooks?: Notification[];
+}
 
+let saved: SavedState | undefined;
 if (stateFile && existsSync(stateFile)) {
   try {
-    const saved = JSON.parse(readFileSync(stateFile, "utf8")) as {
-      state: Snapshot;
-      clock_offset_ms?: number;
-    };
-    emulator.ctx.state.restore(saved.state);
-    if (saved.clock_offset_ms) emulator.ctx.clock.advance(saved.clock_offset_ms);
-    console.log(`[emulator] state loaded from ${stateFile}`);
+    saved = JSON.parse(readFileSync(stateFile, "utf8")) as SavedState;
   } catch (err) {
     console.error(`[emulator] cannot load state from ${stateFile}:`, err);
     process.exit(2);
   }
 }
 
-const running = await emulator.listen(port, values.host);
+const emulator = createEmulator({
+  config: { log: values.log ?? false },
+  // Ids keep their saved prefix and counters across restarts with --state.
+  ...(saved?.state.id_prefix !== undefined ? { idPrefix: saved.state.id_prefix } : {}),
+});
+
+if (saved) {
+  emulator.ctx.state.restore(saved.state);
+  if (saved.clock_offset_ms) emulator.ctx.clock.advance(saved.clock_offset_ms);
+  if (saved.webhooks) webhooksFor(emulator.ctx).restore(saved.webhooks);
+  console.log(`[emulator] state loaded from ${stateFile}`);
+}
+
+const running = await emulator.listen(port, host);
 console.log(`[emulator] service API on ${running.url}  (inspector: ${running.url}/__emulator/)`);
 
 let stopping = false;
@@ -47,11 +71,12 @@ async function stop(signal: string) {
   if (stopping) return;
   stopping = true;
   if (stateFile) {
-    const saved = {
+    const toSave: SavedState = {
       state: emulator.ctx.state.snapshot(),
       clock_offset_ms: emulator.ctx.clock.offset,
+      webhooks: webhooksFor(emulator.ctx).snapshot(),
     };
-    writeFileSync(stateFile, JSON.stringify(saved, null, 2));
+    writeFileSync(stateFile, JSON.stringify(toSave, null, 2));
     console.log(`[emulator] state saved to ${stateFile}`);
   }
   await running.close();

@@ -1,5 +1,10 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
+import { readBodyAtMost } from "./request-body";
+
+/** The largest body the shop's own JSON routes take: a checkout with two full addresses is
+ *  under 4 KB; anything past this is refused with 413 before the rest is read. */
+export const MAX_JSON_BODY_BYTES = 64 * 1024;
 
 /**
  * JSON answers of the app's service routes. `no-store` everywhere: the callbacks describe one
@@ -42,7 +47,18 @@ export async function readJsonBody(
       response: errorJson(415, "unsupported_media_type", "Send the body as application/json."),
     };
   }
-  const text = await request.text();
+  const body = await readBodyAtMost(request, MAX_JSON_BODY_BYTES);
+  if (body === null) {
+    return {
+      ok: false,
+      response: errorJson(
+        413,
+        "payload_too_large",
+        `The body is larger than ${MAX_JSON_BODY_BYTES} bytes.`,
+      ),
+    };
+  }
+  const text = new TextDecoder().decode(body);
   if (text.trim() === "") return { ok: true, value: {} };
   try {
     return { ok: true, value: JSON.parse(text) };

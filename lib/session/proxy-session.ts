@@ -1,19 +1,40 @@
-import { getIronSession, nextProxyCookies } from "iron-session";
-import { type NextRequest, NextResponse } from "next/server";
+import { getIronSession } from "iron-session";
+import type { NextRequest, NextResponse } from "next/server";
+import { isRevoked } from "./revocation";
 import { shopSessionOptions } from "./session";
-import { ensureIdentity, type ShopSessionData } from "./session-data";
+import { ensureIdentity, hasToken, replaceIdentity, type ShopSessionData } from "./session-data";
+
+type CookieOptions = Parameters<NextResponse["cookies"]["set"]>[2];
 
 /**
- * Every visitor gets a sealed session cookie with a random session id and salt on the first
- * request (issue #2), so pages, callbacks and the cart all see the same identity. Writing
- * through nextProxyCookies also updates the request, so the first render sees it too.
+ * Every visitor gets a sealed session cookie with a random session id, salt and token on the
+ * first request, so pages, callbacks and the cart all see the same identity. A cookie whose
+ * token was revoked (logout, sign-out, or the cookie from before a login) or that has no token
+ * is anonymous: it gets a new identity and nothing of the old one. The cookie written here is
+ * in the request headers handed to `respond` too, so the page, action or route that runs next
+ * sees the replaced cookie.
  */
-export async function withShopSession(request: NextRequest): Promise<NextResponse> {
-  const response = NextResponse.next();
-  const session = await getIronSession<ShopSessionData>(
-    nextProxyCookies(request, response),
-    shopSessionOptions(),
-  );
-  if (ensureIdentity(session)) await session.save();
+export async function withShopSession(
+  request: NextRequest,
+  respond: (requestHeaders: Headers) => NextResponse,
+): Promise<NextResponse> {
+  const written: [string, string, CookieOptions][] = [];
+  const jar = {
+    read: (name: string) => request.cookies.get(name)?.value,
+    names: () => request.cookies.getAll().map((cookie) => cookie.name),
+    write: (name: string, value: string, options: CookieOptions) => {
+      request.cookies.set(name, value);
+      written.push([name, value, options]);
+    },
+  };
+  const session = await getIronSession<ShopSessionData>(jar, shopSessionOptions());
+  if (!hasToken(session) || (await isRevoked(session.token))) {
+    replaceIdentity(session);
+    await session.save();
+  } else if (ensureIdentity(session)) {
+    await session.save();
+  }
+  const response = respond(new Headers(request.headers));
+  for (const [name, value, options] of written) response.cookies.set(name, value, options);
   return response;
 }

@@ -17,12 +17,18 @@ describe("session identity", () => {
     expect(ensureIdentity(data)).toBe(true);
     expect(data.sessionId).toMatch(/^[0-9a-f]{64}$/);
     expect(data.salt).toMatch(/^[0-9a-f]{64}$/);
+    expect(data.token).toMatch(/^[0-9a-f]{64}$/);
     expect(data.salt).not.toBe(data.sessionId);
+    expect(data.token).not.toBe(data.sessionId);
     expect(randomHex32()).not.toBe(randomHex32());
   });
 
   it("keeps an existing identity (logging in keeps the session id)", () => {
-    const data: ShopSessionData = { sessionId: randomHex32(), salt: randomHex32() };
+    const data: ShopSessionData = {
+      sessionId: randomHex32(),
+      salt: randomHex32(),
+      token: randomHex32(),
+    };
     const before = { ...data };
     expect(ensureIdentity(data)).toBe(false);
     data.customerId = "c1";

@@ -10,6 +10,13 @@ import { type Currency, isCurrency } from "@/lib/shop/money";
 export interface ShopSessionData {
   sessionId?: string;
   salt?: string;
+  /**
+   * The authentication token of this cookie, replaced at every login, logout and admin sign-in
+   * or sign-out; the replaced one is revoked in the database (lib/session/revocation.ts), so a
+   * copy of the cookie from before is anonymous afterwards. `sessionId`/`salt` are the identity
+   * the service knows (the session hash) and survive login (docs/decisions/session-identity.md).
+   */
+  token?: string;
   customerId?: string;
   currency?: Currency;
   /** set by the admin login; the back office checks it on every request */
@@ -18,12 +25,14 @@ export interface ShopSessionData {
 
 export const SESSION_COOKIE = "shop_session";
 
+/** Session cookie lifetime of 30 days; the seal expires with it. */
+export const SESSION_TTL_SECONDS = 60 * 60 * 24 * 30;
+
 export function sessionOptions(secret: string, production: boolean): SessionOptions {
   return {
     cookieName: SESSION_COOKIE,
     password: secret,
-    // Session cookie lifetime of 30 days; the seal expires with it.
-    ttl: 60 * 60 * 24 * 30,
+    ttl: SESSION_TTL_SECONDS,
     cookieOptions: { httpOnly: true, sameSite: "lax", secure: production, path: "/" },
   };
 }
@@ -47,12 +56,37 @@ export function hasIdentity(data: ShopSessionData): data is ShopSessionData & {
   );
 }
 
-/** Gives a session without a valid identity a fresh id and salt; returns whether it changed. */
+export function hasToken(data: ShopSessionData): data is ShopSessionData & { token: string } {
+  return typeof data.token === "string" && HEX64.test(data.token);
+}
+
+/**
+ * Gives a session without a valid identity a fresh id, salt and token (and one without a token
+ * a token); returns whether it changed.
+ */
 export function ensureIdentity(data: ShopSessionData): boolean {
-  if (hasIdentity(data)) return false;
-  data.sessionId = randomHex32();
-  data.salt = randomHex32();
-  return true;
+  let changed = false;
+  if (!hasIdentity(data)) {
+    data.sessionId = randomHex32();
+    data.salt = randomHex32();
+    changed = true;
+  }
+  if (!hasToken(data)) {
+    data.token = randomHex32();
+    changed = true;
+  }
+  return changed;
+}
+
+/**
+ * An ended session: nothing of it is kept but the shopper's display currency; a new identity
+ * (session id, salt, token) takes its place.
+ */
+export function replaceIdentity(data: ShopSessionData): void {
+  const currency = data.currency;
+  for (const key of Object.keys(data) as (keyof ShopSessionData)[]) delete data[key];
+  if (currency) data.currency = currency;
+  ensureIdentity(data);
 }
 
 export function sessionCurrency(data: ShopSessionData): Currency {

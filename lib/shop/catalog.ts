@@ -73,7 +73,16 @@ export async function listProducts(
     include: productInclude,
     orderBy: [{ category: { position: "asc" } }, { name: "asc" }],
   });
-  return rows.map((row) => toView(row, currency));
+  // The database's LIKE reads % and _ as wildcards; what the shopper typed is text. Every literal
+  // match is also a LIKE match, so keeping the literal ones gives exactly the literal matches.
+  const needle = query?.toLowerCase();
+  const literal = needle
+    ? rows.filter(
+        (row) =>
+          row.name.toLowerCase().includes(needle) || row.description.toLowerCase().includes(needle),
+      )
+    : rows;
+  return literal.map((row) => toView(row, currency));
 }
 
 export async function getProduct(slug: string, currency: Currency): Promise<ProductView | null> {

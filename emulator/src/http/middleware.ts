@@ -11,6 +11,47 @@ function isControl(path: string): boolean {
 }
 
 /**
+ * The control API, the journal and everything else under /__emulator/ answer only this machine's
+ * own tools: a request carrying a foreign `Origin` (or a browser's cross-site fetch metadata)
+ * gets 403, and so does any request with a body that is not `application/json`, which a web page
+ * on another origin cannot send without a CORS preflight; that preflight is refused (403, no
+ * CORS headers). So no page the operator happens to visit can reset the emulator, inject faults,
+ * move its clock or read the journal.
+ */
+export function controlGuard(): MiddlewareHandler<EmulatorEnv> {
+  return async (c, next) => {
+    if (!isControl(c.req.path)) return next();
+    const own = new URL(c.req.url).origin;
+    const origin = c.req.header("origin");
+    const site = c.req.header("sec-fetch-site");
+    if ((origin !== undefined && origin !== own) || site === "cross-site" || site === "same-site") {
+      return fail(
+        c,
+        403,
+        "forbidden",
+        `The emulator's control API answers its own origin only (${own}), not ${origin ?? site}.`,
+      );
+    }
+    if (c.req.method === "OPTIONS") {
+      return fail(c, 403, "forbidden", "The emulator's control API answers no CORS preflight.");
+    }
+    const method = c.req.method;
+    if (method !== "GET" && method !== "HEAD") {
+      const type = c.req.header("content-type") ?? "";
+      if (!/^application\/json\s*(;|$)/i.test(type)) {
+        return fail(
+          c,
+          403,
+          "forbidden",
+          "The emulator's control API takes Content-Type: application/json only.",
+        );
+      }
+    }
+    return next();
+  };
+}
+
+/**
  * Records every request but the control API's own (the inspector polls it) in the journal.
  * Only references are stored here; redaction happens when the journal is read.
  */

@@ -100,6 +100,17 @@ export interface Snapshot {
   tradein_items: TradeInItem[];
   orders: Order[];
   purchases: [string, string][];
+  /** The id prefix the saved ids were made with (absent in files saved before it existed). */
+  id_prefix?: string;
+}
+
+/**
+ * A prefix no other boot of the emulator shares, e.g. "k3x9q2": ids look like
+ * `ord_k3x9q2_000001`, so an emulator restarted without `--state` never hands out an id a
+ * merchant already stored (a repeated `wh_000001` would be taken for a duplicate delivery).
+ */
+export function newIdPrefix(): string {
+  return randomBytes(4).readUInt32BE(0).toString(36).padStart(6, "0").slice(-6);
 }
 
 const DEFAULT_DEVICE: TradeInDevice = {
@@ -150,10 +161,13 @@ export class Store {
   /** Opaque session_id (merchant setting `session_id_form: "uuid"`) → session hash. */
   sessionUuids = new Map<string, string>();
   counters: Record<string, number> = {};
+  /** Part of every id this store hands out ("" in unit tests that build a Store directly). */
+  idPrefix: string;
 
-  constructor(seed: Seed, clock: Clock) {
+  constructor(seed: Seed, clock: Clock, idPrefix = "") {
     this.clock = clock;
     this.seed = seed;
+    this.idPrefix = idPrefix;
     this.reset();
   }
 
@@ -175,10 +189,12 @@ export class Store {
     // with the shop's stored one).
   }
 
-  #nextId(prefix: string): string {
+  /** The next id of a kind (`ord`, `ti`, `wh`, ...): counters are saved with --state. */
+  nextId(prefix: string): string {
     const n = (this.counters[prefix] ?? 0) + 1;
     this.counters[prefix] = n;
-    return `${prefix}_${String(n).padStart(6, "0")}`;
+    const boot = this.idPrefix ? `${this.idPrefix}_` : "";
+    return `${prefix}_${boot}${String(n).padStart(6, "0")}`;
   }
 
   // ---- merchants, users, clients ----
@@ -403,7 +419,7 @@ export class Store {
     const now = this.clock.now();
     const status = input.status ?? "offered";
     const item: TradeInItem = {
-      id: this.#nextId("ti"),
+      id: this.nextId("ti"),
       merchant_id: input.merchant_id,
       session_hash: session.hash,
       session_version: version.version,
@@ -502,7 +518,7 @@ export class Store {
 
   createOrder(input: CreateOrderInput): Order {
     const now = this.clock.now();
-    const id = this.#nextId("ord");
+    const id = this.nextId("ord");
     const order: Order = {
       id,
       merchant_id: input.merchant_id,
@@ -619,12 +635,14 @@ export class Store {
       tradein_items: [...this.tradeIns.values()],
       orders: [...this.orders.values()],
       purchases: [...this.purchases.entries()],
+      id_prefix: this.idPrefix,
     });
   }
 
   restore(snapshot: Snapshot): void {
     this.reset(snapshot.seed);
     this.counters = { ...snapshot.counters };
+    if (snapshot.id_prefix !== undefined) this.idPrefix = snapshot.id_prefix;
     this.merchants = new Map(snapshot.merchants.map((m) => [m.id, m]));
     this.accessTokens = new Map(snapshot.access_tokens.map((t) => [t.token, t]));
     this.refreshTokens = new Map(snapshot.refresh_tokens.map((t) => [t.token, t]));

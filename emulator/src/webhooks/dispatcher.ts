@@ -76,7 +76,6 @@ export class WebhookDispatcher {
   #secrets = new Map<string, string>();
   #inFlight = new Map<string, Promise<unknown>>();
   #controlSends = 0;
-  #counter = 0;
   /** Attempts started per notification (numbered before they answer: two may run at once). */
   #started = new Map<string, number>();
   #timer: ReturnType<typeof setInterval> | undefined;
@@ -112,8 +111,8 @@ export class WebhookDispatcher {
     this.#notifications.clear();
     this.#secrets.clear();
     this.#started.clear();
-    // The notification counter is NOT reset: ids are "unique per notification", and a merchant
-    // that dedupes by id keeps them across an emulator reset (store.ts does the same for ids).
+    // Notification ids keep counting (the store's counters survive a reset and are saved with
+    // --state): ids are "unique per notification", and a merchant that dedupes by id keeps them.
     this.firstAttemptDelayMs = 0;
   }
 
@@ -121,8 +120,7 @@ export class WebhookDispatcher {
   notifyOrder(order: Order, event: WebhookEvent = "order.payment_completed"): Notification {
     const merchant = this.#state.getMerchant(order.merchant_id);
     if (!merchant) throw new Error(`unknown merchant ${order.merchant_id}`);
-    this.#counter += 1;
-    const id = `wh_${String(this.#counter).padStart(6, "0")}`;
+    const id = this.#state.nextId("wh");
     const created_at = this.#clock.iso();
     const notification: Notification = {
       id,
@@ -143,6 +141,15 @@ export class WebhookDispatcher {
     // The first attempt starts now (contract: delivered within about 5 s of the payment).
     if (this.firstAttemptDelayMs === 0) void this.tick();
     return notification;
+  }
+
+  /** The queue, for `--state`: a restart resumes the retries where they were. */
+  snapshot(): Notification[] {
+    return structuredClone(this.list());
+  }
+
+  restore(notifications: Notification[]): void {
+    this.#notifications = new Map(notifications.map((n) => [n.id, structuredClone(n)]));
   }
 
   list(): Notification[] {

@@ -1,7 +1,11 @@
 "use server";
 
 import { z } from "zod";
+import { clientAddress } from "@/lib/auth/client-address";
+import { throttledLogin } from "@/lib/auth/login-throttle";
+import { rotateToken } from "@/lib/session/revocation";
 import { requireSessionIdentity } from "@/lib/session/session";
+import { replaceIdentity } from "@/lib/session/session-data";
 import { attachCustomer } from "../cart";
 import { authenticateCustomer } from "../customers";
 import { safeReturnPath } from "../safe-redirect";
@@ -20,8 +24,10 @@ const loginSchema = z.object({
 });
 
 /**
- * Logging in keeps the session id and the cart: only `customerId` is added to the session and
- * the open cart is tied to the customer.
+ * Logging in keeps the service identity (session id and salt: the trade-in valued before login
+ * survives) and the cart, but replaces the cookie's token and revokes the old one, so a copy of
+ * the cookie taken before login is anonymous afterwards (docs/decisions/session-identity.md).
+ * Attempts are throttled per account and per client address.
  *
  * Login answers where to go instead of redirecting: the service's SDK reads the shopper once
  * per page load and has no refresh method (contract, Front-end SDK), so the form leaves with a
@@ -40,20 +46,36 @@ export async function loginAction(_previous: LoginState, form: FormData): Promis
     }
     return { fieldErrors, email };
   }
-  const customer = await authenticateCustomer(parsed.data.email, parsed.data.password);
-  if (!customer) return { error: "That email and password do not match an account.", email };
+  const attempt = await throttledLogin("shopper", parsed.data.email, await clientAddress(), () =>
+    authenticateCustomer(parsed.data.email, parsed.data.password),
+  );
+  if (!attempt.ok) {
+    return {
+      error: attempt.message ?? "That email and password do not match an account.",
+      email,
+    };
+  }
+  const customer = attempt.value;
 
   const session = await requireSessionIdentity();
+  await rotateToken(session, "login");
   session.customerId = customer.id;
   await session.save();
   await attachCustomer(session.sessionId, customer.id);
   return { redirectTo: safeReturnPath(form.get("next"), "/account") };
 }
 
-/** Forgets the shopper of this session (keeps the session and its cart, detached). */
+/**
+ * Logging out ends the session on the server (its token is revoked, so any copy of the cookie is
+ * anonymous) and starts a new one with a new identity: nothing of the signed-in session (cart,
+ * trade-in, checkout details) is left to whoever uses the browser next. The caller answers with
+ * a redirect, so the browser loads the next page in full.
+ */
 export async function logOutShopper(): Promise<void> {
   const session = await requireSessionIdentity();
-  delete session.customerId;
+  const ended = session.sessionId;
+  await rotateToken(session, "logout");
+  replaceIdentity(session);
   await session.save();
-  await attachCustomer(session.sessionId, null);
+  await attachCustomer(ended, null);
 }

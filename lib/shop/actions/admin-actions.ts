@@ -4,7 +4,11 @@ import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { isAdminLogin, requireAdmin } from "@/lib/auth/admin";
+import { clientAddress } from "@/lib/auth/client-address";
+import { throttledLogin } from "@/lib/auth/login-throttle";
+import { rotateToken } from "@/lib/session/revocation";
 import { requireSessionIdentity } from "@/lib/session/session";
+import { replaceIdentity } from "@/lib/session/session-data";
 import { changeOrderStatus } from "../orders";
 
 export interface AdminLoginState {
@@ -19,16 +23,22 @@ export async function adminLoginAction(
   const email = String(form.get("email") ?? "").slice(0, 200);
   const password = String(form.get("password") ?? "").slice(0, 200);
   if (!email || !password) return { error: "Enter the admin email and password.", email };
-  if (!isAdminLogin(email, password)) return { error: "Wrong admin email or password.", email };
+  const attempt = await throttledLogin("admin", email, await clientAddress(), async () =>
+    isAdminLogin(email, password) ? true : null,
+  );
+  if (!attempt.ok) return { error: attempt.message ?? "Wrong admin email or password.", email };
   const session = await requireSessionIdentity();
+  await rotateToken(session, "admin_login");
   session.admin = true;
   await session.save();
   redirect("/admin");
 }
 
 export async function adminLogoutAction(): Promise<void> {
+  // Signing out ends the session on the server: any copy of the cookie is anonymous afterwards.
   const session = await requireSessionIdentity();
-  delete session.admin;
+  await rotateToken(session, "admin_sign_out");
+  replaceIdentity(session);
   await session.save();
   redirect("/admin/login");
 }

@@ -9,6 +9,7 @@ import { servicePayDeps } from "@/lib/service-adapter/service";
 import { requireSessionIdentity } from "@/lib/session/session";
 import { sessionCurrency } from "@/lib/session/session-data";
 import { addToCart, MAX_QUANTITY, setCartCurrency, setItemQuantity } from "../cart";
+import { addToCartInput, cartQuantityInput } from "../cart-input";
 import { CURRENCIES } from "../money";
 import { safeReturnPath } from "../safe-redirect";
 
@@ -21,18 +22,13 @@ export interface AddToCartState {
   message: string;
 }
 
-const addSchema = z.object({
-  productId: z.string().min(1).max(64),
-  quantity: z.coerce.number().int().min(1).max(MAX_QUANTITY),
-});
-
 export async function addToCartAction(
   _previous: AddToCartState,
   form: FormData,
 ): Promise<AddToCartState> {
-  const parsed = addSchema.safeParse({
+  const parsed = addToCartInput.safeParse({
     productId: form.get("productId"),
-    quantity: form.get("quantity") ?? 1,
+    quantity: form.get("quantity") ?? "1",
   });
   if (!parsed.success) {
     return { status: "error", message: `Choose a quantity from 1 to ${MAX_QUANTITY}.` };
@@ -52,14 +48,9 @@ export async function addToCartAction(
   return { status: "added", message: "Added to your cart." };
 }
 
-const quantitySchema = z.object({
-  itemId: z.string().min(1).max(64),
-  quantity: z.coerce.number().int().min(0).max(MAX_QUANTITY),
-});
-
 /** Changes a cart line's quantity (0 removes it). Bad input changes nothing. */
 export async function updateCartItemAction(form: FormData): Promise<void> {
-  const parsed = quantitySchema.safeParse({
+  const parsed = cartQuantityInput.safeParse({
     itemId: form.get("itemId"),
     quantity: form.get("quantity"),
   });

@@ -7,6 +7,7 @@ import { sendOrderUpdate } from "@/lib/service/order-updates";
 import { reconcileServiceOrders } from "@/lib/service/reconciliation";
 import { UPDATE_TYPES } from "@/lib/service/resources";
 import { serviceOrderDeps } from "@/lib/service-adapter/service";
+import { quantityField } from "../quantity";
 
 export interface OrderUpdateState {
   ok?: boolean;
@@ -19,7 +20,7 @@ const QTY_PREFIX = "qty_";
 const updateFormSchema = z.object({
   orderId: z.string().min(1).max(64),
   updateType: z.enum(UPDATE_TYPES),
-  quantities: z.record(z.string().min(1).max(64), z.coerce.number().int().min(0).max(1000)),
+  quantities: z.record(z.string().min(1).max(64), quantityField(0, 1000)),
 });
 
 /** One post-purchase update of a service order, from the order page's forms. */
@@ -31,7 +32,7 @@ export async function orderUpdateAction(
   const quantities: Record<string, unknown> = {};
   for (const [key, value] of form.entries()) {
     if (key.startsWith(QTY_PREFIX) && typeof value === "string" && value.trim() !== "") {
-      quantities[key.slice(QTY_PREFIX.length)] = value.trim();
+      quantities[key.slice(QTY_PREFIX.length)] = value;
     }
   }
   const parsed = updateFormSchema.safeParse({

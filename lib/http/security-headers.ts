@@ -1,0 +1,47 @@
+/**
+ * The headers every shop page carries. The Content-Security-Policy allows what the shop itself
+ * serves plus the service SDK's origin (`{assets_url}`, from configuration: the SDK module is
+ * imported from there and calls its own origin), and nothing else: scripts need the per-request
+ * nonce (Next.js puts it on its own inline scripts), no plugins, no framing by any site, forms
+ * post only to the shop. Styles allow inline: the SDK styles its shadow roots with <style>.
+ */
+export function contentSecurityPolicy(options: {
+  nonce: string;
+  sdkOrigin: string;
+  development: boolean;
+}): string {
+  const { nonce, development } = options;
+  const sdk = options.sdkOrigin ? ` ${options.sdkOrigin}` : "";
+  // `next dev` evaluates modules with eval() and talks to its HMR socket; production does not.
+  const devScript = development ? " 'unsafe-eval'" : "";
+  const devConnect = development ? " ws: wss:" : "";
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}'${sdk}${devScript}`,
+    `connect-src 'self'${sdk}${devConnect}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-src 'none'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
+
+export const STATIC_SECURITY_HEADERS: Record<string, string> = {
+  "X-Frame-Options": "DENY",
+  "X-Content-Type-Options": "nosniff",
+  "Referrer-Policy": "strict-origin-when-cross-origin",
+};
+
+/** Pages with one person's data: never stored by the browser or anything in between. */
+export function isPrivatePath(pathname: string): boolean {
+  return /^\/(account|checkout|admin)(\/|$)/.test(pathname);
+}
+
+/** The origin of the SDK's address, for the policy: `http://localhost:4010/assets` → its origin. */
+export function originOf(url: string): string {
+  return new URL(url).origin;
+}
