@@ -25,7 +25,9 @@ function plainText(html: string): string {
 
 /**
  * Where the option's form (not the SDK's own shadow roots) shows `text` visibly, or null. Text in
- * pre/code is data on display (a debugging panel), not the option's text.
+ * pre/code is data on display (a debugging panel), not the option's text. Text inside a
+ * disclosure the shopper opened (a control with aria-expanded="true" whose aria-controls names
+ * it or an ancestor) is the tooltip or side panel the contract asks for, not text left visible.
  */
 function visibleIn(text: string, scope: HTMLElement): string | null {
   if (text === "") return null;
@@ -38,13 +40,25 @@ function visibleIn(text: string, scope: HTMLElement): string | null {
     const visible = element.checkVisibility
       ? element.checkVisibility()
       : element.offsetParent !== null;
-    if (visible) {
+    if (visible && !openedByShopper(element)) {
       const id = element.id ? `#${element.id}` : "";
       const classes = [...element.classList].map((c) => `.${c}`).join("");
       return `${element.tagName.toLowerCase()}${id}${classes}`;
     }
   }
   return null;
+}
+
+function openedByShopper(element: HTMLElement): boolean {
+  for (let node: HTMLElement | null = element; node; node = node.parentElement) {
+    if (
+      node.id &&
+      document.querySelector(`[aria-controls~="${CSS.escape(node.id)}"][aria-expanded="true"]`)
+    ) {
+      return true;
+    }
+  }
+  return false;
 }
 
 /** The Service Pay radio: by value, by data-module-name, or by a label showing the option's label. */

@@ -145,8 +145,16 @@ describe("the report", () => {
     expect((await h.control("POST", "/readiness/declare", { merchant_id: "m_demo" })).status).toBe(
       400,
     );
-    const notJson = await h.fetch("/__emulator/readiness/active", { method: "POST", body: "x" });
-    expect(notJson.status).toBe(400);
+    // A plain-text body is refused before it is read (the control API takes only JSON); JSON
+    // that does not parse is a bad request.
+    const plain = await h.fetch("/__emulator/readiness/active", { method: "POST", body: "x" });
+    expect(plain.status).toBe(403);
+    const badJson = await h.fetch("/__emulator/readiness/active", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "x",
+    });
+    expect(badJson.status).toBe(400);
     expect((await h.control("POST", "/test-merchant/careless", { mistake: "nope" })).status).toBe(
       400,
     );

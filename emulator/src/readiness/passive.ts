@@ -328,10 +328,20 @@ export function evaluatePassive(input: PassiveInput): PassiveFindings {
   );
 
   const hashes: { entry: JournalEntry; hash: string; customer?: string }[] = [];
+  // A session_id the service itself returned is re-queried as returned (public docs; the
+  // `session_id_form: "uuid"` setting returns opaque ids): not a hash the merchant computed.
+  const returnedIds = new Set<string>();
+  for (const e of requests) {
+    const returned = obj(e.response_body)?.session_id;
+    if (typeof returned === "string") returnedIds.add(returned);
+  }
   for (const e of requests) {
     const session = /^\/core\/sessions\/([^/]+)\/$/.exec(e.path)?.[1];
     if (session) {
-      hashes.push({ entry: e, hash: stripVersion(decodeURIComponent(session)) });
+      const queried = decodeURIComponent(session);
+      if (!returnedIds.has(queried) || HASH.test(stripVersion(queried))) {
+        hashes.push({ entry: e, hash: stripVersion(queried) });
+      }
       continue;
     }
     const body = obj(jsonOf(e.request_body));
