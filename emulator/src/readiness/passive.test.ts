@@ -116,3 +116,27 @@ describe("api.backoff", () => {
     expect(judge([refused(0), other])["api.backoff"]).toBeUndefined();
   });
 });
+
+describe("session.hash-form", () => {
+  const HASH_A = "a".repeat(64);
+  const lookup = (at: number, id: string, returned: string) =>
+    entry({
+      at,
+      path: `/core/sessions/${encodeURIComponent(id)}/`,
+      status: 200,
+      response_body: { session_id: returned },
+    });
+  const verdictOf = (entries: JournalEntry[]) => judge(entries)["session.hash-form"]?.verdict;
+
+  it("passes an opaque session_id re-queried as the service returned it", () => {
+    const uuid = "0ead8534-0a3b-4cab-99af-2b787f183c0a";
+    expect(verdictOf([lookup(0, HASH_A, uuid), lookup(10, uuid, uuid)])).toBe("pass");
+  });
+
+  it("fails an id the merchant made up, even in the service's id form", () => {
+    const unknown = (at: number, id: string) =>
+      entry({ at, path: `/core/sessions/${encodeURIComponent(id)}/`, status: 404 });
+    expect(verdictOf([unknown(0, "5b5f1dbb-ce6c-4854-8cf4-32d8d3433a42")])).toBe("fail");
+    expect(verdictOf([unknown(0, "A".repeat(64))])).toBe("fail");
+  });
+});
