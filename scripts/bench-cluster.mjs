@@ -9,7 +9,7 @@
 // service's retries). Needs a production build (`next build` is run when there is none).
 // BENCH_DURATION sets seconds per measurement (default 10, after a 3 s warm-up).
 import { spawnSync } from "node:child_process";
-import { createHmac, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import autocannon from "autocannon";
@@ -19,6 +19,7 @@ import { ensureNginx, nginxConfig } from "./cluster.mjs";
 import { loadEnv, root } from "./lib/env.mjs";
 import { start, stop } from "./lib/processes.mjs";
 import { prepareDatabase } from "./lib/run.mjs";
+import { nextDeliveryRequest, signedDeliveries } from "./lib/webhook-deliveries.mjs";
 import { postgresUrl, resetDatabases, startPostgres, stopPostgres } from "./postgres.mjs";
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
@@ -107,36 +108,6 @@ async function freshDatabase() {
        now() + interval '1 hour', now())`,
     [IDENTITY.userId, IDENTITY.merchantId],
   );
-}
-
-/** Signed in advance: notification n moves order n mod ORDERS on (payment_completed, then
- *  completed); 10 % are exact copies of an earlier delivery. */
-function deliveries() {
-  const statuses = ["payment_completed", "completed"];
-  const list = [];
-  let unique = 0;
-  for (let i = 0; i < DELIVERIES; i++) {
-    if (list.length > 100 && i % Math.round(1 / DUPLICATE_SHARE) === 0) {
-      list.push(list[i - 1 - ((i * 7919) % 100)]);
-      continue;
-    }
-    const n = unique++;
-    const order = n % ORDERS;
-    const body = JSON.stringify({
-      id: `wh_${String(n).padStart(8, "0")}`,
-      event: "order.payment_completed",
-      created_at: new Date(1_790_000_000_000 + n).toISOString(),
-      order_id: `svc-${order}`,
-      cart_id: `bench-cart-${order}`,
-      status: statuses[Math.min(Math.floor(n / ORDERS), statuses.length - 1)],
-      amount: 12300,
-      currency: "EUR",
-      trade_in_discount: 5000,
-      customer_id: null,
-    });
-    list.push({ body, signature: createHmac("sha256", SECRET).update(body).digest("hex") });
-  }
-  return list;
 }
 
 async function waitFor(url) {
@@ -256,22 +227,7 @@ async function run(instances, list, cursor) {
     const before = await databaseWork();
     const webhook = await measure("webhook", {
       url: `${base}/api/service/webhooks/order`,
-      requests: [
-        {
-          method: "POST",
-          setupRequest(request) {
-            const next = list[cursor.i++ % list.length];
-            return {
-              ...request,
-              body: next.body,
-              headers: {
-                "content-type": "application/json",
-                "x-service-signature": next.signature,
-              },
-            };
-          },
-        },
-      ],
+      requests: [nextDeliveryRequest(list, cursor)],
     });
     const work = perRequest(before, await databaseWork(), cursor.i - first);
     const stored = await checkDatabase(list.slice(first), cursor.i - first);
@@ -297,7 +253,12 @@ async function main() {
   ensureBuild();
   const startedPostgres = startPostgres();
   console.log(`Signing ${DELIVERIES} deliveries for ${ORDERS} orders…`);
-  const list = deliveries();
+  const list = signedDeliveries({
+    count: DELIVERIES,
+    orders: ORDERS,
+    duplicateShare: DUPLICATE_SHARE,
+    secret: SECRET,
+  });
   const results = [];
   try {
     // Each configuration starts from the same deliveries on a fresh database.

@@ -16,7 +16,6 @@
 // BENCH_APP_DIR serves another checkout's build; BENCH_DURATION sets seconds per level (default
 // 10).
 import { spawnSync } from "node:child_process";
-import { createHmac } from "node:crypto";
 import {
   existsSync,
   mkdirSync,
@@ -32,6 +31,7 @@ import path from "node:path";
 import autocannon from "autocannon";
 import Database from "better-sqlite3";
 import { start, stop } from "./lib/processes.mjs";
+import { benchCartId, nextDeliveryRequest, signedDeliveries } from "./lib/webhook-deliveries.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const appDir = path.resolve(process.env.BENCH_APP_DIR ?? root);
@@ -117,7 +117,7 @@ function createDatabase(file) {
     for (let i = 0; i < ORDERS; i++) {
       address.run(`ab${i}`);
       address.run(`as${i}`);
-      order.run(`o${i}`, `SO-BENCH-${i}`, cartId(i), `ab${i}`, `as${i}`, now, now);
+      order.run(`o${i}`, `SO-BENCH-${i}`, benchCartId(i), `ab${i}`, `as${i}`, now, now);
       history.run(`h${i}`, `o${i}`, now);
     }
     db.prepare(
@@ -126,43 +126,6 @@ function createDatabase(file) {
     ).run(IDENTITY.userId, IDENTITY.merchantId, Date.now() + 3_600_000, Date.now());
   })();
   db.close();
-}
-
-const cartId = (i) => `bench-cart-${i}`;
-const STATUSES = ["payment_completed", "completed"];
-
-/**
- * The deliveries, signed in advance: notification n is for order n mod ORDERS, moving it on
- * (payment_completed, then completed, then repeats of completed); 10 % are exact copies (same
- * bytes, same signature) of an earlier delivery. Both body forms, alternating.
- */
-function deliveries() {
-  const list = [];
-  let unique = 0;
-  for (let i = 0; i < DELIVERIES; i++) {
-    if (list.length > 100 && i % Math.round(1 / DUPLICATE_SHARE) === 0) {
-      list.push(list[i - 1 - ((i * 7919) % 100)]);
-      continue;
-    }
-    const n = unique++;
-    const order = n % ORDERS;
-    const status = STATUSES[Math.min(Math.floor(n / ORDERS), STATUSES.length - 1)];
-    const fields = {
-      id: `wh_${String(n).padStart(8, "0")}`,
-      event: "order.payment_completed",
-      created_at: new Date(1_790_000_000_000 + n).toISOString(),
-      order_id: `svc-${order}`,
-    };
-    const money = { amount: 12300, currency: "EUR", trade_in_discount: 5000, customer_id: null };
-    const body = JSON.stringify(
-      n % 2 === 0
-        ? { ...fields, cart_id: cartId(order), status, ...money }
-        : { ...fields, ...money, data: { cart_id: cartId(order), status } },
-    );
-    const signature = createHmac("sha256", SECRET).update(body).digest("hex");
-    list.push({ body, signature });
-  }
-  return list;
 }
 
 function freePort() {
@@ -196,22 +159,7 @@ function load(url, list, seconds, cursor, connections) {
         url,
         connections,
         duration: seconds,
-        requests: [
-          {
-            method: "POST",
-            setupRequest(request) {
-              const next = list[cursor.i++ % list.length];
-              return {
-                ...request,
-                body: next.body,
-                headers: {
-                  "content-type": "application/json",
-                  "x-service-signature": next.signature,
-                },
-              };
-            },
-          },
-        ],
+        requests: [nextDeliveryRequest(list, cursor)],
       },
       (error, result) => (error ? reject(error) : resolve(result)),
     );
@@ -276,7 +224,12 @@ async function main() {
     const appDb = path.join(tmp, "app.db");
     console.log(`Seeding ${ORDERS} orders and signing ${DELIVERIES} deliveries…`);
     createDatabase(appDb);
-    const list = deliveries();
+    const list = signedDeliveries({
+      count: DELIVERIES,
+      orders: ORDERS,
+      duplicateShare: DUPLICATE_SHARE,
+      secret: SECRET,
+    });
     const floorDir = ensureFloorApp();
 
     const nextPort = await freePort();

@@ -1,0 +1,55 @@
+// Signed order notifications for the webhook benchmarks (bench:webhook, bench:cluster), made in
+// advance so signing costs nothing during the measurement.
+import { createHmac } from "node:crypto";
+
+const STATUSES = ["payment_completed", "completed"];
+
+export const benchCartId = (order) => `bench-cart-${order}`;
+
+/**
+ * `count` deliveries: notification n is for order n mod `orders`, moving it on (payment_completed,
+ * then completed, then repeats of completed); a `duplicateShare` of them are exact copies (same
+ * bytes, same signature) of an earlier delivery. Both body forms of the contract, alternating.
+ */
+export function signedDeliveries({ count, orders, duplicateShare, secret }) {
+  const list = [];
+  let unique = 0;
+  for (let i = 0; i < count; i++) {
+    if (list.length > 100 && i % Math.round(1 / duplicateShare) === 0) {
+      list.push(list[i - 1 - ((i * 7919) % 100)]);
+      continue;
+    }
+    const n = unique++;
+    const order = n % orders;
+    const status = STATUSES[Math.min(Math.floor(n / orders), STATUSES.length - 1)];
+    const fields = {
+      id: `wh_${String(n).padStart(8, "0")}`,
+      event: "order.payment_completed",
+      created_at: new Date(1_790_000_000_000 + n).toISOString(),
+      order_id: `svc-${order}`,
+    };
+    const money = { amount: 12300, currency: "EUR", trade_in_discount: 5000, customer_id: null };
+    const body = JSON.stringify(
+      n % 2 === 0
+        ? { ...fields, cart_id: benchCartId(order), status, ...money }
+        : { ...fields, ...money, data: { cart_id: benchCartId(order), status } },
+    );
+    list.push({ body, signature: createHmac("sha256", secret).update(body).digest("hex") });
+  }
+  return list;
+}
+
+/** An autocannon request that sends the next delivery of `list` (`cursor.i` counts them). */
+export function nextDeliveryRequest(list, cursor) {
+  return {
+    method: "POST",
+    setupRequest(request) {
+      const next = list[cursor.i++ % list.length];
+      return {
+        ...request,
+        body: next.body,
+        headers: { "content-type": "application/json", "x-service-signature": next.signature },
+      };
+    },
+  };
+}
