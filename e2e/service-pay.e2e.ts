@@ -2,6 +2,7 @@
 // the modal, the order webhook arrives, the thank-you page shows"), from a teaser to the
 // confirmation page, in a real browser. The journey itself needs no control API, so it also runs
 // against another SDK build (`--grep-invert @emulator`).
+import { createHmac } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { formatMoney } from "../lib/shop/money";
 import { sessionHashOf } from "./support/emulator";
@@ -85,6 +86,9 @@ test("the raw session id reaches the service nowhere in scenario 1 (the emulator
   // (so the check looks at the right traffic), the id and the salt nowhere.
   const { sessionId, salt } = await rawShopSession(context);
   const hash = await sessionHashOf(page);
+  // The hash is the HMAC of THIS session (computed here, independently of the shop's code), so a
+  // shop sending some other value (a constant, the wrong session's hash) fails.
+  expect(hash).toBe(createHmac("sha256", salt).update(sessionId, "utf8").digest("hex"));
   const journal = JSON.stringify(await emulator.journal());
   expect(journal).toContain(hash);
   expect(journal).not.toContain(sessionId);
