@@ -1,10 +1,11 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { createEmulator } from "./app";
+import { servedSdk } from "./sdk-api/routes";
 import type { Snapshot } from "./state/store";
 
-// CLI: `npm run emulator -- [--port 4010] [--host HOST] [--state FILE] [--log]`.
-// EMULATOR_PORT / EMULATOR_STATE work as well.
+// CLI: `npm run emulator -- [--port 4010] [--host HOST] [--state FILE] [--log] [--sdk PATH|URL]`.
+// EMULATOR_PORT / EMULATOR_STATE / EMULATOR_SDK work as well.
 
 const { values } = parseArgs({
   options: {
@@ -12,6 +13,7 @@ const { values } = parseArgs({
     host: { type: "string" },
     state: { type: "string" },
     log: { type: "boolean", default: false },
+    sdk: { type: "string" },
   },
 });
 
@@ -22,7 +24,17 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 }
 const stateFile = values.state ?? process.env.EMULATOR_STATE;
 
-const emulator = createEmulator({ config: { log: values.log ?? false } });
+const sdk = values.sdk ?? (process.env.EMULATOR_SDK || undefined);
+const emulator = createEmulator({ config: { log: values.log ?? false, ...(sdk ? { sdk } : {}) } });
+if (sdk) {
+  // A candidate that cannot be loaded must stop the run, never fall back to the built-in SDK.
+  try {
+    await servedSdk(emulator.ctx);
+  } catch (err) {
+    console.error(`[emulator] cannot load the SDK candidate ${sdk}:`, err);
+    process.exit(2);
+  }
+}
 
 if (stateFile && existsSync(stateFile)) {
   try {
