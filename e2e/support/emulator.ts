@@ -40,6 +40,18 @@ export interface MerchantPatch {
   webhook_base?: string;
 }
 
+/** One register-purchase as the service received it (GET /__emulator/register-purchases):
+ *  every request, duplicates included, so a test can assert the shop sent exactly one. */
+export interface PurchaseReceipt {
+  n: number;
+  status: number;
+  session_hash: string | null;
+  order_id: string | null;
+  cart_id: string | null;
+  order_amount: unknown;
+  duplicate: boolean;
+}
+
 /** An order as the control API lists it (emulator/README.md, GET /__emulator/orders). */
 export interface EmulatorOrder {
   id: string;
@@ -116,6 +128,9 @@ export const emulator = {
     const body = await call<EmulatorOrder[] | { orders: EmulatorOrder[] }>("GET", "/orders");
     return Array.isArray(body) ? body : body.orders;
   },
+  /** Every register-purchase the service received since the reset, duplicates included. */
+  registerPurchases: async (): Promise<PurchaseReceipt[]> =>
+    (await call<{ receipts: PurchaseReceipt[] }>("GET", "/register-purchases")).receipts,
   /** Moves the clock by days too (refresh tokens live 14 days). */
   advanceDays: (days: number) => call<unknown>("POST", "/clock/advance", { days }),
   /** Fires whatever is due now on the emulator clock. */
