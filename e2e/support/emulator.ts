@@ -128,6 +128,8 @@ export const emulator = {
     const body = await call<EmulatorOrder[] | { orders: EmulatorOrder[] }>("GET", "/orders");
     return Array.isArray(body) ? body : body.orders;
   },
+  /** Which SDK bundle the emulator serves (its source and SHA-256). */
+  sdk: () => call<{ source: string; sha256: string; bytes: number }>("GET", "/sdk"),
   /** Every register-purchase the service received since the reset, duplicates included. */
   registerPurchases: async (): Promise<PurchaseReceipt[]> =>
     (await call<{ receipts: PurchaseReceipt[] }>("GET", "/register-purchases")).receipts,
