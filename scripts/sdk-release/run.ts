@@ -38,8 +38,12 @@ export interface ReleaseOptions {
   noEmulator?: boolean;
   /** workers of the SDK page suite (its tests are isolated per test merchant) */
   workers?: number;
-  /** only the storefront's journeys that run without the emulator (mutation runs' subset) */
+  /** the suites to run (default both) */
+  suites?: SuiteName[];
+  /** passed to the storefront suite as --grep-invert (the mutation run's subset: "@emulator") */
   grepInvert?: string;
+  /** stop each suite after this many failures (the mutation run only needs one) */
+  maxFailures?: number;
   /** print only a line per build, not every test */
   quiet?: boolean;
 }
@@ -118,8 +122,9 @@ async function runBuild(spec: BuildSpec, options: ReleaseOptions): Promise<Build
     delete env.EMULATOR_SDK;
   }
 
+  const suites = SUITES.filter((s) => !options.suites || options.suites.includes(s.name));
   await Promise.all(
-    SUITES.map(async (suite) => {
+    suites.map(async (suite) => {
       const json = path.join(dir, `${suite.name}.json`);
       rmSync(json, { force: true });
       const junit = path.join(options.out, "junit", `${spec.label}-${suite.name}.xml`);
@@ -149,6 +154,7 @@ async function runBuild(spec: BuildSpec, options: ReleaseOptions): Promise<Build
       }
       const args = ["test", "-c", suite.config, "--reporter=list,json,junit"];
       if (suite.name === "sdk-page") args.push(`--workers=${options.workers ?? 2}`);
+      if (options.maxFailures) args.push(`--max-failures=${options.maxFailures}`);
       if (suite.name === "storefront" && options.grepInvert) {
         args.push(`--grep-invert=${options.grepInvert}`);
       }

@@ -1,0 +1,152 @@
+// `npm run mutants:sdk [-- --only id,id]`: applies each realistic SDK regression of
+// ./mutations.ts, one at a time, to a COPY of emulator/sdk (the emulator's own SDK is never
+// edited), builds it, and runs the release suite against the mutated bundle. A mutant is killed
+// when a test fails. Reported twice: by the whole release suite, and by the subset that runs
+// without the bundled emulator (the storefront's journeys without @emulator). Writes
+// sdk-release-report/mutants.md; exits non-zero when a mutant survives the whole suite.
+//
+// To stay fast it first runs that subset (a kill there is a kill by the whole suite too), and
+// only for survivors the whole suite, stopping at the first failure.
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { buildSdk } from "../../emulator/src/assets/build-sdk";
+import { MUTATIONS, type Mutation } from "./mutations";
+import { type BuildResult, ROOT, runRelease } from "./run";
+
+const SDK_DIR = path.join(ROOT, "emulator/sdk");
+
+interface Verdict {
+  mutation: Mutation;
+  bySubset: boolean;
+  byWhole: boolean;
+  killers: string[];
+  seconds: number;
+  error?: string;
+}
+
+function apply(dir: string, mutation: Mutation): void {
+  const file = path.join(dir, mutation.file);
+  const text = readFileSync(file, "utf8");
+  const count = text.split(mutation.from).length - 1;
+  if (count === 0 || (count > 1 && !mutation.all)) {
+    throw new Error(
+      `mutant ${mutation.id}: "${mutation.from}" occurs ${count} times in ${mutation.file}`,
+    );
+  }
+  writeFileSync(file, text.split(mutation.from).join(mutation.to));
+}
+
+/** The failed tests; a run that could not judge (no report, a server that did not start) throws,
+ *  so it is never counted as a kill. */
+function failedTests(results: BuildResult[]): string[] {
+  const failed = results.flatMap((r) =>
+    r.tests.filter((t) => t.outcome === "failed").map((t) => `${t.suite}: ${t.title}`),
+  );
+  const errors = results.flatMap((r) => r.errors);
+  if (failed.length === 0 && errors.length > 0) throw new Error(errors.join("; "));
+  return failed;
+}
+
+async function judge(mutation: Mutation, out: string): Promise<Verdict> {
+  const started = Date.now();
+  const work = mkdtempSync(path.join(tmpdir(), `sdk-mutant-${mutation.id}-`));
+  try {
+    cpSync(SDK_DIR, work, { recursive: true });
+    apply(work, mutation);
+    const bundle = await buildSdk(path.join(work, "main.ts"));
+    const file = path.join(work, "main.js");
+    writeFileSync(file, bundle.code);
+    const dir = path.join(out, mutation.id);
+    mkdirSync(dir, { recursive: true });
+    const subset = await runRelease({
+      builds: [{ label: "candidate", source: file }],
+      out: path.join(dir, "subset"),
+      suites: ["storefront"],
+      grepInvert: "@emulator",
+      quiet: true,
+    });
+    let killers = failedTests(subset);
+    const bySubset = killers.length > 0;
+    if (!bySubset) {
+      const whole = await runRelease({
+        builds: [{ label: "candidate", source: file }],
+        out: path.join(dir, "whole"),
+        maxFailures: 1,
+        quiet: true,
+      });
+      killers = failedTests(whole);
+    }
+    return {
+      mutation,
+      bySubset,
+      byWhole: killers.length > 0,
+      killers,
+      seconds: (Date.now() - started) / 1000,
+    };
+  } catch (error) {
+    return {
+      mutation,
+      bySubset: false,
+      byWhole: false,
+      killers: [],
+      seconds: (Date.now() - started) / 1000,
+      error: (error as Error).message,
+    };
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      only: { type: "string" },
+      out: { type: "string", default: "sdk-release-report/mutants" },
+    },
+  });
+  const only = values.only?.split(",").map((s) => s.trim());
+  const chosen = only ? MUTATIONS.filter((m) => only.includes(m.id)) : MUTATIONS;
+  const out = path.resolve(ROOT, values.out ?? "sdk-release-report/mutants");
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  const verdicts: Verdict[] = [];
+  for (const mutation of chosen) {
+    console.log(`mutant ${mutation.id}: ${mutation.description} …`);
+    const verdict = await judge(mutation, out);
+    verdicts.push(verdict);
+    const word = verdict.error
+      ? `ERROR ${verdict.error}`
+      : verdict.byWhole
+        ? `killed${verdict.bySubset ? " (also without the emulator)" : ""} by ${verdict.killers[0]}`
+        : "SURVIVED";
+    console.log(`  ${word} (${verdict.seconds.toFixed(0)} s)`);
+  }
+  const killed = verdicts.filter((v) => v.byWhole).length;
+  const visible = verdicts.filter((v) => v.mutation.shopperVisible);
+  const killedBySubset = visible.filter((v) => v.bySubset).length;
+  const lines = [
+    "# SDK mutation run",
+    "",
+    `Whole release suite: **${killed} of ${verdicts.length} killed**. Subset without the bundled emulator, mutants visible to a shopper: **${killedBySubset} of ${visible.length} killed** (all mutants: ${verdicts.filter((v) => v.bySubset).length} of ${verdicts.length}).`,
+    "",
+    "| Mutant | Regression | Shopper-visible | Whole suite | Without emulator | First failing test |",
+    "|---|---|---|---|---|---|",
+    ...verdicts.map(
+      (v) =>
+        `| ${v.mutation.id} | ${v.mutation.description} | ${v.mutation.shopperVisible ? "yes" : "no"} | ${v.error ? `error: ${v.error}` : v.byWhole ? "killed" : "**SURVIVED**"} | ${v.bySubset ? "killed" : v.byWhole ? "survived (whole suite not run on subset kills only)" : "survived"} | ${(v.killers[0] ?? "").replace(/\|/g, "\\|")} |`,
+    ),
+    "",
+    "A subset kill implies a whole-suite kill; for mutants the subset missed, the whole suite ran",
+    "with --max-failures=1.",
+    "",
+  ];
+  writeFileSync(path.join(out, "mutants.md"), lines.join("\n"));
+  console.log(
+    `\n${lines.slice(2, 3).join("\n")}\nReport: ${path.relative(process.cwd(), path.join(out, "mutants.md"))}`,
+  );
+  process.exit(verdicts.every((v) => v.byWhole && !v.error) ? 0 : 1);
+}
+
+await main();
