@@ -27,8 +27,9 @@ step("Lint and format (biome check)", () => run(bin("biome"), ["check", "."]));
 // Each runner also writes a JSON report, so the run can close on one plain count line.
 const reports = {
   unit: "test-results/unit.json",
-  sdk: "test-results/sdk.json",
-  shop: "test-results/e2e.json",
+  // Both browser suites (the SDK on the emulator's test page and the storefront) run once, inside
+  // the SDK release suite against the emulator's own SDK build (scripts/sdk-release/run.ts).
+  release: "sdk-release-report/results.json",
 };
 step("Unit tests (vitest run)", () =>
   run(bin("vitest"), [
@@ -39,28 +40,15 @@ step("Unit tests (vitest run)", () =>
   ]),
 );
 step("Production build (next build)", () => run(bin("next"), ["build"]));
-const browserRun = (config, report) =>
-  run(
-    bin("playwright"),
-    ["test", "-c", config, `--reporter=${process.env.CI ? "line" : "list"},json`],
-    {
-      env: {
-        ...process.env,
-        CHROMIUM_PATH: chromium,
-        PLAYWRIGHT_JSON_OUTPUT_FILE: `${root}/${report}`,
-      },
-    },
-  );
-step("Browser tests of the service SDK on the emulator's test page", () =>
-  browserRun("emulator/playwright.config.ts", reports.sdk),
-);
-step("Browser tests of the storefront (playwright test)", () =>
-  browserRun("playwright.config.ts", reports.shop),
+step("SDK release suite: both browser suites against the emulator's own SDK build", () =>
+  run(bin("tsx"), ["scripts/sdk-release/run.ts"], {
+    env: { ...process.env, CHROMIUM_PATH: chromium },
+  }),
 );
 const json = (file) => JSON.parse(readFileSync(`${root}/${file}`, "utf8"));
 const unit = json(reports.unit);
-const browser = [json(reports.sdk).stats, json(reports.shop).stats];
-const passed = unit.numPassedTests + browser.reduce((n, s) => n + s.expected, 0);
-const failed = unit.numFailedTests + browser.reduce((n, s) => n + s.unexpected + s.flaky, 0);
+const browser = json(reports.release).builds.flatMap((b) => b.tests);
+const passed = unit.numPassedTests + browser.filter((t) => t.outcome === "passed").length;
+const failed = unit.numFailedTests + browser.filter((t) => t.outcome === "failed").length;
 console.log(`\nAll checks passed in ${((Date.now() - started) / 1000).toFixed(0)} s.`);
 console.log(`${passed} passed, ${failed} failed`);
