@@ -9,13 +9,28 @@ const SHOP_PORT = 3000;
 // suite with SERVICE_ASSETS_URL (and the other SERVICE_* values) changed and
 // `--grep-invert @emulator`; EMULATOR_PORT=0 skips starting the bundled emulator.
 const EMULATOR_PORT = Number(process.env.EMULATOR_PORT ?? 4010);
-
+// E2E_STACKS=2 (the SDK release suite sets it): a second storefront + emulator pair on 3001/4011
+// with its own database runs the files below, in a second worker. Two workers never share one
+// emulator (the control API resets, faults and moves the clock of the whole service) nor one
+// shop database, so the journeys stay isolated while the suite takes about half the time.
+const STACKS =
+  EMULATOR_PORT > 0 ? Math.min(2, Math.max(1, Number(process.env.E2E_STACKS ?? 1))) : 1;
+/** The second stack's files: about half the suite's time (long real-time waits included). */
+const SECOND_STACK = [
+  "**/trade-in-card.e2e.ts",
+  "**/service-webhooks.e2e.ts",
+  "**/post-purchase.e2e.ts",
+];
+const stack = (i: number) => ({
+  shop: `http://localhost:${SHOP_PORT + i}`,
+  emulator: `http://localhost:${EMULATOR_PORT + i}`,
+});
 export default defineConfig({
   testDir: "e2e",
   testMatch: "**/*.e2e.ts",
   outputDir: "test-results/e2e",
   retries: 0,
-  workers: 1,
+  workers: STACKS,
   fullyParallel: false,
   forbidOnly: !!process.env.CI,
   reporter: process.env.CI ? "line" : "list",
@@ -27,31 +42,54 @@ export default defineConfig({
     ...devices["Desktop Chrome"],
     launchOptions: CHROMIUM_LAUNCH_OPTIONS,
   },
+  ...(STACKS > 1
+    ? {
+        projects: [0, 1].map((i) => ({
+          name: `stack-${i + 1}`,
+          ...(i === 0 ? { testIgnore: SECOND_STACK } : { testMatch: SECOND_STACK }),
+          use: { baseURL: stack(i).shop },
+          // read by e2e/support/fixtures.ts: the control API of this stack's emulator
+          metadata: { emulatorUrl: stack(i).emulator },
+        })),
+      }
+    : {}),
   // An array so more servers (the service emulator) can be added beside the storefront.
-  webServer: [
+  webServer: Array.from({ length: STACKS }, (_, i) => [
     {
-      name: "storefront",
-      command: `node scripts/e2e-server.mjs --port ${SHOP_PORT}`,
-      url: `http://localhost:${SHOP_PORT}/`,
+      name: i === 0 ? "storefront" : `storefront-${i + 1}`,
+      command: `node scripts/e2e-server.mjs --port ${SHOP_PORT + i}`,
+      url: `${stack(i).shop}/`,
       reuseExistingServer: false,
       timeout: 60_000,
-      stdout: "ignore",
-      stderr: "pipe",
-      env: { DATABASE_URL: "file:./e2e.db" },
+      stdout: "ignore" as const,
+      stderr: "pipe" as const,
+      env: {
+        DATABASE_URL: i === 0 ? "file:./e2e.db" : `file:./e2e-${i + 1}.db`,
+        ...(i === 0
+          ? {}
+          : {
+              SHOP_BASE_URL: stack(i).shop,
+              SERVICE_API_BASE_URL: stack(i).emulator,
+              SERVICE_ASSETS_URL: `${stack(i).emulator}/assets`,
+            }),
+      },
     },
     ...(EMULATOR_PORT > 0
       ? [
           {
-            name: "emulator",
+            name: i === 0 ? "emulator" : `emulator-${i + 1}`,
             command: "npm run emulator",
-            url: `http://localhost:${EMULATOR_PORT}/__emulator/health`,
+            url: `${stack(i).emulator}/__emulator/health`,
             reuseExistingServer: false,
             timeout: 60_000,
             stdout: "ignore" as const,
             stderr: "pipe" as const,
-            env: { EMULATOR_PORT: String(EMULATOR_PORT) },
+            env: {
+              EMULATOR_PORT: String(EMULATOR_PORT + i),
+              ...(i === 0 ? {} : { EMULATOR_SHOP_URL: stack(i).shop }),
+            },
           },
         ]
       : []),
-  ],
+  ]).flat(),
 });

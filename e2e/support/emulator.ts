@@ -4,10 +4,12 @@
 // Plain fetch from the test process: the control API is never journaled, rate limited or faulted.
 import { expect, type Page } from "@playwright/test";
 
-export const EMULATOR_URL = (process.env.EMULATOR_URL ?? "http://localhost:4010").replace(
-  /\/+$/,
-  "",
-);
+let emulatorUrl = (process.env.EMULATOR_URL ?? "http://localhost:4010").replace(/\/+$/, "");
+
+/** Points the client at another emulator (a second browser-test stack: playwright.config.ts). */
+export function pointEmulatorClientAt(url: string): void {
+  emulatorUrl = url.replace(/\/+$/, "");
+}
 
 export interface WebhookAttempt {
   n: number;
@@ -75,7 +77,7 @@ export interface TradeInRequest {
 }
 
 async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${EMULATOR_URL}/__emulator${path}`, {
+  const response = await fetch(`${emulatorUrl}/__emulator${path}`, {
     method,
     headers: body === undefined ? {} : { "content-type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),

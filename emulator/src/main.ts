@@ -2,10 +2,11 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { createEmulator } from "./app";
 import { servedSdk } from "./sdk-api/routes";
+import { seedForShop } from "./state/seed";
 import type { Snapshot } from "./state/store";
 
-// CLI: `npm run emulator -- [--port 4010] [--host HOST] [--state FILE] [--log] [--sdk PATH|URL]`.
-// EMULATOR_PORT / EMULATOR_STATE / EMULATOR_SDK work as well.
+// CLI: `npm run emulator -- [--port 4010] [--host HOST] [--state FILE] [--log] [--sdk PATH|URL]
+// [--shop-url URL]`. EMULATOR_PORT / EMULATOR_STATE / EMULATOR_SDK / EMULATOR_SHOP_URL as well.
 
 const { values } = parseArgs({
   options: {
@@ -14,6 +15,7 @@ const { values } = parseArgs({
     state: { type: "string" },
     log: { type: "boolean", default: false },
     sdk: { type: "string" },
+    "shop-url": { type: "string" },
   },
 });
 
@@ -25,7 +27,12 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 const stateFile = values.state ?? process.env.EMULATOR_STATE;
 
 const sdk = values.sdk ?? (process.env.EMULATOR_SDK || undefined);
-const emulator = createEmulator({ config: { log: values.log ?? false, ...(sdk ? { sdk } : {}) } });
+// The seed's merchants serve the storefront at http://localhost:3000 unless told otherwise.
+const shopUrl = values["shop-url"] ?? (process.env.EMULATOR_SHOP_URL || undefined);
+const emulator = createEmulator({
+  config: { log: values.log ?? false, ...(sdk ? { sdk } : {}) },
+  ...(shopUrl ? { seed: seedForShop(shopUrl) } : {}),
+});
 if (sdk) {
   // A candidate that cannot be loaded must stop the run, never fall back to the built-in SDK.
   try {

@@ -130,6 +130,8 @@ async function runBuild(spec: BuildSpec, options: ReleaseOptions): Promise<Build
       const junit = path.join(options.out, "junit", `${spec.label}-${suite.name}.xml`);
       const suiteEnv = {
         ...env,
+        // two storefront + emulator stacks, one per worker (playwright.config.ts)
+        E2E_STACKS: process.env.E2E_STACKS ?? "2",
         PLAYWRIGHT_JSON_OUTPUT_FILE: json,
         PLAYWRIGHT_JUNIT_OUTPUT_FILE: junit,
       };

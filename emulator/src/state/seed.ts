@@ -183,3 +183,20 @@ export const SEED: Seed = {
   ],
   catalog: CATALOG,
 };
+
+/**
+ * The seed for a storefront at another address than http://localhost:3000 (`--shop-url`): the
+ * merchants allow its origin and send their webhooks to it. A second browser-test stack uses it.
+ */
+export function seedForShop(shopUrl: string): Seed {
+  const origin = new URL(shopUrl).origin;
+  const origins = [...new Set([origin, origin.replace("//localhost", "//127.0.0.1")])];
+  return {
+    ...SEED,
+    merchants: SEED.merchants.map((m) => ({
+      ...m,
+      allowed_origins: origins,
+      webhook_base: `${origin}/api/service/webhooks`,
+    })),
+  };
+}
