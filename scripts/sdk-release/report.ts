@@ -1,7 +1,7 @@
 // sdk-release-report/: summary.md and index.html (the same content), junit/ (Playwright's JUnit
 // XML per build and suite, plus contract-items.xml with one test case per item and build) and
 // results.json (every test outcome, for tools: npm test's count, the mutation run).
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { CONTRACT_ITEMS, type ContractItem } from "./contract-items";
 import type { TestOutcome } from "./results";
@@ -275,6 +275,7 @@ export function writeReport(
     "- traces of failed tests: `test-results/` (open with `npx playwright show-trace`)",
     "",
   ].join("\n");
+  mkdirSync(path.join(out, "junit"), { recursive: true });
   writeFileSync(path.join(out, "summary.md"), md);
   writeFileSync(path.join(out, "index.html"), markdownToHtml(md));
   writeFileSync(path.join(out, "junit", "contract-items.xml"), itemsJunit(results, rows));

@@ -58,9 +58,9 @@ export function readReport(file: string): JsonReport {
 
 export function outcomes(report: JsonReport, suite: SuiteName): TestOutcome[] {
   const list: TestOutcome[] = [];
-  const walk = (node: JsonSuite, parents: string[]) => {
+  const walk = (node: JsonSuite, parents: string[], top: boolean) => {
     // The top level suite is the file; nested ones are describe blocks.
-    const path = node.file && parents.length === 0 ? [] : [...parents, node.title];
+    const path = top ? [] : [...parents, node.title];
     for (const spec of node.specs ?? []) {
       for (const test of spec.tests) {
         const title = [...path, spec.title].join(" › ");
@@ -89,9 +89,9 @@ export function outcomes(report: JsonReport, suite: SuiteName): TestOutcome[] {
         });
       }
     }
-    for (const child of node.suites ?? []) walk(child, path);
+    for (const child of node.suites ?? []) walk(child, path, false);
   };
-  for (const top of report.suites ?? []) walk(top, []);
+  for (const file of report.suites ?? []) walk(file, [], true);
   return list;
 }
 
