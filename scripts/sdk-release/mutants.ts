@@ -65,6 +65,9 @@ async function judge(mutation: Mutation, out: string): Promise<Verdict> {
       out: path.join(dir, "subset"),
       suites: ["storefront"],
       grepInvert: "@emulator",
+      // those journeys all live on the first stack, and one failure is a kill
+      stacks: 1,
+      maxFailures: 1,
       quiet: true,
     });
     let killers = failedTests(subset);

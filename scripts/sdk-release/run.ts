@@ -44,6 +44,8 @@ export interface ReleaseOptions {
   grepInvert?: string;
   /** stop each suite after this many failures (the mutation run only needs one) */
   maxFailures?: number;
+  /** storefront + emulator stacks of the storefront suite (playwright.config.ts; default 2) */
+  stacks?: number;
   /** print only a line per build, not every test */
   quiet?: boolean;
 }
@@ -131,7 +133,7 @@ async function runBuild(spec: BuildSpec, options: ReleaseOptions): Promise<Build
       const suiteEnv = {
         ...env,
         // two storefront + emulator stacks, one per worker (playwright.config.ts)
-        E2E_STACKS: process.env.E2E_STACKS ?? "2",
+        E2E_STACKS: String(options.stacks ?? process.env.E2E_STACKS ?? 2),
         PLAYWRIGHT_JSON_OUTPUT_FILE: json,
         PLAYWRIGHT_JUNIT_OUTPUT_FILE: junit,
       };
