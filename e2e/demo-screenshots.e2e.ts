@@ -1,4 +1,4 @@
-// Takes the README's sales-demo screenshots (docs/screenshots/*.png) by running the demo's
+// Takes the sales demo guide's screenshots (docs/screenshots/*.png) by running the demo's
 // scenario 2 in a wide window, where the integration inspector opens by itself. A tool, not a
 // check: it runs only with DEMO_SCREENSHOTS=1 (npm run build first):
 //   DEMO_SCREENSHOTS=1 npx playwright test e2e/demo-screenshots.e2e.ts
@@ -10,7 +10,7 @@ const DIR = "docs/screenshots";
 test.use({ viewport: { width: 1440, height: 900 } });
 test.skip(
   !process.env.DEMO_SCREENSHOTS,
-  "set DEMO_SCREENSHOTS=1 to retake the README's screenshots",
+  "set DEMO_SCREENSHOTS=1 to retake docs/demo.md's screenshots",
 );
 
 test("sales demo screenshots @emulator", async ({ page, sdk, shop, emulator }) => {

@@ -34,7 +34,7 @@ export function orderCreationMode(env: Record<string, string | undefined> = proc
   const value = env.SERVICE_ORDER_CREATION?.trim() || "ready_to_place_order";
   if (value !== "ready_to_place_order" && value !== "webhook") {
     throw new Error(
-      "SERVICE_ORDER_CREATION must be ready_to_place_order or webhook (see README, Service integration)",
+      "SERVICE_ORDER_CREATION must be ready_to_place_order or webhook (see docs/integrating.md, Setting: SERVICE_ORDER_CREATION)",
     );
   }
   return value satisfies OrderCreationMode;
