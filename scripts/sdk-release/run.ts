@@ -42,6 +42,8 @@ export interface ReleaseOptions {
   suites?: SuiteName[];
   /** passed to the storefront suite as --grep-invert (the mutation run's subset: "@emulator") */
   grepInvert?: string;
+  /** file filters of the storefront suite (Playwright's positional arguments) */
+  storefrontFiles?: string[];
   /** stop each suite after this many failures (the mutation run only needs one) */
   maxFailures?: number;
   /** storefront + emulator stacks of the storefront suite (playwright.config.ts; default 2) */
@@ -162,6 +164,7 @@ async function runBuild(spec: BuildSpec, options: ReleaseOptions): Promise<Build
       if (suite.name === "storefront" && options.grepInvert) {
         args.push(`--grep-invert=${options.grepInvert}`);
       }
+      if (suite.name === "storefront") args.push(...(options.storefrontFiles ?? []));
       const code = await playwright(
         args,
         suiteEnv,
