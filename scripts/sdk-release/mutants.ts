@@ -3,7 +3,7 @@
 // edited), builds it, and runs the release suite against the mutated bundle. A mutant is killed
 // when a test fails. Reported twice: by the whole release suite, and by the subset that runs
 // without the bundled emulator (the storefront's journeys without @emulator). Writes
-// mutants-report.md; exits non-zero when a mutant survives the whole suite.
+// mutants-report/mutants.md; exits non-zero when a mutant survives the whole suite.
 //
 // To stay fast it first runs that subset (a kill there is a kill by the whole suite too; only its
 // service-*.e2e.ts journeys, the shop-only files cannot see an SDK change), and only for
