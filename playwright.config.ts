@@ -3,93 +3,86 @@ import { CHROMIUM_LAUNCH_OPTIONS } from "./scripts/chromium-launch";
 
 // Browser tests run against the production build (`next build` first; npm test does it) with
 // their own database, migrated and seeded fresh by scripts/e2e-server.mjs.
-const SHOP_PORT = 3000;
-// The service emulator (emulator/README.md). The shop's .env points SERVICE_* at it; tests tagged
-// @emulator also drive its control API. To run against another SDK build or service, start the
-// suite with SERVICE_ASSETS_URL (and the other SERVICE_* values) changed and
-// `--grep-invert @emulator`; EMULATOR_PORT=0 skips starting the bundled emulator.
-const EMULATOR_PORT = Number(process.env.EMULATOR_PORT ?? 4010);
-// E2E_STACKS=2 (the SDK release suite sets it): a second storefront + emulator pair on 3001/4011
-// with its own database runs the files below, in a second worker. Two workers never share one
-// emulator (the control API resets, faults and moves the clock of the whole service) nor one
-// shop database, so the journeys stay isolated while the suite takes about half the time.
-const STACKS =
-  EMULATOR_PORT > 0 ? Math.min(2, Math.max(1, Number(process.env.E2E_STACKS ?? 1))) : 1;
-/** The second stack's files: about half the suite's time (long real-time waits included). */
+// E2E_STACK=1 / E2E_STACK=2 (the SDK release suite runs both side by side, one Playwright process
+// each): stack 2 is a second storefront + emulator pair on 3001 / 4011 with its own database that
+// runs the files of SECOND_STACK; stack 1 runs the rest on 3000 / 4010. The control API resets,
+// faults and moves the clock of a whole emulator, so two journeys never share one. Unset: the
+// whole suite on 3000 / 4010.
+const STACK = process.env.E2E_STACK === "2" ? 2 : process.env.E2E_STACK === "1" ? 1 : 0;
+/** Stack 2's files: about half the suite's time (long real-time waits included). */
 const SECOND_STACK = [
   "**/trade-in-card.e2e.ts",
   "**/service-webhooks.e2e.ts",
   "**/post-purchase.e2e.ts",
 ];
-const stack = (i: number) => ({
-  shop: `http://localhost:${SHOP_PORT + i}`,
-  emulator: `http://localhost:${EMULATOR_PORT + i}`,
-});
+const OFFSET = STACK === 2 ? 1 : 0;
+const SHOP_PORT = 3000 + OFFSET;
+// The service emulator (emulator/README.md). The shop's .env points SERVICE_* at it; tests tagged
+// @emulator also drive its control API. To run against another SDK build or service, start the
+// suite with SERVICE_ASSETS_URL (and the other SERVICE_* values) changed and
+// `--grep-invert @emulator`; EMULATOR_PORT=0 skips starting the bundled emulator.
+const EMULATOR_BASE_PORT = Number(process.env.EMULATOR_PORT ?? 4010);
+const EMULATOR_PORT = EMULATOR_BASE_PORT > 0 ? EMULATOR_BASE_PORT + OFFSET : 0;
+const SHOP_URL = `http://localhost:${SHOP_PORT}`;
+const EMULATOR_URL = `http://localhost:${EMULATOR_PORT}`;
+// The tests' control API client (e2e/support/emulator.ts) reads EMULATOR_URL; workers inherit it.
+if (STACK === 2) process.env.EMULATOR_URL = EMULATOR_URL;
+
 export default defineConfig({
   testDir: "e2e",
-  testMatch: "**/*.e2e.ts",
+  testMatch: STACK === 2 ? SECOND_STACK : "**/*.e2e.ts",
+  ...(STACK === 1 ? { testIgnore: SECOND_STACK } : {}),
   outputDir: "test-results/e2e",
   retries: 0,
-  workers: STACKS,
+  workers: 1,
   fullyParallel: false,
   forbidOnly: !!process.env.CI,
   reporter: process.env.CI ? "line" : "list",
   timeout: 30_000,
   expect: { timeout: 10_000 },
   use: {
-    baseURL: `http://localhost:${SHOP_PORT}`,
+    baseURL: SHOP_URL,
     trace: "retain-on-failure",
     ...devices["Desktop Chrome"],
     launchOptions: CHROMIUM_LAUNCH_OPTIONS,
   },
-  ...(STACKS > 1
-    ? {
-        projects: [0, 1].map((i) => ({
-          name: `stack-${i + 1}`,
-          ...(i === 0 ? { testIgnore: SECOND_STACK } : { testMatch: SECOND_STACK }),
-          use: { baseURL: stack(i).shop },
-          // read by e2e/support/fixtures.ts: the control API of this stack's emulator
-          metadata: { emulatorUrl: stack(i).emulator },
-        })),
-      }
-    : {}),
   // An array so more servers (the service emulator) can be added beside the storefront.
-  webServer: Array.from({ length: STACKS }, (_, i) => [
+  webServer: [
     {
-      name: i === 0 ? "storefront" : `storefront-${i + 1}`,
-      command: `node scripts/e2e-server.mjs --port ${SHOP_PORT + i}`,
-      url: `${stack(i).shop}/`,
+      name: "storefront",
+      command: `node scripts/e2e-server.mjs --port ${SHOP_PORT}`,
+      url: `${SHOP_URL}/`,
       reuseExistingServer: false,
       timeout: 60_000,
-      stdout: "ignore" as const,
-      stderr: "pipe" as const,
+      stdout: "ignore",
+      stderr: "pipe",
       env: {
-        DATABASE_URL: i === 0 ? "file:./e2e.db" : `file:./e2e-${i + 1}.db`,
-        ...(i === 0
-          ? {}
-          : {
-              SHOP_BASE_URL: stack(i).shop,
-              SERVICE_API_BASE_URL: stack(i).emulator,
-              SERVICE_ASSETS_URL: `${stack(i).emulator}/assets`,
-            }),
+        DATABASE_URL: STACK === 2 ? "file:./e2e-2.db" : "file:./e2e.db",
+        ...(STACK === 2
+          ? {
+              SHOP_BASE_URL: SHOP_URL,
+              SERVICE_API_BASE_URL: EMULATOR_URL,
+              SERVICE_ASSETS_URL: `${EMULATOR_URL}/assets`,
+            }
+          : {}),
       },
     },
     ...(EMULATOR_PORT > 0
       ? [
           {
-            name: i === 0 ? "emulator" : `emulator-${i + 1}`,
+            name: "emulator",
             command: "npm run emulator",
-            url: `${stack(i).emulator}/__emulator/health`,
+            url: `${EMULATOR_URL}/__emulator/health`,
             reuseExistingServer: false,
             timeout: 60_000,
             stdout: "ignore" as const,
             stderr: "pipe" as const,
             env: {
-              EMULATOR_PORT: String(EMULATOR_PORT + i),
-              ...(i === 0 ? {} : { EMULATOR_SHOP_URL: stack(i).shop }),
+              EMULATOR_PORT: String(EMULATOR_PORT),
+              ...(STACK === 2 ? { EMULATOR_SHOP_URL: SHOP_URL } : {}),
             },
           },
         ]
       : []),
-  ]).flat(),
+  ],
 });

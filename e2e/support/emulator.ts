@@ -4,12 +4,11 @@
 // Plain fetch from the test process: the control API is never journaled, rate limited or faulted.
 import { expect, type Page } from "@playwright/test";
 
-let emulatorUrl = (process.env.EMULATOR_URL ?? "http://localhost:4010").replace(/\/+$/, "");
-
-/** Points the client at another emulator (a second browser-test stack: playwright.config.ts). */
-export function pointEmulatorClientAt(url: string): void {
-  emulatorUrl = url.replace(/\/+$/, "");
-}
+// The bundled emulator, or the second browser-test stack's (playwright.config.ts sets it).
+export const EMULATOR_URL = (process.env.EMULATOR_URL ?? "http://localhost:4010").replace(
+  /\/+$/,
+  "",
+);
 
 export interface WebhookAttempt {
   n: number;
@@ -77,7 +76,7 @@ export interface TradeInRequest {
 }
 
 async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${emulatorUrl}/__emulator${path}`, {
+  const response = await fetch(`${EMULATOR_URL}/__emulator${path}`, {
     method,
     headers: body === undefined ? {} : { "content-type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),

@@ -10,7 +10,7 @@
 // Every test fails on an uncaught exception in the page. Each test gets a fresh browser context,
 // so a fresh shop session (and session hash).
 import { test as base, expect } from "@playwright/test";
-import { emulator as emulatorClient, pointEmulatorClientAt } from "./emulator";
+import { emulator as emulatorClient } from "./emulator";
 import { skipWithoutServiceFixture } from "./service-fixture";
 import { ServiceSdkDriver } from "./service-sdk-driver";
 import { ShopSteps } from "./shop";
@@ -37,9 +37,6 @@ export const test = base.extend<{
   emulator: async ({}, use, testInfo) => {
     // Against a service without a control API the test is reported as skipped, with the reason.
     skipWithoutServiceFixture(testInfo);
-    // The emulator of this test's stack (playwright.config.ts, E2E_STACKS).
-    const url = testInfo.project.metadata?.emulatorUrl;
-    if (typeof url === "string") pointEmulatorClientAt(url);
     await emulatorClient.reset();
     // The release suite (scripts/sdk-release) names the SDK build it means to test.
     if (process.env.EXPECT_SDK_SHA256) {

@@ -46,16 +46,43 @@ export interface ReleaseOptions {
   storefrontFiles?: string[];
   /** stop each suite after this many failures (the mutation run only needs one) */
   maxFailures?: number;
-  /** storefront + emulator stacks of the storefront suite (playwright.config.ts; default 2) */
+  /** storefront + emulator stacks of the storefront suite, 1 or 2 (E2E_STACK; default 2) */
   stacks?: number;
   /** print only a line per build, not every test */
   quiet?: boolean;
 }
 
-const SUITES: { name: SuiteName; config: string }[] = [
-  { name: "sdk-page", config: "emulator/playwright.config.ts" },
-  { name: "storefront", config: "playwright.config.ts" },
-];
+interface SuiteRun {
+  name: SuiteName;
+  /** file name of its reports */
+  id: string;
+  config: string;
+  env: Record<string, string>;
+}
+
+/**
+ * The Playwright processes of one build, run side by side: the SDK page suite, and the storefront
+ * suite as two stacks (E2E_STACK, playwright.config.ts) of their own shop and emulator each.
+ */
+function suiteRuns(options: ReleaseOptions): SuiteRun[] {
+  const stacks = options.stacks ?? Number(process.env.E2E_STACKS ?? 2);
+  const runs: SuiteRun[] = [
+    { name: "sdk-page", id: "sdk-page", config: "emulator/playwright.config.ts", env: {} },
+  ];
+  if (stacks > 1 && !options.noEmulator) {
+    for (const stack of ["1", "2"]) {
+      runs.push({
+        name: "storefront",
+        id: `storefront-${stack}`,
+        config: "playwright.config.ts",
+        env: { E2E_STACK: stack },
+      });
+    }
+  } else {
+    runs.push({ name: "storefront", id: "storefront", config: "playwright.config.ts", env: {} });
+  }
+  return runs.filter((s) => !options.suites || options.suites.includes(s.name));
+}
 
 function playwright(
   args: string[],
@@ -126,16 +153,14 @@ async function runBuild(spec: BuildSpec, options: ReleaseOptions): Promise<Build
     delete env.EMULATOR_SDK;
   }
 
-  const suites = SUITES.filter((s) => !options.suites || options.suites.includes(s.name));
   await Promise.all(
-    suites.map(async (suite) => {
-      const json = path.join(dir, `${suite.name}.json`);
+    suiteRuns(options).map(async (suite) => {
+      const json = path.join(dir, `${suite.id}.json`);
       rmSync(json, { force: true });
-      const junit = path.join(options.out, "junit", `${spec.label}-${suite.name}.xml`);
+      const junit = path.join(options.out, "junit", `${spec.label}-${suite.id}.xml`);
       const suiteEnv = {
         ...env,
-        // two storefront + emulator stacks, one per worker (playwright.config.ts)
-        E2E_STACKS: String(options.stacks ?? process.env.E2E_STACKS ?? 2),
+        ...suite.env,
         PLAYWRIGHT_JSON_OUTPUT_FILE: json,
         PLAYWRIGHT_JUNIT_OUTPUT_FILE: junit,
       };
@@ -168,22 +193,22 @@ async function runBuild(spec: BuildSpec, options: ReleaseOptions): Promise<Build
       const code = await playwright(
         args,
         suiteEnv,
-        `[${spec.label} ${suite.name}]`,
+        `[${spec.label} ${suite.id}]`,
         options.quiet ?? false,
       );
       if (!existsSync(json)) {
-        result.errors.push(`${suite.name}: Playwright wrote no report (exit ${code})`);
+        result.errors.push(`${suite.id}: Playwright wrote no report (exit ${code})`);
         return;
       }
       const report = readReport(json);
       const found = outcomes(report, suite.name);
       result.tests.push(...found);
       for (const error of report.errors ?? []) {
-        result.errors.push(`${suite.name}: ${(error.message ?? "").split("\n")[0]}`);
+        result.errors.push(`${suite.id}: ${(error.message ?? "").split("\n")[0]}`);
       }
-      if (found.length === 0) result.errors.push(`${suite.name}: no tests ran`);
+      if (found.length === 0) result.errors.push(`${suite.id}: no tests ran`);
       if (code !== 0 && !found.some((t) => t.outcome === "failed") && !report.errors?.length) {
-        result.errors.push(`${suite.name}: Playwright exited ${code}`);
+        result.errors.push(`${suite.id}: Playwright exited ${code}`);
       }
     }),
   );
