@@ -8,12 +8,12 @@
 // To stay fast it first runs that subset (a kill there is a kill by the whole suite too; only its
 // service-*.e2e.ts journeys, the shop-only files cannot see an SDK change), and only for
 // survivors the whole suite, stopping at the first failure.
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { buildSdk } from "../../emulator/src/assets/build-sdk";
-import { MUTATIONS, type Mutation } from "./mutations";
+import { applyMutation, MUTATIONS, type Mutation } from "./mutations";
 import { type BuildResult, ROOT, runRelease } from "./run";
 
 const SDK_DIR = path.join(ROOT, "emulator/sdk");
@@ -25,18 +25,6 @@ interface Verdict {
   killers: string[];
   seconds: number;
   error?: string;
-}
-
-function apply(dir: string, mutation: Mutation): void {
-  const file = path.join(dir, mutation.file);
-  const text = readFileSync(file, "utf8");
-  const count = text.split(mutation.from).length - 1;
-  if (count === 0 || (count > 1 && !mutation.all)) {
-    throw new Error(
-      `mutant ${mutation.id}: "${mutation.from}" occurs ${count} times in ${mutation.file}`,
-    );
-  }
-  writeFileSync(file, text.split(mutation.from).join(mutation.to));
 }
 
 /** The failed tests; a run that could not judge (no report, a server that did not start) throws,
@@ -55,7 +43,7 @@ async function judge(mutation: Mutation, out: string): Promise<Verdict> {
   const work = mkdtempSync(path.join(tmpdir(), `sdk-mutant-${mutation.id}-`));
   try {
     cpSync(SDK_DIR, work, { recursive: true });
-    apply(work, mutation);
+    applyMutation(work, mutation);
     const bundle = await buildSdk(path.join(work, "main.ts"));
     const file = path.join(work, "main.js");
     writeFileSync(file, bundle.code);

@@ -1,3 +1,6 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+
 // Realistic SDK regressions for `npm run mutants:sdk`, each a text change to one file of a COPY
 // of emulator/sdk. `from` must occur in the file (exactly once unless `all`), so a mutant that no
 // longer applies after an SDK change fails the run instead of silently testing the original.
@@ -121,3 +124,16 @@ export const MUTATIONS: Mutation[] = [
     to: "() => undefined,",
   },
 ];
+
+/** Applies `mutation` to the SDK copy in `dir`; throws when it no longer applies. */
+export function applyMutation(dir: string, mutation: Mutation): void {
+  const file = path.join(dir, mutation.file);
+  const text = readFileSync(file, "utf8");
+  const count = text.split(mutation.from).length - 1;
+  if (count === 0 || (count > 1 && !mutation.all)) {
+    throw new Error(
+      `mutant ${mutation.id}: "${mutation.from}" occurs ${count} times in ${mutation.file}`,
+    );
+  }
+  writeFileSync(file, text.split(mutation.from).join(mutation.to));
+}
