@@ -38,6 +38,29 @@ function failedTests(results: BuildResult[]): string[] {
   return failed;
 }
 
+/** The subset without the bundled emulator: the storefront's service journeys (the shop-only
+ *  files cannot see an SDK regression) without @emulator; they all live on the first stack, and
+ *  one failure is a kill. */
+const SUBSET = {
+  suites: ["storefront" as const],
+  grepInvert: "@emulator",
+  storefrontFiles: ["service-"],
+  stacks: 1,
+  maxFailures: 1,
+  quiet: true,
+};
+
+/** The emulator's own SDK built from the same copy step, as the control build. */
+async function unmutatedBundle(out: string): Promise<string> {
+  const work = mkdtempSync(path.join(tmpdir(), "sdk-control-"));
+  cpSync(SDK_DIR, work, { recursive: true });
+  const bundle = await buildSdk(path.join(work, "main.ts"));
+  const file = path.join(out, "control.js");
+  writeFileSync(file, bundle.code);
+  rmSync(work, { recursive: true, force: true });
+  return file;
+}
+
 async function judge(mutation: Mutation, out: string): Promise<Verdict> {
   const started = Date.now();
   const work = mkdtempSync(path.join(tmpdir(), `sdk-mutant-${mutation.id}-`));
@@ -52,14 +75,7 @@ async function judge(mutation: Mutation, out: string): Promise<Verdict> {
     const subset = await runRelease({
       builds: [{ label: "candidate", source: file }],
       out: path.join(dir, "subset"),
-      suites: ["storefront"],
-      grepInvert: "@emulator",
-      // the service journeys (the shop-only files cannot see an SDK regression); they all live
-      // on the first stack, and one failure is a kill
-      storefrontFiles: ["service-"],
-      stacks: 1,
-      maxFailures: 1,
-      quiet: true,
+      ...SUBSET,
     });
     let killers = failedTests(subset);
     const bySubset = killers.length > 0;
@@ -105,6 +121,16 @@ async function main() {
   const out = path.resolve(ROOT, values.out ?? "mutants-report");
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
+  // Control: the unmutated copy must pass the subset, or every "kill" below would mean nothing.
+  const control = await runRelease({
+    builds: [{ label: "candidate", source: await unmutatedBundle(out) }],
+    out: path.join(out, "control"),
+    ...SUBSET,
+  });
+  if (failedTests(control).length > 0) {
+    console.error(`The unmutated SDK fails the subset: ${failedTests(control).join("; ")}`);
+    process.exit(1);
+  }
   const verdicts: Verdict[] = [];
   for (const mutation of chosen) {
     console.log(`mutant ${mutation.id}: ${mutation.description} …`);
