@@ -43,6 +43,11 @@ test("tradein_missing: choosing the option opens the wizard; after the valuation
 
   await page.getByLabel("Pay with Service").check();
   await expect(sdk.wizard()).toBeVisible();
+  // Contract, Events: the selection's payload names the mode it was chosen in.
+  expect((await sdk.waitForEvent("servicepay-payment-method-selected")).detail).toMatchObject({
+    message: expect.any(String),
+    mode: "tradein_missing",
+  });
   await sdk.valueAndAccept(EVERYDAY_DEVICE.category, EVERYDAY_DEVICE.model);
 
   await shop.expectServicePayMode("tradein_valid");
