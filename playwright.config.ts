@@ -32,7 +32,8 @@ export default defineConfig({
   testDir: "e2e",
   testMatch: STACK === 2 ? SECOND_STACK : "**/*.e2e.ts",
   ...(STACK === 1 ? { testIgnore: SECOND_STACK } : {}),
-  outputDir: "test-results/e2e",
+  // one folder per stack: each Playwright process empties its own at start
+  outputDir: STACK === 2 ? "test-results/e2e-2" : "test-results/e2e",
   retries: 0,
   workers: 1,
   fullyParallel: false,

@@ -101,11 +101,13 @@ export const MUTATIONS: Mutation[] = [
   },
   {
     id: "escape-broken",
-    description: "Escape no longer closes the wizard or the payment modal",
+    // The modal is a native <dialog>, which closes on Escape by itself; the realistic break is
+    // a handler that swallows the key (preventDefault) and forgets to close.
+    description: "Escape is swallowed: the wizard and the payment modal stay open",
     shopperVisible: true,
     file: "dialog.ts",
-    from: 'if (event.key === "Escape") {',
-    to: 'if (event.key === "Esc") {',
+    from: "event.preventDefault();\n      this.close();\n      return;",
+    to: "event.preventDefault();\n      return;",
   },
   {
     id: "focus-trap-broken",
