@@ -155,11 +155,12 @@ async function main() {
     "|---|---|---|---|---|---|",
     ...verdicts.map(
       (v) =>
-        `| ${v.mutation.id} | ${v.mutation.description} | ${v.mutation.shopperVisible ? "yes" : "no"} | ${v.error ? `error: ${v.error}` : v.byWhole ? "killed" : "**SURVIVED**"} | ${v.bySubset ? "killed" : v.byWhole ? "survived (whole suite not run on subset kills only)" : "survived"} | ${(v.killers[0] ?? "").replace(/\|/g, "\\|")} |`,
+        `| ${v.mutation.id} | ${v.mutation.description} | ${v.mutation.shopperVisible ? "yes" : "no"} | ${v.error ? `error: ${v.error}` : v.byWhole ? "killed" : "**SURVIVED**"} | ${v.bySubset ? "killed" : "survived"} | ${(v.killers[0] ?? "").replace(/\|/g, "\\|")} |`,
     ),
     "",
     "A subset kill implies a whole-suite kill; for mutants the subset missed, the whole suite ran",
-    "with --max-failures=1.",
+    "with --max-failures=1. Check that the first failing test is about the regression: an",
+    "unrelated failure (a flaky test) would count as a kill too.",
     "",
   ];
   writeFileSync(path.join(out, "mutants.md"), lines.join("\n"));
