@@ -1,16 +1,15 @@
 // npm run reconcile: lists the service's paid orders and repairs Service Pay orders whose webhook
-// never arrived (issue #6, item 4; lib/shop/reconcile-orders.ts), then retries every queued
+// never arrived (lib/service/reconciliation.ts), then retries every queued
 // register-purchase (npm run jobs:retry does only the latter). Prints what it changed.
 import { getDb } from "@/lib/db/client";
-import { getServiceClient } from "@/lib/service/service";
-import { reconcileServiceOrders } from "@/lib/shop/reconcile-orders";
-import { retryDueRegistrations } from "@/lib/shop/register-purchase-queue";
-import { tradeInDeps } from "@/lib/shop/trade-in-service";
+import { retryDueRegistrations } from "@/lib/service/card-trade-in";
+import { reconcileServiceOrders } from "@/lib/service/reconciliation";
+import { serviceOrderDeps, tradeInDeps } from "@/lib/service-adapter/service";
 
 const onlyRetry = process.argv.includes("--retry-only");
 try {
   if (!onlyRetry) {
-    const report = await reconcileServiceOrders({ db: getDb(), client: getServiceClient() });
+    const report = await reconcileServiceOrders(serviceOrderDeps());
     for (const line of report.lines) console.log(line);
   }
   const retried = await retryDueRegistrations(tradeInDeps(), { all: true, limit: 500 });

@@ -1,3 +1,4 @@
+import "server-only";
 import { redirect } from "next/navigation";
 import { getConfig } from "@/lib/config";
 import { getShopSession } from "@/lib/session/session";

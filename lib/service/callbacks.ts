@@ -1,11 +1,8 @@
-import type { Db } from "@/lib/db/client";
-import { ADDRESS_FIELDS, type Address } from "@/lib/shop/address";
-import { loadCartWith } from "@/lib/shop/cart";
-import { toContractCart } from "@/lib/shop/contract-cart";
-import { loadServiceCheckout } from "@/lib/shop/service-orders";
-import { shippingMethod } from "@/lib/shop/shipping";
+import "server-only";
+import { ADDRESS_FIELDS, type Address } from "./cart";
 import { buildPurchaseData, type PurchaseData } from "./purchase-data";
 import { sessionHash } from "./session-hash";
+import type { ShopperSource } from "./shop-ports";
 import { buildShopperData, SHOPPER_NOT_FOUND, type ShopperData } from "./shopper-data";
 
 /**
@@ -25,10 +22,11 @@ export type ShopperDataResult =
   | { status: 404; body: typeof SHOPPER_NOT_FOUND };
 
 /** Shopper data: 200 for a logged-in customer, 404 `not_found` otherwise (Errors by condition). */
-export async function shopperDataFor(db: Db, session: CallbackSession): Promise<ShopperDataResult> {
-  const customer = session.customerId
-    ? await db.customer.findUnique({ where: { id: session.customerId } })
-    : null;
+export async function shopperDataFor(
+  shop: ShopperSource,
+  session: CallbackSession,
+): Promise<ShopperDataResult> {
+  const customer = session.customerId ? await shop.customer(session.customerId) : null;
   if (!customer) return { status: 404, body: SHOPPER_NOT_FOUND };
   return {
     status: 200,
@@ -36,8 +34,8 @@ export async function shopperDataFor(db: Db, session: CallbackSession): Promise<
       customer: {
         id: customer.id,
         email: customer.email,
-        givenName: customer.given_name,
-        familyName: customer.family_name,
+        givenName: customer.givenName,
+        familyName: customer.familyName,
       },
       // Afresh on every call from the session's current id (Resources › Session hash).
       sessionHash: sessionHash(session.sessionId, session.salt),
@@ -52,10 +50,6 @@ const EMPTY_ADDRESS: Address = Object.fromEntries(ADDRESS_FIELDS.map((f) => [f, 
  *  has none. A reserved `.invalid` address says so without inventing a real one (RFC 2606). */
 export const GUEST_EMAIL = "guest@example.invalid";
 
-function pickAddress(row: Record<(typeof ADDRESS_FIELDS)[number], string>): Address {
-  return Object.fromEntries(ADDRESS_FIELDS.map((f) => [f, row[f]])) as Address;
-}
-
 /**
  * Purchase data from the live cart, built fresh on every call ("called fresh each time the
  * payment modal opens"); `purchase: null` when the cart is empty. Addresses (decision in README,
@@ -63,27 +57,27 @@ function pickAddress(row: Record<(typeof ADDRESS_FIELDS)[number], string>): Addr
  * (POST /api/service/checkout), else the customer's saved address, else empty fields.
  */
 export async function purchaseDataFor(
-  db: Db,
+  shop: ShopperSource,
   session: CallbackSession,
   shopBaseUrl: string,
 ): Promise<PurchaseData> {
-  const cart = await loadCartWith(db, session.sessionId);
-  if (!cart || cart.lines.length === 0) return buildPurchaseData(null);
+  const cart = await shop.openCart(session.sessionId, shopBaseUrl);
+  if (!cart) return buildPurchaseData(null);
   const [customer, kept] = await Promise.all([
-    session.customerId
-      ? db.customer.findUnique({ where: { id: session.customerId }, include: { address: true } })
-      : null,
-    loadServiceCheckout(db, cart.id),
+    session.customerId ? shop.customer(session.customerId) : null,
+    shop.loadCheckout(cart.id),
   ]);
   const details = kept && kept.sessionId === session.sessionId ? kept.details : null;
-  const saved = customer?.address ? pickAddress(customer.address) : null;
-  const method = shippingMethod(details?.shippingMethod ?? "standard");
+  const saved = customer?.address ?? null;
   return buildPurchaseData({
-    cart: toContractCart(cart, shopBaseUrl),
+    cart,
     billing: details?.billing ?? saved ?? EMPTY_ADDRESS,
     shipping: {
       address: details?.shipping ?? saved ?? EMPTY_ADDRESS,
-      method: { id: method.id, name: method.name, price: method.price[cart.currency] },
+      method: shop.shippingMethod(
+        details?.shippingMethod ?? shop.defaultShippingMethod,
+        cart.currency,
+      ),
     },
     customer: customer
       ? { id: customer.id, email: customer.email }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { ShopOrderItem } from "./shop-ports";
 
 /**
  * The contract's Cart, Cart item, Discount and Address (contract: Resources), shared by purchase
@@ -8,13 +9,13 @@ import { z } from "zod";
 
 export const cents = z.int().nonnegative();
 
-export const discountSchema = z.object({
+const discountSchema = z.object({
   id: z.string(),
   name: z.string(),
   total: cents,
 });
 
-export const cartItemSchema = z.object({
+const cartItemSchema = z.object({
   id: z.string(),
   name: z.string(),
   description: z.string(),
@@ -80,13 +81,19 @@ export type CartItem = z.infer<typeof cartItemSchema>;
 export type Cart = z.infer<typeof cartSchema>;
 export type Address = z.infer<typeof addressSchema>;
 
+/** The contract Address's field names (all strings). */
+export const ADDRESS_FIELDS = Object.keys(addressSchema.shape) as (keyof Address)[];
+
+/** A cart line as a shop holds it: the contract Cart item's fields without the total. */
 export interface CartLineInput {
   id: string;
   name: string;
   description: string;
   url: string;
   quantity: number;
+  /** unit price before tax */
   price: number;
+  /** the line's tax */
   tax: number;
 }
 
@@ -111,6 +118,33 @@ export function buildCart(input: {
   };
   // Validates the inputs too: a decimal price or a zero quantity throws here.
   return cartSchema.parse(cart);
+}
+
+/**
+ * The contract Cart of a shop's cart or placed order, from its lines (unit price, the line's
+ * tax). `quantities` (product id → new quantity; 0 drops the line) gives the edited cart of an
+ * order update `cart_update`; the line tax is re-derived from the unit tax, which a line keeps
+ * exactly as tax / quantity (contract Cart item: tax is the line's tax).
+ */
+export function cartOfLines(
+  source: { id: string; currency: string; items: readonly ShopOrderItem[] },
+  quantities?: Readonly<Record<string, number>>,
+): Cart {
+  const items: CartLineInput[] = [];
+  for (const item of source.items) {
+    const quantity = quantities?.[item.productId] ?? item.quantity;
+    if (!Number.isSafeInteger(quantity) || quantity < 0) {
+      throw new RangeError(`quantity of ${item.productId} must be a whole number from 0`);
+    }
+    if (quantity === 0) continue;
+    const unitTax = item.tax / item.quantity;
+    if (!Number.isSafeInteger(unitTax)) {
+      throw new RangeError(`tax of ${item.productId} is not a whole number of cents per unit`);
+    }
+    const { productId, name, description, url, price } = item;
+    items.push({ id: productId, name, description, url, quantity, price, tax: unitTax * quantity });
+  }
+  return buildCart({ id: source.id, currency: source.currency, items });
 }
 
 function cartTotals(

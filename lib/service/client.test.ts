@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { buildCart } from "./cart";
 import { createServiceClient } from "./client";
 import { ServiceApiError, ServiceInputError, ServiceResponseError } from "./errors";
-import { createFakeDeps, type FakeHandler, reply } from "./test-support";
-import { MemoryTokenStore } from "./token-store";
+import { createFakeDeps, type FakeHandler, reply } from "./test-support/fake-transport";
+import { MemoryTokenStore } from "./test-support/memory-token-store";
 
 const BASE = "http://service.test";
 const config = {

@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { cartSchema } from "./cart";
 import type { ServiceConfig } from "./config";
@@ -21,7 +22,7 @@ import {
   tradeInItemSchema,
   UPDATE_TYPES,
 } from "./resources";
-import type { TokenStore } from "./token-store";
+import type { TokenStore } from "./shop-ports";
 import { TokenManager } from "./tokens";
 
 /**
@@ -32,7 +33,7 @@ import { TokenManager } from "./tokens";
 
 /** Body of POST /register-purchase. The contract names `cart` and `order_amount`; the field
  *  carrying the session hash is "not shown", and `session_hash` is the name the docs use. */
-export const registerPurchaseBodySchema = z.object({
+const registerPurchaseBodySchema = z.object({
   session_hash: z.string().min(1),
   /** Base64 of the JSON Cart. */
   cart: z.base64().min(1),
@@ -47,12 +48,12 @@ export type RegisterPurchaseBody = z.infer<typeof registerPurchaseBodySchema>;
 
 /** A line of a partial shipment or return; the contract does not show the field names, so the
  *  cart item's `id` and a `quantity` are sent. */
-export const orderUpdateItemSchema = z.object({
+const orderUpdateItemSchema = z.object({
   id: z.string().min(1),
   quantity: z.int().positive(),
 });
 
-export const orderUpdateSchema = z
+const orderUpdateSchema = z
   .object({
     order_id: z.string().min(1),
     update_type: z.enum(UPDATE_TYPES),

@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 
 /**
@@ -69,4 +70,20 @@ export function readServiceConfig(env: Env = process.env): ServiceConfig {
     username: v.SERVICE_USERNAME,
     password: v.SERVICE_PASSWORD,
   };
+}
+
+/**
+ * `SERVICE_ORDER_CREATION`: `ready_to_place_order` (default: a pending order is created when the
+ * SDK's ready-to-place-order listener fires) or `webhook` (the contract's default: the order is
+ * created when the webhook arrives). Anything else is refused loudly rather than guessed
+ * (docs/decisions/order-creation-mode.md).
+ */
+export function readOrderCreationMode(env: Env = process.env): "ready_to_place_order" | "webhook" {
+  const value = env.SERVICE_ORDER_CREATION?.trim() || "ready_to_place_order";
+  if (value !== "ready_to_place_order" && value !== "webhook") {
+    throw new ServiceConfigError(
+      "SERVICE_ORDER_CREATION must be ready_to_place_order or webhook (see docs/integrating.md, Setting: SERVICE_ORDER_CREATION)",
+    );
+  }
+  return value;
 }

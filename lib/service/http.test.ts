@@ -8,7 +8,7 @@ import {
   parseRetryAfter,
   type RetryPolicy,
 } from "./http";
-import { createFakeDeps, reply } from "./test-support";
+import { createFakeDeps, reply } from "./test-support/fake-transport";
 
 const BASE = "http://service.test";
 const fastTimeout: RetryPolicy = { ...defaultRetryPolicy, timeoutMs: 5 };

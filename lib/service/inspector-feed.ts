@@ -1,5 +1,6 @@
-import type { Db } from "@/lib/db/client";
+import "server-only";
 import { type IntegrationEntry, inspectorKey, readIntegrationEntries } from "./integration-log";
+import type { InspectorSource } from "./shop-ports";
 
 /**
  * What the integration inspector's drawer polls (GET /api/service/inspector): this shopper's
@@ -14,22 +15,12 @@ export function inspectorEnabled(env: Record<string, string | undefined> = proce
   return !(value === "off" || value === "0" || value === "false");
 }
 
-export async function inspectorFeed(db: Db, sessionId: string): Promise<IntegrationEntry[]> {
+export async function inspectorFeed(
+  shop: InspectorSource,
+  sessionId: string,
+): Promise<IntegrationEntry[]> {
   const server = readIntegrationEntries(inspectorKey(sessionId));
-  const orders = await db.order.findMany({
-    where: { sessionId },
-    orderBy: { createdAt: "desc" },
-    take: 10,
-    select: { id: true, number: true },
-  });
-  const numbers = new Map(orders.map((o) => [o.id, o.number]));
-  const notifications = orders.length
-    ? await db.serviceNotification.findMany({
-        where: { orderId: { in: orders.map((o) => o.id) } },
-        orderBy: { receivedAt: "asc" },
-        take: 50,
-      })
-    : [];
+  const notifications = await shop.sessionNotifications(sessionId);
   const webhooks: IntegrationEntry[] = notifications.map((n, i) => ({
     // Negative: never collides with the log's sequence numbers; the drawer orders by time.
     seq: -(i + 1),
@@ -40,8 +31,8 @@ export async function inspectorFeed(db: Db, sessionId: string): Promise<Integrat
         ? `reconciliation: ${n.status}`
         : `POST /order ${n.event ?? ""} ${n.status}`.replace(/\s+/g, " "),
     status: 200,
-    ok: n.outcome !== "conflict",
-    detail: `order ${numbers.get(n.orderId ?? "") ?? "?"}: ${n.outcome}`,
+    ok: n.outcome !== "conflict" && n.outcome !== "held",
+    detail: `order ${n.orderNumber}: ${n.outcome}`,
   }));
   return [...server, ...webhooks].sort((a, b) => a.at.localeCompare(b.at));
 }

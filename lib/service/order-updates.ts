@@ -1,3 +1,6 @@
+import "server-only";
+import { cartOfLines } from "./cart";
+import type { OrderUpdate, ServiceClient } from "./client";
 import {
   ServiceApiError,
   ServiceInputError,
@@ -5,12 +8,13 @@ import {
   ServiceTimeoutError,
 } from "./errors";
 import type { UpdateType } from "./resources";
+import type { OrderStatusRules, ServiceOrderStore, ShopOrder, ShopOrderItem } from "./shop-ports";
 
 /**
  * Post-purchase order updates (contract: Endpoints › POST /payments/orders/update; public-docs
- * facts: Post-purchase phase). Pure: what each update type means for the shop's own status, and
- * what a failure means in an admin's words (issue #6, item 3: "a 403, 404 or 400 is shown to the
- * admin in plain words").
+ * facts: Post-purchase phase): one call per admin action, recorded in the order's history
+ * whatever the answer; what each update type means for the shop's own status, and what a
+ * failure means in an admin's words (a 403, 404 or 400 is shown in plain words).
  */
 
 /** The shop status an accepted update moves the order to; `cart_update` keeps the status. */
@@ -20,14 +24,6 @@ export const LOCAL_STATUS_AFTER: Record<UpdateType, string | null> = {
   partial_shipment: "partially_shipped",
   partial_return: "partially_returned",
   cart_update: null,
-};
-
-export const UPDATE_TYPE_LABELS: Record<UpdateType, string> = {
-  shipped: "Shipped (whole order)",
-  returned: "Returned (whole order)",
-  partial_shipment: "Partial shipment",
-  partial_return: "Partial return",
-  cart_update: "Cart update",
 };
 
 /**
@@ -69,4 +65,101 @@ export function orderUpdateErrorMessage(error: unknown, serviceOrderId: string):
     return `This update breaks the service's rules, so it was not sent: ${error.message}`;
   }
   return "The update could not be sent to the service.";
+}
+
+export interface OrderUpdateDeps {
+  orders: ServiceOrderStore;
+  statuses: OrderStatusRules;
+  client: Pick<ServiceClient, "updateOrder">;
+}
+
+export type OrderUpdateResult = { ok: true; message: string } | { ok: false; error: string };
+
+/** What the admin chose: the type, and for partials and cart_update the quantity per product. */
+export interface AdminOrderUpdate {
+  orderId: string;
+  type: UpdateType;
+  quantities?: Record<string, number>;
+}
+
+type LoadedOrder = ShopOrder & { items: ShopOrderItem[] };
+
+/** Pure: the request body for an admin's choice (field names: docs/decisions/order-updates.md). */
+function buildOrderUpdate(
+  order: LoadedOrder,
+  serviceOrderId: string,
+  choice: AdminOrderUpdate,
+): OrderUpdate | { error: string } {
+  const base = { order_id: serviceOrderId, update_type: choice.type };
+  if (choice.type === "partial_shipment" || choice.type === "partial_return") {
+    const items = order.items
+      .map((item) => ({ id: item.productId, quantity: choice.quantities?.[item.productId] ?? 0 }))
+      .filter((item) => item.quantity > 0);
+    if (items.length === 0) return { error: "Choose at least one item and a quantity." };
+    return { ...base, items };
+  }
+  if (choice.type === "cart_update") {
+    const cart = cartOfLines({ ...order, id: order.cartId }, choice.quantities);
+    if (cart.items.length === 0) {
+      return { error: "An updated cart needs at least one item; use Returned for a full return." };
+    }
+    return { ...base, cart };
+  }
+  return base;
+}
+
+function describeUpdate(order: LoadedOrder, update: OrderUpdate): string {
+  const names = new Map(order.items.map((i) => [i.productId, i.name]));
+  if (update.items) {
+    return update.items.map((i) => `${i.quantity} × ${names.get(i.id) ?? i.id}`).join(", ");
+  }
+  if (update.cart) {
+    return `cart now ${update.cart.items.map((i) => `${i.quantity} × ${i.name}`).join(", ")}`;
+  }
+  return "whole order";
+}
+
+export async function sendOrderUpdate(
+  deps: OrderUpdateDeps,
+  choice: AdminOrderUpdate,
+): Promise<OrderUpdateResult> {
+  const order = await deps.orders.order(choice.orderId);
+  if (!order) return { ok: false, error: "Order not found." };
+  const serviceOrderId = serviceOrderIdOf(order);
+  if (!serviceOrderId) {
+    return {
+      ok: false,
+      error:
+        "The service does not know this order: only Service Pay orders and card orders with a registered trade-in can be updated there.",
+    };
+  }
+  let update: OrderUpdate | { error: string };
+  try {
+    update = buildOrderUpdate(order, serviceOrderId, choice);
+  } catch (error) {
+    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
+  if ("error" in update) return { ok: false, error: update.error };
+  const what = `${update.update_type} (${describeUpdate(order, update)})`;
+  try {
+    await deps.client.updateOrder(update);
+  } catch (error) {
+    const message = orderUpdateErrorMessage(error, serviceOrderId);
+    await deps.orders.changeOrder(order, {
+      source: "admin",
+      note: `Service order update ${what} refused: ${message}`,
+    });
+    return { ok: false, error: message };
+  }
+  const after = LOCAL_STATUS_AFTER[update.update_type];
+  const to = after && deps.statuses.canTransition(order.status, after) ? after : null;
+  await deps.orders.changeOrder(order, {
+    ...(to ? { to } : {}),
+    source: "admin",
+    note: `Service order update ${what} accepted by the service`,
+  });
+  return {
+    ok: true,
+    message: `The service accepted the update: ${what}.${after && !to ? ` The shop's status stays ${order.status}.` : ""}`,
+  };
 }

@@ -1,7 +1,11 @@
 import { describe, expect, it, vi } from "vitest";
-import type { Db } from "@/lib/db/client";
-import { receiveOrderWebhook } from "./order-webhook";
-import { createWebhookSecretSource, orderCreationMode } from "./service";
+import { readOrderCreationMode } from "./config";
+import {
+  createWebhookSecretSource,
+  decideServiceStatus,
+  receiveOrderWebhook,
+} from "./order-webhook";
+import type { OrderStatusRules, ServicePayStore } from "./shop-ports";
 import { signWebhookBody } from "./webhook-signature";
 
 // The receiver's checks that come before any database work; the stored and applied paths are
@@ -10,14 +14,22 @@ import { signWebhookBody } from "./webhook-signature";
 const body = new TextEncoder().encode(
   JSON.stringify({ id: "wh_1", cart_id: "c1", status: "payment_completed" }),
 );
-// A database that fails the test if touched: a refused delivery must change nothing.
-const untouchable = new Proxy({} as Db, {
-  get() {
+// A store that fails the test if touched: a refused delivery must change nothing.
+const untouchable: ServicePayStore = {
+  transaction() {
     throw new Error("the database must not be touched");
   },
-});
+};
+const statuses: OrderStatusRules = {
+  isKnown: () => true,
+  canReach: () => true,
+  canTransition: () => true,
+  isPaidOrLater: () => false,
+  held: "payment_mismatch",
+};
 const deps = (get: (fresh?: boolean) => Promise<string>) => ({
-  db: untouchable,
+  store: untouchable,
+  statuses,
   secret: { get },
   mode: "ready_to_place_order" as const,
   shopBaseUrl: "http://shop.test",
@@ -44,7 +56,7 @@ describe("receiveOrderWebhook before storage", () => {
     // It gets past the signature to storage, which this stand-in database refuses (a 403 would
     // resolve instead).
     await expect(receiveOrderWebhook(body, signature, deps(get))).rejects.toThrow(
-      /must not be touched|trackSqliteConnection/,
+      /must not be touched/,
     );
   });
 
@@ -84,13 +96,44 @@ describe("createWebhookSecretSource", () => {
   });
 });
 
-describe("orderCreationMode", () => {
+describe("readOrderCreationMode", () => {
   it("defaults to ready_to_place_order, accepts webhook and refuses anything else", () => {
-    expect(orderCreationMode({})).toBe("ready_to_place_order");
-    expect(orderCreationMode({ SERVICE_ORDER_CREATION: "" })).toBe("ready_to_place_order");
-    expect(orderCreationMode({ SERVICE_ORDER_CREATION: "webhook" })).toBe("webhook");
-    expect(() => orderCreationMode({ SERVICE_ORDER_CREATION: "later" })).toThrow(
+    expect(readOrderCreationMode({})).toBe("ready_to_place_order");
+    expect(readOrderCreationMode({ SERVICE_ORDER_CREATION: "" })).toBe("ready_to_place_order");
+    expect(readOrderCreationMode({ SERVICE_ORDER_CREATION: "webhook" })).toBe("webhook");
+    expect(() => readOrderCreationMode({ SERVICE_ORDER_CREATION: "later" })).toThrow(
       /SERVICE_ORDER_CREATION/,
     );
+  });
+});
+
+describe("decideServiceStatus", () => {
+  // A shop whose statuses run pending → payment_completed → completed.
+  const order = ["pending", "payment_completed", "completed"];
+  const rules: OrderStatusRules = {
+    isKnown: (status) => order.includes(status),
+    canReach: (from, to) => order.indexOf(to) > order.indexOf(from),
+    canTransition: (from, to) => order.indexOf(to) === order.indexOf(from) + 1,
+    isPaidOrLater: (status) => order.indexOf(status) > 0,
+    held: "payment_mismatch",
+  };
+  const decide = (current: string, lastKnown: string, incoming: string) =>
+    decideServiceStatus(current, lastKnown, incoming, rules);
+
+  it("applies a status ahead, keeps the same one and records one behind", () => {
+    expect(decide("pending", "pending", "payment_completed")).toBe("apply");
+    expect(decide("pending", "pending", "completed")).toBe("apply");
+    expect(decide("payment_completed", "payment_completed", "payment_completed")).toBe("same");
+    expect(decide("payment_completed", "payment_completed", "pending")).toBe("stale");
+    expect(decide("completed", "completed", "payment_completed")).toBe("stale");
+  });
+
+  it("never applies a status outside the contract's table, and judges by the last known status", () => {
+    expect(decide("payment_completed", "payment_completed", "disputed")).toBe("not_in_contract");
+    expect(decide("pending", "pending", "shipped")).toBe("not_in_contract");
+    expect(decide("disputed", "payment_completed", "disputed")).toBe("not_in_contract");
+    expect(decide("disputed", "payment_completed", "payment_completed")).toBe("stale");
+    expect(decide("disputed", "payment_completed", "pending")).toBe("stale");
+    expect(decide("disputed", "payment_completed", "completed")).toBe("apply");
   });
 });

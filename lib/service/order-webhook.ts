@@ -1,12 +1,19 @@
-import type { Db } from "@/lib/db/client";
+import "server-only";
 import {
+  isConcurrentWrite,
   type NotificationOutcome,
-  type OrderCreationMode,
-  receiveServiceNotification,
-} from "@/lib/shop/service-orders";
-import type { WebhookSecretSource } from "./service";
-import { parseOrderNotification, WebhookPayloadError } from "./webhook-payload";
-import { verifyWebhookSignature } from "./webhook-signature";
+  type OrderChange,
+  type OrderStatusRules,
+  type ServicePayStore,
+  type ServicePayTx,
+  type ShopOrder,
+} from "./shop-ports";
+import {
+  type OrderNotification,
+  parseOrderNotification,
+  WebhookPayloadError,
+} from "./webhook-payload";
+import { verifyWebhookSignature, webhookSecret } from "./webhook-signature";
 
 /**
  * The order webhook receiver, `POST {merchant_webhook_base}/order` (contract: Events › Webhook,
@@ -17,20 +24,34 @@ import { verifyWebhookSignature } from "./webhook-signature";
  *    before anything is parsed or written.
  * 2. Malformed body with a valid signature → 400 (the service would resend the same bytes, but
  *    an operator must see it; retrying cannot fix it).
- * 3. Stored and applied in one transaction, idempotent by a unique key; a duplicate is 200 too.
- * 4. Success is exactly 200 (rule 2: 201, 204 and other 2xx do not count).
+ * 3. Stored and applied in ONE transaction of the shop's store (shop-ports.ts), the database's
+ *    unique key deciding duplicates; a duplicate is 200 too (the service must stop retrying).
+ * 4. Success is exactly 200 (rule 2: 201, 204 and other 2xx do not count); a 200 means the
+ *    notification is durably stored.
  */
+
+/** When the Service Pay order is created (docs/decisions/order-creation-mode.md). */
+export type OrderCreationMode = "ready_to_place_order" | "webhook";
 
 export interface WebhookResponse {
   status: 200 | 400 | 403 | 503;
   body: Record<string, unknown>;
 }
 
-export interface OrderWebhookDeps {
-  db: Db;
-  secret: WebhookSecretSource;
+export interface WebhookSecretSource {
+  /** The secret to check a signature with; `fresh` re-reads it instead of using the cache. */
+  get(fresh?: boolean): Promise<string>;
+}
+
+export interface NotificationDeps {
+  store: ServicePayStore;
+  statuses: OrderStatusRules;
   mode: OrderCreationMode;
   shopBaseUrl: string;
+}
+
+export interface OrderWebhookDeps extends NotificationDeps {
+  secret: WebhookSecretSource;
   log?: (message: string, error?: unknown) => void;
 }
 
@@ -67,7 +88,7 @@ export async function receiveOrderWebhook(
     };
   }
 
-  let notification: ReturnType<typeof parseOrderNotification>;
+  let notification: OrderNotification;
   try {
     notification = parseOrderNotification(rawBody);
   } catch (error) {
@@ -76,26 +97,264 @@ export async function receiveOrderWebhook(
     }
     throw error;
   }
+  const result = await receiveNotification(deps, notification);
+  return { status: 200, body: { received: true, outcome: result.outcome } };
+}
 
-  const result = await receiveServiceNotification(
-    deps.db,
-    {
-      notificationId: notification.notificationId,
-      event: notification.event,
-      orderId: notification.orderId,
-      cartId: notification.cartId,
-      status: notification.status,
-      amount: notification.amount,
-      currency: notification.currency,
-      tradeInDiscount: notification.tradeInDiscount,
-      form: notification.form,
-      // Valid UTF-8: parseOrderNotification refused anything else.
-      body: new TextDecoder().decode(rawBody),
-    },
-    { mode: deps.mode, shopBaseUrl: deps.shopBaseUrl },
-  );
+/**
+ * Contract, Authentication 5: the secret is `<user_id>-<merchant_id>` from the token response.
+ * Cached in memory so a delivery costs no database read; the receiver asks for a fresh value
+ * once when a signature does not match, in case the API user was changed since. A failed look-up
+ * (service unreachable on the first login) is not cached.
+ */
+export function createWebhookSecretSource(
+  loadIdentity: () => Promise<{ userId: string; merchantId: string }>,
+): WebhookSecretSource {
+  let cached: Promise<string> | null = null;
   return {
-    status: 200,
-    body: { received: true, outcome: result.outcome satisfies NotificationOutcome },
+    get(fresh = false) {
+      if (fresh || !cached) {
+        const next = loadIdentity().then(webhookSecret);
+        next.catch(() => {
+          if (cached === next) cached = null;
+        });
+        cached = next;
+      }
+      return cached;
+    },
   };
+}
+
+export interface NotificationReceipt {
+  outcome: NotificationOutcome;
+  orderNumber?: string;
+}
+
+/**
+ * Stores one notification and applies it, in ONE transaction: the unique `dedupeKey` is claimed
+ * before the order is touched, so a repeated delivery inserts nothing and changes nothing, and
+ * concurrent copies change the order exactly once. A notification for an order that does not
+ * exist yet waits ("early") and is applied when the order is created. Also the path a
+ * reconciliation repair takes, so a repaired order ends exactly as if its webhook had arrived.
+ */
+export async function receiveNotification(
+  deps: NotificationDeps,
+  n: OrderNotification,
+): Promise<NotificationReceipt> {
+  const result = await deps.store.transaction(async (tx): Promise<NotificationReceipt> => {
+    const id = await tx.claimNotification(n);
+    if (id === null) return { outcome: "duplicate" };
+    const order = await tx.findOrderFor(n.serviceOrderId, n.cartId);
+    if (!order) return { outcome: "early" };
+    const outcome = await applyNotification(tx, deps.statuses, order, n);
+    await tx.settleNotification(id, order.id, outcome);
+    return { outcome, orderNumber: order.number };
+  });
+  if (deps.mode !== "webhook" || !n.cartId || result.orderNumber) return result;
+  // Contract default: the order is created when the webhook arrives, from the details kept at
+  // payment start. Also on a duplicate whose first copy is still waiting (the process stopped
+  // between storing it and creating the order): the retry must not be swallowed.
+  const cartId = n.cartId;
+  try {
+    return await deps.store.transaction(async (tx) => {
+      const stored = await tx.notificationOutcome(n.dedupeKey);
+      if (stored?.orderId !== null) return result;
+      const kept = await tx.loadCheckout(cartId);
+      if (!kept || (await tx.openCartId(kept.sessionId)) !== cartId) return result;
+      const order = await tx.createPendingOrder({
+        sessionId: kept.sessionId,
+        customerId: kept.customerId,
+        details: kept.details,
+        shopBaseUrl: deps.shopBaseUrl,
+        note: "Service Pay: created by the order webhook",
+      });
+      if (!order) return result;
+      await applyWaitingNotifications(tx, deps.statuses, order);
+      const after = await tx.notificationOutcome(n.dedupeKey);
+      return {
+        outcome: result.outcome === "duplicate" ? "duplicate" : (after?.outcome ?? result.outcome),
+        orderNumber: order.number,
+      };
+    });
+  } catch (error) {
+    // Another instance created the order at the same moment; it applied what was waiting.
+    if (isConcurrentWrite(error)) return result;
+    throw error;
+  }
+}
+
+/** Applies, oldest first, every stored notification of this order that was waiting for it. */
+export async function applyWaitingNotifications(
+  tx: ServicePayTx,
+  statuses: OrderStatusRules,
+  created: ShopOrder,
+): Promise<void> {
+  let order = created;
+  for (const waiting of await tx.waitingNotifications(order.cartId, order.serviceOrderId)) {
+    const outcome = await applyNotification(tx, statuses, order, waiting);
+    await tx.settleNotification(waiting.id, order.id, outcome);
+    order = (await tx.findOrderFor(null, order.cartId)) ?? order;
+  }
+}
+
+async function applyNotification(
+  tx: ServicePayTx,
+  statuses: OrderStatusRules,
+  order: ShopOrder,
+  n: OrderNotification,
+): Promise<NotificationOutcome> {
+  const lastKnown = statuses.isKnown(order.status)
+    ? order.status
+    : ((await tx.statusHistory(order.id)).find(statuses.isKnown) ?? "pending");
+  const reused =
+    n.notificationId !== null && (await tx.notificationIdTaken(n.notificationId, n.dedupeKey));
+  const plan = planNotification(order, lastKnown, n, statuses, reused);
+  if (plan.change) await tx.changeOrder(order, plan.change);
+  return plan.outcome;
+}
+
+/** The order statuses the contract names (Resources › Order); only these move an order. */
+export const CONTRACT_ORDER_STATUSES: readonly string[] = [
+  "pending",
+  "payment_completed",
+  "completed",
+];
+
+/**
+ * Why a payment notification does not match the order it would mark paid, or null when it
+ * matches (docs/decisions/payment-matching.md). The order's amounts were fixed when it was
+ * created from the cart: `amount` must be that cart's total (items and tax, the contract Cart's
+ * `total`), in the order's currency, and the trade-in discount a whole number of cents between
+ * 0 and the order's total before the discount.
+ */
+export function paymentMismatch(
+  order: Pick<ShopOrder, "currency" | "price" | "tax" | "shippingPrice">,
+  n: Pick<OrderNotification, "amount" | "currency" | "tradeInDiscount">,
+): string | null {
+  const problems: string[] = [];
+  if (n.currency !== order.currency) {
+    problems.push(`currency ${n.currency ?? "missing"}, the order is in ${order.currency}`);
+  }
+  const cartTotal = order.price + order.tax;
+  if (n.amount !== cartTotal) {
+    problems.push(`amount ${n.amount ?? "missing"}, the order's cart total is ${cartTotal}`);
+  }
+  const discount = n.tradeInDiscount ?? 0;
+  const before = cartTotal + order.shippingPrice;
+  if (!Number.isSafeInteger(discount) || discount < 0 || discount > before) {
+    problems.push(`trade-in discount ${discount} outside 0–${before}`);
+  }
+  return problems.length > 0 ? problems.join("; ") : null;
+}
+
+/**
+ * Pure: what a notification does to an order (contract, Events › Webhook: retries and
+ * out-of-order deliveries). `lastKnown` is the order's latest status the shop knows. A
+ * notification that would mark the order paid is checked against it first (paymentMismatch);
+ * one that does not match holds the order for a person and is never applied.
+ */
+export function planNotification(
+  order: ShopOrder,
+  lastKnown: string,
+  n: Pick<
+    OrderNotification,
+    | "notificationId"
+    | "dedupeKey"
+    | "event"
+    | "serviceOrderId"
+    | "status"
+    | "amount"
+    | "currency"
+    | "tradeInDiscount"
+  >,
+  statuses: OrderStatusRules,
+  reusedId = false,
+): { outcome: Exclude<NotificationOutcome, "early" | "duplicate">; change: OrderChange | null } {
+  const name = `Service notification ${n.notificationId ?? n.dedupeKey}${n.event ? ` (${n.event})` : ""}`;
+  const note = reusedId
+    ? `${name}; its id was used before by another payment: kept as a payment of its own`
+    : name;
+  if (n.serviceOrderId && order.serviceOrderId && n.serviceOrderId !== order.serviceOrderId) {
+    // The cart's order is already tied to another service order: keep the notification for a
+    // person to look at rather than guess which one is right.
+    return { outcome: "conflict", change: null };
+  }
+  const link =
+    n.serviceOrderId && !order.serviceOrderId ? { serviceOrderId: n.serviceOrderId } : {};
+  const decision = decideServiceStatus(order.status, lastKnown, n.status, statuses);
+  if (decision === "not_in_contract" || order.status === statuses.held) {
+    // Stored with the notification and shown in the history; never applied over a known status,
+    // and never over a hold a person has to resolve.
+    const why =
+      decision === "not_in_contract"
+        ? `status "${n.status}" is not in the contract's table: kept, not applied`
+        : `kept, not applied: the order is held for a person`;
+    return { outcome: "recorded", change: { ...link, source: "service", note: `${note}: ${why}` } };
+  }
+  if (
+    decision === "apply" &&
+    statuses.isPaidOrLater(n.status) &&
+    !statuses.isPaidOrLater(order.status)
+  ) {
+    const mismatch = paymentMismatch(order, n);
+    if (mismatch) {
+      return {
+        outcome: "held",
+        change: {
+          ...link,
+          to: statuses.held,
+          source: "service",
+          note: `${note}: held for a person, the payment does not match the order (${mismatch})`,
+        },
+      };
+    }
+  }
+  const change: OrderChange = { ...link, source: "service", note };
+  if (decision === "apply") change.to = n.status;
+  // The service applies the trade-in value in its modal; the order shows what it took off. A
+  // late (stale) notification does not overwrite it.
+  if (
+    n.tradeInDiscount !== null &&
+    n.tradeInDiscount !== order.tradeInDiscount &&
+    decision !== "stale"
+  ) {
+    change.tradeInDiscount = n.tradeInDiscount;
+  }
+  const changed =
+    change.to !== undefined ||
+    change.serviceOrderId !== undefined ||
+    change.tradeInDiscount !== undefined ||
+    reusedId;
+  return {
+    outcome: decision === "stale" ? "recorded" : "applied",
+    change: changed ? change : null,
+  };
+}
+
+export type ServiceStatusDecision =
+  /** the order takes the incoming status */
+  | "apply"
+  /** the order already has it: nothing to change */
+  | "same"
+  /** kept in the notification log only: it would move the order backwards (a late delivery) */
+  | "stale"
+  /** a status outside the contract's table: stored and shown, never applied */
+  | "not_in_contract";
+
+/**
+ * `current` is the order's status; `lastKnown` its latest status the shop knows.
+ * - A status outside the contract's table is stored and shown, never applied.
+ * - A contract status is applied only when it lies ahead of the last known status, so `pending`
+ *   after `payment_completed` is recorded but never regresses the order; `completed` after
+ *   `pending` (the `payment_completed` delivery still on its way) moves it forward at once.
+ */
+export function decideServiceStatus(
+  current: string,
+  lastKnown: string,
+  incoming: string,
+  statuses: OrderStatusRules,
+): ServiceStatusDecision {
+  if (!CONTRACT_ORDER_STATUSES.includes(incoming)) return "not_in_contract";
+  if (incoming === current) return "same";
+  return statuses.canReach(lastKnown, incoming) ? "apply" : "stale";
 }

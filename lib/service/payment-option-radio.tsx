@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useId, useRef, useState } from "react";
-import { ADDRESS_FIELDS } from "@/lib/shop/address";
+import { ADDRESS_FIELDS } from "./cart";
 import {
   PAYMENT_METHOD_INPUT_NAME,
   type PaymentOptionDetails,
@@ -19,7 +19,7 @@ import {
 } from "./sdk-events";
 
 /** `data-module-name` of the radio (contract: Payment option markup; README decision). */
-export const SERVICE_MODULE_NAME = "servicepay";
+const SERVICE_MODULE_NAME = "servicepay";
 const ICON_SRC = "/service-pay.svg";
 const FALLBACK_LABEL = "Pay with Service";
 

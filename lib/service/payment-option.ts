@@ -11,7 +11,7 @@ import { z } from "zod";
 export const PAYMENT_METHOD_INPUT_NAME = "payment_method";
 export const SERVICE_PAY_VALUE = "service_pay";
 
-export const PAYMENT_OPTION_MODES = [
+const PAYMENT_OPTION_MODES = [
   "unavailable",
   "tradein_valid",
   "tradein_missing",
@@ -20,12 +20,12 @@ export const PAYMENT_OPTION_MODES = [
 export type PaymentOptionMode = (typeof PAYMENT_OPTION_MODES)[number];
 
 /** template_name values when mode is tradein_invalid. */
-export const INVALID_TEMPLATES = ["currency", "cart_below_limit", "other_ok"] as const;
+const INVALID_TEMPLATES = ["currency", "cart_below_limit", "other_ok"] as const;
 export type InvalidTemplate = (typeof INVALID_TEMPLATES)[number];
 
 // Tolerant: the SDK is another party's code. Unknown modes and templates are kept as text (an
 // unknown mode is then hidden, below), `data` values may be null, extra keys pass through.
-export const paymentOptionDetailsSchema = z.looseObject({
+const paymentOptionDetailsSchema = z.looseObject({
   mode: z.string(),
   template_name: z.string().default(""),
   label: z.string().default(""),
@@ -72,7 +72,7 @@ export type PaymentOptionPresentation =
     };
 
 /** Our explanation when the SDK sends none, per disabled sub-state (contract: Payment option mode). */
-export const INVALID_TEMPLATE_EXPLANATIONS: Record<InvalidTemplate | "other", string> = {
+const INVALID_TEMPLATE_EXPLANATIONS: Record<InvalidTemplate | "other", string> = {
   currency: "Your trade-in offer and your cart are in different currencies.",
   cart_below_limit: "Your cart total is too low to use your trade-in.",
   other_ok:

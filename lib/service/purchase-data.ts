@@ -10,7 +10,7 @@ import { type Address, addressSchema, type Cart, cartSchema } from "./cart";
 
 /** "Fields of the shipping method object: not shown." Ours: id, name and price in cents; extra
  *  fields a shop adds pass through. */
-export const shippingMethodSchema = z.looseObject({
+const shippingMethodSchema = z.looseObject({
   id: z.string().min(1),
   name: z.string(),
   price: z.int().nonnegative(),

@@ -1,12 +1,17 @@
-import { PAID_OR_LATER } from "@/lib/shop/order-status";
+import "server-only";
+import type { ServiceClient } from "./client";
+import { type NotificationDeps, receiveNotification } from "./order-webhook";
 import type { OrderList } from "./resources";
+import type { ServiceOrderStore } from "./shop-ports";
+import { dedupeKey } from "./webhook-payload";
 
 /**
  * Reconciliation (contract: Endpoints › GET /payments/orders/, "used for reconciliation"; issue
  * #6, item 4). The webhook is the service's only push; when one never arrived (the shop was down
  * past the retries, a proxy ate it), the order stays pending here although the service took the
  * payment. The reconciler lists the service's paid orders and matches them with the shop's.
- * Pure: the shop's side passes its orders in, applies the plan and reports it.
+ * A repair goes through the webhook's own path (receiveNotification), so a reconciled order
+ * ends exactly as if its webhook had arrived, and a webhook arriving later is a no-op.
  */
 
 export type ServiceOrderEntry = OrderList["orders"][number];
@@ -35,6 +40,7 @@ export type ReconcileStep =
 export function planReconciliation(
   entries: readonly ServiceOrderEntry[],
   locals: readonly LocalOrderRef[],
+  isPaidOrLater: (status: string) => boolean,
 ): ReconcileStep[] {
   const byServiceId = new Map(
     locals.filter((o) => o.serviceOrderId).map((o) => [o.serviceOrderId as string, o]),
@@ -47,9 +53,119 @@ export function planReconciliation(
     if (local.serviceOrderId && local.serviceOrderId !== entry.order_id) {
       return { kind: "conflict", entry, local };
     }
-    if (PAID_OR_LATER.has(local.status) && local.serviceOrderId) {
+    // Matched by the service's order id, but the service names another cart: the same payment
+    // cannot be for two carts, so a person looks at it rather than trust either id alone.
+    if (entry.cart_id && local.cartId !== entry.cart_id) {
+      return { kind: "conflict", entry, local };
+    }
+    if (isPaidOrLater(local.status) && local.serviceOrderId) {
       return { kind: "in_sync", entry, local };
     }
     return { kind: "repair", entry, local };
   });
+}
+
+export interface ReconcileReport {
+  listed: number;
+  repaired: number;
+  inSync: number;
+  unresolved: number;
+  /** One sentence per service order, for the admin and the script's output. */
+  lines: string[];
+}
+
+export async function reconcileServiceOrders(
+  deps: NotificationDeps & { orders: ServiceOrderStore; client: Pick<ServiceClient, "listOrders"> },
+): Promise<ReconcileReport> {
+  const { orders } = await deps.client.listOrders({ status: "payment_completed", limit: 100 });
+  const ids = orders.map((o) => o.order_id);
+  const carts = orders.map((o) => o.cart_id).filter((c): c is string => typeof c === "string");
+  const locals = await deps.orders.findOrders(ids, carts);
+  const report: ReconcileReport = {
+    listed: orders.length,
+    repaired: 0,
+    inSync: 0,
+    unresolved: 0,
+    lines: [],
+  };
+  for (const step of planReconciliation(orders, locals, deps.statuses.isPaidOrLater)) {
+    const { entry } = step;
+    const name = `service order ${entry.order_id} (cart ${entry.cart_id ?? "?"})`;
+    if (step.kind === "in_sync") {
+      report.inSync += 1;
+      continue;
+    }
+    if (step.kind === "conflict") {
+      report.unresolved += 1;
+      const why =
+        step.local.serviceOrderId === entry.order_id
+          ? `is for cart ${step.local.cartId}`
+          : `holds service order ${step.local.serviceOrderId}`;
+      report.lines.push(
+        `${name}: shop order ${step.local.number} ${why}; left for a person to check.`,
+      );
+      continue;
+    }
+    const extra = entry as Record<string, unknown>;
+    const body = JSON.stringify({ source: "reconciliation", ...entry });
+    const status = entry.status ?? "payment_completed";
+    const ids = {
+      notificationId: null,
+      serviceOrderId: entry.order_id,
+      cartId: entry.cart_id ?? null,
+    };
+    const result = await receiveNotification(deps, {
+      ...ids,
+      dedupeKey: dedupeKey({ ...ids, status }),
+      event: "reconciliation",
+      status,
+      amount: entry.amount ?? null,
+      currency: typeof extra.currency === "string" ? extra.currency : null,
+      tradeInDiscount: Number.isSafeInteger(extra.trade_in_discount)
+        ? (extra.trade_in_discount as number)
+        : null,
+      customerId: null,
+      form: "flat",
+      body,
+    });
+    const [after] = await deps.orders.findOrders(
+      [entry.order_id],
+      entry.cart_id ? [entry.cart_id] : [],
+    );
+    if (after?.status === deps.statuses.held && step.local?.status !== deps.statuses.held) {
+      report.unresolved += 1;
+      report.lines.push(
+        `${name}: shop order ${after.number} held for a person: the payment does not match the order.`,
+      );
+    } else if (after && after.status !== step.local?.status) {
+      report.repaired += 1;
+      report.lines.push(
+        `${name}: shop order ${after.number} ${step.local ? `moved from ${step.local.status}` : "created"} to ${after.status}.`,
+      );
+    } else if (after) {
+      report.inSync += 1;
+      if (result.outcome !== "duplicate" && !step.local?.serviceOrderId) {
+        report.lines.push(`${name}: linked to shop order ${after.number}.`);
+      }
+    } else {
+      report.unresolved += 1;
+      report.lines.push(`${name}: no shop order has this cart; left for a person to check.`);
+    }
+  }
+  // Whatever else needs a person, whether or not the service listed it now.
+  const attention = await deps.orders.needsAttention();
+  for (const order of attention.held) {
+    report.lines.push(
+      `shop order ${order.number} (cart ${order.cartId}) is held: a payment notification did not match it; see its history.`,
+    );
+  }
+  for (const id of attention.reusedNotificationIds) {
+    report.lines.push(
+      `notification id ${id} was used by more than one payment; each was kept as its own.`,
+    );
+  }
+  report.lines.unshift(
+    `Listed ${report.listed} paid service orders: ${report.repaired} repaired, ${report.inSync} already in step, ${report.unresolved} need a person; ${attention.held.length} held orders, ${attention.reusedNotificationIds.length} reused notification ids.`,
+  );
+  return report;
 }

@@ -1,3 +1,4 @@
+import "server-only";
 import { type Cart, cartSchema } from "./cart";
 import type { RegisterPurchaseBody, ServiceClient } from "./client";
 import {

@@ -1,3 +1,4 @@
+import "server-only";
 import type { ServiceClient } from "./client";
 import { SERVICE_ERROR_KIND, ServiceApiError, ServiceError } from "./errors";
 import type { Session, TradeInItem } from "./resources";
@@ -16,7 +17,7 @@ import {
  * final answer. Bounded: at most `maxQueries` session requests, so no loop runs forever.
  */
 
-export const DEFAULT_MAX_SESSION_QUERIES = 5;
+const DEFAULT_MAX_SESSION_QUERIES = 5;
 
 export type SessionTradeIn =
   /** No `tradein_item`: no active trade-in (public-docs-facts: Sessions). */

@@ -6,7 +6,7 @@ import { z } from "zod";
  * customer and the session hash it computed (session-hash.ts) for this request.
  */
 
-export const shopperCustomerSchema = z.object({
+const shopperCustomerSchema = z.object({
   id: z.string().min(1),
   email: z.string().min(1),
   given_name: z.string(),
@@ -20,7 +20,6 @@ export const shopperDataSchema = z.object({
   session_hash_token: z.string().regex(/^[0-9a-f]{64}$/, "must be a lowercase hex HMAC-SHA256"),
 });
 
-export type ShopperCustomer = z.infer<typeof shopperCustomerSchema>;
 export type ShopperData = z.infer<typeof shopperDataSchema>;
 
 /** The 404 body when no customer is logged in (contract: Errors by condition, shopper_data). */

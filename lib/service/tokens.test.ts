@@ -1,8 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { ServiceApiError } from "./errors";
 import { HttpTransport } from "./http";
-import { createFakeDeps, type FakeHandler, type RecordedCall, reply } from "./test-support";
-import { MemoryTokenStore, type StoredTokens } from "./token-store";
+import type { StoredTokens } from "./shop-ports";
+import {
+  createFakeDeps,
+  type FakeHandler,
+  type RecordedCall,
+  reply,
+} from "./test-support/fake-transport";
+import { MemoryTokenStore } from "./test-support/memory-token-store";
 import { REQUESTED_SCOPE, TokenManager } from "./tokens";
 
 const BASE = "http://service.test";

@@ -1,8 +1,9 @@
+import "server-only";
 import { z } from "zod";
 import type { ServiceConfig } from "./config";
 import { parseErrorBody, ServiceApiError, ServiceResponseError } from "./errors";
 import type { HttpRequest, HttpResponse, HttpTransport } from "./http";
-import type { StoredTokens, TokenStore } from "./token-store";
+import type { StoredTokens, TokenStore } from "./shop-ports";
 
 /**
  * The token manager (contract: Authentication 1–4, Endpoints › POST /oauth2/token/).
@@ -16,13 +17,13 @@ import type { StoredTokens, TokenStore } from "./token-store";
  *   TokenStore (the database) so other instances reuse them rather than logging in themselves.
  */
 
-export const TOKEN_PATH = "/oauth2/token/";
+const TOKEN_PATH = "/oauth2/token/";
 /** Contract: Authentication 3 — core, payments, valuations at login; updates for order updates.
  *  All four are asked for, so order updates need no second login… */
 export const REQUESTED_SCOPE = "core payments valuations updates";
 /** …and when the user may not have `updates` (400 invalid_scope), the contract's login scopes
  *  are asked for instead, so the shop still works and an order update answers 403 in words. */
-export const BASE_SCOPE = "core payments valuations";
+const BASE_SCOPE = "core payments valuations";
 const DEFAULT_LIFETIME_S = 3600;
 const DEFAULT_REFRESH_MARGIN_MS = 5 * 60 * 1000;
 

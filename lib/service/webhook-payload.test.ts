@@ -19,18 +19,18 @@ const flat = {
 describe("parseOrderNotification", () => {
   it("reads the flat form", () => {
     expect(parseOrderNotification(bytes(flat))).toEqual({
+      dedupeKey: "id:ntf_1:order:ord_1:cart:cart_1",
       notificationId: "ntf_1",
       event: "order.updated",
-      orderId: "ord_1",
+      serviceOrderId: "ord_1",
       cartId: "cart_1",
       status: "payment_completed",
-      isKnownStatus: true,
       amount: 45000,
       currency: "EUR",
       tradeInDiscount: 15000,
       customerId: "cus_1",
       form: "flat",
-      raw: flat,
+      body: JSON.stringify(flat),
     });
   });
 
@@ -43,7 +43,7 @@ describe("parseOrderNotification", () => {
     };
     expect(parseOrderNotification(bytes(wrapped))).toMatchObject({
       notificationId: "ntf_2",
-      orderId: "ord_1",
+      serviceOrderId: "ord_1",
       cartId: "cart_1",
       status: "completed",
       amount: 45000,
@@ -55,8 +55,7 @@ describe("parseOrderNotification", () => {
     const body = { ...flat, status: "chargeback_opened", shiny: { new: true } };
     const parsed = parseOrderNotification(bytes(body));
     expect(parsed.status).toBe("chargeback_opened");
-    expect(parsed.isKnownStatus).toBe(false);
-    expect(parsed.raw.shiny).toEqual({ new: true });
+    expect(JSON.parse(parsed.body).shiny).toEqual({ new: true });
   });
 
   it("tolerates numeric ids, null optionals and a missing notification id", () => {
@@ -64,9 +63,10 @@ describe("parseOrderNotification", () => {
       bytes({ order_id: 42, status: "pending", customer_id: null, currency: null }),
     );
     expect(parsed).toMatchObject({
-      orderId: "42",
-      notificationId: undefined,
-      customerId: undefined,
+      serviceOrderId: "42",
+      notificationId: null,
+      customerId: null,
+      dedupeKey: "order:42:cart::status:pending",
     });
   });
 

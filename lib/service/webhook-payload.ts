@@ -4,12 +4,9 @@ import { z } from "zod";
  * The order webhook's body (contract: Resources › Order, Events › Webhook). Fields seen: id,
  * event, order_id, cart_id, status, amount, currency, trade_in_discount, customer_id; one form
  * wraps cart_id and status inside `data`. The full shape is "not shown", so both forms are read,
- * extra fields are kept, and an unknown status is kept as text (it is stored and shown, never a
+ * the body text is kept with any extra fields, and an unknown status is kept as text (it is stored and shown, never a
  * crash). Parse only after the signature was verified over the same raw bytes.
  */
-
-/** Statuses the contract names; others are valid too ("Complete set … not shown"). */
-export const KNOWN_ORDER_STATUSES = ["pending", "completed", "payment_completed"] as const;
 
 const idLike = z.union([z.string().min(1), z.number()]).transform(String);
 // Amounts are integer cents (contract: Limits); a decimal makes the body malformed (400).
@@ -26,22 +23,44 @@ const fields = {
 };
 const bodySchema = z.looseObject({ ...fields, data: z.looseObject(fields).nullish() });
 
+/**
+ * One order notification, from the parsed body to the database: the webhook stores exactly
+ * this (lib/service/shop-ports.ts), and reconciliation builds one from a listed order.
+ */
 export interface OrderNotification {
-  /** `id`: the notification id, one of the three de-duplication keys (contract: Events). */
-  notificationId: string | undefined;
-  event: string | undefined;
-  orderId: string | undefined;
-  cartId: string | undefined;
+  /** The unique key a duplicate is detected by (contract, Events: "by the notification id,
+   *  order_id or cart_id"): the id with its order and cart, else the order, cart and status. */
+  dedupeKey: string;
+  /** `id`: the notification id. */
+  notificationId: string | null;
+  event: string | null;
+  /** `order_id`: the service's order id. */
+  serviceOrderId: string | null;
+  cartId: string | null;
   status: string;
-  isKnownStatus: boolean;
-  amount: number | undefined;
-  currency: string | undefined;
-  tradeInDiscount: number | undefined;
-  customerId: string | undefined;
+  amount: number | null;
+  currency: string | null;
+  tradeInDiscount: number | null;
+  customerId: string | null;
   /** Which body form arrived: flat, or cart_id/status wrapped in `data`. */
   form: "flat" | "data";
-  /** The parsed JSON as received, with any fields we do not know, for storage and display. */
-  raw: Record<string, unknown>;
+  /** The body text as received, with any fields we do not know, for the back office. */
+  body: string;
+}
+
+/**
+ * Contract, Events: a duplicate is detected by the notification id, order_id or cart_id. The
+ * key holds the id together with the order and cart it is about, so an id reused for another
+ * payment (a service restarted without its state numbers from the start again) is never taken
+ * for a duplicate of a different payment (docs/decisions/webhook-idempotency.md).
+ */
+export function dedupeKey(
+  n: Pick<OrderNotification, "notificationId" | "serviceOrderId" | "cartId" | "status">,
+): string {
+  const about = `order:${n.serviceOrderId ?? ""}:cart:${n.cartId ?? ""}`;
+  return n.notificationId !== null
+    ? `id:${n.notificationId}:${about}`
+    : `${about}:status:${n.status}`;
 }
 
 /** Malformed body: the route answers 400 `{ error: "bad_request", error_description }`. */
@@ -72,24 +91,27 @@ export function parseOrderNotification(rawBody: Uint8Array): OrderNotification {
   const data = body.data ?? {};
   // Top level first, then `data`: in the wrapped form `data` carries cart_id and status and
   // the top level the rest; a field present in both is taken from the top level.
-  const pick = <K extends keyof typeof fields>(key: K) => body[key] ?? data[key] ?? undefined;
+  const pick = <K extends keyof typeof fields>(key: K) => body[key] ?? data[key] ?? null;
   const status = pick("status");
-  const orderId = pick("order_id");
+  const serviceOrderId = pick("order_id");
   const cartId = pick("cart_id");
   if (!status) throw new WebhookPayloadError("Body has no status.");
-  if (!orderId && !cartId) throw new WebhookPayloadError("Body has neither order_id nor cart_id.");
+  if (!serviceOrderId && !cartId) {
+    throw new WebhookPayloadError("Body has neither order_id nor cart_id.");
+  }
+  const notificationId = pick("id");
   return {
-    notificationId: pick("id"),
+    dedupeKey: dedupeKey({ notificationId, serviceOrderId, cartId, status }),
+    notificationId,
     event: pick("event"),
-    orderId,
+    serviceOrderId,
     cartId,
     status,
-    isKnownStatus: (KNOWN_ORDER_STATUSES as readonly string[]).includes(status),
     amount: pick("amount"),
     currency: pick("currency"),
     tradeInDiscount: pick("trade_in_discount"),
     customerId: pick("customer_id"),
     form: body.data ? "data" : "flat",
-    raw: json as Record<string, unknown>,
+    body: text,
   };
 }

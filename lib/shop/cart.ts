@@ -1,3 +1,4 @@
+import "server-only";
 import { getDb, type Tx } from "@/lib/db/client";
 import { buildCartView, type CartView } from "./cart-view";
 import type { Currency } from "./money";

@@ -1,5 +1,11 @@
+import "server-only";
 import { getDb } from "@/lib/db/client";
 import type { Currency } from "./money";
+
+/** A product page's absolute URL (the contract Cart item's `url`). */
+export function productUrl(shopBaseUrl: string, slug: string): string {
+  return `${shopBaseUrl.replace(/\/+$/, "")}/products/${encodeURIComponent(slug)}`;
+}
 
 export interface ProductView {
   id: string;

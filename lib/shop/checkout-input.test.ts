@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { TEST_ADDRESS } from "@/test-support/checkout";
 import { parseCheckoutForm } from "./checkout-input";
 import { chargeTestCard, passesLuhn, TEST_CARDS } from "./test-card";
-import { TEST_ADDRESS } from "./test-checkout";
 
 const address = TEST_ADDRESS;
 

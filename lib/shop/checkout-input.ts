@@ -122,3 +122,39 @@ export function parseCheckoutForm(form: FormData): ParsedCheckout {
     },
   };
 }
+
+/** What the checkout form holds when the shopper pays with the service (JSON, zod-validated). */
+export const serviceCheckoutSchema = z
+  .object({
+    email: z.email("Enter an email address like name@example.com.").max(200),
+    billing: addressSchema,
+    /** omitted: delivered to the billing address */
+    shipping: addressSchema.optional(),
+    shipping_method: z.enum(SHIPPING_METHOD_IDS, { error: "Choose a delivery method." }),
+  })
+  .transform((d) => ({
+    email: d.email,
+    billing: d.billing,
+    shipping: d.shipping ?? d.billing,
+    shippingMethod: d.shipping_method,
+  }));
+
+/**
+ * Body of POST /api/service/pending-order: `cart_id` (optional; the cart the SDK was shown, so a
+ * repeat after the cart became an order returns that order) and, optionally, the checkout
+ * details; without them the details kept by POST /api/service/checkout are used.
+ */
+export const pendingOrderRequestSchema = z
+  .looseObject({ cart_id: z.string().min(1).max(100).optional() })
+  .transform((body, ctx) => {
+    const hasDetails = ["email", "billing", "shipping", "shipping_method"].some(
+      (key) => body[key] !== undefined,
+    );
+    if (!hasDetails) return { cartId: body.cart_id, details: undefined };
+    const details = serviceCheckoutSchema.safeParse(body);
+    if (!details.success) {
+      for (const issue of details.error.issues) ctx.addIssue({ ...issue, code: "custom" });
+      return z.NEVER;
+    }
+    return { cartId: body.cart_id, details: details.data };
+  });

@@ -1,3 +1,4 @@
+import "server-only";
 import { verifyPassword } from "@/lib/auth/password";
 import { getDb } from "@/lib/db/client";
 

@@ -3,7 +3,6 @@
 
 export const CURRENCIES = ["EUR", "GBP"] as const;
 export type Currency = (typeof CURRENCIES)[number];
-export const DEFAULT_CURRENCY: Currency = "EUR";
 
 export function isCurrency(value: unknown): value is Currency {
   return typeof value === "string" && (CURRENCIES as readonly string[]).includes(value);
@@ -67,6 +66,16 @@ export function cartAmounts(
   const tax = sumCents(lines.map((line) => line.tax));
   const discount = sumCents(discounts.map((d) => d.total));
   return { price, tax, discount, total: price + tax - discount };
+}
+
+/** What an order owes: items, tax and delivery, less the trade-in discount. The one formula. */
+export function orderTotal(order: {
+  price: number;
+  tax: number;
+  shippingPrice: number;
+  tradeInDiscount: number;
+}): number {
+  return sumCents([order.price, order.tax, order.shippingPrice, -order.tradeInDiscount]);
 }
 
 const formatters = new Map<string, Intl.NumberFormat>();

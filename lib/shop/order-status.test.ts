@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  canReach,
   canTransition,
   isFinal,
   isOrderStatus,
@@ -43,5 +44,17 @@ describe("order status transitions", () => {
   it("shows an unknown status verbatim", () => {
     expect(statusLabel("payment_completed")).toBe("Paid");
     expect(statusLabel("on_hold")).toBe("Unknown (on_hold)");
+  });
+});
+
+describe("canReach", () => {
+  it("follows the shop's transitions transitively and never backwards", () => {
+    expect(canReach("pending", "payment_completed")).toBe(true);
+    expect(canReach("pending", "completed")).toBe(true);
+    expect(canReach("pending", "returned")).toBe(true);
+    expect(canReach("payment_completed", "pending")).toBe(false);
+    expect(canReach("completed", "payment_completed")).toBe(false);
+    expect(canReach("cancelled", "payment_completed")).toBe(false);
+    for (const status of ORDER_STATUSES) expect(canReach(status, status)).toBe(false);
   });
 });

@@ -5,6 +5,8 @@
 
 export const ORDER_STATUSES = [
   "pending",
+  /** a payment notification did not match the order (amount, currency, discount): a person decides */
+  "payment_mismatch",
   "payment_completed",
   "partially_shipped",
   "shipped",
@@ -16,13 +18,19 @@ export const ORDER_STATUSES = [
 
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
-/** Statuses that mean the payment is already known here: all but pending and cancelled. */
+/** The status an order is held in when a payment does not match it. */
+export const HELD_STATUS = "payment_mismatch" satisfies OrderStatus;
+
+/** Statuses that mean the payment is known and matched here: all but pending, held and cancelled. */
 export const PAID_OR_LATER: ReadonlySet<string> = new Set(
-  ORDER_STATUSES.filter((status) => status !== "pending" && status !== "cancelled"),
+  ORDER_STATUSES.filter(
+    (status) => status !== "pending" && status !== HELD_STATUS && status !== "cancelled",
+  ),
 );
 
 const TRANSITIONS: Record<OrderStatus, readonly OrderStatus[]> = {
-  pending: ["payment_completed", "cancelled"],
+  pending: ["payment_completed", "payment_mismatch", "cancelled"],
+  payment_mismatch: ["payment_completed", "cancelled"],
   payment_completed: ["partially_shipped", "shipped", "completed", "cancelled"],
   partially_shipped: ["shipped", "cancelled"],
   shipped: ["completed", "partially_returned", "returned"],
@@ -34,6 +42,7 @@ const TRANSITIONS: Record<OrderStatus, readonly OrderStatus[]> = {
 
 export const STATUS_LABELS: Record<OrderStatus, string> = {
   pending: "Pending payment",
+  payment_mismatch: "Held: payment does not match",
   payment_completed: "Paid",
   partially_shipped: "Partially shipped",
   shipped: "Shipped",
@@ -62,4 +71,21 @@ export function canTransition(from: string, to: string): boolean {
 
 export function isFinal(status: string): boolean {
   return isOrderStatus(status) && TRANSITIONS[status].length === 0;
+}
+
+/** Whether `to` can be reached from `from` by one or more allowed transitions. */
+export function canReach(from: string, to: string): boolean {
+  if (!isOrderStatus(from) || !isOrderStatus(to)) return false;
+  const seen = new Set<OrderStatus>([from]);
+  const queue: OrderStatus[] = [from];
+  for (let current = queue.shift(); current; current = queue.shift()) {
+    for (const next of nextStatuses(current)) {
+      if (next === to) return true;
+      if (!seen.has(next)) {
+        seen.add(next);
+        queue.push(next);
+      }
+    }
+  }
+  return false;
 }

@@ -1,13 +1,65 @@
 import { randomBytes } from "node:crypto";
+import "server-only";
 import { getDb, type Tx } from "@/lib/db/client";
 import { loadCartWith } from "./cart";
+import { productUrl } from "./catalog";
 import type { CheckoutInput } from "./checkout-input";
-import { sumCents } from "./money";
+import { orderTotal } from "./money";
 import { canTransition, type OrderStatus } from "./order-status";
 import { shippingPrice } from "./shipping";
 import { chargeTestCard } from "./test-card";
 
 export type StatusSource = "shop" | "admin" | "service";
+
+/** One change of an order; `to` omitted keeps the status (the history still records it). */
+export interface OrderChange {
+  to?: string;
+  source: StatusSource;
+  note: string;
+  serviceOrderId?: string;
+  tradeInDiscount?: number;
+  tradeInStatus?: string;
+  tradeInMessage?: string | null;
+}
+
+type ChangedOrder = {
+  id: string;
+  status: string;
+  price: number;
+  tax: number;
+  shippingPrice: number;
+  tradeInDiscount: number;
+};
+
+/**
+ * The one writer of an order's status: changes the order (the total re-derived when the
+ * trade-in discount changes) and records the change in its history, in the caller's transaction.
+ */
+export async function writeOrderChange(tx: Tx, order: ChangedOrder, change: OrderChange) {
+  const tradeInDiscount = change.tradeInDiscount ?? order.tradeInDiscount;
+  const to = change.to ?? order.status;
+  const updated = await tx.order.update({
+    where: { id: order.id },
+    data: {
+      status: to,
+      tradeInDiscount,
+      total: orderTotal({ ...order, tradeInDiscount }),
+      ...(change.serviceOrderId !== undefined ? { serviceOrderId: change.serviceOrderId } : {}),
+      ...(change.tradeInStatus !== undefined ? { tradeInStatus: change.tradeInStatus } : {}),
+      ...(change.tradeInMessage !== undefined ? { tradeInMessage: change.tradeInMessage } : {}),
+    },
+  });
+  await tx.orderStatusChange.create({
+    data: {
+      orderId: order.id,
+      from: order.status,
+      to,
+      source: change.source,
+      note: change.note.slice(0, 1000),
+    },
+  });
+  return updated;
+}
 
 function orderNumber(now: Date): string {
   const day = now.toISOString().slice(0, 10).replace(/-/g, "");
@@ -54,7 +106,6 @@ export async function createOrderFromCart(
 
   const shipping = shippingPrice(params.input.shippingMethod, cart.currency);
   const tradeInDiscount = params.tradeInDiscount ?? 0;
-  const base = params.shopBaseUrl.replace(/\/+$/, "");
   const now = new Date();
   const billing = await tx.address.create({ data: { ...params.input.billing } });
   const shippingAddress = await tx.address.create({ data: { ...params.input.shipping } });
@@ -73,7 +124,7 @@ export async function createOrderFromCart(
       tax: cart.amounts.tax,
       shippingPrice: shipping,
       tradeInDiscount,
-      total: sumCents([cart.amounts.price, cart.amounts.tax, shipping, -tradeInDiscount]),
+      total: orderTotal({ ...cart.amounts, shippingPrice: shipping, tradeInDiscount }),
       billingAddressId: billing.id,
       shippingAddressId: shippingAddress.id,
       items: {
@@ -81,7 +132,7 @@ export async function createOrderFromCart(
           productId: line.productId,
           name: line.name,
           description: line.description,
-          url: `${base}/products/${line.slug}`,
+          url: productUrl(params.shopBaseUrl, line.slug),
           quantity: line.quantity,
           price: line.price,
           tax: line.tax,
@@ -111,7 +162,11 @@ export async function placeCardOrder(params: {
   if (!cart || cart.lines.length === 0) return { ok: false, error: "Your cart is empty." };
   if (!params.input.card) return { ok: false, error: "Enter your card details." };
 
-  const amount = cart.amounts.total + shippingPrice(params.input.shippingMethod, cart.currency);
+  const amount = orderTotal({
+    ...cart.amounts,
+    shippingPrice: shippingPrice(params.input.shippingMethod, cart.currency),
+    tradeInDiscount: 0,
+  });
   const charge = chargeTestCard(params.input.card.number, amount);
   if (!charge.ok) {
     return {
@@ -129,15 +184,10 @@ export async function placeCardOrder(params: {
         status: "pending",
         note: "Order placed",
       });
-      await tx.order.update({ where: { id: created.id }, data: { status: "payment_completed" } });
-      await tx.orderStatusChange.create({
-        data: {
-          orderId: created.id,
-          from: "pending",
-          to: "payment_completed",
-          source: "shop",
-          note: `Card payment ${charge.reference}`,
-        },
+      await writeOrderChange(tx, created, {
+        to: "payment_completed",
+        source: "shop",
+        note: `Card payment ${charge.reference}`,
       });
       return created;
     });
@@ -150,32 +200,26 @@ export async function placeCardOrder(params: {
 
 /**
  * Changes an order's status and records it in the history, in one transaction. Shop and admin
- * changes must follow the allowed transitions; `force` lets the service's webhook store a status
- * we do not know or did not expect (contract: the complete set of statuses is not shown).
+ * changes must follow the allowed transitions (the service's notifications are applied by the
+ * integration, lib/service/order-webhook.ts, through the same writer).
  */
 export async function changeOrderStatus(params: {
   orderId: string;
   to: string;
   source: StatusSource;
   note?: string;
-  force?: boolean;
 }): Promise<{ ok: true } | { ok: false; error: string }> {
   return getDb().$transaction(async (tx) => {
     const order = await tx.order.findUnique({ where: { id: params.orderId } });
     if (!order) return { ok: false, error: "Order not found." };
     if (order.status === params.to) return { ok: true };
-    if (!params.force && !canTransition(order.status, params.to)) {
+    if (!canTransition(order.status, params.to)) {
       return { ok: false, error: `An order cannot go from ${order.status} to ${params.to}.` };
     }
-    await tx.order.update({ where: { id: order.id }, data: { status: params.to } });
-    await tx.orderStatusChange.create({
-      data: {
-        orderId: order.id,
-        from: order.status,
-        to: params.to,
-        source: params.source,
-        note: params.note ?? "",
-      },
+    await writeOrderChange(tx, order, {
+      to: params.to,
+      source: params.source,
+      note: params.note ?? "",
     });
     return { ok: true };
   });

@@ -12,4 +12,3 @@ export const PAYMENT_METHODS = [
 
 /** Values the checkout server action accepts. The integration extends this with "service_pay". */
 export const CHECKOUT_PAYMENT_VALUES = ["card", "service_pay"] as const;
-export type PaymentMethodValue = (typeof CHECKOUT_PAYMENT_VALUES)[number];

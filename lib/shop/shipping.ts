@@ -30,3 +30,7 @@ export function shippingMethod(id: ShippingMethodId) {
 export function shippingPrice(id: ShippingMethodId, currency: Currency): number {
   return shippingMethod(id).price[currency];
 }
+
+export function isShippingMethodId(value: string): value is ShippingMethodId {
+  return (SHIPPING_METHOD_IDS as readonly string[]).includes(value);
+}

@@ -2,7 +2,7 @@ import Link from "next/link";
 import type { ProductView } from "@/lib/shop/catalog";
 import { Money } from "./money";
 
-export function ProductCard({ product, eager = false }: { product: ProductView; eager?: boolean }) {
+function ProductCard({ product, eager = false }: { product: ProductView; eager?: boolean }) {
   return (
     <li className="product-card">
       <Link href={`/products/${product.slug}`} className="product-card__link">

@@ -1,5 +1,5 @@
 import { serviceOrderIdOf } from "@/lib/service/order-updates";
-import { getServiceClient } from "@/lib/service/service";
+import { getServiceClient } from "@/lib/service-adapter/service";
 import { OrderUpdateForms } from "./order-update-forms";
 
 /** Server part of the order page's post-purchase section: which id the service knows the order

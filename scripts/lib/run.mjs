@@ -26,5 +26,9 @@ export function prepareDatabase(databaseUrl, { fresh = false } = {}) {
     }
   }
   run(process.execPath, ["scripts/prisma.mjs", "migrate", "deploy"], { env });
-  run(process.execPath, ["node_modules/tsx/dist/cli.mjs", "prisma/seed.ts"], { env });
+  run(
+    process.execPath,
+    ["node_modules/tsx/dist/cli.mjs", "--conditions=react-server", "prisma/seed.ts"],
+    { env },
+  );
 }

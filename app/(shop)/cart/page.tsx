@@ -1,7 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { servicePaymentOpen } from "@/lib/service/pending-order";
+import { servicePayDeps } from "@/lib/service-adapter/service";
 import { getShopSession } from "@/lib/session/session";
-import { updateCartItemAction } from "@/lib/shop/actions/cart-actions";
+import { releaseServicePaymentAction, updateCartItemAction } from "@/lib/shop/actions/cart-actions";
 import { loadCart, QUANTITY_CHOICES } from "@/lib/shop/cart";
 import { CartSummary } from "@/lib/ui/cart-summary";
 import { EmptyCart } from "@/lib/ui/empty-cart";
@@ -16,9 +18,25 @@ export default async function CartPage() {
   if (!cart || cart.lines.length === 0) {
     return <EmptyCart heading="Your cart" message="Your cart is empty." />;
   }
+  const paymentOpen =
+    session.sessionId !== undefined &&
+    (await servicePaymentOpen(servicePayDeps(), session.sessionId));
   return (
     <>
       <h1>Your cart</h1>
+      {paymentOpen ? (
+        <div className="alert" role="status" data-testid="payment-open">
+          <p>
+            A payment with Service is open for this cart, so the cart cannot change until it is
+            finished. Paying in the other window pays for exactly these items.
+          </p>
+          <form action={releaseServicePaymentAction}>
+            <button type="submit" className="button">
+              Cancel that payment and change the cart
+            </button>
+          </form>
+        </div>
+      ) : null}
       <div className="cart-layout">
         <section aria-label="Items in your cart">
           <ul className="cart-lines">

@@ -4,11 +4,17 @@ import { revalidatePath } from "next/cache";
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { z } from "zod";
+import { releaseServicePayment, servicePaymentOpen } from "@/lib/service/pending-order";
+import { servicePayDeps } from "@/lib/service-adapter/service";
 import { requireSessionIdentity } from "@/lib/session/session";
 import { sessionCurrency } from "@/lib/session/session-data";
 import { addToCart, MAX_QUANTITY, setCartCurrency, setItemQuantity } from "../cart";
 import { CURRENCIES } from "../money";
 import { safeReturnPath } from "../safe-redirect";
+
+/** What the shopper reads when the cart is locked by an open Service Pay payment. */
+const PAYMENT_OPEN =
+  "A payment with Service is open for this cart in another window. Finish or cancel it there, or cancel it from your cart, before changing the cart.";
 
 export interface AddToCartState {
   status: "idle" | "added" | "error";
@@ -32,6 +38,9 @@ export async function addToCartAction(
     return { status: "error", message: `Choose a quantity from 1 to ${MAX_QUANTITY}.` };
   }
   const session = await requireSessionIdentity();
+  if (await servicePaymentOpen(servicePayDeps(), session.sessionId)) {
+    return { status: "error", message: PAYMENT_OPEN };
+  }
   const result = await addToCart({
     sessionId: session.sessionId,
     currency: sessionCurrency(session),
@@ -56,8 +65,18 @@ export async function updateCartItemAction(form: FormData): Promise<void> {
   });
   if (parsed.success) {
     const session = await requireSessionIdentity();
-    await setItemQuantity(session.sessionId, parsed.data.itemId, parsed.data.quantity);
+    // Refused while a payment is open: the cart page says so and offers to cancel it.
+    if (!(await servicePaymentOpen(servicePayDeps(), session.sessionId))) {
+      await setItemQuantity(session.sessionId, parsed.data.itemId, parsed.data.quantity);
+    }
   }
+  revalidatePath("/", "layout");
+}
+
+/** The shopper cancels the open Service Pay payment to change the cart again. */
+export async function releaseServicePaymentAction(): Promise<void> {
+  const session = await requireSessionIdentity();
+  await releaseServicePayment(servicePayDeps(), session.sessionId);
   revalidatePath("/", "layout");
 }
 
@@ -67,9 +86,12 @@ export async function setCurrencyAction(form: FormData): Promise<void> {
   const returnTo = await returnPath(form.get("returnTo"));
   if (currency.success) {
     const session = await requireSessionIdentity();
-    session.currency = currency.data;
-    await session.save();
-    await setCartCurrency(session.sessionId, currency.data);
+    // The cart keeps its currency while a payment is open (the service was shown its prices).
+    if (!(await servicePaymentOpen(servicePayDeps(), session.sessionId))) {
+      session.currency = currency.data;
+      await session.save();
+      await setCartCurrency(session.sessionId, currency.data);
+    }
     revalidatePath("/", "layout");
   }
   redirect(returnTo);

@@ -3,12 +3,12 @@
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { getConfig } from "@/lib/config";
+import { applyTradeInAfterCardPayment } from "@/lib/service/card-trade-in";
 import { withInspectorSession } from "@/lib/service/integration-log";
+import { tradeInDeps } from "@/lib/service-adapter/service";
 import { requireSessionIdentity } from "@/lib/session/session";
 import { type FieldErrors, parseCheckoutForm } from "../checkout-input";
 import { placeCardOrder } from "../orders";
-import { applyTradeInAfterCardPayment } from "../trade-in-purchase";
-import { tradeInDeps } from "../trade-in-service";
 
 export interface CheckoutState {
   formError?: string;

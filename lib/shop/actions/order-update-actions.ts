@@ -3,11 +3,10 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { requireAdmin } from "@/lib/auth/admin";
-import { getDb } from "@/lib/db/client";
+import { sendOrderUpdate } from "@/lib/service/order-updates";
+import { reconcileServiceOrders } from "@/lib/service/reconciliation";
 import { UPDATE_TYPES } from "@/lib/service/resources";
-import { getServiceClient } from "@/lib/service/service";
-import { reconcileServiceOrders } from "../reconcile-orders";
-import { sendOrderUpdate } from "../service-order-updates";
+import { serviceOrderDeps } from "@/lib/service-adapter/service";
 
 export interface OrderUpdateState {
   ok?: boolean;
@@ -41,14 +40,11 @@ export async function orderUpdateAction(
     quantities,
   });
   if (!parsed.success) return { error: "Quantities must be whole numbers from 0." };
-  const result = await sendOrderUpdate(
-    { db: getDb(), client: getServiceClient() },
-    {
-      orderId: parsed.data.orderId,
-      type: parsed.data.updateType,
-      quantities: parsed.data.quantities,
-    },
-  );
+  const result = await sendOrderUpdate(serviceOrderDeps(), {
+    orderId: parsed.data.orderId,
+    type: parsed.data.updateType,
+    quantities: parsed.data.quantities,
+  });
   revalidatePath(`/admin/orders/${parsed.data.orderId}`);
   return result.ok ? { ok: true, message: result.message } : { error: result.error };
 }
@@ -65,7 +61,7 @@ export async function reconcileAction(
 ): Promise<ReconcileState> {
   await requireAdmin();
   try {
-    const report = await reconcileServiceOrders({ db: getDb(), client: getServiceClient() });
+    const report = await reconcileServiceOrders(serviceOrderDeps());
     revalidatePath("/admin");
     return { report: report.lines };
   } catch (error) {

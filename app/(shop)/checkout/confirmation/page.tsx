@@ -1,13 +1,12 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { getConfig } from "@/lib/config";
-import { getDb } from "@/lib/db/client";
 import { PaymentStatusWatcher } from "@/lib/service/payment-status-watcher";
+import { settleAwaitedServiceOrder } from "@/lib/service/pending-order";
+import { servicePayDeps } from "@/lib/service-adapter/service";
 import { getShopSession } from "@/lib/session/session";
 import { formatMoney } from "@/lib/shop/money";
 import { statusLabel } from "@/lib/shop/order-status";
 import { latestOrderForSession } from "@/lib/shop/orders";
-import { settleAwaitedServiceOrder } from "@/lib/shop/service-confirmation";
 import { shippingMethod } from "@/lib/shop/shipping";
 import { AddressBlock, OrderItemsTable } from "@/lib/ui/order-details";
 import { TeaserSlot } from "@/lib/ui/teaser-slot";
@@ -23,11 +22,10 @@ export default async function ConfirmationPage() {
   const session = await getShopSession();
   let order = session.sessionId ? await latestOrderForSession(session.sessionId) : null;
   if (!order && session.sessionId) {
-    // Arriving from the service's payment modal before the order exists (lib/shop/service-confirmation.ts).
-    const awaited = await settleAwaitedServiceOrder(getDb(), {
+    // Arriving from the service's payment modal before the order exists (lib/service/pending-order.ts).
+    const awaited = await settleAwaitedServiceOrder(servicePayDeps(), {
       sessionId: session.sessionId,
       customerId: session.customerId ?? null,
-      shopBaseUrl: getConfig().SHOP_BASE_URL,
     });
     if (awaited === "created") order = await latestOrderForSession(session.sessionId);
     if (awaited === "waiting") {

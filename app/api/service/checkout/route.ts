@@ -1,7 +1,8 @@
-import { getDb } from "@/lib/db/client";
-import { readSessionJson } from "@/lib/service/route-input";
+import { saveServiceCheckout } from "@/lib/service/pending-order";
 import { errorJson, internalError, json } from "@/lib/service/route-responses";
-import { saveServiceCheckout, serviceCheckoutSchema } from "@/lib/shop/service-orders";
+import { readSessionJson } from "@/lib/service-adapter/route-input";
+import { servicePayDeps } from "@/lib/service-adapter/service";
+import { serviceCheckoutSchema } from "@/lib/shop/checkout-input";
 
 // POST /api/service/checkout: the checkout page sends the shopper's details when Service Pay is
 // chosen, before openPayment(). purchase_data then carries them, and with
@@ -13,7 +14,7 @@ export async function POST(request: Request): Promise<Response> {
     const input = await readSessionJson(request, serviceCheckoutSchema);
     if (!input.ok) return input.response;
     const { session, data: details } = input;
-    const saved = await saveServiceCheckout(getDb(), {
+    const saved = await saveServiceCheckout(servicePayDeps(), {
       sessionId: session.sessionId,
       customerId: session.customerId ?? null,
       details,

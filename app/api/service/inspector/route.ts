@@ -1,7 +1,8 @@
 import { getDb } from "@/lib/db/client";
 import { inspectorEnabled, inspectorFeed } from "@/lib/service/inspector-feed";
-import { readRequestSession } from "@/lib/service/request-session";
 import { errorJson, internalError, json } from "@/lib/service/route-responses";
+import { createInspectorSource } from "@/lib/service-adapter/inspector-source";
+import { readRequestSession } from "@/lib/service-adapter/request-session";
 
 // GET /api/service/inspector: the integration inspector's server-side entries for the caller's
 // own session (issue #6, item 5). Off with INTEGRATION_INSPECTOR=off: then 404 like any path.
@@ -12,7 +13,9 @@ export async function GET(request: Request): Promise<Response> {
   try {
     const session = await readRequestSession(request);
     if (!session) return json({ entries: [] });
-    return json({ entries: await inspectorFeed(getDb(), session.sessionId) });
+    return json({
+      entries: await inspectorFeed(createInspectorSource(getDb()), session.sessionId),
+    });
   } catch (error) {
     return internalError("inspector", error);
   }

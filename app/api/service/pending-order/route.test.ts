@@ -6,7 +6,7 @@ import {
   seedCart,
   sessionCookie,
   setUpTestShop,
-} from "@/lib/service/test-shop-db";
+} from "@/test-support/test-shop";
 import { POST } from "./route";
 
 // The pending Service Pay order created on ready-to-place-order (contract, Events: "a merchant

@@ -1,9 +1,8 @@
-import { getConfig } from "@/lib/config";
-import { getDb } from "@/lib/db/client";
-import { readSessionJson } from "@/lib/service/route-input";
+import { createServicePendingOrder } from "@/lib/service/pending-order";
 import { errorJson, internalError, json } from "@/lib/service/route-responses";
-import { orderCreationMode } from "@/lib/service/service";
-import { createServicePendingOrder, pendingOrderRequestSchema } from "@/lib/shop/service-orders";
+import { readSessionJson } from "@/lib/service-adapter/route-input";
+import { servicePayDeps } from "@/lib/service-adapter/service";
+import { pendingOrderRequestSchema } from "@/lib/shop/checkout-input";
 
 // POST /api/service/pending-order: called by the checkout page from the SDK's
 // addReadyToPlaceOrderListener (contract, Events: "a merchant may instead create a pending order
@@ -17,13 +16,11 @@ export async function POST(request: Request): Promise<Response> {
     const input = await readSessionJson(request, pendingOrderRequestSchema);
     if (!input.ok) return input.response;
     const { session, data } = input;
-    const result = await createServicePendingOrder(getDb(), {
+    const result = await createServicePendingOrder(servicePayDeps(), {
       sessionId: session.sessionId,
       customerId: session.customerId ?? null,
       ...(data.cartId ? { cartId: data.cartId } : {}),
       ...(data.details ? { details: data.details } : {}),
-      shopBaseUrl: getConfig().SHOP_BASE_URL,
-      mode: orderCreationMode(),
     });
     if (!result.ok)
       return errorJson(

@@ -9,7 +9,7 @@ import {
   seedCustomer,
   sessionCookie,
   setUpTestShop,
-} from "@/lib/service/test-shop-db";
+} from "@/test-support/test-shop";
 import { POST as checkout } from "../checkout/route";
 import { GET } from "./route";
 

@@ -2,8 +2,9 @@ import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { purchaseDataFor } from "@/lib/service/callbacks";
 import { buildPurchaseData } from "@/lib/service/purchase-data";
-import { readRequestSession } from "@/lib/service/request-session";
 import { internalError, json } from "@/lib/service/route-responses";
+import { readRequestSession } from "@/lib/service-adapter/request-session";
+import { createShopperSource } from "@/lib/service-adapter/shopper-source";
 
 // GET {merchant_callbacks_base}/purchase_data (contract: Merchant endpoints, Purchase data):
 // built from the live cart on every call, `purchase: null` for an empty cart.
@@ -13,7 +14,9 @@ export async function GET(request: Request): Promise<Response> {
   try {
     const session = await readRequestSession(request);
     if (!session) return json(buildPurchaseData(null));
-    return json(await purchaseDataFor(getDb(), session, getConfig().SHOP_BASE_URL));
+    return json(
+      await purchaseDataFor(createShopperSource(getDb()), session, getConfig().SHOP_BASE_URL),
+    );
   } catch (error) {
     return internalError("purchase_data", error);
   }

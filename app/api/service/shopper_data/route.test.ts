@@ -6,7 +6,7 @@ import {
   seedCustomer,
   sessionCookie,
   type TestShop,
-} from "@/lib/service/test-shop-db";
+} from "@/test-support/test-shop";
 import { GET } from "./route";
 
 // Contract: Merchant endpoints (shopper_data), Resources › Shopper data and Session hash,

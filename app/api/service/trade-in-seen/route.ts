@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { getDb } from "@/lib/db/client";
-import { readSessionJson } from "@/lib/service/route-input";
 import { errorJson, internalError, json } from "@/lib/service/route-responses";
+import { readSessionJson } from "@/lib/service-adapter/route-input";
 
 // POST /api/service/trade-in-seen { tradein_id }: the page tells the shop which trade-in the SDK
 // showed as accepted (event service-valuation-updated, or the checkout's payment option details),

@@ -9,7 +9,7 @@ import {
   setUpTestShop,
   TEST_ENV,
   webhookRequest,
-} from "@/lib/service/test-shop-db";
+} from "@/test-support/test-shop";
 import { POST as checkout } from "../../checkout/route";
 import { POST as pendingOrder } from "../../pending-order/route";
 import { POST } from "./route";
@@ -23,6 +23,9 @@ let seq = 0;
 afterEach(() => {
   delete process.env.SERVICE_ORDER_CREATION;
 });
+
+/** The contract Cart total of cartForNewSession's cart: 100.00 + 23.00 + 2 × 19.99 + 9.20. */
+const CART_TOTAL = 17218;
 
 /** A session with a cart of one phone and two cables: 100.00+23.00 and 2×19.99+9.20 tax. */
 async function cartForNewSession() {
@@ -55,7 +58,8 @@ function notification(
     order_id: `svc_${cartId}`,
     cart_id: cartId,
     status,
-    amount: 16298,
+    // What the service charged for: the cart's total (items and tax), with the discount apart.
+    amount: CART_TOTAL,
     currency: "EUR",
     trade_in_discount: 5000,
     customer_id: null,
@@ -191,18 +195,17 @@ describe("POST /api/service/webhooks/order", () => {
     ]);
   });
 
-  it("stores and shows an unknown status, and a later known one still moves on from the last known", async () => {
+  it("stores and shows a status outside the contract's table, never applying it over a known one", async () => {
     const { order } = await pendingOrderFor();
     await POST(webhookRequest(notification(order.cartId, "payment_completed")));
     const res = await POST(webhookRequest(notification(order.cartId, "on_hold_for_review")));
-    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ received: true, outcome: "recorded" });
     let after = await shop.db.order.findUniqueOrThrow({ where: { id: order.id } });
-    expect(after.status).toBe("on_hold_for_review");
-    // A late redelivery of the status before it does not hide the newer unknown one…
-    await POST(webhookRequest(notification(order.cartId, "pending")));
+    expect(after.status).toBe("payment_completed");
+    // A shop status the contract does not list is not the service's to set either.
+    await POST(webhookRequest(notification(order.cartId, "returned")));
     after = await shop.db.order.findUniqueOrThrow({ where: { id: order.id } });
-    expect(after.status).toBe("on_hold_for_review");
-    // …but a status ahead of the last known one (payment_completed) applies.
+    expect(after.status).toBe("payment_completed");
     await POST(webhookRequest(notification(order.cartId, "completed")));
     const final = await shop.db.order.findUniqueOrThrow({
       where: { id: order.id },
@@ -212,9 +215,64 @@ describe("POST /api/service/webhooks/order", () => {
     expect(final.history.map((h) => h.to)).toEqual([
       "pending",
       "payment_completed",
-      "on_hold_for_review",
+      "payment_completed",
+      "payment_completed",
       "completed",
     ]);
+    // Shown: the history says what arrived and that it was not applied.
+    expect(final.history[2]?.note).toMatch(/"on_hold_for_review" is not in the contract's table/);
+    expect(final.history[3]?.note).toMatch(/"returned" is not in the contract's table/);
+    const stored = await shop.db.serviceNotification.findMany({
+      where: { orderId: order.id, status: "on_hold_for_review" },
+    });
+    expect(stored).toHaveLength(1);
+  });
+
+  it.each([
+    ["an amount below the order's", { amount: CART_TOTAL - 1 }, /amount 17217/],
+    ["an amount above the order's", { amount: CART_TOTAL + 5000 }, /amount 22218/],
+    ["no amount", { amount: null }, /amount missing/],
+    ["another currency", { currency: "GBP" }, /currency GBP/],
+    ["a negative trade-in discount", { trade_in_discount: -100 }, /discount -100/],
+    ["a discount larger than the order", { trade_in_discount: 99_999 }, /discount 99999/],
+  ])("holds the order for a person, never paid, on %s", async (_label, extra, why) => {
+    const { order } = await pendingOrderFor();
+    const res = await POST(webhookRequest(notification(order.cartId, "payment_completed", extra)));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ received: true, outcome: "held" });
+    const held = await shop.db.order.findUniqueOrThrow({
+      where: { id: order.id },
+      include: { history: { orderBy: { createdAt: "asc" } } },
+    });
+    expect(held.status).toBe("payment_mismatch");
+    expect(held.tradeInDiscount).toBe(0);
+    expect(held.history.at(-1)?.note).toMatch(why);
+    // Later notifications do not lift the hold: a person decides.
+    await POST(webhookRequest(notification(order.cartId, "completed")));
+    expect((await shop.db.order.findUniqueOrThrow({ where: { id: order.id } })).status).toBe(
+      "payment_mismatch",
+    );
+  });
+
+  it("keeps a notification id reused by another payment as its own payment, not a duplicate", async () => {
+    const first = await pendingOrderFor();
+    const second = await pendingOrderFor();
+    const reused = { id: "wh_000001" };
+    const a = await POST(webhookRequest(notification(first.cart.id, "payment_completed", reused)));
+    const b = await POST(webhookRequest(notification(second.cart.id, "payment_completed", reused)));
+    expect(await a.json()).toEqual({ received: true, outcome: "applied" });
+    expect(await b.json()).toEqual({ received: true, outcome: "applied" });
+    const paid = await shop.db.order.findUniqueOrThrow({
+      where: { id: second.order.id },
+      include: { history: { orderBy: { createdAt: "asc" } } },
+    });
+    expect(paid.status).toBe("payment_completed");
+    expect(paid.history.at(-1)?.note).toMatch(/id was used before by another payment/);
+    // The exact same delivery again is still a duplicate.
+    const again = await POST(
+      webhookRequest(notification(second.cart.id, "payment_completed", reused)),
+    );
+    expect(await again.json()).toEqual({ received: true, outcome: "duplicate" });
   });
 
   it("answers 400 to malformed JSON or a body that is not a notification, storing nothing", async () => {
@@ -326,5 +384,31 @@ describe("POST /api/service/webhooks/order", () => {
     const order = await shop.db.order.findUniqueOrThrow({ where: { cartId: cart.id } });
     expect(order.status).toBe("payment_completed");
     expect(await shop.db.serviceNotification.count({ where: { cartId: cart.id } })).toBe(1);
+  });
+
+  it("answers 413 to a body over 64 KB, storing nothing, before reading the rest", async () => {
+    const before = await shop.db.serviceNotification.count();
+    // Declared: refused from the Content-Length alone, even with a valid signature.
+    const padded = { ...notification("cart-x", "payment_completed"), pad: "x".repeat(64 * 1024) };
+    expect((await POST(webhookRequest(padded))).status).toBe(413);
+    // Streamed without a length: reading stops at the limit (a never-ending body would hang).
+    let pulled = 0;
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled += 1;
+        controller.enqueue(new Uint8Array(16 * 1024).fill(0x20));
+      },
+    });
+    const streamed = new Request("http://shop.test/api/service/webhooks/order", {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-service-signature": "a".repeat(64) },
+      body: endless,
+      duplex: "half",
+    } as RequestInit);
+    const res = await POST(streamed);
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ error: "payload_too_large" });
+    expect(pulled).toBeLessThanOrEqual(8);
+    expect(await shop.db.serviceNotification.count()).toBe(before);
   });
 });

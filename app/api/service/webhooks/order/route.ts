@@ -1,9 +1,8 @@
-import { getConfig } from "@/lib/config";
-import { getDb } from "@/lib/db/client";
 import { receiveOrderWebhook } from "@/lib/service/order-webhook";
-import { internalError, json } from "@/lib/service/route-responses";
-import { getWebhookSecretSource, orderCreationMode } from "@/lib/service/service";
+import { readBodyAtMost, WEBHOOK_BODY_LIMIT } from "@/lib/service/request-body";
+import { errorJson, internalError, json } from "@/lib/service/route-responses";
 import { SIGNATURE_HEADER } from "@/lib/service/webhook-signature";
+import { getWebhookSecretSource, servicePayDeps } from "@/lib/service-adapter/service";
 
 // POST {merchant_webhook_base}/order (contract: Events › Webhook, Authentication 5). Public: no
 // authentication but the signature (Merchant endpoints, rule 2), so the session proxy's cookie
@@ -12,13 +11,15 @@ export const dynamic = "force-dynamic";
 
 export async function POST(request: Request): Promise<Response> {
   try {
-    // The raw bytes, read once: the signature is over them, never over re-serialised JSON.
-    const raw = new Uint8Array(await request.arrayBuffer());
+    // The raw bytes, read once and at most 64 KB: the signature is over them, never over
+    // re-serialised JSON. Not 200 beyond the limit: a body that large is no notification.
+    const raw = await readBodyAtMost(request, WEBHOOK_BODY_LIMIT);
+    if (!raw) {
+      return errorJson(413, "payload_too_large", "The body is larger than 64 KB.");
+    }
     const result = await receiveOrderWebhook(raw, request.headers.get(SIGNATURE_HEADER), {
-      db: getDb(),
+      ...servicePayDeps(),
       secret: getWebhookSecretSource(),
-      mode: orderCreationMode(),
-      shopBaseUrl: getConfig().SHOP_BASE_URL,
       log: (message, error) => console.error(`[order webhook] ${message}`, error),
     });
     return json(result.body, result.status);

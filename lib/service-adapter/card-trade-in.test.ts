@@ -1,0 +1,261 @@
+import { describe, expect, it, vi } from "vitest";
+import {
+  applyTradeInAfterCardPayment,
+  processRegistration,
+  retryDelayMs,
+  retryDueRegistrations,
+  type TradeInClient,
+} from "@/lib/service/card-trade-in";
+import type { RegisterPurchaseBody } from "@/lib/service/client";
+import { ServiceApiError, ServiceNetworkError } from "@/lib/service/errors";
+import { NOT_APPLIED_MESSAGES } from "@/lib/service/register-purchase";
+import type { Session, TradeInItem } from "@/lib/service/resources";
+import { randomHex32 } from "@/lib/session/session-data";
+import { addToCart } from "@/lib/shop/cart";
+import { placeCardOrder } from "@/lib/shop/orders";
+import { TEST_CARDS } from "@/lib/shop/test-card";
+import { cardCheckoutInput } from "@/test-support/checkout";
+import { setUpTestDb } from "@/test-support/test-db";
+import { createTradeInStore } from "./trade-in-store";
+
+const shop = setUpTestDb();
+
+const NOW = new Date("2026-11-21T12:00:00Z");
+const input = cardCheckoutInput(TEST_CARDS.success);
+
+async function paidOrder() {
+  const session = { sessionId: randomHex32(), salt: randomHex32() };
+  await addToCart({
+    sessionId: session.sessionId,
+    currency: "EUR",
+    productId: shop.products.buds.id,
+    quantity: 2,
+  });
+  const placed = await placeCardOrder({
+    sessionId: session.sessionId,
+    customerId: null,
+    input,
+    shopBaseUrl: "http://shop.test",
+  });
+  if (!placed.ok) throw new Error(placed.error);
+  return { ...session, orderId: placed.orderId };
+}
+
+const accepted: TradeInItem = {
+  id: "ti_1",
+  status: "accepted",
+  valid_until: "2026-11-22T12:00:00Z",
+} as TradeInItem;
+
+function fakeClient(opts: {
+  session?: Partial<Session> | ServiceApiError | ServiceNetworkError;
+  item?: TradeInItem | ServiceApiError;
+  register?: (body: RegisterPurchaseBody, n: number) => unknown;
+}) {
+  const sent: RegisterPurchaseBody[] = [];
+  const client = {
+    getSession: vi.fn(async (hash: string) => {
+      if (opts.session instanceof ServiceApiError || opts.session instanceof ServiceNetworkError) {
+        throw opts.session;
+      }
+      return { session_id: hash, ...opts.session } as Session;
+    }),
+    getTradeInItem: vi.fn(async () => {
+      if (opts.item instanceof ServiceApiError) throw opts.item;
+      if (!opts.item) throw apiError(404);
+      return opts.item;
+    }),
+    registerPurchase: vi.fn(async (body: RegisterPurchaseBody) => {
+      sent.push(body);
+      return opts.register ? opts.register(body, sent.length) : { duplicate: false };
+    }),
+  } satisfies TradeInClient;
+  return { client, sent };
+}
+
+function apiError(status: number, path = "/register-purchase") {
+  return new ServiceApiError({ status, method: "POST", path, error: `e${status}` });
+}
+
+const deps = (client: TradeInClient, now = NOW) => ({
+  store: createTradeInStore(shop.db),
+  client,
+  now: () => now,
+});
+
+describe("trade-in after a card payment (go-live scenario 2)", () => {
+  it("registers an accepted, unexpired trade-in once, with the Base64 cart and the order total", async () => {
+    const o = await paidOrder();
+    const { client, sent } = fakeClient({ session: { tradein_item: accepted } });
+    const result = await applyTradeInAfterCardPayment(deps(client), o);
+    expect(result).toEqual({ status: "registered" });
+    expect(sent).toHaveLength(1);
+    const order = await shop.db.order.findUniqueOrThrow({ where: { id: o.orderId } });
+    const cart = JSON.parse(Buffer.from(sent[0]?.cart ?? "", "base64").toString("utf8"));
+    expect(cart.id).toBe(order.cartId);
+    expect(cart.items[0].quantity).toBe(2);
+    expect(sent[0]?.order_amount).toBe(order.total);
+    expect(sent[0]?.order_id).toBe(order.number);
+    expect(order.tradeInStatus).toBe("registered");
+    const history = await shop.db.orderStatusChange.findMany({ where: { orderId: o.orderId } });
+    expect(history.map((h) => h.note).join("\n")).toContain("Trade-in registered");
+    // A second call for the same order sends nothing more.
+    expect(await applyTradeInAfterCardPayment(deps(client), o)).toEqual({ status: "registered" });
+    expect(sent).toHaveLength(1);
+  });
+
+  it("leaves a plain purchase alone (go-live scenario 3): no registration, nothing to tell", async () => {
+    const o = await paidOrder();
+    const { client, sent } = fakeClient({ session: {} });
+    expect(await applyTradeInAfterCardPayment(deps(client), o)).toEqual({ status: "no_trade_in" });
+    expect(sent).toHaveLength(0);
+    const order = await shop.db.order.findUniqueOrThrow({ where: { id: o.orderId } });
+    expect(order.tradeInStatus).toBeNull();
+  });
+
+  it("explains an expired valuation the browser saw accepted, and sends nothing", async () => {
+    const o = await paidOrder();
+    await shop.db.sessionTradeIn.create({ data: { sessionId: o.sessionId, tradeInId: "ti_old" } });
+    const { client, sent } = fakeClient({
+      session: {},
+      item: apiError(410, "/core/tradeinitems/"),
+    });
+    const result = await applyTradeInAfterCardPayment(deps(client), o);
+    expect(result).toEqual({ status: "not_applied", message: NOT_APPLIED_MESSAGES.expired });
+    expect(sent).toHaveLength(0);
+  });
+
+  it("says not applied when the trade-in item in the session is past valid_until", async () => {
+    const o = await paidOrder();
+    const { client } = fakeClient({
+      session: { tradein_item: { ...accepted, valid_until: "2026-11-21T11:59:59Z" } },
+    });
+    const result = await applyTradeInAfterCardPayment(deps(client), o);
+    expect(result.status).toBe("not_applied");
+    expect(result.message).toBe(NOT_APPLIED_MESSAGES.expired);
+  });
+
+  it.each([
+    [404, "unknown"],
+    [410, "expired"],
+    [400, "rejected"],
+  ] as const)("keeps the order and tells the shopper on %i", async (status, reason) => {
+    const o = await paidOrder();
+    const { client } = fakeClient({
+      session: { tradein_item: accepted },
+      register: () => {
+        throw apiError(status);
+      },
+    });
+    const result = await applyTradeInAfterCardPayment(deps(client), o);
+    expect(result).toEqual({ status: "not_applied", message: NOT_APPLIED_MESSAGES[reason] });
+    const order = await shop.db.order.findUniqueOrThrow({ where: { id: o.orderId } });
+    expect(order.status).toBe("payment_completed");
+    expect(order.tradeInMessage).toBe(NOT_APPLIED_MESSAGES[reason]);
+  });
+
+  it.each([429, 503])(
+    "queues on %i and the job sends the same body again without re-checking",
+    async (status) => {
+      const o = await paidOrder();
+      const { client, sent } = fakeClient({
+        session: { tradein_item: accepted },
+        register: (_body, n) => {
+          if (n === 1) throw apiError(status);
+          return { duplicate: false };
+        },
+      });
+      expect(await applyTradeInAfterCardPayment(deps(client), o)).toEqual({ status: "queued" });
+      const row = await shop.db.tradeInRegistration.findUniqueOrThrow({
+        where: { orderId: o.orderId },
+      });
+      expect(row.precheck).toBe(false);
+      expect(row.nextAttemptAt?.getTime()).toBe(NOW.getTime() + retryDelayMs(1));
+      // Not due yet: nothing happens.
+      const early = await retryDueRegistrations(deps(client));
+      expect(early.registered).toBe(0);
+      const later = new Date(NOW.getTime() + retryDelayMs(1));
+      const run = await retryDueRegistrations(deps(client, later));
+      expect(run.registered).toBeGreaterThanOrEqual(1);
+      expect(sent).toHaveLength(2);
+      expect(sent[1]).toEqual(sent[0]);
+      expect(client.getSession).toHaveBeenCalledTimes(1);
+      const order = await shop.db.order.findUniqueOrThrow({ where: { id: o.orderId } });
+      expect(order.tradeInStatus).toBe("registered");
+    },
+  );
+
+  it("re-checks the session on retry when the check itself failed transiently", async () => {
+    const o = await paidOrder();
+    const { client, sent } = fakeClient({ session: apiError(503, "/core/sessions/") });
+    expect(await applyTradeInAfterCardPayment(deps(client), o)).toEqual({ status: "queued" });
+    const row = await shop.db.tradeInRegistration.findUniqueOrThrow({
+      where: { orderId: o.orderId },
+    });
+    expect(row.precheck).toBe(true);
+    // The service is back and the session has no trade-in: a plain purchase, nothing sent.
+    const back = fakeClient({ session: {} });
+    const result = await processRegistration(deps(back.client), o.orderId);
+    expect(result).toEqual({ status: "no_trade_in" });
+    expect(sent).toHaveLength(0);
+    // The order stops saying "queued" (the confirmation page would show it for ever).
+    const order = await shop.db.order.findUniqueOrThrow({
+      where: { id: o.orderId },
+      include: { history: true },
+    });
+    expect(order.tradeInStatus).toBe("no_trade_in");
+    expect(order.history.map((h) => h.note).join("\n")).toMatch(/No trade-in in the session/);
+  });
+
+  it("sends once when two runners process the same row at the same moment", async () => {
+    const o = await paidOrder();
+    const slow = fakeClient({
+      session: { tradein_item: accepted },
+      register: (_b, n) => {
+        if (n === 1) throw apiError(503);
+        return { duplicate: false };
+      },
+    });
+    await applyTradeInAfterCardPayment(deps(slow.client), o);
+    await shop.db.tradeInRegistration.update({
+      where: { orderId: o.orderId },
+      data: { nextAttemptAt: NOW },
+    });
+    const results = await Promise.all([
+      processRegistration(deps(slow.client), o.orderId),
+      processRegistration(deps(slow.client), o.orderId),
+    ]);
+    expect(results.map((r) => r.status).sort()).toEqual(["queued", "registered"]);
+    expect(slow.sent).toHaveLength(2);
+  });
+
+  it("does not make the next shopper wait while the service was just found unreachable", async () => {
+    const down = fakeClient({
+      session: new ServiceNetworkError("GET", "/core/sessions/", {
+        cause: { code: "ECONNREFUSED" },
+      }),
+    });
+    const first = await paidOrder();
+    expect(await applyTradeInAfterCardPayment(deps(down.client), first)).toEqual({
+      status: "queued",
+    });
+    // The next card order within the memory: no call at all, queued for the job at once.
+    const next = await paidOrder();
+    const untouched = fakeClient({ session: { tradein_item: accepted } });
+    const soon = new Date(NOW.getTime() + 10_000);
+    expect(await applyTradeInAfterCardPayment(deps(untouched.client, soon), next)).toEqual({
+      status: "queued",
+    });
+    expect(untouched.client.getSession).not.toHaveBeenCalled();
+    const row = await shop.db.tradeInRegistration.findUniqueOrThrow({
+      where: { orderId: next.orderId },
+    });
+    expect(row).toMatchObject({ status: "queued", attempts: 0 });
+    // The job makes the attempt once the service answers again.
+    const later = new Date(NOW.getTime() + 60_000);
+    expect(await processRegistration(deps(untouched.client, later), next.orderId)).toEqual({
+      status: "registered",
+    });
+    expect(untouched.sent).toHaveLength(1);
+  });
+});

@@ -1,0 +1,119 @@
+import { describe, expect, it, vi } from "vitest";
+import type { OrderUpdate } from "@/lib/service/client";
+import { ServiceApiError } from "@/lib/service/errors";
+import { type OrderUpdateDeps, sendOrderUpdate } from "@/lib/service/order-updates";
+import { randomHex32 } from "@/lib/session/session-data";
+import { addToCart } from "@/lib/shop/cart";
+import { placeCardOrder } from "@/lib/shop/orders";
+import { TEST_CARDS } from "@/lib/shop/test-card";
+import { cardCheckoutInput } from "@/test-support/checkout";
+import { setUpTestDb } from "@/test-support/test-db";
+import { createServiceOrderStore } from "./service-order-store";
+import { shopOrderStatuses } from "./service-pay-store";
+
+const shop = setUpTestDb();
+const deps = (updates: OrderUpdateDeps["client"]): OrderUpdateDeps => ({
+  orders: createServiceOrderStore(shop.db),
+  statuses: shopOrderStatuses,
+  client: updates,
+});
+
+async function serviceOrder(serviceOrderId: string | null = "ord_1") {
+  const sessionId = randomHex32();
+  await addToCart({ sessionId, currency: "EUR", productId: shop.products.phone.id, quantity: 2 });
+  await addToCart({ sessionId, currency: "EUR", productId: shop.products.buds.id, quantity: 1 });
+  const placed = await placeCardOrder({
+    sessionId,
+    customerId: null,
+    shopBaseUrl: "http://shop.test",
+    input: { ...cardCheckoutInput(TEST_CARDS.success), shippingMethod: "standard" },
+  });
+  if (!placed.ok) throw new Error(placed.error);
+  await shop.db.order.update({ where: { id: placed.orderId }, data: { serviceOrderId } });
+  return placed.orderId;
+}
+
+function client(fail?: ServiceApiError) {
+  const sent: OrderUpdate[] = [];
+  return {
+    sent,
+    client: {
+      updateOrder: vi.fn(async (u: OrderUpdate) => {
+        sent.push(u);
+        if (fail) throw fail;
+        return { ok: true };
+      }),
+    },
+  };
+}
+
+describe("sendOrderUpdate", () => {
+  it("sends a partial shipment of the chosen items and moves the status", async () => {
+    const orderId = await serviceOrder();
+    const c = client();
+    const result = await sendOrderUpdate(deps(c.client), {
+      orderId,
+      type: "partial_shipment",
+      quantities: { [shop.products.phone.id]: 1 },
+    });
+    expect(result.ok).toBe(true);
+    expect(c.sent).toEqual([
+      {
+        order_id: "ord_1",
+        update_type: "partial_shipment",
+        items: [{ id: shop.products.phone.id, quantity: 1 }],
+      },
+    ]);
+    const order = await shop.db.order.findUniqueOrThrow({
+      where: { id: orderId },
+      include: { history: { orderBy: { createdAt: "asc" } } },
+    });
+    expect(order.status).toBe("partially_shipped");
+    expect(order.history.at(-1)?.note).toMatch(/partial_shipment \(1 × PHONE\) accepted/);
+  });
+
+  it("sends the edited cart for cart_update, dropping lines set to 0, status kept", async () => {
+    const orderId = await serviceOrder("ord_2");
+    const c = client();
+    await sendOrderUpdate(deps(c.client), {
+      orderId,
+      type: "cart_update",
+      quantities: { [shop.products.phone.id]: 1, [shop.products.buds.id]: 0 },
+    });
+    const cart = c.sent[0]?.cart;
+    expect(cart?.items.map((i) => [i.id, i.quantity])).toEqual([[shop.products.phone.id, 1]]);
+    expect(cart?.total).toBe(66033 + 13867);
+    const order = await shop.db.order.findUniqueOrThrow({ where: { id: orderId } });
+    expect(order.status).toBe("payment_completed");
+  });
+
+  it("records a refusal in the history, keeps the status and says it plainly", async () => {
+    const orderId = await serviceOrder("ord_3");
+    const c = client(
+      new ServiceApiError({ status: 403, method: "POST", path: "/payments/orders/update" }),
+    );
+    const result = await sendOrderUpdate(deps(c.client), { orderId, type: "shipped" });
+    expect(result).toEqual({ ok: false, error: expect.stringContaining('"updates" scope') });
+    const order = await shop.db.order.findUniqueOrThrow({
+      where: { id: orderId },
+      include: { history: true },
+    });
+    expect(order.status).toBe("payment_completed");
+    expect(order.history.some((h) => h.note.includes("shipped (whole order) refused"))).toBe(true);
+  });
+
+  it("refuses before sending when the service does not know the order, or nothing is chosen", async () => {
+    const unknown = await serviceOrder(null);
+    const c = client();
+    const a = await sendOrderUpdate(deps(c.client), { orderId: unknown, type: "shipped" });
+    expect(a.ok).toBe(false);
+    const known = await serviceOrder("ord_4");
+    const b = await sendOrderUpdate(deps(c.client), {
+      orderId: known,
+      type: "partial_return",
+      quantities: {},
+    });
+    expect(b).toEqual({ ok: false, error: "Choose at least one item and a quantity." });
+    expect(c.sent).toHaveLength(0);
+  });
+});

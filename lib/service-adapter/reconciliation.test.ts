@@ -1,0 +1,115 @@
+import { describe, expect, it, vi } from "vitest";
+import { POST as pendingOrder } from "@/app/api/service/pending-order/route";
+import { reconcileServiceOrders } from "@/lib/service/reconciliation";
+import type { OrderList } from "@/lib/service/resources";
+import {
+  newSession,
+  pendingOrderRequest,
+  seedCart,
+  sessionCookie,
+  setUpTestShop,
+} from "@/test-support/test-shop";
+import { serviceOrderDeps } from "./service";
+
+// Reconciliation against a migrated SQLite: a pending Service Pay order whose webhook never came
+// is repaired through the webhook's own path, once; unknown carts are reported, not invented.
+
+const shop = setUpTestShop();
+
+async function pendingServiceOrder() {
+  const session = newSession();
+  const cart = await seedCart(shop.db, session.sessionId, [
+    { productId: shop.products.phone.id, quantity: 1 },
+  ]);
+  const response = await pendingOrder(pendingOrderRequest(cart.id, await sessionCookie(session)));
+  expect(response.status).toBe(200);
+  return cart.id;
+}
+
+const listing = (orders: OrderList["orders"]) => ({
+  listOrders: vi.fn(async () => ({ orders })),
+});
+
+describe("reconcileServiceOrders", () => {
+  it("repairs a pending order the service lists as paid, and a second run changes nothing", async () => {
+    const cartId = await pendingServiceOrder();
+    const client = listing([
+      {
+        order_id: "ord_77",
+        cart_id: cartId,
+        status: "payment_completed",
+        amount: 12300,
+        currency: "EUR",
+      },
+      { order_id: "ord_78", cart_id: "cart-nobody-has", status: "payment_completed" },
+    ]);
+    const first = await reconcileServiceOrders({ ...serviceOrderDeps(), client });
+    expect(client.listOrders).toHaveBeenCalledWith({ status: "payment_completed", limit: 100 });
+    expect(first).toMatchObject({ listed: 2, repaired: 1, unresolved: 1 });
+    expect(first.lines.join("\n")).toMatch(/moved from pending to payment_completed/);
+    expect(first.lines.join("\n")).toMatch(/cart-nobody-has\): no shop order has this cart/);
+    const order = await shop.db.order.findUniqueOrThrow({
+      where: { cartId },
+      include: { history: true },
+    });
+    expect(order).toMatchObject({ status: "payment_completed", serviceOrderId: "ord_77" });
+    expect(order.history.filter((h) => h.to === "payment_completed")).toHaveLength(1);
+
+    const second = await reconcileServiceOrders({ ...serviceOrderDeps(), client });
+    expect(second).toMatchObject({ repaired: 0, inSync: 1, unresolved: 1 });
+  });
+
+  it("leaves a cart claimed by another service order for a person", async () => {
+    const cartId = await pendingServiceOrder();
+    await shop.db.order.update({ where: { cartId }, data: { serviceOrderId: "ord_other" } });
+    const report = await reconcileServiceOrders({
+      ...serviceOrderDeps(),
+      client: listing([{ order_id: "ord_90", cart_id: cartId, status: "payment_completed" }]),
+    });
+    expect(report).toMatchObject({ repaired: 0, unresolved: 1 });
+    expect(report.lines.join("\n")).toMatch(/holds service order ord_other/);
+    const order = await shop.db.order.findUniqueOrThrow({ where: { cartId } });
+    expect(order.status).toBe("pending");
+  });
+
+  it("reports an order held because the listed payment does not match it, and never pays it", async () => {
+    const cartId = await pendingServiceOrder();
+    const report = await reconcileServiceOrders({
+      ...serviceOrderDeps(),
+      client: listing([
+        {
+          order_id: "ord_91",
+          cart_id: cartId,
+          status: "payment_completed",
+          amount: 100,
+          currency: "EUR",
+        },
+      ]),
+    });
+    const order = await shop.db.order.findUniqueOrThrow({ where: { cartId } });
+    expect(order.status).toBe("payment_mismatch");
+    expect(report).toMatchObject({ repaired: 0, unresolved: 1 });
+    expect(report.lines.join("\n")).toMatch(/held for a person: the payment does not match/);
+    // The next run (the script, or the admin's button) still reports it.
+    const next = await reconcileServiceOrders({ ...serviceOrderDeps(), client: listing([]) });
+    expect(next.lines.join("\n")).toMatch(
+      new RegExp(`shop order ${order.number} \\(cart ${cartId}\\) is held`),
+    );
+  });
+
+  it("cross-checks the cart id of a service order id the shop already knows", async () => {
+    const cartId = await pendingServiceOrder();
+    await shop.db.order.update({
+      where: { cartId },
+      data: { serviceOrderId: "ord_92", status: "payment_completed" },
+    });
+    const report = await reconcileServiceOrders({
+      ...serviceOrderDeps(),
+      client: listing([
+        { order_id: "ord_92", cart_id: "cart-elsewhere", status: "payment_completed" },
+      ]),
+    });
+    expect(report).toMatchObject({ inSync: 0, unresolved: 1 });
+    expect(report.lines.join("\n")).toMatch(new RegExp(`is for cart ${cartId}; left for a person`));
+  });
+});

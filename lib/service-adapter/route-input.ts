@@ -1,0 +1,76 @@
+import "server-only";
+import type { z } from "zod";
+import type { CallbackSession } from "@/lib/service/callbacks";
+import { errorJson, json, readJsonBody } from "@/lib/service/route-responses";
+import { readRequestSession } from "./request-session";
+
+/** How the checkout form labels a field (lib/ui/checkout-form.tsx, lib/ui/address-fields.tsx). */
+const FIELD_LABELS: Record<string, string> = {
+  given_name: "first name",
+  family_name: "last name",
+  address: "street address",
+  city: "town or city",
+  state: "county or region",
+  postal_code: "postal code",
+  country_code: "country",
+  shipping_method: "delivery method",
+};
+
+/** `["billing", "postal_code"]` → "billing postal code": the field as the shopper knows it. */
+function fieldName(path: readonly PropertyKey[]): string {
+  return path
+    .map((part) => (typeof part === "string" ? (FIELD_LABELS[part] ?? part) : null))
+    .filter((part): part is string => part !== null)
+    .join(" ")
+    .replaceAll("_", " ");
+}
+
+/**
+ * 400 for a body that failed its schema: `error_description` is a sentence a shopper can act on
+ * ("Check these fields: email, billing postal code."); `fields` keeps the detail machine-readable
+ * (dotted path and the schema's message) for an integrator.
+ */
+export function invalidFieldsResponse(error: z.ZodError): Response {
+  const fields = error.issues.map((issue) => ({
+    field: issue.path.map(String).join("."),
+    message: issue.message,
+  }));
+  const names = [...new Set(error.issues.map((issue) => fieldName(issue.path)))].filter(Boolean);
+  const description =
+    names.length > 0
+      ? `Check these fields: ${names.join(", ")}.`
+      : "The body must be a JSON object with the expected fields.";
+  return json({ error: "bad_request", error_description: description, fields }, 400);
+}
+
+export interface SessionJsonMessages {
+  /** 401 description when the request has no shop session. */
+  noSession?: string;
+  /** 400 for a body that fails the schema; default: invalidFieldsResponse. */
+  invalid?: (error: z.ZodError) => Response;
+}
+
+/**
+ * The common start of the shop's own same-origin POST routes: the shopper's session (401
+ * without one), the JSON body (415 / 400, see readJsonBody), then the schema (400).
+ */
+export async function readSessionJson<Schema extends z.ZodType>(
+  request: Request,
+  schema: Schema,
+  messages: SessionJsonMessages = {},
+): Promise<
+  { ok: true; session: CallbackSession; data: z.output<Schema> } | { ok: false; response: Response }
+> {
+  const session = await readRequestSession(request);
+  if (!session) {
+    const description = messages.noSession ?? "No shop session: reload the page.";
+    return { ok: false, response: errorJson(401, "unauthorized", description) };
+  }
+  const body = await readJsonBody(request);
+  if (!body.ok) return body;
+  const parsed = schema.safeParse(body.value);
+  if (!parsed.success) {
+    return { ok: false, response: (messages.invalid ?? invalidFieldsResponse)(parsed.error) };
+  }
+  return { ok: true, session, data: parsed.data };
+}

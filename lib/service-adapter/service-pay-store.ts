@@ -1,0 +1,229 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import type { Db, Tx } from "@/lib/db/client";
+import type {
+  CheckoutDetails,
+  OrderStatusRules,
+  ServicePayStore,
+  ServicePayTx,
+  ShopOrder,
+} from "@/lib/service/shop-ports";
+import { ConcurrentWriteError } from "@/lib/service/shop-ports";
+import type { OrderNotification } from "@/lib/service/webhook-payload";
+import { loadCartWith } from "@/lib/shop/cart";
+import { serviceCheckoutSchema } from "@/lib/shop/checkout-input";
+import {
+  canReach,
+  canTransition,
+  HELD_STATUS,
+  isOrderStatus,
+  PAID_OR_LATER,
+} from "@/lib/shop/order-status";
+import { CheckoutError, createOrderFromCart, writeOrderChange } from "@/lib/shop/orders";
+import { isShippingMethodId } from "@/lib/shop/shipping";
+
+// lib/service's Service Pay store (shop-ports.ts) on the shop's tables, in plain Prisma: one
+// interactive transaction per call of `transaction`, the unique key of ServiceNotification
+// deciding duplicates (INSERT … ON CONFLICT DO NOTHING through Prisma's raw tagged template; the
+// one statement Prisma's model API cannot express on SQLite).
+
+/** The shop's order statuses, as lib/service's webhook judges incoming ones. */
+export const shopOrderStatuses: OrderStatusRules = {
+  isKnown: isOrderStatus,
+  canReach,
+  canTransition,
+  isPaidOrLater: (status) => PAID_OR_LATER.has(status),
+  held: HELD_STATUS,
+};
+
+export function isUniqueViolation(error: unknown): boolean {
+  return (
+    typeof error === "object" &&
+    error !== null &&
+    "code" in error &&
+    (error as { code: unknown }).code === "P2002"
+  );
+}
+
+export function createServicePayStore(db: Db): ServicePayStore {
+  return {
+    async transaction(fn) {
+      try {
+        return await db.$transaction((tx) => fn(servicePayTx(tx)));
+      } catch (error) {
+        if (isUniqueViolation(error))
+          throw new ConcurrentWriteError("unique key taken", { cause: error });
+        throw error;
+      }
+    },
+  };
+}
+
+function servicePayTx(tx: Tx): ServicePayTx {
+  return {
+    async openCartId(sessionId) {
+      const cart = await loadCartWith(tx, sessionId);
+      return cart && cart.lines.length > 0 ? cart.id : null;
+    },
+
+    findSessionOrder(sessionId, where) {
+      return "cartId" in where
+        ? tx.order.findFirst({ where: { cartId: where.cartId, sessionId } })
+        : tx.order.findFirst({
+            where: { sessionId, paymentMethod: "service_pay", createdAt: { gte: where.since } },
+            orderBy: { createdAt: "desc" },
+          });
+    },
+
+    async saveCheckout({ cartId, sessionId, customerId, details }) {
+      const data = {
+        sessionId,
+        customerId,
+        email: details.email,
+        billing: JSON.stringify(details.billing),
+        shipping: JSON.stringify(details.shipping),
+        shippingMethod: details.shippingMethod,
+      };
+      await tx.serviceCheckout.upsert({
+        where: { cartId },
+        create: { cartId, ...data },
+        update: data,
+      });
+    },
+
+    async loadCheckout(cartId) {
+      const row = await tx.serviceCheckout.findUnique({ where: { cartId } });
+      if (!row) return null;
+      const parsed = serviceCheckoutSchema.safeParse({
+        email: row.email,
+        billing: JSON.parse(row.billing),
+        shipping: JSON.parse(row.shipping),
+        shipping_method: row.shippingMethod,
+      });
+      if (!parsed.success) return null;
+      return {
+        cartId,
+        sessionId: row.sessionId,
+        customerId: row.customerId,
+        details: parsed.data satisfies CheckoutDetails,
+        keptAt: row.updatedAt,
+      };
+    },
+
+    async dropCheckout(cartId) {
+      await tx.serviceCheckout.deleteMany({ where: { cartId } });
+    },
+
+    async createPendingOrder({ sessionId, customerId, details, shopBaseUrl, note }) {
+      const { shippingMethod } = details;
+      if (!isShippingMethodId(shippingMethod)) return null;
+      try {
+        return await createOrderFromCart(tx, {
+          sessionId,
+          customerId,
+          input: { ...details, shippingMethod, paymentMethod: "service_pay" },
+          shopBaseUrl,
+          status: "pending",
+          note,
+        });
+      } catch (error) {
+        if (error instanceof CheckoutError) return null;
+        throw error;
+      }
+    },
+
+    async claimNotification(n: OrderNotification) {
+      const id = randomUUID();
+      const inserted = await tx.$executeRaw`
+        INSERT INTO "ServiceNotification" ("id", "dedupeKey", "notificationId", "event",
+          "serviceOrderId", "cartId", "status", "amount", "currency", "tradeInDiscount", "form",
+          "body", "outcome", "receivedAt")
+        VALUES (${id}, ${n.dedupeKey}, ${n.notificationId}, ${n.event}, ${n.serviceOrderId},
+          ${n.cartId}, ${n.status}, ${n.amount}, ${n.currency}, ${n.tradeInDiscount}, ${n.form},
+          ${n.body}, 'early', ${new Date()})
+        ON CONFLICT ("dedupeKey") DO NOTHING`;
+      return inserted === 1 ? id : null;
+    },
+
+    async notificationIdTaken(notificationId, dedupeKey) {
+      const other = await tx.serviceNotification.findFirst({
+        where: { notificationId, dedupeKey: { not: dedupeKey } },
+        select: { id: true },
+      });
+      return other !== null;
+    },
+
+    async notificationOutcome(dedupeKey) {
+      const row = await tx.serviceNotification.findUnique({
+        where: { dedupeKey },
+        select: { outcome: true, orderId: true },
+      });
+      return row ? { outcome: row.outcome as never, orderId: row.orderId } : null;
+    },
+
+    async settleNotification(id, orderId, outcome) {
+      await tx.serviceNotification.update({
+        where: { id },
+        data: { orderId, outcome, appliedAt: new Date() },
+      });
+    },
+
+    async waitingNotifications(cartId, serviceOrderId) {
+      const rows = await tx.serviceNotification.findMany({
+        where: {
+          orderId: null,
+          OR: [{ cartId }, ...(serviceOrderId ? [{ serviceOrderId }] : [])],
+        },
+        orderBy: [{ receivedAt: "asc" }, { id: "asc" }],
+      });
+      return rows.map((row) => ({
+        id: row.id,
+        dedupeKey: row.dedupeKey,
+        notificationId: row.notificationId,
+        event: row.event,
+        serviceOrderId: row.serviceOrderId,
+        cartId: row.cartId,
+        status: row.status,
+        amount: row.amount,
+        currency: row.currency,
+        tradeInDiscount: row.tradeInDiscount,
+        customerId: null,
+        form: row.form === "data" ? "data" : "flat",
+        body: row.body,
+      }));
+    },
+
+    async hasWaitingNotification(cartId) {
+      const row = await tx.serviceNotification.findFirst({
+        where: { cartId, orderId: null },
+        select: { id: true },
+      });
+      return row !== null;
+    },
+
+    async findOrderFor(serviceOrderId, cartId) {
+      const rows = await tx.order.findMany({
+        where: {
+          OR: [...(serviceOrderId ? [{ serviceOrderId }] : []), ...(cartId ? [{ cartId }] : [])],
+        },
+        take: 2,
+      });
+      return (
+        rows.find((r) => serviceOrderId && r.serviceOrderId === serviceOrderId) ?? rows[0] ?? null
+      );
+    },
+
+    async statusHistory(orderId) {
+      const rows = await tx.orderStatusChange.findMany({
+        where: { orderId },
+        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+        select: { to: true },
+      });
+      return rows.map((r) => r.to);
+    },
+
+    changeOrder(order: ShopOrder, change) {
+      return writeOrderChange(tx, order, change);
+    },
+  };
+}

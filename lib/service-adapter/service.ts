@@ -1,0 +1,97 @@
+import "server-only";
+import { getConfig } from "@/lib/config";
+import { getDb } from "@/lib/db/client";
+import { retryDueRegistrations, type TradeInDeps } from "@/lib/service/card-trade-in";
+import { createServiceClient, type ServiceClient } from "@/lib/service/client";
+import { readOrderCreationMode, readServiceConfig } from "@/lib/service/config";
+import { integrationObserver } from "@/lib/service/integration-log";
+import {
+  createWebhookSecretSource,
+  type NotificationDeps,
+  type WebhookSecretSource,
+} from "@/lib/service/order-webhook";
+import { processSingleton } from "@/lib/service/process-singleton";
+import { createServiceOrderStore } from "./service-order-store";
+import { createServicePayStore, shopOrderStatuses } from "./service-pay-store";
+import { createPrismaTokenStore } from "./token-store";
+import { createTradeInStore } from "./trade-in-store";
+
+// The shop's wiring of lib/service: the one service client per process, the webhook signing
+// secret, and the Service Pay store on the shop's database. Routes, pages, actions and the
+// retry job take them from here, never build their own.
+
+/** One client per process, so the token manager's single-flight renewal covers every request
+ *  (and the retry job: error classes are recognised across bundled copies, errors.ts). */
+export function getServiceClient(): ServiceClient {
+  return processSingleton("service-client", () =>
+    createServiceClient({
+      config: readServiceConfig(),
+      store: createPrismaTokenStore(getDb()),
+      // Every attempt, for the integration inspector (only inside a shopper's request context,
+      // so background calls are not shown to anyone).
+      observer: integrationObserver,
+    }),
+  );
+}
+
+export function getWebhookSecretSource(): WebhookSecretSource {
+  return processSingleton("webhook-secret", () =>
+    createWebhookSecretSource(() => getServiceClient().tokens.getIdentity()),
+  );
+}
+
+/** What the webhook, the pending order and reconciliation need: the store and the settings. */
+export function servicePayDeps(): NotificationDeps {
+  return {
+    store: createServicePayStore(getDb()),
+    statuses: shopOrderStatuses,
+    mode: readOrderCreationMode(),
+    shopBaseUrl: getConfig().SHOP_BASE_URL,
+  };
+}
+
+/** The card checkout's trade-in step and its retry job: the shop's database, the one client,
+ *  real time. The client is read lazily, so a missing service setting cannot stop the
+ *  registration row from being written (the job retries once the setting is fixed). */
+export function tradeInDeps(): TradeInDeps {
+  return {
+    store: createTradeInStore(getDb()),
+    get client() {
+      return getServiceClient();
+    },
+    now: () => new Date(),
+  };
+}
+
+/**
+ * Starts the retry job's timer once per process (instrumentation.ts). `TRADE_IN_RETRY_INTERVAL_MS`
+ * (default 2000) sets how often due rows are looked for; a run still going when the next tick
+ * comes is not overlapped.
+ */
+export function startTradeInRetryJob(env: Record<string, string | undefined> = process.env): void {
+  const interval = Number(env.TRADE_IN_RETRY_INTERVAL_MS ?? 2_000);
+  if (!Number.isFinite(interval) || interval <= 0) return;
+  processSingleton("trade-in-retry-job", () => {
+    let running = false;
+    const timer = setInterval(() => {
+      if (running) return;
+      running = true;
+      retryDueRegistrations(tradeInDeps())
+        .catch((error) => console.error("[trade-in retry job]", error))
+        .finally(() => {
+          running = false;
+        });
+    }, interval);
+    timer.unref?.();
+    return timer;
+  });
+}
+
+/** What the back office's order updates and reconciliation need. */
+export function serviceOrderDeps() {
+  return {
+    ...servicePayDeps(),
+    orders: createServiceOrderStore(getDb()),
+    client: getServiceClient(),
+  };
+}

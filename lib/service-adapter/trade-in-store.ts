@@ -1,0 +1,95 @@
+import "server-only";
+import type { Db } from "@/lib/db/client";
+import type {
+  ShopOrder,
+  ShopOrderItem,
+  TradeInRegistration,
+  TradeInRegistrationStore,
+} from "@/lib/service/shop-ports";
+import { writeOrderChange } from "@/lib/shop/orders";
+import { isUniqueViolation } from "./service-pay-store";
+
+// lib/service's register-purchase store (shop-ports.ts TradeInRegistrationStore) on the
+// TradeInRegistration table, in plain Prisma. The row is unique per order and claimed by a
+// compare-and-set on `attempts`, so an attempt is never made twice at once.
+
+export function loadOrderWithItems(
+  db: Pick<Db, "order">,
+  orderId: string,
+): Promise<(ShopOrder & { items: ShopOrderItem[] }) | null> {
+  return db.order.findUnique({ where: { id: orderId }, include: { items: true } });
+}
+
+function asRegistration(
+  row: Omit<TradeInRegistration, "status"> & { status: string },
+): TradeInRegistration {
+  return { ...row, status: row.status as TradeInRegistration["status"] };
+}
+
+export function createTradeInStore(db: Db): TradeInRegistrationStore {
+  return {
+    order: (orderId) => loadOrderWithItems(db, orderId),
+
+    async find(orderId) {
+      const row = await db.tradeInRegistration.findUnique({ where: { orderId } });
+      return row ? asRegistration(row) : null;
+    },
+
+    async create(row) {
+      try {
+        await db.tradeInRegistration.create({ data: row });
+        return true;
+      } catch (error) {
+        if (isUniqueViolation(error)) return false;
+        throw error;
+      }
+    },
+
+    async claim(row, until) {
+      const claimed = await db.tradeInRegistration.updateMany({
+        where: { id: row.id, status: "queued", attempts: row.attempts },
+        data: { attempts: row.attempts + 1, nextAttemptAt: until },
+      });
+      return claimed.count === 1;
+    },
+
+    async finish(row, result, change) {
+      await db.$transaction(async (tx) => {
+        await tx.tradeInRegistration.update({ where: { id: row.id }, data: result });
+        if (!change) return;
+        const order = await tx.order.findUniqueOrThrow({ where: { id: row.orderId } });
+        if (order.tradeInStatus === change.tradeInStatus) return;
+        await writeOrderChange(tx, order, { source: "service", ...change });
+      });
+    },
+
+    async due(now, { limit, all }) {
+      const rows = await db.tradeInRegistration.findMany({
+        where: { status: "queued", ...(all ? {} : { nextAttemptAt: { lte: now } }) },
+        orderBy: { nextAttemptAt: "asc" },
+        take: limit,
+        select: { orderId: true },
+      });
+      return rows.map((r) => r.orderId);
+    },
+
+    async unreachableSince(since) {
+      // The row's lastError starts with the failure class (card-trade-in.ts): "network: …" means
+      // no connection at all (a slow service times out instead, and is still reachable).
+      const row = await db.tradeInRegistration.findFirst({
+        where: {
+          status: "queued",
+          updatedAt: { gte: since },
+          lastError: { startsWith: "network:" },
+        },
+        select: { id: true },
+      });
+      return row !== null;
+    },
+
+    async tradeInSeen(sessionId) {
+      const row = await db.sessionTradeIn.findUnique({ where: { sessionId } });
+      return row?.tradeInId ?? null;
+    },
+  };
+}

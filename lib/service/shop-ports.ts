@@ -1,0 +1,303 @@
+import type { Address, Cart, CartLineInput } from "./cart";
+import type { OrderNotification } from "./webhook-payload";
+
+/**
+ * Everything lib/service needs from a shop, and nothing else: the integration imports no shop
+ * code, so an integrator copies this folder and implements these interfaces once, in one
+ * adapter folder (this shop: lib/service-adapter/, plain Prisma). Each interface is small and
+ * named after the contract concern that needs it. Money is integer cents (contract: Limits).
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Tokens (contract: Authentication 1–4)
+
+/**
+ * Where the OAuth tokens live. A store, not memory: the contract keeps a client-side expiry, and
+ * the service's own server SDK keeps tokens in the merchant's database (public docs, Credentials)
+ * so several server instances share one login instead of each rotating the refresh token.
+ */
+export interface StoredTokens {
+  accessToken: string;
+  refreshToken: string;
+  /** From the token response; half of the webhook secret (contract: Authentication 5). */
+  userId: string;
+  /** From the token response; the other half, and the SDK's merchantId. */
+  merchantId: string;
+  /** Space-separated scopes granted (or requested, when the answer does not say). */
+  scope: string;
+  /** When the access token stops working, computed by us at issue time. */
+  accessExpiresAt: Date;
+}
+
+export interface TokenStore {
+  load(): Promise<StoredTokens | null>;
+  save(tokens: StoredTokens): Promise<void>;
+  clear(): Promise<void>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Orders as the integration sees them
+
+/** A shop order, as far as the integration reads it. */
+export interface ShopOrder {
+  id: string;
+  /** The number shown to shoppers; register-purchase sends it as `order_id`. */
+  number: string;
+  /** The cart the order was made from: the id the service knows the purchase by. */
+  cartId: string;
+  /** Raw session id: server-side only. */
+  sessionId: string;
+  customerId: string | null;
+  /** The shop's status; may be a status the service sent that the shop does not know. */
+  status: string;
+  /** The service's order id, once a notification named it. */
+  serviceOrderId: string | null;
+  paymentMethod: string;
+  currency: string;
+  /** Items before tax (cents). */
+  price: number;
+  tax: number;
+  shippingPrice: number;
+  tradeInDiscount: number;
+  /** What the order owes: price + tax + shipping − trade-in discount (the shop's formula). */
+  total: number;
+  /** Card orders with a trade-in: registered | queued | not_applied | null. */
+  tradeInStatus: string | null;
+  tradeInMessage: string | null;
+}
+
+/** A line of a placed order (a snapshot of the cart at checkout): a contract Cart item's
+ *  fields without the total, named by the product's id. */
+export type ShopOrderItem = Omit<CartLineInput, "id"> & { productId: string };
+
+/** Who changed an order, for its history. */
+export type StatusSource = "shop" | "admin" | "service";
+
+/**
+ * One change of an order, recorded in its history in the same write. `to` omitted: the status
+ * stays (the history still says what happened, e.g. an update the service refused).
+ */
+export interface OrderChange {
+  to?: string;
+  source: StatusSource;
+  note: string;
+  serviceOrderId?: string;
+  tradeInDiscount?: number;
+  tradeInStatus?: string;
+  tradeInMessage?: string | null;
+}
+
+/** The shop's order statuses (contract, Order status: "Transitions: not shown"). */
+export interface OrderStatusRules {
+  /** Whether the shop knows this status. */
+  isKnown(status: string): boolean;
+  /** Whether `to` lies ahead of `from` by the shop's transitions. */
+  canReach(from: string, to: string): boolean;
+  /** Whether the shop allows `from` → `to` in one step (an accepted order update). */
+  canTransition(from: string, to: string): boolean;
+  /** Whether the payment is known and matched in this status (not pending, held or cancelled). */
+  isPaidOrLater(status: string): boolean;
+  /** The status an order is held in for a person when a payment does not match it. */
+  held: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Service Pay: kept checkout details, pending orders, order notifications (contract: Events)
+
+/** What the checkout form holds when the shopper pays with the service. */
+export interface CheckoutDetails {
+  email: string;
+  billing: Address;
+  shipping: Address;
+  /** The shop's delivery method id. */
+  shippingMethod: string;
+}
+
+/** Checkout details kept for one cart when payment starts (they carry no money). */
+export interface KeptCheckout {
+  cartId: string;
+  sessionId: string;
+  customerId: string | null;
+  details: CheckoutDetails;
+  keptAt: Date;
+}
+
+/** How an order notification ended (stored with it). */
+export type NotificationOutcome =
+  | "early"
+  | "applied"
+  /** kept, not applied: late, or a status outside the contract's table */
+  | "recorded"
+  /** the payment does not match the order: the order is held for a person */
+  | "held"
+  | "conflict"
+  | "duplicate";
+
+/** A stored notification not yet tied to an order (it arrived before the order existed). */
+export interface WaitingNotification extends OrderNotification {
+  id: string;
+}
+
+/** One database transaction of the Service Pay store: everything in it is written, or nothing. */
+export interface ServicePayTx {
+  /** The session's open cart (not checked out) when it has at least one line, else null. */
+  openCartId(sessionId: string): Promise<string | null>;
+  /** This session's order of `cartId`; without one, its latest Service Pay order since `since`. */
+  findSessionOrder(
+    sessionId: string,
+    where: { cartId: string } | { since: Date },
+  ): Promise<ShopOrder | null>;
+  saveCheckout(kept: Omit<KeptCheckout, "keptAt">): Promise<void>;
+  /** The details kept for a cart; a row that no longer reads as valid details counts as none. */
+  loadCheckout(cartId: string): Promise<KeptCheckout | null>;
+  /** Forgets the details kept for a cart (the shopper gave up the payment). */
+  dropCheckout(cartId: string): Promise<void>;
+  /**
+   * Moves the session's open cart into a new `pending` Service Pay order with these details
+   * (items, amounts and shipping fixed now). Null when the cart is empty or no longer open.
+   */
+  createPendingOrder(params: {
+    sessionId: string;
+    customerId: string | null;
+    details: CheckoutDetails;
+    shopBaseUrl: string;
+    note: string;
+  }): Promise<ShopOrder | null>;
+  /**
+   * Inserts the notification under its unique key, not tied to any order yet. Returns the new
+   * row's id, or null when a notification with this key is already stored: the database's
+   * unique key decides (INSERT … ON CONFLICT DO NOTHING), so concurrent copies insert once.
+   */
+  claimNotification(notification: OrderNotification): Promise<string | null>;
+  /** Whether another stored notification (another payment) already carries this notification id. */
+  notificationIdTaken(notificationId: string, dedupeKey: string): Promise<boolean>;
+  /** What became of the notification stored under this key (null: none). */
+  notificationOutcome(
+    dedupeKey: string,
+  ): Promise<{ outcome: NotificationOutcome; orderId: string | null } | null>;
+  /** Ties a stored notification to its order and records what it did. */
+  settleNotification(id: string, orderId: string, outcome: NotificationOutcome): Promise<void>;
+  /** Stored notifications for this cart or service order with no order yet, oldest first. */
+  waitingNotifications(
+    cartId: string,
+    serviceOrderId: string | null,
+  ): Promise<WaitingNotification[]>;
+  /** Whether a notification for this cart is waiting for its order. */
+  hasWaitingNotification(cartId: string): Promise<boolean>;
+  /** The order a notification names: by the service's order id first, else by cart id. */
+  findOrderFor(serviceOrderId: string | null, cartId: string | null): Promise<ShopOrder | null>;
+  /** Statuses the order has had, newest first (its history). */
+  statusHistory(orderId: string): Promise<string[]>;
+  /** Changes the order (status, service id, discount; total re-derived) and records history. */
+  changeOrder(order: ShopOrder, change: OrderChange): Promise<ShopOrder>;
+}
+
+export interface ServicePayStore {
+  /** Runs `fn` in one transaction. A unique-key race with another instance throws
+   *  `ConcurrentWriteError` (nothing of `fn` is written). */
+  transaction<T>(fn: (tx: ServicePayTx) => Promise<T>): Promise<T>;
+}
+
+/** Thrown by a store when another writer took the same unique key first. */
+export class ConcurrentWriteError extends Error {
+  override name = "ConcurrentWriteError";
+}
+
+/** By name, so it holds across two bundled copies of this module in one process. */
+export function isConcurrentWrite(error: unknown): boolean {
+  return error instanceof Error && error.name === "ConcurrentWriteError";
+}
+
+// ---------------------------------------------------------------------------------------------
+// Merchant endpoints (shopper data, purchase data)
+
+export interface ShopCustomer {
+  id: string;
+  email: string;
+  givenName: string;
+  familyName: string;
+  /** The customer's saved address, if any. */
+  address: Address | null;
+}
+
+export interface ShopperSource {
+  customer(customerId: string): Promise<ShopCustomer | null>;
+  /** The session's open cart as a contract Cart (no lines: null). */
+  openCart(sessionId: string, shopBaseUrl: string): Promise<Cart | null>;
+  loadCheckout(cartId: string): Promise<KeptCheckout | null>;
+  /** A delivery method in the cart's currency (contract purchase data: shipping.method). */
+  shippingMethod(id: string, currency: string): { id: string; name: string; price: number };
+  /** The delivery method purchase data shows before the shopper chose one. */
+  defaultShippingMethod: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Card payments with a trade-in (POST /register-purchase) and the back office
+
+/** register-purchase of one card order: written before any call, retried until final. */
+export interface TradeInRegistration {
+  id: string;
+  orderId: string;
+  sessionHash: string;
+  /** Base64 of the contract Cart's JSON, exactly as sent. */
+  cart: string;
+  orderAmount: number;
+  customerId: string | null;
+  status: "queued" | "registered" | "not_applied" | "no_trade_in";
+  precheck: boolean;
+  attempts: number;
+}
+
+export interface TradeInRegistrationStore {
+  order(orderId: string): Promise<(ShopOrder & { items: ShopOrderItem[] }) | null>;
+  find(orderId: string): Promise<TradeInRegistration | null>;
+  /** Creates the row; false when the order already has one (unique per order). */
+  create(
+    row: Omit<TradeInRegistration, "id" | "attempts" | "precheck"> & { nextAttemptAt: Date },
+  ): Promise<boolean>;
+  /** Compare-and-set on `attempts`: true when this caller now holds the attempt until `until`. */
+  claim(row: TradeInRegistration, until: Date): Promise<boolean>;
+  /** The row's outcome and, when the trade-in state changed, the order with its history. */
+  finish(
+    row: TradeInRegistration,
+    result: {
+      status: TradeInRegistration["status"];
+      precheck: boolean;
+      reason: string;
+      lastError: string;
+      nextAttemptAt: Date | null;
+      response?: string;
+    },
+    order: { tradeInStatus: string; tradeInMessage: string | null; note: string } | null,
+  ): Promise<void>;
+  /** Orders whose queued registration is due (all queued ones with `all`). */
+  due(now: Date, options: { limit: number; all: boolean }): Promise<string[]>;
+  /** The trade-in id this session's browser last saw accepted, if any. */
+  tradeInSeen(sessionId: string): Promise<string | null>;
+  /** Whether an attempt since `since` found the service unreachable (no connection): the
+   *  database remembers it, so every instance stops making shoppers wait for a while. */
+  unreachableSince(since: Date): Promise<boolean>;
+}
+
+/** The back office's order changes that the service is told about (orders/update). */
+export interface ServiceOrderStore {
+  order(orderId: string): Promise<(ShopOrder & { items: ShopOrderItem[] }) | null>;
+  changeOrder(order: ShopOrder, change: OrderChange): Promise<void>;
+  /** Orders with one of these service order ids or cart ids (reconciliation). */
+  findOrders(serviceOrderIds: string[], cartIds: string[]): Promise<ShopOrder[]>;
+  /** What a person must look at: held orders, and notification ids used by two payments. */
+  needsAttention(): Promise<{ held: ShopOrder[]; reusedNotificationIds: string[] }>;
+}
+
+/** The inspector drawer's webhook entries: notifications stored for the session's orders. */
+export interface InspectorSource {
+  sessionNotifications(sessionId: string): Promise<
+    {
+      receivedAt: Date;
+      event: string | null;
+      status: string;
+      outcome: string;
+      orderNumber: string;
+    }[]
+  >;
+}

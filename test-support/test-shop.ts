@@ -1,0 +1,167 @@
+import { sealData } from "iron-session";
+import { afterAll, beforeAll } from "vitest";
+import type { PrismaClient } from "@/lib/db/generated/client";
+import { signWebhookBody, webhookSecret } from "@/lib/service/webhook-signature";
+import { SESSION_COOKIE } from "@/lib/session/session-data";
+import { TEST_ADDRESS } from "./checkout";
+import { createTestDb, TEST_ENV } from "./test-db";
+
+/**
+ * Test-only: a temporary SQLite file migrated with the project's own migrations, installed as
+ * the app's database (`getDb()`), plus helpers to seed a shop, seal a session cookie and sign a
+ * webhook. Lets the route handlers be called with real `Request` objects, as Next calls them.
+ */
+
+export { TEST_ENV };
+
+export const IDENTITY = { userId: "user-7", merchantId: "merchant-42" };
+export const SECRET = webhookSecret(IDENTITY);
+
+export interface TestShop {
+  db: PrismaClient;
+  cleanup: () => Promise<void>;
+}
+
+/** Call in beforeAll, before any handler runs (getConfig and getDb read the environment once). */
+export async function createTestShop(): Promise<TestShop> {
+  const { db, cleanup } = await createTestDb();
+  await db.serviceToken.create({
+    data: {
+      id: "default",
+      accessToken: "a",
+      refreshToken: "r",
+      ...IDENTITY,
+      scope: "core payments valuations updates",
+      accessExpiresAt: new Date(Date.now() + 3_600_000),
+    },
+  });
+  return { db, cleanup };
+}
+
+/**
+ * Registers beforeAll/afterAll that create the test shop and seed its products; read `db` and
+ * `products` inside tests (they are set once beforeAll has run).
+ */
+export function setUpTestShop() {
+  const shop = {} as TestShop & { products: Awaited<ReturnType<typeof seedProducts>> };
+  beforeAll(async () => {
+    Object.assign(shop, await createTestShop());
+    shop.products = await seedProducts(shop.db);
+  });
+  afterAll(() => shop.cleanup());
+  return shop;
+}
+
+let counter = 0;
+const hex64 = (n: number, c: string) => `${c.repeat(56)}${String(n).padStart(8, "0")}`;
+
+/** A product priced in EUR: 100.00 + 23.00 tax and 19.99 + 4.60 tax. */
+async function seedProducts(db: PrismaClient) {
+  const category = await db.category.create({ data: { slug: `c${++counter}`, name: "Phones" } });
+  const make = (slug: string, price: number, tax: number) =>
+    db.product.create({
+      data: {
+        slug: `${slug}-${counter}`,
+        name: slug,
+        description: `${slug} description`,
+        image: `/products/${slug}.svg`,
+        categoryId: category.id,
+        prices: { create: [{ currency: "EUR", price, tax }] },
+      },
+    });
+  return { phone: await make("phone", 10000, 2300), cable: await make("cable", 1999, 460) };
+}
+
+export interface TestSession {
+  sessionId: string;
+  salt: string;
+  customerId?: string;
+}
+
+/** A fresh session identity (64 hex digits each, as the proxy makes them). */
+export function newSession(customerId?: string): TestSession {
+  counter += 1;
+  return {
+    sessionId: hex64(counter, "a"),
+    salt: hex64(counter, "b"),
+    ...(customerId ? { customerId } : {}),
+  };
+}
+
+export async function sessionCookie(session: TestSession): Promise<string> {
+  const sealed = await sealData(session, {
+    password: TEST_ENV.SESSION_SECRET,
+    ttl: 60 * 60 * 24 * 30,
+  });
+  return `${SESSION_COOKIE}=${sealed}`;
+}
+
+/** The address of every seeded customer, and the billing address of `CHECKOUT`. */
+export const SHOPPER_ADDRESS = TEST_ADDRESS;
+
+export async function seedCustomer(db: PrismaClient) {
+  counter += 1;
+  return db.customer.create({
+    data: {
+      email: `ada${counter}@example.com`,
+      passwordHash: "scrypt$00$00",
+      given_name: "Ada",
+      family_name: "Lovelace",
+      address: { create: SHOPPER_ADDRESS },
+    },
+  });
+}
+
+export async function seedCart(
+  db: PrismaClient,
+  sessionId: string,
+  lines: { productId: string; quantity: number }[],
+) {
+  return db.cart.create({
+    data: { sessionId, currency: "EUR", items: { create: lines } },
+  });
+}
+
+export const CHECKOUT = {
+  email: "ada@example.com",
+  billing: SHOPPER_ADDRESS,
+  shipping_method: "express",
+} as const;
+
+export function jsonRequest(url: string, body: unknown, cookie?: string): Request {
+  return new Request(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(cookie ? { cookie } : {}) },
+    body: JSON.stringify(body),
+  });
+}
+
+/** The Service Pay page's ready-to-place-order call for `cartId`, with the `CHECKOUT` details. */
+export function pendingOrderRequest(cartId: string, cookie: string): Request {
+  return jsonRequest(
+    "http://shop.test/api/service/pending-order",
+    { cart_id: cartId, ...CHECKOUT },
+    cookie,
+  );
+}
+
+/** A delivery as the service sends it: the exact bytes and their signature. */
+export function webhookRequest(
+  body: string | Record<string, unknown>,
+  options: { signature?: string | null; secret?: string } = {},
+): Request {
+  const text = typeof body === "string" ? body : JSON.stringify(body);
+  const bytes = new TextEncoder().encode(text);
+  const signature =
+    options.signature === undefined
+      ? signWebhookBody(bytes, options.secret ?? SECRET)
+      : options.signature;
+  return new Request("http://shop.test/api/service/webhooks/order", {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      ...(signature !== null ? { "x-service-signature": signature } : {}),
+    },
+    body: bytes,
+  });
+}
