@@ -1,4 +1,6 @@
 import { defineConfig, devices } from "@playwright/test";
+import type { ServiceVariantOptions } from "./e2e/support/fixtures";
+import { SERVICE_VARIANTS, VARIANTS_TAG } from "./e2e/support/service-variants";
 import { CHROMIUM_LAUNCH_OPTIONS } from "./scripts/chromium-launch";
 
 // Browser tests run against the production build (`next build` first; npm test does it) with
@@ -27,11 +29,15 @@ const SHOP_URL = `http://localhost:${SHOP_PORT}`;
 const EMULATOR_URL = `http://localhost:${EMULATOR_PORT}`;
 // The tests' control API client (e2e/support/emulator.ts) reads EMULATOR_URL; workers inherit it.
 if (STACK === 2) process.env.EMULATOR_URL = EMULATOR_URL;
+const READINESS = "**/readiness.e2e.ts";
+const stackFiles =
+  STACK === 2
+    ? { testMatch: SECOND_STACK, testIgnore: READINESS }
+    : { testIgnore: STACK === 1 ? [READINESS, ...SECOND_STACK] : READINESS };
 
-export default defineConfig({
+export default defineConfig<ServiceVariantOptions>({
   testDir: "e2e",
-  testMatch: STACK === 2 ? SECOND_STACK : "**/*.e2e.ts",
-  ...(STACK === 1 ? { testIgnore: SECOND_STACK } : {}),
+  testMatch: "**/*.e2e.ts",
   // one folder per stack: each Playwright process empties its own at start
   outputDir: STACK === 2 ? "test-results/e2e-2" : "test-results/e2e",
   retries: 0,
@@ -47,6 +53,32 @@ export default defineConfig({
     ...devices["Desktop Chrome"],
     launchOptions: CHROMIUM_LAUNCH_OPTIONS,
   },
+  // The whole suite against the emulator's defaults, then the session, trade-in and Service Pay
+  // journeys (tagged @variants) once per other reading of the contract the emulator offers.
+  // The go-live readiness report is judged last, on the traffic of every project before it.
+  // With E2E_STACK=2 only SECOND_STACK's files run, with E2E_STACK=1 all the others; the
+  // readiness report judges stack 1's emulator only (it runs there, not on stack 2).
+  projects: [
+    { name: "storefront", ...stackFiles },
+    ...SERVICE_VARIANTS.map((variant) => ({
+      name: `service variant: ${variant.name}`,
+      grep: new RegExp(VARIANTS_TAG),
+      ...stackFiles,
+      use: { serviceMerchant: variant.merchant },
+    })),
+    ...(STACK === 2
+      ? []
+      : [
+          {
+            name: "readiness",
+            testMatch: READINESS,
+            dependencies: [
+              "storefront",
+              ...SERVICE_VARIANTS.map((v) => `service variant: ${v.name}`),
+            ],
+          },
+        ]),
+  ],
   // An array so more servers (the service emulator) can be added beside the storefront.
   webServer: [
     {

@@ -11,6 +11,8 @@ test("a cart change in a second tab is refused while the Service Pay window is o
   sdk,
   shop,
 }) => {
+  // The valuation is saved to the shopper's account (the wizard asks to log in first).
+  await shop.login();
   await page.goto("/");
   await sdk.ready();
   await tradeInFromBanner(sdk, shop);

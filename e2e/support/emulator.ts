@@ -39,6 +39,10 @@ export interface MerchantPatch {
   webhook_form?: "flat" | "wrapped";
   /** e.g. a dead address, so the order webhook never arrives (reconciliation tests) */
   webhook_base?: string;
+  /** The contract's readings the emulator offers (./service-variants.ts). */
+  session_versioning?: "as_is" | "regenerate";
+  session_id_form?: "hash_version" | "uuid";
+  tradein_item_form?: "object" | "id";
 }
 
 /** One register-purchase as the service received it (GET /__emulator/register-purchases):
@@ -91,6 +95,17 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
 export const emulator = {
   /** Back to the seed: state, clock, journal, faults, webhook queue and settings. */
   reset: () => call<unknown>("POST", "/reset"),
+  /**
+   * Tells the go-live readiness report the shopper's raw session id and salt, so it can check
+   * they never reach the service (emulator/README.md, "Go-live readiness"). Best effort: a
+   * service without the hook (another SDK build's run) is not an error.
+   */
+  declareRawSession: (raw: { sessionId: string; salt: string }) =>
+    call<unknown>("POST", "/readiness/declare", {
+      merchant_id: "m_demo",
+      session_id: raw.sessionId,
+      salt: raw.salt,
+    }).catch(() => undefined),
   advanceClock: (by: { seconds?: number; minutes?: number; hours?: number }) =>
     call<unknown>("POST", "/clock/advance", by),
   patchMerchant: (id: string, patch: MerchantPatch) =>
@@ -104,6 +119,8 @@ export const emulator = {
     status?: number;
     latency_ms?: number;
     count?: number;
+    /** Retry-After of an injected 429/503 (emulator default 60 / 30 s). */
+    retry_after_seconds?: number;
   }) => call<{ id: string }>("POST", "/faults", fault),
   /** Every journal entry (request and webhook), oldest first. */
   journal: async (): Promise<JournalEntry[]> =>

@@ -9,18 +9,39 @@
 // - `shop`: the storefront's own steps (log in, add to cart, checkout details, pay choice).
 // Every test fails on an uncaught exception in the page. Each test gets a fresh browser context,
 // so a fresh shop session (and session hash).
-import { test as base, expect } from "@playwright/test";
-import { emulator as emulatorClient } from "./emulator";
+import { type BrowserContext, test as base, expect } from "@playwright/test";
+import { emulator as emulatorClient, type MerchantPatch } from "./emulator";
 import { skipWithoutServiceFixture } from "./service-fixture";
 import { ServiceSdkDriver } from "./service-sdk-driver";
 import { ShopSteps } from "./shop";
+import { rawShopSession } from "./shop-session";
 
-export const test = base.extend<{
-  sdk: ServiceSdkDriver;
-  emulator: typeof emulatorClient;
-  shop: ShopSteps;
-  pageErrors: string[];
-}>({
+export type ServiceVariantOptions = {
+  /** The merchant settings of a service variant project (./service-variants.ts), applied to
+   *  m_demo after each reset; undefined: the emulator's defaults. */
+  serviceMerchant: MerchantPatch | undefined;
+};
+
+export const test = base.extend<
+  {
+    sdk: ServiceSdkDriver;
+    emulator: typeof emulatorClient;
+    shop: ShopSteps;
+    pageErrors: string[];
+    readinessDeclaration: undefined;
+  },
+  ServiceVariantOptions
+>({
+  serviceMerchant: [undefined, { option: true, scope: "worker" }],
+  // Every test tells the readiness report its shopper's raw session id and salt (they must
+  // appear nowhere in the service's journal). Torn down after the test's own fixtures.
+  readinessDeclaration: [
+    async ({ context }, use) => {
+      await use(undefined);
+      await declareRawSession(context);
+    },
+    { auto: true },
+  ],
   pageErrors: [
     async ({ page }, use) => {
       const errors: string[] = [];
@@ -33,11 +54,11 @@ export const test = base.extend<{
   sdk: async ({ page }, use) => {
     await use(await ServiceSdkDriver.attach(page));
   },
-  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads fixture dependencies from this pattern
-  emulator: async ({}, use, testInfo) => {
+  emulator: async ({ serviceMerchant, context }, use, testInfo) => {
     // Against a service without a control API the test is reported as skipped, with the reason.
     skipWithoutServiceFixture(testInfo);
     await emulatorClient.reset();
+    if (serviceMerchant) await emulatorClient.patchMerchant("m_demo", serviceMerchant);
     // The release suite (scripts/sdk-release) names the SDK build it means to test.
     if (process.env.EXPECT_SDK_SHA256) {
       expect((await emulatorClient.sdk()).sha256, "the emulator serves the SDK under test").toBe(
@@ -45,6 +66,8 @@ export const test = base.extend<{
       );
     }
     await use(emulatorClient);
+    // Before the reset: the readiness report judges this test's traffic as the reset archives it.
+    await declareRawSession(context);
     // And after: a test without the control API then starts from the seed too.
     await emulatorClient.reset();
   },
@@ -52,5 +75,10 @@ export const test = base.extend<{
     await use(new ShopSteps(page));
   },
 });
+
+async function declareRawSession(context: BrowserContext) {
+  const raw = await rawShopSession(context).catch(() => undefined);
+  if (raw) await emulatorClient.declareRawSession(raw);
+}
 
 export { expect };

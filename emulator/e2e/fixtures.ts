@@ -23,6 +23,11 @@ export type Cart = {
 };
 
 export class Shop {
+  /** Console errors a test expects (Chrome logs every 4xx the SDK is meant to receive). */
+  readonly expectedConsoleErrors: RegExp[] = [];
+  /** Every console.warn of the page, in order. */
+  readonly warnings: string[] = [];
+
   constructor(
     readonly page: Page,
     readonly key: string,
@@ -47,7 +52,12 @@ export class Shop {
     await expect(this.page.locator("body")).toHaveAttribute("data-ready", "true");
   }
 
-  async setState(state: { customer?: unknown; cart?: Cart | null }): Promise<void> {
+  async setState(state: {
+    customer?: unknown;
+    cart?: Cart | null;
+    careless?: string[];
+    addresses?: boolean;
+  }): Promise<void> {
     const response = await this.page.request.put(`${this.base}/state`, { data: state });
     expect(response.status()).toBe(200);
   }
@@ -157,17 +167,20 @@ export class Shop {
 export const test = base.extend<{ shop: Shop }>({
   shop: async ({ page }, use, testInfo) => {
     const problems: string[] = [];
+    const key = `${testInfo.testId}-${testInfo.repeatEachIndex}-${testInfo.retry}`;
+    const shop = new Shop(page, key.replace(/[^\w-]/g, ""));
     page.on("console", (message) => {
+      if (message.type() === "warning") shop.warnings.push(message.text());
       if (message.type() !== "error") return;
       const url = message.location().url;
+      if (shop.expectedConsoleErrors.some((re) => re.test(`${message.text()} ${url}`))) return;
       // Chrome itself logs every 4xx fetch; a 404 from shopper_data is the contract's way of
       // saying "anonymous shopper", answered by the merchant, not an SDK error.
       if (/\/shopper_data$/.test(url) && message.text().includes("404")) return;
       problems.push(`console.error: ${message.text()} (${url})`);
     });
     page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
-    const key = `${testInfo.testId}-${testInfo.repeatEachIndex}-${testInfo.retry}`;
-    await use(new Shop(page, key.replace(/[^\w-]/g, "")));
+    await use(shop);
     expect(problems, "the SDK adds no console errors to the page").toEqual([]);
   },
 });

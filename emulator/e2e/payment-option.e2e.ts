@@ -39,6 +39,7 @@ test("tradein_missing without a valuation: selectable, selecting it opens the wi
   expectOnlySimpleHtml(details.extra);
   await page.getByLabel("Pay with Service").check();
   await expect(shop.wizard()).toBeVisible();
+  await expect.poll(() => shop.eventNames()).toContain("servicepay-payment-method-selected");
   expect(
     (await shop.events()).find((e) => e.name === "servicepay-payment-method-selected")?.detail,
   ).toMatchObject({
@@ -133,14 +134,19 @@ test("updatePaymentSelected fires selected with a payload and unselected without
       window as unknown as { Service: { updatePaymentSelected(v: boolean): void } }
     ).Service.updatePaymentSelected(false),
   );
-  const events = (await shop.events()).filter((e) => e.name.startsWith("servicepay-"));
-  expect(events).toEqual([
+  const selection = async () =>
+    (await shop.events()).filter((e) => e.name.startsWith("servicepay-"));
+  await expect.poll(async () => (await selection()).length).toBe(2);
+  // Contract, Events: "payload from the modal": the payment option's details for the cart now.
+  const details = await shop.details();
+  expect(await selection()).toEqual([
     {
       name: "servicepay-payment-method-selected",
       detail: {
         message: "Service Pay selected",
-        mode: "tradein_valid",
-        tradein_id: expect.any(String),
+        module_name: "servicepay",
+        tradein_id: details.data?.tradein,
+        ...details,
       },
       page: expect.any(String),
     },

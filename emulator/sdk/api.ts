@@ -1,5 +1,6 @@
 // HTTP from the browser: the merchant's same-origin callbacks (contract: Merchant endpoints,
 // rule 1: same-origin, with the shopper's cookie) and the service's SDK routes (CORS).
+import type { Observer } from "./observe";
 import type { ErrorBody, PurchaseData, ShopperData } from "./wire";
 
 export class HttpError extends Error {
@@ -18,23 +19,31 @@ async function parse<T>(response: Response): Promise<T> {
 }
 
 /** The shopper, or null for an anonymous shopper (404 from shopper_data). */
-export async function fetchShopperData(callbackBase: string): Promise<ShopperData | null> {
+export async function fetchShopperData(
+  callbackBase: string,
+  observe?: Observer,
+): Promise<ShopperData | null> {
   const response = await fetch(`${callbackBase}/shopper_data`, {
     credentials: "same-origin",
     headers: { accept: "application/json" },
     cache: "no-store",
   });
+  observe?.callback("shopper_data", response);
   if (response.status === 404 || response.status === 401) return null;
   return parse<ShopperData>(response);
 }
 
 /** Always fresh: the contract says purchase_data is called each time the payment modal opens. */
-export async function fetchPurchaseData(callbackBase: string): Promise<PurchaseData> {
+export async function fetchPurchaseData(
+  callbackBase: string,
+  observe?: Observer,
+): Promise<PurchaseData> {
   const response = await fetch(`${callbackBase}/purchase_data`, {
     credentials: "same-origin",
     headers: { accept: "application/json" },
     cache: "no-store",
   });
+  observe?.callback("purchase_data", response);
   return parse<PurchaseData>(response);
 }
 

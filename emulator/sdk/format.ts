@@ -65,6 +65,8 @@ const en = {
   paid: "Payment completed. Taking you to your order…",
   emptyCart: "Your cart is empty.",
   cannotPay: "Service Pay cannot be used for this order.",
+  purchaseRejected:
+    "The shop sent order details the service cannot accept, so this order cannot be paid with Service Pay. Please choose another payment method or contact the shop.",
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -115,6 +117,8 @@ const es: Record<MessageKey, string> = {
   paid: "Pago completado. Te llevamos a tu pedido…",
   emptyCart: "Tu carrito está vacío.",
   cannotPay: "Service Pay no se puede usar para este pedido.",
+  purchaseRejected:
+    "La tienda ha enviado datos del pedido que el servicio no puede aceptar, así que este pedido no se puede pagar con Service Pay. Elige otro método de pago o contacta con la tienda.",
 };
 
 export function t(locale: Locale, key: MessageKey, vars: Record<string, string> = {}): string {

@@ -3,7 +3,7 @@
 // ready-to-place-order listener is awaited, `service-ready-to-place-order` fires, the payment is
 // completed server-side (status payment_completed, webhook scheduled), `service-payment-completed`
 // fires and the browser goes to confirmUrl.
-import { fetchPurchaseData } from "./api";
+import { fetchPurchaseData, HttpError } from "./api";
 import { el, Modal, simpleHtml } from "./dialog";
 import { emit } from "./events";
 import { money, t } from "./format";
@@ -34,11 +34,13 @@ const LISTENER_TIMEOUT_MS = 10_000;
 export async function loadPaymentOption(
   state: SdkState,
   products: string,
+  purpose: "details" | "payment" = "details",
 ): Promise<{ details: PaymentOptionDetails; purchase: PurchaseData["purchase"] }> {
   let purchase: PurchaseData["purchase"] = null;
   if (state.shopper)
-    purchase = (await fetchPurchaseData(state.config.browserCallbackBase)).purchase;
+    purchase = (await fetchPurchaseData(state.config.browserCallbackBase, state.observe)).purchase;
   const response = await state.api<PaymentOptionResponse>("/payment-option", {
+    purpose,
     merchant_id: state.config.merchantId,
     session_hash: state.shopper?.session_hash_token ?? null,
     products,
@@ -55,6 +57,17 @@ export async function loadPaymentOption(
     }
   }
   return { details: response.details, purchase };
+}
+
+/**
+ * The service refused the merchant's purchase_data (400: a cart that does not add up, a missing
+ * address…). The shopper is told plainly; the developer finds the service's reason in the
+ * console here and in the service's journal.
+ */
+function rejectedPurchase(error: unknown): boolean {
+  if (!(error instanceof HttpError) || error.status !== 400) return false;
+  console.warn(`[service] purchase_data refused: ${error.body.error_description ?? error.message}`);
+  return true;
 }
 
 export class PaymentModal {
@@ -90,13 +103,19 @@ export class PaymentModal {
       return;
     }
     try {
-      const { details, purchase } = await loadPaymentOption(this.state, this.state.config.products);
+      const { details, purchase } = await loadPaymentOption(
+        this.state,
+        this.state.config.products,
+        "payment",
+      );
       if (!purchase) this.showMessage(t(locale, "emptyCart"));
       else if (details.mode !== "tradein_valid")
         this.showMessage(t(locale, "cannotPay"), details.info);
       else this.showSummary(purchase);
-    } catch {
-      this.showMessage(t(locale, "failed"));
+    } catch (error) {
+      if (rejectedPurchase(error))
+        this.showMessage(t(locale, "cannotPay"), t(locale, "purchaseRejected"));
+      else this.showMessage(t(locale, "failed"));
     }
   }
 
@@ -178,7 +197,11 @@ export class PaymentModal {
         await this.pay(method, purchase);
         status.textContent = t(locale, "paid");
         window.location.assign(this.state.config.confirmUrl);
-      } catch {
+      } catch (error) {
+        if (rejectedPurchase(error)) {
+          this.showMessage(t(locale, "cannotPay"), t(locale, "purchaseRejected"));
+          return;
+        }
         status.textContent = "";
         status.append(el("span", { class: "error" }, t(locale, "failed")));
         pay.disabled = false;

@@ -3,7 +3,9 @@ import { fetchShopperData, serviceApi } from "./api";
 import { hasProduct, readConfiguration } from "./config";
 import { emit } from "./events";
 import { pageLocale } from "./format";
+import { observer } from "./observe";
 import { loadPaymentOption, PaymentModal, type ReadyToPlaceOrderListener } from "./payment";
+import { findPaymentOption, MODULE_NAME } from "./payment-option";
 import { activeTradeIn, type SdkState } from "./state";
 import { Teasers } from "./teasers";
 import type { InitRequest, InitResponse, PaymentOptionDetails, TradeInView } from "./wire";
@@ -22,18 +24,20 @@ export type Service = {
 
 export function createService(moduleUrl: string): Service {
   const config = readConfiguration();
+  const api = serviceApi(moduleUrl);
   const state: SdkState = {
     config,
     locale: pageLocale(),
-    api: serviceApi(moduleUrl),
+    api,
+    observe: observer(api, config.merchantId),
     shopper: null,
     sessionId: null,
     tradein: null,
     merchantCurrency: "EUR",
     clockSkew: 0,
+    earlierValuation: false,
   };
   let selected = false;
-  let lastDetails: PaymentOptionDetails | null = null;
   let expiryTimer: ReturnType<typeof setTimeout> | undefined;
 
   const teasers = new Teasers({
@@ -56,7 +60,6 @@ export function createService(moduleUrl: string): Service {
 
   const wizard = new Wizard(state, (tradein) => {
     setTradeIn(tradein);
-    lastDetails = null;
     emit("service-valuation-updated", {
       message: "Valuation updated",
       tradein_id: tradein.id,
@@ -69,7 +72,7 @@ export function createService(moduleUrl: string): Service {
 
   const ready = (async () => {
     try {
-      state.shopper = await fetchShopperData(config.browserCallbackBase);
+      state.shopper = await fetchShopperData(config.browserCallbackBase, state.observe);
       const init = await state.api<InitResponse>("/init", {
         merchant_id: config.merchantId,
         session_hash: state.shopper?.session_hash_token ?? null,
@@ -78,6 +81,7 @@ export function createService(moduleUrl: string): Service {
       state.clockSkew = Date.parse(init.now) - Date.now();
       state.sessionId = init.session_id;
       state.merchantCurrency = init.merchant_currency;
+      state.earlierValuation = init.earlier_valuation;
       setTradeIn(init.tradein);
     } catch (error) {
       // The shop must keep working when the service is down: teasers still render.
@@ -87,39 +91,60 @@ export function createService(moduleUrl: string): Service {
     emit("service-ready");
   })();
 
+  // Every method is a closure over this start-up's state, never `this`: a page may call them
+  // detached (`const f = Service.updatePaymentSelected; f(true)`).
+  const openValuation = async () => {
+    await ready;
+    await wizard.open();
+  };
+
+  const paymentOptionDetailsFor = async (product: string) => {
+    await ready;
+    const products = product === "ep1" ? config.products : "";
+    const { details } = await loadPaymentOption(state, products);
+    if (product === "ep1") state.observe.markup(details);
+    return details;
+  };
+
+  /** Contract, Events: the selected event carries "payload from the modal": the payment
+   *  option's details as the service computes them for the cart now. Selection events are
+   *  dispatched in the order of the calls, so a quick select-unselect still pairs up. */
+  let announcements: Promise<void> = Promise.resolve();
+  const announce = (selectedNow: boolean) => {
+    announcements = announcements.then(async () => {
+      if (!selectedNow) {
+        emit("servicepay-payment-method-unselected");
+        return;
+      }
+      const details = await paymentOptionDetailsFor("ep1").catch(() => null);
+      const tradein = activeTradeIn(state);
+      emit("servicepay-payment-method-selected", {
+        message: "Service Pay selected",
+        module_name: MODULE_NAME,
+        tradein_id: tradein?.id ?? null,
+        ...(details ?? { mode: tradein ? "tradein_valid" : "tradein_missing" }),
+      });
+    });
+  };
+
   return {
     ready,
-    async openValuation() {
-      await ready;
-      await wizard.open();
-    },
+    openValuation,
     async openPayment() {
       await ready;
       await payment.open();
     },
     updatePaymentSelected(value: boolean) {
       if (value === selected) return;
+      // Only the recognised option counts (data-module-name, contract: Payment option markup).
+      if (value && !findPaymentOption()) return;
       selected = value;
-      if (!value) {
-        emit("servicepay-payment-method-unselected");
-        return;
-      }
-      const tradein = activeTradeIn(state);
-      emit("servicepay-payment-method-selected", {
-        message: "Service Pay selected",
-        mode: lastDetails?.mode ?? (tradein ? "tradein_valid" : "tradein_missing"),
-        tradein_id: tradein?.id ?? null,
-      });
+      announce(value);
+      if (!value) return;
       // Contract, Payment option mode: selecting the option without a valuation opens the wizard.
-      if (!tradein && hasProduct(config.products, "ep1")) void this.openValuation();
+      if (!activeTradeIn(state) && hasProduct(config.products, "ep1")) void openValuation();
     },
-    async paymentOptionDetailsFor(product: string) {
-      await ready;
-      const products = product === "ep1" ? config.products : "";
-      const { details } = await loadPaymentOption(state, products);
-      if (product === "ep1") lastDetails = details;
-      return details;
-    },
+    paymentOptionDetailsFor,
     addReadyToPlaceOrderListener(callback: ReadyToPlaceOrderListener) {
       return payment.addListener(callback);
     },

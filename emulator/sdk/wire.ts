@@ -84,6 +84,9 @@ export type InitResponse = {
   merchant_currency: string;
   session_id: string | null;
   tradein: TradeInView | null;
+  /** The shopper had a valuation before (this session or, by customer id, another): a
+   *  valuation started now is not a new user's (`service-new-user-valuation-started`). */
+  earlier_valuation: boolean;
 };
 
 export type CatalogResponse = { categories: CatalogCategory[] };
@@ -133,6 +136,8 @@ export type PaymentOptionDetails = {
 };
 
 export type PaymentOptionRequest = {
+  /** `payment` when the payment modal opens: the purchase is then checked as a payment's. */
+  purpose?: "details" | "payment";
   merchant_id: string;
   session_hash: string | null;
   products: string;

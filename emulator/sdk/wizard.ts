@@ -124,11 +124,15 @@ export class Wizard {
       }
       if (this.model?.id !== chosen.id) this.answers = {};
       this.model = chosen;
-      // Fires when the shopper commits to a device: the valuation has started.
-      emit("service-new-user-valuation-started", {
-        message: "Valuation started",
-        model_id: chosen.id,
-      });
+      // Fires when a shopper with no earlier valuation (the service says so at start-up)
+      // commits to a device: a new user's valuation has started. Once per shopper.
+      if (!this.state.earlierValuation) {
+        this.state.earlierValuation = true;
+        emit("service-new-user-valuation-started", {
+          message: "Valuation started",
+          model_id: chosen.id,
+        });
+      }
       this.showCondition();
     });
     this.modal.body.replaceChildren(

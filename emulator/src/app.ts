@@ -16,6 +16,7 @@ import { fail, internalError } from "./http/errors";
 import { journalRequests, serviceGuards } from "./http/middleware";
 import { Journal } from "./journal";
 import { RateLimiter } from "./rate-limit";
+import { readinessModule } from "./readiness/module";
 import { controlModule } from "./routes/control";
 import { coreModule } from "./routes/core";
 import { inspectorModule } from "./routes/inspector";
@@ -42,6 +43,7 @@ const MODULES: EmulatorModule[] = [
   sdkApiModule, // /assets/v1/main.js and the SDK-to-service routes /sdk/v1/*
   webhooksModule, // signed order webhook dispatcher, /__emulator/webhooks/*
   testMerchantModule, // /__emulator/test-merchant/* (bare test page, callbacks, receiver)
+  readinessModule, // /__emulator/readiness* (go-live report) and the SDK's /sdk/v1/observations
 ];
 
 export interface EmulatorOptions {
@@ -79,6 +81,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   const initial = { ...config };
   const clock = new Clock();
   const resetListeners = new Set<() => void>();
+  const beforeResetListeners = new Set<() => void>();
   const ctx: EmulatorContext = {
     state: new Store(seed, clock),
     clock,
@@ -90,7 +93,12 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
       resetListeners.add(listener);
       return () => resetListeners.delete(listener);
     },
+    onBeforeReset(listener) {
+      beforeResetListeners.add(listener);
+      return () => beforeResetListeners.delete(listener);
+    },
     reset() {
+      for (const listener of beforeResetListeners) listener();
       // Back to the state the emulator started with, including the configured limits.
       ctx.state.reset();
       ctx.clock.reset();

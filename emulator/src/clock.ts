@@ -9,10 +9,16 @@ export type ClockListener = (now: Millis, previous: Millis) => void;
  */
 export class Clock {
   #offset = 0;
+  /** Set while the clock is stopped: a boundary (`valid_until` exactly) can then be tested. */
+  #frozenAt: Millis | null = null;
   readonly #listeners = new Set<ClockListener>();
 
   now(): Millis {
-    return Date.now() + this.#offset;
+    return this.#frozenAt ?? Date.now() + this.#offset;
+  }
+
+  get frozen(): boolean {
+    return this.#frozenAt !== null;
   }
 
   iso(at: Millis = this.now()): string {
@@ -23,19 +29,19 @@ export class Clock {
     return this.#offset;
   }
 
-  /** Moves the clock forward (a negative amount moves it back). */
+  /** Moves the clock forward (a negative amount moves it back); a stopped clock stays stopped. */
   advance(ms: Millis): Millis {
-    return this.#move(this.#offset + ms);
+    return this.#move(this.#offset + ms, this.#frozenAt === null ? null : this.#frozenAt + ms);
   }
 
-  /** Sets the clock to an absolute time; it keeps running from there. */
-  set(at: Millis): Millis {
-    return this.#move(at - Date.now());
+  /** Sets the clock to an absolute time; it keeps running from there unless `freeze`. */
+  set(at: Millis, freeze = false): Millis {
+    return this.#move(at - Date.now(), freeze ? at : null);
   }
 
-  /** Back to real time. */
+  /** Back to real time, running. */
   reset(): Millis {
-    return this.#move(0);
+    return this.#move(0, null);
   }
 
   /** Called after every jump with the new and the previous time. Returns an unsubscribe. */
@@ -44,9 +50,10 @@ export class Clock {
     return () => this.#listeners.delete(listener);
   }
 
-  #move(offset: Millis): Millis {
+  #move(offset: Millis, frozenAt: Millis | null): Millis {
     const previous = this.now();
     this.#offset = offset;
+    this.#frozenAt = frozenAt;
     const now = this.now();
     for (const listener of this.#listeners) {
       try {

@@ -46,6 +46,8 @@ export interface EmulatorContext {
   config: EmulatorConfig;
   /** Registers a module's own reset (e.g. the webhook queue); returns an unsubscribe. */
   onReset(listener: () => void): () => void;
+  /** Runs a listener first thing in every reset, while the journal still holds the run so far. */
+  onBeforeReset(listener: () => void): () => void;
   /** Back to the seed: state, clock, journal, faults, limits, then every onReset listener. */
   reset(): void;
 }

@@ -24,6 +24,21 @@ export interface MerchantMinimums {
   ep1: Cents;
 }
 
+/**
+ * How a superseded session is re-queried (contract: States › Session version). `as_is` (the
+ * public docs' reading, the default): the returned session_id is queried again exactly as
+ * returned. `regenerate` (the contract's wording): the caller regenerates the session hash from
+ * the new session_id, so the path takes a session hash only, never a `<hash>|NNN` session_id.
+ */
+export type SessionVersioning = "as_is" | "regenerate";
+
+/** `hash_version`: `<session_hash>|NNN` (the contract). `uuid`: an opaque id per version (the
+ *  public docs' example). */
+export type SessionIdForm = "hash_version" | "uuid";
+
+/** `object`: the whole item (the contract). `id`: the item's id as a string (the public docs). */
+export type TradeInItemForm = "object" | "id";
+
 export interface Merchant {
   id: string;
   name: string;
@@ -35,6 +50,9 @@ export interface Merchant {
   /** `{merchant_webhook_base}`; the order webhook goes to `${webhook_base}/order`. */
   webhook_base: string;
   webhook_form: WebhookForm;
+  session_versioning: SessionVersioning;
+  session_id_form: SessionIdForm;
+  tradein_item_form: TradeInItemForm;
 }
 
 export interface ApiUser {
@@ -76,6 +94,8 @@ export interface Customer {
 /** One version of a service session; the session_id is `<session_hash>|NNN`. */
 export interface SessionVersion {
   version: number;
+  /** The version's opaque session_id when the merchant's `session_id_form` is `uuid`. */
+  uuid: string;
   created_at: Millis;
   /** Set when this version replaced an earlier one (cart change). */
   note?: string;

@@ -21,6 +21,8 @@ export interface FaultRule {
   /** Override the `error` code of the answer. */
   error?: string;
   error_description?: string;
+  /** Retry-After (seconds) of an injected 429/503; default 60 for 429, 30 for 503. */
+  retry_after_seconds?: number;
   /** How many times the rule fired so far. */
   fired: number;
 }

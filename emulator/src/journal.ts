@@ -16,6 +16,8 @@ export interface JournalEntry {
   status: number;
   duration_ms: number;
   request_headers?: Record<string, string>;
+  /** Answer headers worth judging by (Retry-After), requests only. */
+  response_headers?: Record<string, string>;
   request_body?: unknown;
   response_body?: unknown;
   /** OAuth client that made the request, when known. */
@@ -144,6 +146,26 @@ export class Journal {
     return this.record({ kind: "webhook", method: "POST", path: url, ...rest });
   }
 
+  /**
+   * Entries after `after`, oldest first, NOT redacted: for the emulator's own judgements (the
+   * readiness report), never for an HTTP answer.
+   */
+  raw(after = 0): readonly JournalEntry[] {
+    const first = Math.max(after + 1, this.#seq - this.#capacity + 1, 1);
+    const out: JournalEntry[] = [];
+    for (let seq = first; seq <= this.#seq; seq++) {
+      const entry = this.#entries[seq % this.#capacity];
+      if (entry && entry.seq === seq) out.push(entry);
+    }
+    return out;
+  }
+
+  /** One raw entry by sequence number, while the ring buffer still holds it. */
+  get(seq: number): JournalEntry | undefined {
+    const entry = this.#entries[seq % this.#capacity];
+    return entry?.seq === seq ? entry : undefined;
+  }
+
   clear(): void {
     this.#entries = new Array(this.#capacity);
     this.#seq = 0;
@@ -152,20 +174,18 @@ export class Journal {
   /** Entries after `after` (oldest first), redacted, at most `limit` of the newest. */
   read(options: { after?: number; limit?: number; kind?: JournalKind } = {}): JournalEntry[] {
     const after = options.after ?? 0;
-    const first = Math.max(after + 1, this.#seq - this.#capacity + 1, 1);
     const out: JournalEntry[] = [];
-    for (let seq = first; seq <= this.#seq; seq++) {
-      const entry = this.#entries[seq % this.#capacity];
-      if (!entry || entry.seq !== seq) continue;
+    for (const entry of this.raw(after)) {
       if (options.kind && entry.kind !== options.kind) continue;
-      out.push(present(entry));
+      out.push(presentEntry(entry));
     }
     const limit = options.limit ?? out.length;
     return out.slice(Math.max(0, out.length - limit));
   }
 }
 
-function present(entry: JournalEntry): JournalEntry {
+/** An entry as the control API shows it: secrets redacted, bodies parsed. */
+export function presentEntry(entry: JournalEntry): JournalEntry {
   const out: JournalEntry = { ...entry };
   if (entry.request_headers) out.request_headers = redactHeaders(entry.request_headers);
   if (entry.request_body !== undefined) out.request_body = redactBody(entry.request_body);

@@ -73,7 +73,7 @@ describe("control API", () => {
     expect(tradein_item).toMatchObject({
       status: "offered",
       value: 61200,
-      session_id: `${hash}|001`,
+      session_id: hash,
     });
     const unanswered = await h.control("POST", "/tradeins", {
       session_hash: hash,

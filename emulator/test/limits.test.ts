@@ -150,6 +150,19 @@ describe("fault injection", () => {
     expect(await errorOf(limited)).toMatchObject({ status: 429, error: "rate_limit_exceeded" });
   });
 
+  it("sends the Retry-After a fault asks for", async () => {
+    for (const status of [429, 503]) {
+      await h.control("POST", "/faults", {
+        endpoint: "merchants",
+        status,
+        count: 1,
+        retry_after_seconds: 11,
+      });
+      const res = await h.api(token, "/core/merchants/");
+      expect([res.status, res.headers.get("retry-after")]).toEqual([status, "11"]);
+    }
+  });
+
   it("honours probability: 0 never fires, 1 always does", async () => {
     const never = await (
       await h.control("POST", "/faults", { endpoint: "merchants", status: 500, probability: 0 })

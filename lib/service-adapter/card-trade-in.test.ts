@@ -185,6 +185,27 @@ describe("trade-in after a card payment (go-live scenario 2)", () => {
     },
   );
 
+  it("waits the service's Retry-After when it is longer than the backoff", async () => {
+    const o = await paidOrder();
+    const { client } = fakeClient({
+      session: { tradein_item: accepted },
+      register: () => {
+        throw new ServiceApiError({
+          status: 429,
+          method: "POST",
+          path: "/register-purchase",
+          retryAfterMs: 30_000,
+        });
+      },
+    });
+    expect(await applyTradeInAfterCardPayment(deps(client), o)).toEqual({ status: "queued" });
+    const row = await shop.db.tradeInRegistration.findUniqueOrThrow({
+      where: { orderId: o.orderId },
+    });
+    expect(retryDelayMs(1)).toBeLessThan(30_000);
+    expect(row.nextAttemptAt?.getTime()).toBe(NOW.getTime() + 30_000);
+  });
+
   it("re-checks the session on retry when the check itself failed transiently", async () => {
     const o = await paidOrder();
     const { client, sent } = fakeClient({ session: apiError(503, "/core/sessions/") });

@@ -128,13 +128,19 @@ export async function processRegistration(
 type Outcome =
   | { kind: "registered"; response: unknown }
   | { kind: "not_applied"; reason: NotAppliedReason; message: string; detail: string }
-  | { kind: "retry_later"; detail: string }
+  | { kind: "retry_later"; detail: string; retryAfterMs?: number }
   | { kind: "no_trade_in"; detail: string };
 
-function fromClassified(
-  c: ReturnType<typeof classifyRegisterPurchaseFailure>,
-): Exclude<Outcome, { kind: "registered" | "no_trade_in" }> {
-  return c.kind === "not_applied" ? c : { kind: "retry_later", detail: `${c.reason}: ${c.detail}` };
+function fromClassified(c: ReturnType<typeof classifyRegisterPurchaseFailure>): Outcome {
+  return c.kind === "not_applied" ? c : retryLater(c);
+}
+
+function retryLater(c: { reason: string; detail: string; retryAfterMs?: number }): Outcome {
+  return {
+    kind: "retry_later",
+    detail: `${c.reason}: ${c.detail}`,
+    ...(c.retryAfterMs !== undefined ? { retryAfterMs: c.retryAfterMs } : {}),
+  };
 }
 
 /** null when the trade-in is usable and the purchase should be sent. */
@@ -190,9 +196,7 @@ async function send(
     // the same body again, not re-check a trade-in the first attempt may already have used.
     precheck: false,
   });
-  return result.kind === "retry_later"
-    ? { kind: "retry_later", detail: `${result.reason}: ${result.detail}` }
-    : result;
+  return result.kind === "retry_later" ? retryLater(result) : result;
 }
 
 function notApplied(reason: NotAppliedReason, detail: string): Outcome {
@@ -219,8 +223,17 @@ async function finish(
       precheck: p.precheck,
       reason: outcome.kind === "not_applied" ? outcome.reason : "",
       lastError: outcome.kind === "registered" ? "" : outcome.detail.slice(0, 500),
+      // Never sooner than the service's Retry-After (contract: Errors › Client guidance).
       nextAttemptAt:
-        status === "queued" ? new Date(p.now.getTime() + retryDelayMs(p.attempts)) : null,
+        status === "queued"
+          ? new Date(
+              p.now.getTime() +
+                Math.max(
+                  retryDelayMs(p.attempts),
+                  outcome.kind === "retry_later" ? (outcome.retryAfterMs ?? 0) : 0,
+                ),
+            )
+          : null,
       ...(outcome.kind === "registered"
         ? { response: JSON.stringify(outcome.response ?? null).slice(0, 2000) }
         : {}),

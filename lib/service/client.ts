@@ -8,6 +8,7 @@ import {
   type HttpObserver,
   type HttpRequest,
   HttpTransport,
+  parseRetryAfter,
   type RetryPolicy,
   realTransportDeps,
   type TransportDeps,
@@ -165,6 +166,7 @@ export class ServiceClient {
         method: request.method,
         path: request.path,
         ...parseErrorBody(response.text),
+        retryAfterMs: parseRetryAfter(response.headers.get("retry-after"), Date.now()),
       });
     }
     // Some success bodies are "not shown" and may be empty; that is null, not an error.

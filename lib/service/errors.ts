@@ -57,6 +57,8 @@ export interface ServiceApiErrorInit {
   path: string;
   error?: string | undefined;
   errorDescription?: string | undefined;
+  /** Retry-After of a 429/503, in ms, when the answer carried one. */
+  retryAfterMs?: number | undefined;
 }
 
 /** The service answered with a non-2xx status. */
@@ -71,6 +73,8 @@ export class ServiceApiError extends ServiceError {
   readonly errorDescription: string;
   /** Present on 500s whose description carries one (contract: Errors). */
   readonly correlationId: string | undefined;
+  /** How long the service asked us to wait before the same request (a 429/503's Retry-After). */
+  readonly retryAfterMs: number | undefined;
 
   constructor(init: ServiceApiErrorInit) {
     const code = init.error ?? "unknown";
@@ -84,6 +88,7 @@ export class ServiceApiError extends ServiceError {
     this.error = code;
     this.errorDescription = description;
     this.correlationId = init.status >= 500 ? extractCorrelationId(description) : undefined;
+    this.retryAfterMs = init.retryAfterMs;
   }
 }
 

@@ -15,12 +15,12 @@ import {
   type ReadyToPlaceOrderDetail,
   SERVICE_EVENTS,
   type ServiceSdk,
+  servicePaymentIconUrl,
   whenServiceReady,
 } from "./sdk-events";
 
 /** `data-module-name` of the radio (contract: Payment option markup; README decision). */
 const SERVICE_MODULE_NAME = "servicepay";
-const ICON_SRC = "/service-pay.svg";
 const FALLBACK_LABEL = "Pay with Service";
 
 interface Props {
@@ -211,7 +211,7 @@ export function ServicePaymentOption({ formId, selected, onSelectedChange, cartK
       <div style={{ flex: 1 }}>
         <label htmlFor={inputId} style={{ display: "flex", gap: "0.5rem", alignItems: "center" }}>
           {/* biome-ignore lint/performance/noImgElement: a 48×32 SVG icon needs no image optimisation */}
-          <img src={ICON_SRC} alt="" width={48} height={32} />
+          <img src={servicePaymentIconUrl() ?? ""} alt="" width={48} height={32} />
           <span className="radio-card__title" style={{ flexBasis: "auto" }}>
             {label}
           </span>

@@ -69,6 +69,19 @@ describe("classifyRegisterPurchaseFailure", () => {
     if (outcome.kind === "not_applied") expect(outcome.message).toMatch(/not applied/);
   });
 
+  it("carries the service's Retry-After of a 429 or 503 to the retry queue", () => {
+    for (const status of [429, 503]) {
+      const error = new ServiceApiError({
+        status,
+        method: "POST",
+        path: "/register-purchase",
+        retryAfterMs: 30_000,
+      });
+      expect(classifyRegisterPurchaseFailure(error)).toMatchObject({ retryAfterMs: 30_000 });
+    }
+    expect(classifyRegisterPurchaseFailure(api(429))).not.toHaveProperty("retryAfterMs");
+  });
+
   it("rethrows what is not a service failure (a bug should not be queued)", () => {
     expect(() => classifyRegisterPurchaseFailure(new TypeError("bug"))).toThrow(TypeError);
   });

@@ -57,7 +57,7 @@ export type RegisterPurchaseOutcome =
   /** Final: tell the shopper the trade-in was not applied and why; the order stands. */
   | { kind: "not_applied"; reason: NotAppliedReason; message: string; detail: string }
   /** Transient: keep the order, queue the registration and retry later. */
-  | { kind: "retry_later"; reason: RetryReason; detail: string };
+  | { kind: "retry_later"; reason: RetryReason; detail: string; retryAfterMs?: number };
 
 export type RetryReason =
   | "rate_limited"
@@ -91,8 +91,14 @@ export function classifyRegisterPurchaseFailure(
     if (error.status === 404) return notApplied("unknown", detail);
     if (error.status === 410) return notApplied("expired", detail);
     if (error.status === 400 || error.status === 422) return notApplied("rejected", detail);
-    if (error.status === 429) return { kind: "retry_later", reason: "rate_limited", detail };
-    if (error.status === 503) return { kind: "retry_later", reason: "unavailable", detail };
+    // The service's Retry-After travels with the outcome: the retry queue waits at least that
+    // long (contract: Errors › Client guidance).
+    const wait = error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {};
+    if (error.status === 429) {
+      return { kind: "retry_later", reason: "rate_limited", detail, ...wait };
+    }
+    if (error.status === 503)
+      return { kind: "retry_later", reason: "unavailable", detail, ...wait };
     if (error.status === 401 || error.status === 403) {
       return { kind: "retry_later", reason: "authorization", detail };
     }

@@ -82,9 +82,21 @@ function mark(state: "loading" | "ready" | "unavailable") {
  * resolves after `service-ready`. When it cannot load (service down, blocked, not an SDK), it
  * resolves null: the shop keeps working and the service's option is simply absent.
  */
+let sdkUrlLoaded: string | null = null;
+
+/**
+ * The service's payment icon (contract: Payment option markup, "it must contain the service's
+ * payment icon"): the service serves it beside its SDK, at `{assets_url}/v1/service-pay.svg`.
+ * null before the SDK was asked for.
+ */
+export function servicePaymentIconUrl(): string | null {
+  return sdkUrlLoaded ? new URL("service-pay.svg", sdkUrlLoaded).href : null;
+}
+
 export function loadServiceSdk(config: BrowserServiceConfiguration): Promise<ServiceSdk | null> {
   if (started) return sdkReady;
   started = true;
+  sdkUrlLoaded = config.sdkUrl;
   mark("loading");
   const { sdkUrl, ...configuration } = config;
   window.serviceConfiguration = configuration;

@@ -44,6 +44,37 @@ describe("lookupSession", () => {
     });
   });
 
+  it("takes the contract's reading too: a 404 for <hash>|NNN means the hash answer was final", async () => {
+    // The service regenerates: its path takes a session hash, and the hash regenerated from
+    // "abc|002" is "abc", the one just queried.
+    const client = fakeClient({
+      abc: { session_id: "abc|002", note: "cart changed", tradein_item: item },
+    });
+    expect(await lookupSession(client, "abc")).toMatchObject({
+      kind: "found",
+      sessionId: "abc|002",
+      queried: ["abc", "abc|002"],
+      tradeIn: { kind: "item", item },
+    });
+  });
+
+  it("follows an opaque session_id as returned, and a 404 for it is not a regenerated hash", async () => {
+    const uuid = "0b6f3c1e-2f6a-4d53-9c1e-7d3b7a0c9e11";
+    const followed = fakeClient({
+      abc: { session_id: uuid },
+      [uuid]: { session_id: uuid, tradein_item: item },
+    });
+    expect(await lookupSession(followed, "abc")).toMatchObject({
+      kind: "found",
+      sessionId: uuid,
+      tradeIn: { kind: "item", item },
+    });
+    const vanished = fakeClient({ abc: { session_id: uuid } });
+    expect(await lookupSession(vanished, "abc")).toMatchObject({ kind: "not_found" });
+    const otherHash = fakeClient({ abc: { session_id: "xyz|002" } });
+    expect(await lookupSession(otherHash, "abc")).toMatchObject({ kind: "not_found" });
+  });
+
   it("stops at once when the session_id equals the key", async () => {
     const client = fakeClient({ s: { session_id: "s" } });
     expect(await lookupSession(client, "s")).toMatchObject({

@@ -13,8 +13,12 @@ import {
  * Session lookup that follows session versions (contract: States › Session version;
  * public-docs-facts: Sessions). When the answer's `session_id` differs from what was queried,
  * the session was superseded (cart change, merged valuations): query again with the returned id
- * exactly as returned (`<hash>|NNN`, path-encoded by the client) and use the trade-in data of the
- * final answer. Bounded: at most `maxQueries` session requests, so no loop runs forever.
+ * exactly as returned (`<hash>|NNN` path-encoded by the client, or an opaque id) and use the
+ * trade-in data of the final answer (the public docs' reading). A service that takes the
+ * contract's reading instead ("regenerates the session hash from the new session_id") answers
+ * 404 to a `<hash>|NNN` in the path: the hash regenerated from that session_id is the one just
+ * queried, so that answer is final. Either reading works without configuration. Bounded: at most
+ * `maxQueries` session requests, so no loop runs forever.
  */
 
 const DEFAULT_MAX_SESSION_QUERIES = 5;
@@ -58,6 +62,8 @@ export async function lookupSession(
   const maxQueries = options.maxQueries ?? DEFAULT_MAX_SESSION_QUERIES;
   const queried: string[] = [];
   let key = sessionHash;
+  /** The answer that sent us to `key`, with the key it answered. */
+  let previous: { key: string; session: Session } | null = null;
   while (queried.length < maxQueries) {
     queried.push(key);
     let session: Session;
@@ -65,6 +71,9 @@ export async function lookupSession(
       session = await client.getSession(key);
     } catch (error) {
       if (!(error instanceof ServiceApiError)) throw error;
+      if (error.status === 404 && previous && regeneratesTo(key, previous.key)) {
+        return found(client, previous.session, queried);
+      }
       if (error.status === 404) return { kind: "not_found", queried: [...queried] };
       if (error.status === 410) {
         if (key === sessionHash) return { kind: "superseded", queried: [...queried] };
@@ -75,18 +84,29 @@ export async function lookupSession(
       }
       throw error;
     }
-    if (session.session_id === key) {
-      return {
-        kind: "found",
-        session,
-        sessionId: session.session_id,
-        queried: [...queried],
-        tradeIn: await resolveTradeIn(client, session),
-      };
-    }
+    if (session.session_id === key) return found(client, session, queried);
+    previous = { key, session };
     key = session.session_id;
   }
   throw new SessionLookupError(queried);
+}
+
+/** Whether `<hash>|NNN` regenerates to the hash just queried (the contract's reading). */
+function regeneratesTo(sessionId: string, queriedHash: string): boolean {
+  return (
+    sessionId.startsWith(`${queriedHash}|`) &&
+    /^\d{3,}$/.test(sessionId.slice(queriedHash.length + 1))
+  );
+}
+
+async function found(client: Client, session: Session, queried: string[]): Promise<SessionLookup> {
+  return {
+    kind: "found",
+    session,
+    sessionId: session.session_id,
+    queried: [...queried],
+    tradeIn: await resolveTradeIn(client, session),
+  };
 }
 
 /** The session's trade-in as usable/unusable, for the purchase decision (trade-in.ts). */

@@ -14,11 +14,20 @@ describe("checkTradeIn", () => {
     });
   });
 
+  it("accepts it at valid_until exactly: expired means now is after valid_until", () => {
+    const atTheEnd = { ...accepted, valid_until: now.toISOString() };
+    expect(checkTradeIn(atTheEnd, now)).toMatchObject({ usable: true });
+  });
+
   it.each([
     ["missing", null, "missing"],
     ["not accepted", { ...accepted, status: "offered" }, "not_accepted"],
     ["status absent", { id: "t1", valid_until: accepted.valid_until }, "not_accepted"],
-    ["at valid_until", { ...accepted, valid_until: now.toISOString() }, "expired"],
+    [
+      "one millisecond after valid_until",
+      { ...accepted, valid_until: new Date(now.getTime() - 1).toISOString() },
+      "expired",
+    ],
     ["after valid_until", { ...accepted, valid_until: "2025-12-31T00:00:00Z" }, "expired"],
     ["unreadable valid_until", { ...accepted, valid_until: "tomorrow" }, "expired"],
     ["no valid_until", { id: "t1", status: "accepted" }, "expired"],

@@ -32,9 +32,10 @@ export function checkTradeIn(item: TradeInItem | null | undefined, now: Date): T
   // Only `accepted` is named by the contract, and only it allows a purchase.
   if (item.status !== "accepted") return tradeInProblem("not_accepted");
   const validUntil = item.valid_until === undefined ? Number.NaN : Date.parse(item.valid_until);
-  // "the valuation is unusable after" valid_until; one we cannot read is treated as past, since
-  // the service would refuse the purchase rather than honour an unknown deadline.
-  if (Number.isNaN(validUntil) || now.getTime() >= validUntil) return tradeInProblem("expired");
+  // "the valuation is unusable after" valid_until (expired when "now is after valid_until": at
+  // valid_until exactly it is still valid); one we cannot read is treated as past, since the
+  // service would refuse the purchase rather than honour an unknown deadline.
+  if (Number.isNaN(validUntil) || now.getTime() > validUntil) return tradeInProblem("expired");
   return { usable: true, item, validUntil: new Date(validUntil) };
 }
 

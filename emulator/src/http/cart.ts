@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Cart } from "../domain";
+import { describeDecimal, findDecimalNotation } from "./notation";
 
 // The Cart as the contract defines it (Resources: Cart, Cart item, Discount), sent Base64
 // encoded. Every amount is an integer number of cents; a decimal is rejected.
@@ -47,12 +48,16 @@ export function decodeCart(encoded: string): CartResult {
   ) {
     return { ok: false, description: "cart is not valid Base64." };
   }
+  const text = Buffer.from(compact, "base64").toString("utf8");
   let json: unknown;
   try {
-    json = JSON.parse(Buffer.from(compact, "base64").toString("utf8"));
+    json = JSON.parse(text);
   } catch {
     return { ok: false, description: "cart is Base64 but not of JSON." };
   }
+  // The decoded JSON text is where `15000.00` would hide (JSON.parse drops the `.00`).
+  const decimal = findDecimalNotation(text);
+  if (decimal) return { ok: false, description: `cart.${describeDecimal(decimal)}` };
   return checkCart(json);
 }
 

@@ -41,6 +41,7 @@ export function journalRequests(ctx: EmulatorContext): MiddlewareHandler<Emulato
       status: c.res.status,
       duration_ms: Math.round((performance.now() - started) * 100) / 100,
       request_headers: pickHeaders(c.req.raw.headers),
+      ...retryAfterOf(c.res.headers),
       request_body: requestBody,
       response_body: c.get("journalBody"),
       client_id: c.get("clientId") ?? c.get("auth")?.client_id,
@@ -61,6 +62,11 @@ export function journalRequests(ctx: EmulatorContext): MiddlewareHandler<Emulato
   };
 }
 
+function retryAfterOf(headers: Headers): { response_headers?: Record<string, string> } {
+  const value = headers.get("retry-after");
+  return value === null ? {} : { response_headers: { "retry-after": value } };
+}
+
 /** Maintenance switch (503) and injected faults, for every route but the control API. */
 export function serviceGuards(ctx: EmulatorContext): MiddlewareHandler<EmulatorEnv> {
   return async (c, next) => {
@@ -76,11 +82,15 @@ export function serviceGuards(ctx: EmulatorContext): MiddlewareHandler<EmulatorE
     const code = rule.error ?? ERROR_CODES[status] ?? "error";
     if (status === 500 && !rule.error_description) return internalError(c, "Injected fault");
     if (status === 429 && !rule.error_description) {
-      return tooManyRequests(c, ctx.rateLimiter.limit, 60);
+      return tooManyRequests(c, ctx.rateLimiter.limit, rule.retry_after_seconds ?? 60);
     }
-    if (status === 503 && !rule.error_description) return serviceUnavailable(c, 30);
+    if (status === 503 && !rule.error_description) {
+      return serviceUnavailable(c, rule.retry_after_seconds ?? 30);
+    }
     const headers: Record<string, string> = {};
-    if (status === 429 || status === 503) headers["Retry-After"] = "30";
+    if (status === 429 || status === 503) {
+      headers["Retry-After"] = String(rule.retry_after_seconds ?? 30);
+    }
     return fail(c, status, code, rule.error_description ?? `Injected fault ${rule.id}`, headers);
   };
 }

@@ -1,6 +1,5 @@
 import type { Clock } from "../clock";
 import type { Merchant, Order, TradeInItem } from "../domain";
-import { formatSessionId } from "../state/store";
 
 // The JSON bodies the service API answers with. Fields the contract leaves "not shown" are
 // the emulator's choice, documented in emulator/README.md.
@@ -15,17 +14,21 @@ export function merchantView(m: Merchant) {
     allowed_origins: [...m.allowed_origins],
     webhook_base: m.webhook_base,
     webhook_form: m.webhook_form,
+    session_versioning: m.session_versioning,
+    session_id_form: m.session_id_form,
+    tradein_item_form: m.tradein_item_form,
   };
 }
 
-export function tradeInView(item: TradeInItem, clock: Clock) {
+/** `sessionId`: the session_id of the version the item belongs to, in the merchant's form. */
+export function tradeInView(item: TradeInItem, clock: Clock, sessionId: string) {
   return {
     id: item.id,
     status: item.status,
     value: item.value,
     currency: item.currency,
     valid_until: clock.iso(item.valid_until),
-    session_id: formatSessionId(item.session_hash, item.session_version),
+    session_id: sessionId,
     device: { ...item.device },
     condition: { answers: { ...item.condition.answers }, factor: item.condition.factor },
     created_at: clock.iso(item.created_at),

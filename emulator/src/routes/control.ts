@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { z } from "zod";
 import type { EmulatorContext, EmulatorEnv, EmulatorModule } from "../context";
 import { type Merchant, ORDER_STATUSES } from "../domain";
@@ -6,9 +6,11 @@ import { readJson } from "../http/body";
 import { cents } from "../http/cart";
 import { fail, reply } from "../http/errors";
 import { CONTROL_PREFIX } from "../http/middleware";
+import { MONEY_KEYS } from "../http/notation";
 import { merchantView, orderView, tradeInView } from "../http/views";
+import { presentEntry } from "../journal";
 import { quote } from "../state/catalog";
-import { currentVersion, formatSessionId } from "../state/store";
+import { currentVersion } from "../state/store";
 
 // The control API under /__emulator/ (WireMock's /__admin in spirit): never journaled,
 // never rate limited, never faulted, and it keeps working in maintenance mode.
@@ -58,6 +60,8 @@ const sessionBody = z.object({
 const supersedeBody = z.object({
   merchant_id: z.string().default(DEFAULT_MERCHANT),
   note: z.string().min(1).optional(),
+  /** How many versions to move on at once (a long-lived session past |999 in one call). */
+  versions: z.number().int().min(1).max(100_000).default(1),
 });
 
 const merchantPatch = z
@@ -69,6 +73,9 @@ const merchantPatch = z
     allowed_origins: z.array(z.string()),
     webhook_base: z.string().url(),
     webhook_form: z.enum(["flat", "wrapped"]),
+    session_versioning: z.enum(["as_is", "regenerate"]),
+    session_id_form: z.enum(["hash_version", "uuid"]),
+    tradein_item_form: z.enum(["object", "id"]),
   })
   .partial()
   .strict();
@@ -91,6 +98,7 @@ const faultBody = z.object({
   count: z.number().int().min(1).nullable().optional(),
   error: z.string().optional(),
   error_description: z.string().optional(),
+  retry_after_seconds: z.number().int().min(0).max(86_400).optional(),
 });
 
 const orderBody = z.object({
@@ -106,9 +114,18 @@ const orderBody = z.object({
   payment: z.enum(["ep1", "other"]).default("ep1"),
 });
 
+/** Control bodies hold fractions where they mean it (a fault's probability); money never. */
+const readControlJson = <S extends z.ZodType>(c: Context<EmulatorEnv>, schema: S) =>
+  readJson(c, schema, { decimalKeys: MONEY_KEYS });
+
 function clockView(ctx: EmulatorContext) {
   const now = ctx.clock.now();
-  return { now: ctx.clock.iso(now), now_ms: now, offset_ms: ctx.clock.offset };
+  return {
+    now: ctx.clock.iso(now),
+    now_ms: now,
+    offset_ms: ctx.clock.offset,
+    frozen: ctx.clock.frozen,
+  };
 }
 
 function configView(ctx: EmulatorContext) {
@@ -139,7 +156,7 @@ export function controlRoutes(ctx: EmulatorContext): Hono<EmulatorEnv> {
   // ---- clock ----
   r.get("/clock", (c) => reply(c, clockView(ctx)));
   r.post("/clock/advance", async (c) => {
-    const parsed = await readJson(c, advanceBody);
+    const parsed = await readControlJson(c, advanceBody);
     if (!parsed.ok) return parsed.response;
     const b = parsed.value;
     const ms =
@@ -152,9 +169,9 @@ export function controlRoutes(ctx: EmulatorContext): Hono<EmulatorEnv> {
     return reply(c, clockView(ctx));
   });
   r.post("/clock/set", async (c) => {
-    const parsed = await readJson(c, z.object({ now: iso }));
+    const parsed = await readControlJson(c, z.object({ now: iso, freeze: z.boolean().optional() }));
     if (!parsed.ok) return parsed.response;
-    ctx.clock.set(Date.parse(parsed.value.now));
+    ctx.clock.set(Date.parse(parsed.value.now), parsed.value.freeze);
     return reply(c, clockView(ctx));
   });
   r.post("/clock/reset", (c) => {
@@ -165,7 +182,7 @@ export function controlRoutes(ctx: EmulatorContext): Hono<EmulatorEnv> {
   // ---- config: rate limit, maintenance ----
   r.get("/config", (c) => reply(c, configView(ctx)));
   r.patch("/config", async (c) => {
-    const parsed = await readJson(c, configPatch);
+    const parsed = await readControlJson(c, configPatch);
     if (!parsed.ok) return parsed.response;
     const p = parsed.value;
     if (p.rate_limit_per_minute !== undefined) {
@@ -184,7 +201,7 @@ export function controlRoutes(ctx: EmulatorContext): Hono<EmulatorEnv> {
     reply(c, { merchants: [...ctx.state.merchants.values()].map(merchantView) }),
   );
   r.patch("/merchants/:id", async (c) => {
-    const parsed = await readJson(c, merchantPatch);
+    const parsed = await readControlJson(c, merchantPatch);
     if (!parsed.ok) return parsed.response;
     const merchant = ctx.state.updateMerchant(c.req.param("id"), parsed.value as Partial<Merchant>);
     if (!merchant) return fail(c, 404, "not_found", "Unknown merchant.");
@@ -195,7 +212,7 @@ export function controlRoutes(ctx: EmulatorContext): Hono<EmulatorEnv> {
   r.get("/sessions", (c) =>
     reply(c, {
       sessions: [...ctx.state.sessions.values()].map((s) => ({
-        session_id: formatSessionId(s.hash, currentVersion(s).version),
+        session_id: ctx.state.sessionIdOf(s, currentVersion(s).version),
         merchant_id: s.merchant_id,
         versions: s.versions.length,
         expires_at: ctx.clock.iso(s.expires_at),
@@ -204,33 +221,41 @@ export function controlRoutes(ctx: EmulatorContext): Hono<EmulatorEnv> {
     }),
   );
   r.post("/sessions", async (c) => {
-    const parsed = await readJson(c, sessionBody);
+    const parsed = await readControlJson(c, sessionBody);
     if (!parsed.ok) return parsed.response;
     const b = parsed.value;
     if (!ctx.state.getMerchant(b.merchant_id))
       return fail(c, 404, "not_found", "Unknown merchant.");
     const { session, version } = ctx.state.bindSession(b.merchant_id, b.session_hash, b.customer);
-    return reply(c, { session_id: formatSessionId(session.hash, version.version) }, 201);
+    return reply(c, { session_id: ctx.state.sessionIdOf(session, version.version) }, 201);
   });
   r.post("/sessions/:hash/supersede", async (c) => {
-    const parsed = await readJson(c, supersedeBody.default({ merchant_id: DEFAULT_MERCHANT }));
+    const parsed = await readControlJson(
+      c,
+      supersedeBody.default({ merchant_id: DEFAULT_MERCHANT, versions: 1 }),
+    );
     if (!parsed.ok) return parsed.response;
     const hash = c.req.param("hash").split("|")[0] ?? "";
-    const moved = ctx.state.supersedeSession(parsed.value.merchant_id, hash, parsed.value.note);
+    let moved: ReturnType<typeof ctx.state.supersedeSession>;
+    for (let i = 0; i < parsed.value.versions; i++) {
+      moved = ctx.state.supersedeSession(parsed.value.merchant_id, hash, parsed.value.note);
+    }
     if (!moved) return fail(c, 404, "not_found", "Unknown or expired session hash.");
     return reply(c, {
-      session_id: formatSessionId(moved.session.hash, moved.version.version),
+      session_id: ctx.state.sessionIdOf(moved.session, moved.version.version),
       note: moved.version.note,
     });
   });
 
   r.get("/tradeins", (c) =>
     reply(c, {
-      tradein_items: [...ctx.state.tradeIns.values()].map((t) => tradeInView(t, ctx.clock)),
+      tradein_items: [...ctx.state.tradeIns.values()].map((t) =>
+        tradeInView(t, ctx.clock, ctx.state.itemSessionId(t)),
+      ),
     }),
   );
   r.post("/tradeins", async (c) => {
-    const parsed = await readJson(c, tradeInBody);
+    const parsed = await readControlJson(c, tradeInBody);
     if (!parsed.ok) return parsed.response;
     const b = parsed.value;
     const merchant = ctx.state.getMerchant(b.merchant_id);
@@ -259,7 +284,11 @@ export function controlRoutes(ctx: EmulatorContext): Hono<EmulatorEnv> {
       ...(validUntil !== undefined ? { valid_until: validUntil } : {}),
       ...(device?.ok ? { device: device.device, condition: device.condition } : {}),
     });
-    return reply(c, { tradein_item: tradeInView(item, ctx.clock) }, 201);
+    return reply(
+      c,
+      { tradein_item: tradeInView(item, ctx.clock, ctx.state.itemSessionId(item)) },
+      201,
+    );
   });
 
   // ---- orders ----
@@ -273,7 +302,7 @@ export function controlRoutes(ctx: EmulatorContext): Hono<EmulatorEnv> {
     }),
   );
   r.post("/orders", async (c) => {
-    const parsed = await readJson(c, orderBody);
+    const parsed = await readControlJson(c, orderBody);
     if (!parsed.ok) return parsed.response;
     const b = parsed.value;
     if (!ctx.state.getMerchant(b.merchant_id))
@@ -296,7 +325,7 @@ export function controlRoutes(ctx: EmulatorContext): Hono<EmulatorEnv> {
   // ---- faults ----
   r.get("/faults", (c) => reply(c, { faults: ctx.faults.list() }));
   r.post("/faults", async (c) => {
-    const parsed = await readJson(c, faultBody);
+    const parsed = await readControlJson(c, faultBody);
     if (!parsed.ok) return parsed.response;
     const { method, status, error, error_description, ...rest } = parsed.value;
     const rule = ctx.faults.add({
@@ -338,6 +367,19 @@ export function controlRoutes(ctx: EmulatorContext): Hono<EmulatorEnv> {
       last_seq: ctx.journal.lastSeq,
       capacity: ctx.journal.capacity,
     });
+  });
+  r.get("/journal/:seq", (c) => {
+    const seq = Number(c.req.param("seq"));
+    const entry = Number.isInteger(seq) ? ctx.journal.get(seq) : undefined;
+    if (!entry) {
+      return fail(
+        c,
+        404,
+        "not_found",
+        `Journal entry ${c.req.param("seq")} is not (or no longer) in the journal.`,
+      );
+    }
+    return reply(c, presentEntry(entry));
   });
   r.delete("/journal", (c) => {
     ctx.journal.clear();

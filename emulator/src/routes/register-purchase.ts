@@ -92,6 +92,17 @@ export const registerPurchaseModule: EmulatorModule = {
       const decoded = decodeCart(input.cart);
       if (!decoded.ok) return fail(c, 400, "bad_request", decoded.description);
       const cart = decoded.cart;
+      // Other payment methods: the shopper pays the full price and gets the trade-in back as
+      // cashback (public-docs-facts: Journey), so order_amount is the cart's total plus whatever
+      // the merchant charges outside the cart (delivery, fees); never less.
+      if (input.order_amount < cart.total) {
+        return fail(
+          c,
+          400,
+          "bad_request",
+          `order_amount ${input.order_amount} is less than the cart total ${cart.total}: it is what the shopper paid (the cart total plus any delivery or fees), with no trade-in discount taken off.`,
+        );
+      }
       const merchantId = c.get("auth").merchant_id;
 
       const found = ctx.state.lookupSession(merchantId, input.session_hash);

@@ -30,15 +30,40 @@ async function control(method: string, path: string, body?: unknown): Promise<Re
   });
 }
 
+const address = {
+  given_name: "Ana",
+  family_name: "García",
+  phone: "+34600000000",
+  address: "Calle Mayor 1",
+  city: "Madrid",
+  state: "Madrid",
+  country_code: "ES",
+  postal_code: "28013",
+};
+
+/** Purchase data as a merchant's purchase_data answers it (contract: Purchase data). */
 const purchase = (total: number) => ({
   cart: {
     id: `cart-${total}`,
     currency: "EUR",
-    items: [{ id: "i", name: "Thing", quantity: 1, price: total, tax: 0, total }],
+    items: [
+      {
+        id: "i",
+        name: "Thing",
+        description: "",
+        url: "",
+        quantity: 1,
+        price: total,
+        tax: 0,
+        total,
+      },
+    ],
     price: total,
     tax: 0,
     total,
   },
+  billing: address,
+  shipping: { address, method: { id: "standard", name: "Standard" } },
   customer: { id: "cust-1", email: "c@example.test" },
 });
 
@@ -145,8 +170,9 @@ describe("valuation, payment and webhook over HTTP", () => {
       customer: { id: "cust-1", email: "c@example.test" },
     });
     expect(await init.json()).toMatchObject({
-      session_id: `${HASH}|001`,
+      session_id: HASH,
       tradein: null,
+      earlier_valuation: false,
       merchant_currency: "EUR",
     });
 

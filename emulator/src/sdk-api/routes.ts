@@ -5,11 +5,13 @@ import type { Context } from "hono";
 import type { z } from "zod";
 import type { CatalogResponse, InitResponse, PaymentOptionResponse } from "../../sdk/wire";
 import { describeBundle, SDK_BUDGET_GZIP_BYTES, type SdkBundle, sdkFor } from "../assets/build-sdk";
+import { PAYMENT_ICON_PATH, PAYMENT_ICON_SVG } from "../assets/payment-icon";
 import type { EmulatorContext, EmulatorEnv, EmulatorModule } from "../context";
 import type { Cart, Merchant, Session, TradeInItem } from "../domain";
+import { readJson } from "../http/body";
 import { fail, reply } from "../http/errors";
 import { questionsFor, quote } from "../state/catalog";
-import { formatSessionId } from "../state/store";
+import { currentVersion } from "../state/store";
 import { webhooksFor } from "../webhooks/module";
 import { cors, originAllowed } from "./cors";
 import { findMagicModel, MAGIC_CATEGORY, MAGIC_MODELS } from "./magic";
@@ -39,13 +41,10 @@ export function servedSdk(ctx: EmulatorContext): Promise<SdkBundle> {
   return bundle;
 }
 
+/** The same reading as the service API's: zod, and no number written as a decimal. */
 async function body<S extends z.ZodType>(c: C, schema: S): Promise<z.infer<S> | Response> {
-  const raw = await c.req.json().catch(() => undefined);
-  const parsed = schema.safeParse(raw);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const where = issue?.path.join(".") || "body";
-  return fail(c, 400, "bad_request", `${where}: ${issue?.message ?? "invalid"}`);
+  const parsed = await readJson(c, schema);
+  return parsed.ok ? parsed.value : parsed.response;
 }
 
 export const sdkApiModule: EmulatorModule = {
@@ -100,14 +99,16 @@ export const sdkApiModule: EmulatorModule = {
         const moved = ctx.state.supersedeSession(merchant.id, session.hash);
         if (moved) {
           return {
-            session_id: formatSessionId(session.hash, moved.version.version),
+            session_id: ctx.state.sessionIdOf(session, moved.version.version),
             updated: true,
             ...(moved.version.note ? { note: moved.version.note } : {}),
           };
         }
       }
-      const current = session.versions[session.versions.length - 1];
-      return { session_id: formatSessionId(session.hash, current?.version ?? 1), updated: false };
+      return {
+        session_id: ctx.state.sessionIdOf(session, currentVersion(session).version),
+        updated: false,
+      };
     };
 
     app.use("/assets/*", cors(ctx));
@@ -127,6 +128,16 @@ export const sdkApiModule: EmulatorModule = {
       return reply(c, { ...bundle, gzip_bytes: gzipBytes });
     });
 
+    // An image any merchant's page may embed (no CORS needed for <img>, but a page with
+    // Cross-Origin-Embedder-Policy needs the resource policy).
+    app.get(PAYMENT_ICON_PATH, (c) =>
+      c.body(PAYMENT_ICON_SVG, 200, {
+        "Content-Type": "image/svg+xml",
+        "Cache-Control": "public, max-age=3600",
+        "Cross-Origin-Resource-Policy": "cross-origin",
+      }),
+    );
+
     app.post("/sdk/v1/init", async (c) => {
       const input = await body(c, initSchema);
       if (input instanceof Response) return input;
@@ -137,6 +148,7 @@ export const sdkApiModule: EmulatorModule = {
         merchant_currency: merchant.currency,
         session_id: null,
         tradein: null,
+        earlier_valuation: false,
       };
       if (input.session_hash) {
         const { session, version } = ctx.state.bindSession(
@@ -144,9 +156,14 @@ export const sdkApiModule: EmulatorModule = {
           input.session_hash,
           input.customer ?? undefined,
         );
-        answer.session_id = formatSessionId(session.hash, version.version);
+        answer.session_id = ctx.state.sessionIdOf(session, version.version);
         const tradein = acceptedTradeIn(merchant, session.hash);
         answer.tradein = tradein ? tradeInView(tradein) : null;
+        answer.earlier_valuation = ctx.state.hasValuation(
+          merchant.id,
+          session.hash,
+          input.customer?.id,
+        );
       }
       return reply(c, answer);
     });

@@ -139,6 +139,13 @@ const CATALOG: Catalog = {
   questions: QUESTIONS,
 };
 
+/** The public docs' forms where they and the contract differ (README: fidelity table). */
+export const SESSION_DEFAULTS = {
+  session_versioning: "as_is",
+  session_id_form: "hash_version",
+  tradein_item_form: "object",
+} as const satisfies Pick<Merchant, "session_versioning" | "session_id_form" | "tradein_item_form">;
+
 /** A seed merchant selling in EUR from the local storefront (its origins and webhook base). */
 function merchant(identity: Pick<Merchant, "id" | "name" | "products">): Merchant {
   return {
@@ -151,6 +158,7 @@ function merchant(identity: Pick<Merchant, "id" | "name" | "products">): Merchan
     allowed_origins: ORIGINS,
     webhook_base: WEBHOOK_BASE,
     webhook_form: "flat",
+    ...SESSION_DEFAULTS,
   };
 }
 

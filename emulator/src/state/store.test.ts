@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { Clock } from "../clock";
 import { quote } from "./catalog";
 import { SEED } from "./seed";
-import { formatSessionId, HOUR, parseSessionId, Store } from "./store";
+import { formatSessionId, parseSessionId, Store } from "./store";
 
 describe("session ids", () => {
   it("formats and parses <hash>|NNN", () => {
@@ -11,6 +11,13 @@ describe("session ids", () => {
     expect(parseSessionId("abc")).toEqual({ hash: "abc", version: null });
     expect(parseSessionId("abc|2")).toBeNull();
     expect(parseSessionId("|001")).toBeNull();
+  });
+
+  it("keeps working past version 999: more digits, one canonical form", () => {
+    expect(formatSessionId("abc", 1000)).toBe("abc|1000");
+    expect(parseSessionId("abc|1000")).toEqual({ hash: "abc", version: 1000 });
+    expect(parseSessionId("abc|0002")).toBeNull();
+    expect(parseSessionId("abc|01000")).toBeNull();
   });
 });
 
@@ -25,6 +32,7 @@ describe("Store", () => {
     });
     expect(store.lookupSession("m_demo", "h|001").kind).toBe("gone");
     expect(store.lookupSession("m_demo", "h|003").kind).toBe("not_found");
+    expect(store.lookupSession("m_demo", "h|002")).toMatchObject({ kind: "ok", via: "session_id" });
     expect(store.lookupSession("m_basic", "h").kind).toBe("not_found");
   });
 
@@ -46,9 +54,14 @@ describe("Store", () => {
     expect(store.getTradeIn(first.id)?.status).toBe("cancelled");
     expect(store.activeTradeIn("m_demo", "h")?.id).toBe(second.id);
     expect(store.acceptTradeIn(second.id)?.status).toBe("accepted");
-    clock.advance(48 * HOUR);
+    // "now is after valid_until": at valid_until exactly the valuation is still valid.
+    clock.set(store.getTradeIn(second.id)?.valid_until ?? 0, true);
+    expect(store.lookupTradeIn("m_demo", second.id).kind).toBe("ok");
+    clock.advance(1);
     expect(store.lookupTradeIn("m_demo", second.id).kind).toBe("gone");
     expect(store.activeTradeIn("m_demo", "h")).toBeUndefined();
+    // It still follows the session to a new version; the session look-up no longer shows it.
+    expect(store.sessionTradeIn("m_demo", "h")?.id).toBe(second.id);
   });
 
   it("round-trips through a snapshot", () => {

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import type { Clock } from "../clock";
 import type {
   AccessToken,
@@ -46,7 +46,14 @@ export const LIFETIMES = {
 } as const;
 
 export type SessionLookup =
-  | { kind: "ok"; session: Session; version: SessionVersion; current: SessionVersion }
+  | {
+      kind: "ok";
+      session: Session;
+      version: SessionVersion;
+      current: SessionVersion;
+      /** What the key named: the bare session hash, or one version's session_id. */
+      via: "hash" | "session_id";
+    }
   | { kind: "not_found" }
   | { kind: "gone"; session: Session; current: SessionVersion };
 
@@ -102,20 +109,26 @@ const DEFAULT_DEVICE: TradeInDevice = {
   name: "Aurora 14",
 };
 
-/** Session ids are `<session_hash>|NNN` (contract, Session resource). */
+/** Session ids are `<session_hash>|NNN` (contract, Session resource): zero-padded to three
+ *  digits, and simply more digits from version 1000 on. */
 export function formatSessionId(hash: string, version: number): string {
   return `${hash}|${String(version).padStart(3, "0")}`;
 }
 
-/** Accepts `<hash>` or `<hash>|NNN`; a malformed version gives null. */
+/** Accepts `<hash>` or `<hash>|NNN` in its one canonical form (`|1`, `|0002` are malformed);
+ *  a malformed version gives null. */
 export function parseSessionId(value: string): { hash: string; version: number | null } | null {
   const bar = value.indexOf("|");
   if (bar === -1) return value.length > 0 ? { hash: value, version: null } : null;
   const hash = value.slice(0, bar);
   const suffix = value.slice(bar + 1);
-  if (hash.length === 0 || !/^\d{3}$/.test(suffix)) return null;
-  return { hash, version: Number(suffix) };
+  if (hash.length === 0 || !/^\d{3,9}$/.test(suffix)) return null;
+  const version = Number(suffix);
+  if (formatSessionId(hash, version) !== value) return null;
+  return { hash, version };
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 function clone<T>(value: T): T {
   return structuredClone(value);
@@ -134,6 +147,8 @@ export class Store {
   orders = new Map<string, Order>();
   /** Registered purchases: `${session_hash}|${cart_id}` → service order id. */
   purchases = new Map<string, string>();
+  /** Opaque session_id (merchant setting `session_id_form: "uuid"`) → session hash. */
+  sessionUuids = new Map<string, string>();
   counters: Record<string, number> = {};
 
   constructor(seed: Seed, clock: Clock) {
@@ -151,6 +166,7 @@ export class Store {
     this.accessTokens.clear();
     this.refreshTokens.clear();
     this.sessions.clear();
+    this.sessionUuids.clear();
     this.tradeIns.clear();
     this.orders.clear();
     this.purchases.clear();
@@ -263,7 +279,7 @@ export class Store {
       if (customer) existing.customer = customer;
       return { session: existing, version: currentVersion(existing) };
     }
-    const version: SessionVersion = { version: 1, created_at: now };
+    const version = this.#newVersion(hash, 1);
     const session: Session = {
       hash,
       merchant_id: merchantId,
@@ -274,6 +290,35 @@ export class Store {
     };
     this.sessions.set(hash, session);
     return { session, version };
+  }
+
+  #newVersion(hash: string, version: number, note?: string): SessionVersion {
+    const uuid = randomUUID();
+    this.sessionUuids.set(uuid, hash);
+    return { version, uuid, created_at: this.clock.now(), ...(note ? { note } : {}) };
+  }
+
+  /**
+   * A version's session_id in its merchant's form. With `<hash>|NNN` a session that was never
+   * superseded answers its own hash: the session_id "may differ from the queried hash when the
+   * session was superseded" (contract, Session), so it must not differ before.
+   */
+  sessionIdOf(session: Session, version: number): string {
+    const merchant = this.merchants.get(session.merchant_id);
+    if (merchant?.session_id_form === "uuid") {
+      const uuid = session.versions.find((v) => v.version === version)?.uuid;
+      if (uuid) return uuid;
+    }
+    if (version === 1 && session.versions.length === 1) return session.hash;
+    return formatSessionId(session.hash, version);
+  }
+
+  /** The session_id of the version a trade-in item belongs to. */
+  itemSessionId(item: TradeInItem): string {
+    const session = this.sessions.get(item.session_hash);
+    return session
+      ? this.sessionIdOf(session, item.session_version)
+      : formatSessionId(item.session_hash, item.session_version);
   }
 
   /** Session by hash for this merchant, if it exists and has not expired. */
@@ -289,13 +334,22 @@ export class Store {
    * an unknown hash, an expired session or a version that never existed is not found (404).
    */
   lookupSession(merchantId: string, sessionIdOrHash: string): SessionLookup {
-    const parsed = parseSessionId(sessionIdOrHash);
+    const byUuid = UUID.test(sessionIdOrHash) ? this.sessionUuids.get(sessionIdOrHash) : undefined;
+    const parsed = byUuid
+      ? {
+          hash: byUuid,
+          version:
+            this.sessions.get(byUuid)?.versions.find((v) => v.uuid === sessionIdOrHash)?.version ??
+            null,
+        }
+      : parseSessionId(sessionIdOrHash);
     if (!parsed) return { kind: "not_found" };
     const session = this.getSession(merchantId, parsed.hash);
     if (!session) return { kind: "not_found" };
     const current = currentVersion(session);
+    const via = parsed.version === null ? "hash" : "session_id";
     if (parsed.version === null || parsed.version === current.version) {
-      return { kind: "ok", session, version: current, current };
+      return { kind: "ok", session, version: current, current, via };
     }
     if (parsed.version < current.version && parsed.version >= 1) {
       return { kind: "gone", session, current };
@@ -315,22 +369,20 @@ export class Store {
     const session = this.getSession(merchantId, hash);
     if (!session) return undefined;
     const now = this.clock.now();
-    const version: SessionVersion = {
-      version: currentVersion(session).version + 1,
-      created_at: now,
-      note,
-    };
+    const version = this.#newVersion(hash, currentVersion(session).version + 1, note);
     session.versions.push(version);
     session.expires_at = now + LIFETIMES.session;
-    const active = this.activeTradeIn(merchantId, hash);
+    const active = this.sessionTradeIn(merchantId, hash);
     if (active) active.session_version = version.version;
     return { session, version };
   }
 
   // ---- trade-in items ----
 
+  /** Contract, Valuation validity: expired when "now is after valid_until"; at valid_until
+   *  exactly the valuation is still valid. */
   isExpired(item: TradeInItem): boolean {
-    return this.clock.now() >= item.valid_until;
+    return this.clock.now() > item.valid_until;
   }
 
   /**
@@ -410,6 +462,30 @@ export class Store {
       if (!latest || item.created_at >= latest.created_at) latest = item;
     }
     return latest;
+  }
+
+  /**
+   * The session's offered or accepted item, expired ones included: it follows the session to a
+   * new version. (The session look-up shows only an unexpired one, `activeTradeIn`: decision in
+   * docs/decisions/expired-valuation-in-session.md.)
+   */
+  sessionTradeIn(merchantId: string, hash: string): TradeInItem | undefined {
+    const latest = this.latestTradeIn(merchantId, hash);
+    return latest && (latest.status === "offered" || latest.status === "accepted")
+      ? latest
+      : undefined;
+  }
+
+  /** Whether the shopper ever had a valuation here: in this session, or (by customer id) in
+   *  another session of the same merchant. */
+  hasValuation(merchantId: string, hash: string, customerId?: string): boolean {
+    for (const item of this.tradeIns.values()) {
+      if (item.merchant_id !== merchantId) continue;
+      if (item.session_hash === hash) return true;
+      const owner = customerId ? this.sessions.get(item.session_hash)?.customer?.id : undefined;
+      if (owner !== undefined && owner === customerId) return true;
+    }
+    return false;
   }
 
   /** The session's latest trade-in item in any state (expired ones included). */
@@ -553,6 +629,12 @@ export class Store {
     this.accessTokens = new Map(snapshot.access_tokens.map((t) => [t.token, t]));
     this.refreshTokens = new Map(snapshot.refresh_tokens.map((t) => [t.token, t]));
     this.sessions = new Map(snapshot.sessions.map((s) => [s.hash, s]));
+    for (const session of this.sessions.values()) {
+      for (const version of session.versions) {
+        version.uuid ??= randomUUID(); // snapshots written before session_id_form existed
+        this.sessionUuids.set(version.uuid, session.hash);
+      }
+    }
     this.tradeIns = new Map(snapshot.tradein_items.map((t) => [t.id, t]));
     this.orders = new Map(snapshot.orders.map((o) => [o.id, o]));
     this.purchases = new Map(snapshot.purchases);

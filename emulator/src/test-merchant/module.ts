@@ -8,8 +8,18 @@ import { z } from "zod";
 import type { EmulatorEnv, EmulatorModule } from "../context";
 import type { Merchant } from "../domain";
 import { fail, reply } from "../http/errors";
+import { OBSERVATIONS_PATH } from "../readiness/passive";
 import { cartSchema, customerSchema } from "../sdk-api/schemas";
-import { SIGNATURE_HEADER, sign, signingSecret } from "../webhooks/signature";
+import { SESSION_DEFAULTS } from "../state/seed";
+import { webhooksFor } from "../webhooks/module";
+import { SIGNATURE_HEADER, sign, signingSecret, wrongSecret } from "../webhooks/signature";
+import {
+  commitBackendMistake,
+  isMistake,
+  MISTAKES,
+  type MistakeId,
+  notifyTestMerchant,
+} from "./careless";
 import { testMerchantPage } from "./page";
 import { defaultShop, type Shop, sessionHashOf, TEST_MERCHANT_ID, TEST_USER_ID } from "./shop";
 
@@ -25,6 +35,9 @@ export type ReceivedWebhook = {
 const shopStateSchema = z.object({
   customer: customerSchema.nullable().optional(),
   cart: cartSchema.nullable().optional(),
+  careless: z.array(z.string().max(100)).max(50).optional(),
+  /** false: purchase_data leaves out billing and shipping, as a careless merchant might. */
+  addresses: z.boolean().optional(),
 });
 
 const merchantPatchSchema = z.object({
@@ -39,6 +52,8 @@ const merchantPatchSchema = z.object({
     .partial()
     .optional(),
 });
+
+const carelessSchema = z.object({ mistake: z.string().min(1).max(100) });
 
 const receiverSchema = z.object({
   /** Status the receiver answers with a valid signature (e.g. 500, 201 or 204 to force retries). */
@@ -57,6 +72,7 @@ function testMerchant(origins: string[], webhookBase: string): Merchant {
     allowed_origins: origins,
     webhook_base: webhookBase,
     webhook_form: "flat",
+    ...SESSION_DEFAULTS,
   };
 }
 
@@ -66,10 +82,17 @@ export const testMerchantModule: EmulatorModule = {
     const shops = new Map<string, Shop>();
     const received: ReceivedWebhook[] = [];
     const receiver = { status: 200, delay_ms: 0 };
+    // The careless merchant's mistakes in force, and what its careless receiver remembers.
+    const careless = new Set<MistakeId>();
+    const seenNotifications = new Set<string>();
+    const orderStatuses = new Map<string, number>();
     ctx.onReset(() => {
       shops.clear();
       received.length = 0;
       Object.assign(receiver, { status: 200, delay_ms: 0 });
+      careless.clear();
+      seenNotifications.clear();
+      orderStatuses.clear();
     });
 
     const shopOf = (key: string): Shop => {
@@ -125,8 +148,11 @@ export const testMerchantModule: EmulatorModule = {
       const otherHost = url.hostname === "localhost" ? "127.0.0.1" : "localhost";
       const assetsUrl =
         c.req.query("assets") ?? `${url.protocol}//${otherHost}:${url.port}/assets/v1/main.js`;
+      const fromQuery = (c.req.query("careless") ?? "").split(",").filter(isMistake);
       return c.html(
         testMerchantPage({
+          careless: [...new Set([...careless, ...fromQuery])],
+          carelessPanel: c.req.query("careless") !== undefined,
           title: checkout ? "Test merchant checkout" : "Test merchant order confirmation",
           assetsUrl,
           merchantId: TEST_MERCHANT_ID,
@@ -135,6 +161,7 @@ export const testMerchantModule: EmulatorModule = {
           products: c.req.query("products") ?? "valuations+ep1",
           lang: c.req.query("lang") ?? "en",
           checkout,
+          moduleName: c.req.query("module") ?? "servicepay",
         }),
       );
     };
@@ -147,10 +174,24 @@ export const testMerchantModule: EmulatorModule = {
       const key = c.req.param("shop");
       const shop = shopOf(key);
       if (!shop.customer) return fail(c, 404, "not_found", "Customer not found.");
+      if (
+        careless.has("callback.shopper-data") ||
+        shop.careless?.includes("callback.shopper-data")
+      ) {
+        return reply(c, {
+          customer: { id: 42, given_name: "Test" },
+          session_hash_token: sessionHashOf(key),
+        });
+      }
       return reply(c, { customer: shop.customer, session_hash_token: sessionHashOf(key) });
     });
     app.get(`${BASE}/:shop/purchase_data`, (c) => {
       const shop = shopOf(c.req.param("shop"));
+      const carelessCart =
+        careless.has("callback.purchase-data") || shop.careless?.includes("callback.purchase-data");
+      if (!shop.cart && carelessCart) {
+        return fail(c, 404, "not_found", "The cart is empty.");
+      }
       if (!shop.cart) return reply(c, { purchase: null });
       const address = {
         given_name: "Test",
@@ -165,8 +206,12 @@ export const testMerchantModule: EmulatorModule = {
       return reply(c, {
         purchase: {
           cart: shop.cart,
-          billing: address,
-          shipping: { address, method: { id: "standard", name: "Standard" } },
+          ...(shop.addresses === false
+            ? {}
+            : {
+                billing: address,
+                shipping: { address, method: { id: "standard", name: "Standard" } },
+              }),
           customer: shop.customer
             ? { id: shop.customer.id, email: shop.customer.email ?? "" }
             : undefined,
@@ -188,6 +233,8 @@ export const testMerchantModule: EmulatorModule = {
       const shop = shopOf(key);
       if (parsed.data.customer !== undefined) shop.customer = parsed.data.customer;
       if (parsed.data.cart !== undefined) shop.cart = parsed.data.cart;
+      if (parsed.data.careless !== undefined) shop.careless = parsed.data.careless;
+      if (parsed.data.addresses !== undefined) shop.addresses = parsed.data.addresses;
       return reply(c, { ...shop, session_hash: sessionHashOf(key) });
     });
     app.put(`${BASE}/merchant`, async (c) => {
@@ -207,21 +254,60 @@ export const testMerchantModule: EmulatorModule = {
       );
     });
 
-    // The fake webhook receiver: checks the signature over the raw bytes, in constant time.
+    // The fake webhook receiver: checks the signature over the raw bytes, in constant time,
+    // unless the careless merchant's mistakes say otherwise.
     app.post(`${BASE}/webhooks/order`, async (c) => {
+      const started = Date.now();
       const raw = await c.req.text();
+      const slowBody = Date.now() - started > 1000;
+      const secret = careless.has("webhook.wrong-secret")
+        ? wrongSecret(ctx.state, TEST_MERCHANT_ID)
+        : signingSecret(ctx.state, TEST_MERCHANT_ID);
+      let signed = raw;
+      if (careless.has("webhook.reserialised")) {
+        try {
+          signed = JSON.stringify(JSON.parse(raw));
+        } catch {}
+      }
       const given = Buffer.from(c.req.header(SIGNATURE_HEADER) ?? "", "utf8");
-      const expected = Buffer.from(sign(raw, signingSecret(ctx.state, TEST_MERCHANT_ID)), "utf8");
-      const valid = given.length === expected.length && timingSafeEqual(given, expected);
+      const expected = Buffer.from(sign(signed, secret), "utf8");
+      const valid =
+        careless.has("webhook.unsigned") ||
+        (given.length === expected.length && timingSafeEqual(given, expected));
       if (receiver.delay_ms > 0) await new Promise((r) => setTimeout(r, receiver.delay_ms));
-      const answered = valid ? receiver.status : 403;
       let body: unknown = raw;
       try {
         body = JSON.parse(raw);
       } catch {}
+      const answered = valid ? (carelessAnswer(body, slowBody) ?? receiver.status) : 403;
       received.push({ received_at: ctx.clock.iso(), signature_valid: valid, answered, body });
       return c.json({ received: valid }, answered as 200);
     });
+
+    const STATUS_RANK: Record<string, number> = { pending: 0, payment_completed: 1, completed: 2 };
+    /** The status a careless receiver answers a correctly signed notification with, if wrong. */
+    const carelessAnswer = (body: unknown, slowBody: boolean): number | undefined => {
+      const n = (body ?? {}) as Record<string, unknown>;
+      const data = (n.data ?? {}) as Record<string, unknown>;
+      const status = String(n.status ?? data.status ?? "");
+      const id = String(n.id ?? "");
+      const orderId = String(n.order_id ?? "");
+      const seen = seenNotifications.has(id);
+      seenNotifications.add(id);
+      if (careless.has("webhook.slow-network") && slowBody) return 400;
+      if (careless.has("webhook.duplicates") && seen) return 500;
+      if (careless.has("webhook.body-forms") && n.cart_id === undefined) return 400;
+      const rank = STATUS_RANK[status];
+      if (careless.has("webhook.unknown-status") && rank === undefined) return 500;
+      if (careless.has("webhook.out-of-order") && rank !== undefined) {
+        const before = orderStatuses.get(orderId);
+        if (before !== undefined && rank < before) return 409;
+        orderStatuses.set(orderId, rank);
+      }
+      if (careless.has("webhook.valid") || careless.has("webhook.deliveries")) return 204;
+      return undefined;
+    };
+
     app.get(`${BASE}/webhooks`, (c) => reply(c, { receiver, received }));
     app.put(`${BASE}/webhooks/settings`, async (c) => {
       const parsed = receiverSchema.safeParse(await c.req.json().catch(() => undefined));
@@ -229,5 +315,62 @@ export const testMerchantModule: EmulatorModule = {
       Object.assign(receiver, parsed.data);
       return reply(c, receiver);
     });
+
+    // The careless merchant: commit one mistake now (JSON POST, like the rest of the control API).
+    app.get(`${BASE}/careless`, (c) =>
+      reply(c, {
+        in_force: [...careless],
+        mistakes: Object.entries(MISTAKES).map(([rule, m]) => ({ rule, ...m })),
+      }),
+    );
+    app.post(`${BASE}/careless`, async (c) => {
+      const parsed = carelessSchema.safeParse(await c.req.json().catch(() => undefined));
+      if (!parsed.success || !isMistake(parsed.data.mistake)) {
+        return fail(c, 400, "bad_request", "Send { mistake } naming one rule of GET /careless.");
+      }
+      ensureMerchant(c);
+      const id = parsed.data.mistake;
+      const mistake = MISTAKES[id];
+      const origin = new URL(c.req.url).origin;
+      careless.add(id);
+      if (mistake.where === "backend") await commitBackendMistake(ctx, origin, id);
+      if (mistake.where === "callbacks") await playTheSdk(origin, id);
+      if (id === "webhook.deliveries") {
+        notifyTestMerchant(ctx);
+        await webhooksFor(ctx).idle();
+      }
+      return reply(c, {
+        mistake: id,
+        ...mistake,
+        page: `${origin}${BASE}/careless/?careless=${encodeURIComponent(id)}`,
+      });
+    });
+    app.post(`${BASE}/careless/clear`, (c) => {
+      careless.clear();
+      return reply(c, { in_force: [] });
+    });
+
+    /**
+     * Callback mistakes outside a browser: fetch the callback and report it exactly as the SDK
+     * does (emulator/sdk/observe.ts); in a browser the SDK itself reports them.
+     */
+    const playTheSdk = async (origin: string, id: MistakeId) => {
+      const shop = `careless-${id}`;
+      const callback = id === "callback.purchase-data" ? "purchase_data" : "shopper_data";
+      if (callback === "purchase_data") shopOf(shop).cart = null;
+      const response = await fetch(`${origin}${BASE}/${shop}/${callback}`);
+      await fetch(`${origin}${OBSERVATIONS_PATH}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          kind: "callback",
+          merchant_id: TEST_MERCHANT_ID,
+          callback,
+          status: response.status,
+          content_type: response.headers.get("content-type") ?? "",
+          body_text: await response.text(),
+        }),
+      });
+    };
   },
 };

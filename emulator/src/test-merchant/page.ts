@@ -11,6 +11,12 @@ export type PageOptions = {
   products: string;
   lang: string;
   checkout: boolean;
+  /** The careless merchant's mistakes this page commits (emulator/src/test-merchant/careless.ts). */
+  careless: string[];
+  /** Show the careless merchant's panel: one button per mistake. */
+  carelessPanel: boolean;
+  /** The radio's data-module-name; the SDK recognises only its own (a test may give another). */
+  moduleName: string;
 };
 
 const EVENTS = [
@@ -24,6 +30,40 @@ const EVENTS = [
   "service-new-user-valuation-started",
   "service-purchase-updated",
 ];
+
+/**
+ * The careless merchant's panel: one button per mistake. Page mistakes reload the page with the
+ * mistake rendered; the others are committed by the test merchant's backend, callbacks or receiver.
+ */
+function carelessPanel(): string {
+  return `<section aria-labelledby="careless-title">
+  <h2 id="careless-title">Careless merchant</h2>
+  <p>Each button commits one mistake the go-live readiness report looks for (see the report in the inspector).</p>
+  <ul id="mistakes"></ul>
+  <p id="careless-status" role="status" aria-live="polite"></p>
+</section>
+<script type="module">
+const base = "/__emulator/test-merchant";
+const list = document.getElementById("mistakes");
+const status = document.getElementById("careless-status");
+const { mistakes } = await (await fetch(base + "/careless")).json();
+for (const m of mistakes) {
+  const li = document.createElement("li");
+  const button = document.createElement("button");
+  button.type = "button";
+  button.textContent = m.rule + ": " + m.does;
+  button.dataset.mistake = m.rule;
+  button.addEventListener("click", async () => {
+    if (m.where === "page") { location.search = "?careless=" + encodeURIComponent(m.rule); return; }
+    status.textContent = "Committing " + m.rule + "…";
+    const res = await fetch(base + "/careless", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ mistake: m.rule }) });
+    status.textContent = res.ok ? "Committed: " + m.rule + (m.where === "receiver" ? " (now run the active checks)" : "") : "Failed: " + res.status;
+  });
+  li.append(button);
+  list.append(li);
+}
+</script>`;
+}
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
@@ -40,6 +80,14 @@ export function testMerchantPage(options: PageOptions): string {
     cartSummaryCssSelector: ".slot-cart-summary",
     thankYouCssSelector: ".slot-thank-you",
   };
+  const careless = new Set(options.careless);
+  const badMarkup = careless.has("markup.payment-option");
+  const shownTexts = careless.has("markup.info-extra-hidden");
+  const radioAttributes = badMarkup ? "" : ` data-module-name="${escapeHtml(options.moduleName)}"`;
+  const icon = badMarkup
+    ? ""
+    : `<img src="${escapeHtml(new URL("service-pay.svg", options.assetsUrl).href)}" alt="" width="24" height="16">`;
+  const hidden = shownTexts ? "" : " hidden";
   const checkout = options.checkout
     ? `<section aria-labelledby="checkout-title">
   <h2 id="checkout-title">Checkout</h2>
@@ -48,11 +96,11 @@ export function testMerchantPage(options: PageOptions): string {
     <fieldset>
       <legend>Payment method</legend>
       <label><input type="radio" name="payment_method" value="card" checked> Card (merchant)</label>
-      <label id="service-option"><input type="radio" name="payment_method" data-module-name="service" value="service_pay">
-        <svg aria-hidden="true" width="16" height="16" viewBox="0 0 16 16"><circle cx="8" cy="8" r="7" fill="#0b5cad"/></svg>
+      <label id="service-option"><input type="radio" name="payment_method"${radioAttributes} value="service_pay">
+        ${icon}
         <span id="service-label">Pay with Service</span></label>
-      <p id="service-info" hidden></p>
-      <p id="service-extra" hidden></p>
+      <p id="service-info"${hidden}></p>
+      <p id="service-extra"${hidden}></p>
     </fieldset>
     <button type="submit">Place order</button>
   </form>
@@ -80,6 +128,7 @@ export function testMerchantPage(options: PageOptions): string {
 </section>
 <section aria-label="Cart"><div class="service-teaser" data-type="cart-summary"></div></section>
 ${checkout}
+${options.carelessPanel ? carelessPanel() : ""}
 </main>
 <script type="module">
 window.serviceConfiguration = ${JSON.stringify(config)};
@@ -121,7 +170,7 @@ if (form) {
   for (const radio of form.querySelectorAll('input[name="payment_method"]')) {
     radio.addEventListener("change", () => {
       const chosen = option.checked;
-      extra.hidden = !chosen;
+      if (!${JSON.stringify(shownTexts)}) extra.hidden = !chosen;
       window.Service.updatePaymentSelected(chosen);
     });
   }

@@ -3,7 +3,13 @@
 import { createHash } from "node:crypto";
 import type { Cart, Customer } from "../domain";
 
-export type Shop = { customer: Customer | null; cart: Cart | null };
+export type Shop = {
+  customer: Customer | null;
+  cart: Cart | null;
+  addresses?: boolean;
+  /** Careless-merchant mistakes of this shop's callbacks only (parallel tests stay apart). */
+  careless?: string[];
+};
 
 export const TEST_MERCHANT_ID = "m_test";
 export const TEST_USER_ID = "u_test_admin";

@@ -1,0 +1,186 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import { decimalLiterals } from "../src/readiness/passive";
+import type { ReadinessReport, ReportRule } from "../src/readiness/report";
+import { RULES } from "../src/readiness/rules";
+import { MISTAKES, type MistakeId } from "../src/test-merchant/careless";
+import { basic, emulatorPerFile, tokenRequest } from "./harness";
+
+// The go-live readiness report, black box: the careless test merchant commits each mistake over
+// HTTP and the report shows that rule failing with its evidence; a careful merchant passes.
+// Page-markup mistakes need a browser: emulator/e2e/careless-merchant.e2e.ts.
+
+const h = emulatorPerFile();
+const TEST_CLIENT: [string, string] = ["test-client", "test-client-secret"];
+
+beforeEach(async () => {
+  await h.control("POST", "/readiness/clear", {});
+  // The test merchant exists once its page was asked for (as a test would open it).
+  await h.fetch("/__emulator/test-merchant/readiness/");
+});
+
+async function report(merchant = "m_test"): Promise<ReadinessReport> {
+  const res = await h.fetch(`/__emulator/readiness?merchant=${merchant}`);
+  expect(res.status).toBe(200);
+  return (await res.json()) as ReadinessReport;
+}
+
+function rule(r: ReadinessReport, id: string): ReportRule {
+  const found = r.groups.flatMap((g) => g.rules).find((x) => x.id === id);
+  if (!found) throw new Error(`no rule ${id}`);
+  return found;
+}
+
+async function commit(mistake: MistakeId) {
+  const res = await h.control("POST", "/test-merchant/careless", { mistake });
+  expect(res.status, await res.clone().text()).toBe(200);
+}
+
+async function runActive(merchant = "m_test"): Promise<ReadinessReport> {
+  const res = await h.control("POST", "/readiness/active", { merchant_id: merchant });
+  expect(res.status).toBe(200);
+  return (await res.json()) as ReadinessReport;
+}
+
+const notInBrowser = (Object.keys(MISTAKES) as MistakeId[]).filter(
+  (id) => MISTAKES[id].where !== "page",
+);
+
+describe("the careless merchant fails each rule", () => {
+  it.each(notInBrowser)("%s", async (id) => {
+    const before = rule(await report(), id);
+    expect(before.verdict).not.toBe("fail");
+    await commit(id);
+    const after = MISTAKES[id].where === "receiver" ? await runActive() : await report();
+    const judged = rule(after, id);
+    expect(judged.verdict, judged.note).toBe("fail");
+    expect(judged.evidence.length).toBeGreaterThan(0);
+    expect(after.ready).toBe(false);
+  });
+
+  it("has a mistake for every rule but the go-live scenarios", () => {
+    const rules = RULES.map((r) => r.id).filter((id) => !id.startsWith("scenario."));
+    expect(Object.keys(MISTAKES).sort()).toEqual([...rules].sort());
+  });
+});
+
+describe("a careful merchant passes", () => {
+  it("passes every active webhook check with the test merchant's correct receiver", async () => {
+    const r = await runActive();
+    const active = r.groups.flatMap((g) => g.rules).filter((x) => x.kind === "active");
+    expect(active.map((x) => [x.id, x.verdict, x.note])).toEqual(
+      active.map((x) => [x.id, "pass", x.note]),
+    );
+    expect(r.active_checks?.target_order_id).toMatch(/^ord_readiness_/);
+  });
+
+  it("passes token, path and refresh rules for a client that does them right", async () => {
+    const login = await tokenRequest(
+      h.url,
+      { grant_type: "password", username: "test-admin", password: "test-password" },
+      TEST_CLIENT,
+    );
+    const tokens = (await login.json()) as { access_token: string; refresh_token: string };
+    expect((await h.api(tokens.access_token, "/core/merchants/")).status).toBe(200);
+    h.ctx.clock.advance(61 * 60_000);
+    expect((await h.api(tokens.access_token, "/core/merchants/")).status).toBe(401);
+    const refreshed = await tokenRequest(
+      h.url,
+      { grant_type: "refresh_token", refresh_token: tokens.refresh_token },
+      TEST_CLIENT,
+    );
+    const { access_token } = (await refreshed.json()) as { access_token: string };
+    expect((await h.api(access_token, "/core/merchants/")).status).toBe(200);
+    const r = await report();
+    for (const id of [
+      "token.basic-auth",
+      "token.reuse",
+      "token.refresh-used",
+      "token.refresh-on-401",
+      "api.path-form",
+    ]) {
+      expect([id, rule(r, id).verdict]).toEqual([id, "pass"]);
+    }
+    expect(rule(r, "api.backoff").verdict).toBe("not_exercised");
+  });
+
+  it("keeps a failure across an emulator reset, with the journal entry as evidence", async () => {
+    await commit("api.path-form");
+    await h.control("POST", "/reset", {});
+    const judged = rule(await report(), "api.path-form");
+    expect(judged.verdict).toBe("fail");
+    expect(judged.evidence[0]?.entry?.path).toBe("/core/merchants");
+    // "Start over" clears it.
+    await h.control("POST", "/readiness/clear", { merchant_id: "m_test" });
+    await h.fetch("/__emulator/test-merchant/readiness/");
+    expect(rule(await report(), "api.path-form").verdict).toBe("not_exercised");
+  });
+
+  it("links evidence to the journal entry it names", async () => {
+    await commit("session.hash-form");
+    const judged = rule(await report(), "session.hash-form");
+    const seq = judged.evidence[0]?.seq;
+    const entry = (await (await h.control("GET", `/journal/${seq}`)).json()) as { path: string };
+    expect(entry.path).toMatch(/^\/core\/sessions\/[0-9A-F]{40}\/$/);
+  });
+});
+
+describe("the report", () => {
+  it("lists every rule once, grouped, with section and sentence", async () => {
+    const r = await report("m_demo");
+    const ids = r.groups.flatMap((g) => g.rules.map((x) => x.id));
+    expect(ids.sort()).toEqual(RULES.map((x) => x.id).sort());
+    expect(r.summary).toEqual({ pass: 0, fail: 0, not_exercised: RULES.length });
+    expect(r.ready).toBe(true);
+    for (const x of r.groups.flatMap((g) => g.rules)) {
+      expect(x.section.length).toBeGreaterThan(5);
+      expect(x.sentence.length).toBeGreaterThan(20);
+    }
+  });
+
+  it("answers 404 for an unknown merchant and 400 for bad control bodies", async () => {
+    expect((await h.fetch("/__emulator/readiness?merchant=m_nobody")).status).toBe(404);
+    expect((await h.control("POST", "/readiness/active", { merchant_id: "m_nobody" })).status).toBe(
+      404,
+    );
+    expect((await h.control("POST", "/readiness/declare", { merchant_id: "m_demo" })).status).toBe(
+      400,
+    );
+    const notJson = await h.fetch("/__emulator/readiness/active", { method: "POST", body: "x" });
+    expect(notJson.status).toBe(400);
+    expect((await h.control("POST", "/test-merchant/careless", { mistake: "nope" })).status).toBe(
+      400,
+    );
+  });
+
+  it("does not count a client's own token request with Basic auth as careless", async () => {
+    const res = await fetch(`${h.url}/oauth2/token/`, {
+      method: "POST",
+      headers: {
+        authorization: basic(TEST_CLIENT),
+        "content-type": "application/x-www-form-urlencoded",
+      },
+      body: "grant_type=password&username=test-admin&password=test-password",
+    });
+    expect(res.status).toBe(200);
+    expect(rule(await report(), "token.basic-auth").verdict).toBe("pass");
+  });
+
+  it("rejects observations that are not what the SDK sends", async () => {
+    const res = await h.fetch("/sdk/v1/observations", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ kind: "callback", merchant_id: "m_test" }),
+    });
+    expect(res.status).toBe(400);
+  });
+});
+
+describe("decimalLiterals", () => {
+  it("finds decimal and exponent notation outside strings only", () => {
+    expect(decimalLiterals('{"a":12.00,"b":"3.5","c":1e3,"d":7,"e":-0.5}')).toEqual([
+      "12.00",
+      "1e3",
+      "-0.5",
+    ]);
+  });
+});
