@@ -88,8 +88,8 @@ export const MUTATIONS: Mutation[] = [
     description: "servicepay-payment-method-selected always reports mode tradein_valid",
     shopperVisible: false,
     file: "service.ts",
-    from: 'mode: lastDetails?.mode ?? (tradein ? "tradein_valid" : "tradein_missing"),',
-    to: 'mode: "tradein_valid",',
+    from: '...(details ?? { mode: tradein ? "tradein_valid" : "tradein_missing" }),',
+    to: '...details, mode: "tradein_valid",',
   },
   {
     id: "wrong-mode-payment",
