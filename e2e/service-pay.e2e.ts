@@ -2,6 +2,7 @@
 // the modal, the order webhook arrives, the thank-you page shows"), from a teaser to the
 // confirmation page, in a real browser. The journey itself needs no control API, so it also runs
 // against another SDK build (`--grep-invert @emulator`).
+import { createHmac } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { formatMoney } from "../lib/shop/money";
 import { sessionHashOf } from "./support/emulator";
@@ -10,6 +11,48 @@ import { EVERYDAY_DEVICE, type ServiceSdkDriver } from "./support/service-sdk-dr
 import { VARIANTS_TAG } from "./support/service-variants";
 import type { ShopSteps } from "./support/shop";
 import { rawShopSession } from "./support/shop-session";
+
+/**
+ * Contract, Events › SDK browser events: every event of the scenario fired, in order, with the
+ * detail a merchant's page script reads, and the merchant's slow listener was awaited.
+ */
+async function expectContractEvents(
+  sdk: ServiceSdkDriver,
+  offer: number,
+  paid: { order_id: string; cart_id: string },
+) {
+  const log = await sdk.eventLog();
+  const names = log.map((e) => e.name);
+  const detail = (name: string) => log.find((e) => e.name === name)?.detail;
+  const message = expect.any(String);
+  expect(detail("service-new-user-valuation-started")).toMatchObject({
+    message,
+    model_id: expect.any(String),
+  });
+  const valuation = detail("service-valuation-updated") as { tradein_id: string };
+  expect(valuation).toMatchObject({
+    message,
+    tradein_id: expect.any(String),
+    value: offer,
+    currency: "EUR",
+    valid_until: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+  });
+  expect(log.find((e) => e.name === "service-modal-closed")?.detail).toMatchObject({ message });
+  expect(detail("servicepay-payment-method-selected")).toMatchObject({
+    message,
+    mode: "tradein_valid",
+    tradein_id: valuation.tradein_id,
+  });
+  const ready = { message, cart_id: paid.cart_id, order_id: paid.order_id };
+  expect(detail("service-ready-to-place-order")).toEqual(ready);
+  expect(detail("merchant-listener-done"), "the listener got the contract's detail").toEqual(ready);
+  expect(detail("service-payment-completed")).toMatchObject(ready);
+  // Awaited: the listener finished before the SDK completed the payment.
+  expect(names.indexOf("merchant-listener-done")).toBeGreaterThan(-1);
+  expect(names.indexOf("merchant-listener-done")).toBeLessThan(
+    names.indexOf("service-payment-completed"),
+  );
+}
 
 /** The whole scenario; ends on the confirmation page with the order paid. */
 async function goLiveScenario1(page: Page, sdk: ServiceSdkDriver, shop: ShopSteps) {
@@ -20,6 +63,9 @@ async function goLiveScenario1(page: Page, sdk: ServiceSdkDriver, shop: ShopStep
   const offer = await sdk.valueAndAccept(EVERYDAY_DEVICE.category, EVERYDAY_DEVICE.model);
   expect(offer).toBeGreaterThan(0);
   await sdk.expectOfferShown("banner");
+  // The offer in currency units, as the shop formats the same cents (not cents shown as euros).
+  const offerText = formatMoney(offer, "EUR").replace("€", "");
+  await expect(sdk.teasers("banner").first()).toContainText(offerText);
 
   // The offer follows the shopper to the product page, under "Add to cart".
   await shop.addToCart("aurora-x1");
@@ -49,12 +95,15 @@ async function goLiveScenario1(page: Page, sdk: ServiceSdkDriver, shop: ShopStep
   await expect(page.getByTestId("service-pay-extra")).toBeVisible();
   await sdk.waitForEvent("servicepay-payment-method-selected");
 
+  // A merchant listener that takes a while: the SDK awaits it before the payment completes.
+  await sdk.addSlowReadyToPlaceOrderListener();
   await shop.placeOrder();
   const amounts = await sdk.paymentAmounts();
   expect(amounts.cartTotal).toContain("799.00");
   expect(amounts.tradeInDiscount).toContain(formatMoney(offer, "EUR").replace("€", ""));
   const paid = await sdk.pay();
   expect(paid.cart_id).toBeTruthy();
+  await expectContractEvents(sdk, offer, paid);
 
   // The pending order existed before the payment completed; only the signed webhook moves it to
   // payment_completed ("Paid"), and it carries the trade-in discount.
@@ -88,6 +137,9 @@ test("the raw session id reaches the service nowhere in scenario 1 (the emulator
   // (so the check looks at the right traffic), the id and the salt nowhere.
   const { sessionId, salt } = await rawShopSession(context);
   const hash = await sessionHashOf(page);
+  // The hash is the HMAC of THIS session (computed here, independently of the shop's code), so a
+  // shop sending some other value (a constant, the wrong session's hash) fails.
+  expect(hash).toBe(createHmac("sha256", salt).update(sessionId, "utf8").digest("hex"));
   const journal = JSON.stringify(await emulator.journal());
   expect(journal).toContain(hash);
   expect(journal).not.toContain(sessionId);

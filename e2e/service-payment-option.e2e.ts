@@ -43,6 +43,11 @@ test("tradein_missing: choosing the option opens the wizard; after the valuation
 
   await page.getByLabel("Pay with Service").check();
   await expect(sdk.wizard()).toBeVisible();
+  // Contract, Events: the selection's payload names the mode it was chosen in.
+  expect((await sdk.waitForEvent("servicepay-payment-method-selected")).detail).toMatchObject({
+    message: expect.any(String),
+    mode: "tradein_missing",
+  });
   await sdk.valueAndAccept(EVERYDAY_DEVICE.category, EVERYDAY_DEVICE.model);
 
   await shop.expectServicePayMode("tradein_valid");
@@ -65,7 +70,15 @@ test("tradein_missing: closing the wizard without an offer leaves the option unc
   await shop.expectServicePayMode("tradein_missing");
   await page.getByLabel("Pay with Service").check();
   await expect(sdk.wizard()).toBeVisible();
-  await sdk.closeWizard();
+  // By keyboard, as a keyboard user leaves it: Tab stays inside the modal, Escape closes it.
+  await sdk.expectFocusTrappedInWizard();
+  await sdk.closeWizard("escape");
+  expect((await sdk.events()).filter((e) => e.name === "service-modal-closed")).toEqual([
+    {
+      name: "service-modal-closed",
+      detail: expect.objectContaining({ message: expect.any(String) }),
+    },
+  ]);
   await expect(shop.servicePayRadio()).not.toBeChecked();
   await expect(shop.cardRadio()).toBeChecked();
   await sdk.waitForEvent("servicepay-payment-method-unselected");

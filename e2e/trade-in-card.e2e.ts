@@ -85,6 +85,10 @@ test.describe("card payment with a trade-in", () => {
     expect(orders[0]?.trade_in_discount).toBe(offer);
     const calls = registerPurchases(await emulator.journal());
     expect(calls.map((c) => c.status)).toEqual([200]);
+    // Exactly one request from the shop, not one counted after the service's own de-duplication.
+    expect(await emulator.registerPurchases()).toMatchObject([
+      { status: 200, order_id: number, duplicate: false },
+    ]);
     const body = calls[0]?.request_body as { cart: string; order_amount: number };
     const cart = JSON.parse(Buffer.from(body.cart, "base64").toString("utf8"));
     expect(cart.items.map((i: { quantity: number }) => i.quantity)).toEqual([1]);
@@ -168,6 +172,10 @@ test.describe("card payment with a trade-in", () => {
       .toBe(1);
     const calls = registerPurchases(await emulator.journal());
     expect(calls.map((c) => c.status)).toEqual([503, 200]);
+    // The 503 was answered before the service looked at it; the retry is the one it received.
+    expect(await emulator.registerPurchases()).toMatchObject([
+      { status: 200, order_id: number, duplicate: false },
+    ]);
     await page.reload();
     await expectTradeInOutcome(page, "registered");
     expect((await emulator.orders()).filter((o) => o.order_id === number)).toHaveLength(1);
@@ -196,9 +204,14 @@ test("a slow service: the checkout does not wait for it, and a timed-out registr
       { timeout: 40_000, intervals: [1_000] },
     )
     .toBe("registered");
-  // The request that timed out was repeated by the job; the purchase counts once.
-  const answered = registerPurchases(await emulator.journal()).filter((c) => c.status === 200);
-  expect(answered.length).toBeGreaterThanOrEqual(1);
+  // The request that timed out was repeated by the job under the same order id and cart, so the
+  // service can tell it is the same purchase: it counted exactly one of them.
+  const receipts = await emulator.registerPurchases();
+  expect(receipts.length).toBeGreaterThanOrEqual(1);
+  expect(new Set(receipts.map((r) => `${r.order_id} ${r.cart_id}`))).toEqual(
+    new Set([`${number} ${receipts[0]?.cart_id}`]),
+  );
+  expect(receipts.filter((r) => r.status === 200 && !r.duplicate)).toHaveLength(1);
   expect((await emulator.orders()).filter((o) => o.order_id === number)).toHaveLength(1);
 });
 
@@ -263,5 +276,6 @@ test.describe("tokens and sessions during checkout", () => {
       serviceMerchant?.session_id_form === "uuid" ? /\/[0-9a-f-]{36}\/$/ : /\|002\/$/;
     expect(paths.some((p) => followed.test(p))).toBe(true);
     expect(registerPurchases(await emulator.journal()).map((c) => c.status)).toEqual([200]);
+    expect(await emulator.registerPurchases()).toMatchObject([{ status: 200, duplicate: false }]);
   });
 });

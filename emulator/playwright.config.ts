@@ -29,7 +29,8 @@ export default defineConfig({
     cwd: path.resolve(import.meta.dirname, ".."),
     env: { EMULATOR_PORT: String(PORT) },
     url: `http://127.0.0.1:${PORT}/__emulator/health`,
-    reuseExistingServer: !process.env.CI,
+    // Never another emulator's SDK: a candidate run (EMULATOR_SDK) always starts its own server.
+    reuseExistingServer: !process.env.CI && !process.env.EMULATOR_SDK,
     timeout: 60_000,
     stdout: "ignore",
     stderr: "pipe",

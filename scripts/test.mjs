@@ -28,8 +28,9 @@ step("Lint and format (biome check)", () => run(bin("biome"), ["check", "."]));
 const reports = {
   unit: "test-results/unit.json",
   unitPostgres: "test-results/unit-postgres.json",
-  sdk: "test-results/sdk.json",
-  shop: "test-results/e2e.json",
+  // Both browser suites (the SDK on the emulator's test page and the storefront) run once, inside
+  // the SDK release suite against the emulator's own SDK build (scripts/sdk-release/run.ts).
+  release: "sdk-release-report/results.json",
   cluster: "test-results/cluster.json",
 };
 step("Unit tests (vitest run)", () =>
@@ -58,36 +59,43 @@ step("Unit and route tests on PostgreSQL (TEST_DATABASE=postgresql)", () =>
   ),
 );
 step("Production build (next build)", () => run(bin("next"), ["build"]));
-const browserRun = (config, report) =>
-  run(
-    bin("playwright"),
-    ["test", "-c", config, `--reporter=${process.env.CI ? "line" : "list"},json`],
-    {
-      env: {
-        ...process.env,
-        CHROMIUM_PATH: chromium,
-        PLAYWRIGHT_JSON_OUTPUT_FILE: `${root}/${report}`,
-      },
-    },
-  );
-step("Browser tests of the service SDK on the emulator's test page", () =>
-  browserRun("emulator/playwright.config.ts", reports.sdk),
-);
-step("Browser tests of the storefront (playwright test)", () =>
-  browserRun("playwright.config.ts", reports.shop),
+step("SDK release suite: both browser suites against the emulator's own SDK build", () =>
+  run(bin("tsx"), ["scripts/sdk-release/run.ts"], {
+    env: { ...process.env, CHROMIUM_PATH: chromium },
+  }),
 );
 // Two instances on PostgreSQL behind Debian's nginx (installed when missing): the project
 // `cluster` (playwright.cluster.config.ts, docs/decisions/scaling.md).
 step("Browser tests of the storefront at scale (project cluster)", () =>
-  browserRun("playwright.cluster.config.ts", reports.cluster),
+  run(
+    bin("playwright"),
+    [
+      "test",
+      "-c",
+      "playwright.cluster.config.ts",
+      `--reporter=${process.env.CI ? "line" : "list"},json`,
+    ],
+    {
+      env: {
+        ...process.env,
+        CHROMIUM_PATH: chromium,
+        PLAYWRIGHT_JSON_OUTPUT_FILE: `${root}/${reports.cluster}`,
+      },
+    },
+  ),
 );
 const json = (file) => JSON.parse(readFileSync(`${root}/${file}`, "utf8"));
 const units = [json(reports.unit), json(reports.unitPostgres)];
-const browser = [json(reports.sdk).stats, json(reports.shop).stats, json(reports.cluster).stats];
+const release = json(reports.release).builds.flatMap((b) => b.tests);
+const cluster = json(reports.cluster).stats;
 const passed =
-  units.reduce((n, u) => n + u.numPassedTests, 0) + browser.reduce((n, s) => n + s.expected, 0);
+  units.reduce((n, u) => n + u.numPassedTests, 0) +
+  release.filter((t) => t.outcome === "passed").length +
+  cluster.expected;
 const failed =
   units.reduce((n, u) => n + u.numFailedTests, 0) +
-  browser.reduce((n, s) => n + s.unexpected + s.flaky, 0);
+  release.filter((t) => t.outcome === "failed").length +
+  cluster.unexpected +
+  cluster.flaky;
 console.log(`\nAll checks passed in ${((Date.now() - started) / 1000).toFixed(0)} s.`);
 console.log(`${passed} passed, ${failed} failed`);

@@ -4,6 +4,7 @@
 // Plain fetch from the test process: the control API is never journaled, rate limited or faulted.
 import { expect, type Page } from "@playwright/test";
 
+// The bundled emulator, or the second browser-test stack's (playwright.config.ts sets it).
 export const EMULATOR_URL = (process.env.EMULATOR_URL ?? "http://localhost:4010").replace(
   /\/+$/,
   "",
@@ -42,6 +43,18 @@ export interface MerchantPatch {
   session_versioning?: "as_is" | "regenerate";
   session_id_form?: "hash_version" | "uuid";
   tradein_item_form?: "object" | "id";
+}
+
+/** One register-purchase as the service received it (GET /__emulator/register-purchases):
+ *  every request, duplicates included, so a test can assert the shop sent exactly one. */
+export interface PurchaseReceipt {
+  n: number;
+  status: number;
+  session_hash: string | null;
+  order_id: string | null;
+  cart_id: string | null;
+  order_amount: unknown;
+  duplicate: boolean;
 }
 
 /** An order as the control API lists it (emulator/README.md, GET /__emulator/orders). */
@@ -134,6 +147,11 @@ export const emulator = {
     const body = await call<EmulatorOrder[] | { orders: EmulatorOrder[] }>("GET", "/orders");
     return Array.isArray(body) ? body : body.orders;
   },
+  /** Which SDK bundle the emulator serves (its source and SHA-256). */
+  sdk: () => call<{ source: string; sha256: string; bytes: number }>("GET", "/sdk"),
+  /** Every register-purchase the service received since the reset, duplicates included. */
+  registerPurchases: async (): Promise<PurchaseReceipt[]> =>
+    (await call<{ receipts: PurchaseReceipt[] }>("GET", "/register-purchases")).receipts,
   /** Moves the clock by days too (refresh tokens live 14 days). */
   advanceDays: (days: number) => call<unknown>("POST", "/clock/advance", { days }),
   /** Fires whatever is due now on the emulator clock. */

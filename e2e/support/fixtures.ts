@@ -3,13 +3,15 @@
 //   test("… @emulator", async ({ page, sdk, emulator, shop }) => { … });
 // - `sdk`: the ServiceSdkDriver of `page` (records the SDK's events from the first page on).
 // - `emulator`: the control API client; using it RESETS the emulator to its seed before and after
-//   the test. Put
+//   the test; with SERVICE_FIXTURE=none the test is skipped with the reason (./service-fixture.ts).
+//   Put
 //   `@emulator` in the title of every test that uses it (see ./emulator.ts).
 // - `shop`: the storefront's own steps (log in, add to cart, checkout details, pay choice).
 // Every test fails on an uncaught exception in the page. Each test gets a fresh browser context,
 // so a fresh shop session (and session hash).
 import { type BrowserContext, test as base, expect } from "@playwright/test";
 import { emulator as emulatorClient, type MerchantPatch } from "./emulator";
+import { skipWithoutServiceFixture } from "./service-fixture";
 import { ServiceSdkDriver } from "./service-sdk-driver";
 import { ShopSteps } from "./shop";
 import { rawShopSession } from "./shop-session";
@@ -52,9 +54,17 @@ export const test = base.extend<
   sdk: async ({ page }, use) => {
     await use(await ServiceSdkDriver.attach(page));
   },
-  emulator: async ({ serviceMerchant, context }, use) => {
+  emulator: async ({ serviceMerchant, context }, use, testInfo) => {
+    // Against a service without a control API the test is reported as skipped, with the reason.
+    skipWithoutServiceFixture(testInfo);
     await emulatorClient.reset();
     if (serviceMerchant) await emulatorClient.patchMerchant("m_demo", serviceMerchant);
+    // The release suite (scripts/sdk-release) names the SDK build it means to test.
+    if (process.env.EXPECT_SDK_SHA256) {
+      expect((await emulatorClient.sdk()).sha256, "the emulator serves the SDK under test").toBe(
+        process.env.EXPECT_SDK_SHA256,
+      );
+    }
     await use(emulatorClient);
     // Before the reset: the readiness report judges this test's traffic as the reset archives it.
     await declareRawSession(context);

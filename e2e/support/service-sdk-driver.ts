@@ -192,10 +192,26 @@ export class ServiceSdkDriver {
     return offer;
   }
 
-  async closeWizard(): Promise<void> {
-    // The login prompt has two (the × and a "Close" button): either closes the wizard.
-    await this.wizard().getByRole("button", { name: "Close" }).first().click();
+  /**
+   * Closes the wizard by its Close button (the login prompt has two, the × and "Close": either
+   * closes it), or by the keyboard (Escape) as a keyboard user does.
+   */
+  async closeWizard(how: "button" | "escape" = "button"): Promise<void> {
+    if (how === "escape") await this.page.keyboard.press("Escape");
+    else await this.wizard().getByRole("button", { name: "Close" }).first().click();
     await expect(this.wizard()).toBeHidden();
+  }
+
+  /** Presses Tab (or Shift+Tab) `times` times; focus must stay inside the open wizard. */
+  async expectFocusTrappedInWizard(times = 8): Promise<void> {
+    for (const key of ["Tab", "Shift+Tab"]) {
+      for (let i = 0; i < times; i++) {
+        await this.page.keyboard.press(key);
+        await expect(this.wizard().locator(":focus"), `focus after ${key} × ${i + 1}`).toHaveCount(
+          1,
+        );
+      }
+    }
   }
 
   // ---- payment modal ----
@@ -248,6 +264,31 @@ export class ServiceSdkDriver {
   }
 
   // ---- the SDK's JavaScript object (contract: Front-end SDK methods) ----
+
+  /**
+   * Registers a merchant ready-to-place-order listener (as a page script would) that takes `ms`
+   * to finish, then appends `{ name: "merchant-listener-done", detail: <what it was given> }` to
+   * the tab's event log: the SDK must await it before the payment completes.
+   */
+  async addSlowReadyToPlaceOrderListener(ms = 500): Promise<void> {
+    await this.page.evaluate((delay) => {
+      (
+        window as unknown as {
+          Service: { addReadyToPlaceOrderListener(cb: (d: unknown) => Promise<void>): unknown };
+        }
+      ).Service.addReadyToPlaceOrderListener(
+        (detail) =>
+          new Promise((resolve) =>
+            setTimeout(() => {
+              const log = JSON.parse(sessionStorage.getItem("serviceEventLog") ?? "[]");
+              log.push({ name: "merchant-listener-done", detail });
+              sessionStorage.setItem("serviceEventLog", JSON.stringify(log));
+              resolve();
+            }, delay),
+          ),
+      );
+    }, ms);
+  }
 
   paymentOptionDetails(): Promise<PaymentOptionDetails> {
     return this.page.evaluate(() =>

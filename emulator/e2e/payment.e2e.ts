@@ -91,6 +91,7 @@ test("openPayment: summary, a way to pay, listeners awaited, events, order, webh
   expect(log.find((e) => e.name === "service-payment-completed")?.detail).toMatchObject({
     message: expect.any(String),
     order_id: ready.order_id,
+    cart_id: ready.cart_id,
   });
   expect(await page.evaluate(() => sessionStorage.getItem("slowListenerDone"))).not.toBeNull();
 
@@ -187,6 +188,19 @@ test("openPayment when Service Pay is not possible explains why; an empty cart s
   );
   // The service's info text, with its <strong> kept and nothing else rendered as HTML.
   await expect(shop.payment().locator("strong")).toHaveText("right away");
+  await page.keyboard.press("Escape");
+  await expect(shop.payment()).toBeHidden();
+  // A trade-in that cannot pay for this cart (tradein_invalid / cart_below_limit) cannot be paid
+  // with either: the modal says why instead of offering "Pay now".
+  await shop.valuate("Test devices", "Test phone: offer of 2,000.00 (test)");
+  expect((await shop.details()).mode).toBe("tradein_invalid");
+  await page.evaluate(() =>
+    (window as unknown as { Service: { openPayment(): void } }).Service.openPayment(),
+  );
+  await expect(shop.payment().getByRole("alert")).toHaveText(
+    "Service Pay cannot be used for this order.",
+  );
+  await expect(shop.payment().getByRole("button", { name: "Pay now" })).toHaveCount(0);
   await page.keyboard.press("Escape");
   await expect(shop.payment()).toBeHidden();
   await shop.valuate("Test devices", SMALL);

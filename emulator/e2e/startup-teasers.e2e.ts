@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { expect, test } from "./fixtures";
 
 test("start-up binds the session, dispatches service-ready once and exports the service", async ({
@@ -39,6 +40,17 @@ test("the SDK is served as JavaScript with CORS for allowed origins only", async
   expect(allowed.status()).toBe(200);
   expect(allowed.headers()["content-type"]).toMatch(/^text\/javascript/);
   expect(allowed.headers()["access-control-allow-origin"]).toBe("http://localhost:3000");
+  // The release suite (scripts/sdk-release) names the bundle it means to test: this server serves it.
+  const expected = process.env.EXPECT_SDK_SHA256;
+  if (expected) {
+    const served = await (await request.get("/__emulator/sdk")).json();
+    expect(served.sha256, "the emulator serves the SDK build under test").toBe(expected);
+    expect(
+      createHash("sha256")
+        .update(await allowed.body())
+        .digest("hex"),
+    ).toBe(expected);
+  }
   const other = await request.get(assets, { headers: { origin: "https://evil.example" } });
   expect(other.headers()["access-control-allow-origin"]).toBeUndefined();
   const forbidden = await request.post(`${service}/sdk/v1/init`, {

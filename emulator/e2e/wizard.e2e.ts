@@ -80,7 +80,18 @@ test("the whole valuation by keyboard alone, with its events and focus returned"
   for (const event of events.slice(1)) {
     expect(event.detail).toMatchObject({ message: expect.any(String) });
   }
-  expect(events[2]?.detail).toMatchObject({ tradein_id: expect.any(String), currency: "EUR" });
+  expect(events[1]?.detail).toMatchObject({ model_id: expect.any(String) });
+  expect(events[2]?.detail).toMatchObject({
+    tradein_id: expect.any(String),
+    value: expect.any(Number),
+    currency: "EUR",
+    valid_until: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+  });
+  // The teaser shows that value in currency units (cents / 100), not the cents as euros.
+  const value = (events[2]?.detail as { value?: number } | undefined)?.value ?? Number.NaN;
+  await expect(shop.teasers("banner").first()).toContainText(
+    new Intl.NumberFormat("en", { style: "currency", currency: "EUR" }).format(value / 100),
+  );
   expect(await shop.hasActiveTradeIn()).toBe(true);
 });
 

@@ -32,6 +32,8 @@ export interface EmulatorConfig {
   faultSeed: number;
   /** Log each request to stdout. */
   log: boolean;
+  /** A candidate SDK bundle (path or http(s) URL) served instead of the built-in SDK. */
+  sdk?: string;
 }
 
 /** Everything a route module needs. */

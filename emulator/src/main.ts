@@ -1,12 +1,15 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { createEmulator } from "./app";
+import { servedSdk } from "./sdk-api/routes";
+import { seedForShop } from "./state/seed";
 import type { Snapshot } from "./state/store";
 import type { Notification } from "./webhooks/dispatcher";
 import { webhooksFor } from "./webhooks/module";
 
-// CLI: `npm run emulator -- [--port 4010] [--host HOST] [--state FILE] [--log]`.
-// EMULATOR_PORT / EMULATOR_HOST / EMULATOR_STATE work as well.
+// CLI: `npm run emulator -- [--port 4010] [--host HOST] [--state FILE] [--log] [--sdk PATH|URL]
+// [--shop-url URL]`. EMULATOR_PORT / EMULATOR_HOST / EMULATOR_STATE / EMULATOR_SDK /
+// EMULATOR_SHOP_URL work as well.
 
 const { values } = parseArgs({
   options: {
@@ -14,6 +17,8 @@ const { values } = parseArgs({
     host: { type: "string" },
     state: { type: "string" },
     log: { type: "boolean", default: false },
+    sdk: { type: "string" },
+    "shop-url": { type: "string" },
   },
 });
 
@@ -50,11 +55,25 @@ if (stateFile && existsSync(stateFile)) {
   }
 }
 
+const sdk = values.sdk ?? (process.env.EMULATOR_SDK || undefined);
+// The seed's merchants serve the storefront at http://localhost:3000 unless told otherwise (a
+// second test stack, or a load balancer in front of several shop instances).
+const shopUrl = values["shop-url"] ?? (process.env.EMULATOR_SHOP_URL || undefined);
 const emulator = createEmulator({
-  config: { log: values.log ?? false },
+  config: { log: values.log ?? false, ...(sdk ? { sdk } : {}) },
+  ...(shopUrl ? { seed: seedForShop(shopUrl) } : {}),
   // Ids keep their saved prefix and counters across restarts with --state.
   ...(saved?.state.id_prefix !== undefined ? { idPrefix: saved.state.id_prefix } : {}),
 });
+if (sdk) {
+  // A candidate that cannot be loaded must stop the run, never fall back to the built-in SDK.
+  try {
+    await servedSdk(emulator.ctx);
+  } catch (err) {
+    console.error(`[emulator] cannot load the SDK candidate ${sdk}:`, err);
+    process.exit(2);
+  }
+}
 
 if (saved) {
   emulator.ctx.state.restore(saved.state);

@@ -52,6 +52,23 @@ describe("POST /register-purchase", () => {
     expect(second).toMatchObject({ id: first.id, duplicate: true });
     const list = await (await h.api(token, "/payments/orders/")).json();
     expect(list.orders).toHaveLength(1);
+    // The control API still shows both requests the shop sent, so a test can catch a shop that
+    // registers twice although the service counts the purchase once.
+    const { receipts } = await (await h.control("GET", "/register-purchases")).json();
+    const mine = receipts.filter((r: { session_hash: string }) => r.session_hash === ti.hash);
+    expect(mine).toMatchObject([
+      { status: 200, cart_id: cart.id, order_amount: cart.total, duplicate: false },
+      { status: 200, cart_id: cart.id, order_amount: cart.total, duplicate: true },
+    ]);
+  });
+
+  it("records rejected requests too, and forgets them all on reset", async () => {
+    const bad = await register({ session_hash: newHash(), cart: "%%%", order_amount: 1 });
+    expect(bad.status).toBe(400);
+    const { receipts } = await (await h.control("GET", "/register-purchases")).json();
+    expect(receipts.at(-1)).toMatchObject({ status: 400, cart_id: null, duplicate: false });
+    await h.control("POST", "/reset");
+    expect((await (await h.control("GET", "/register-purchases")).json()).receipts).toEqual([]);
   });
 
   it("accepts the session_id form <hash>|NNN of the current version", async () => {

@@ -1,5 +1,6 @@
+import type { MiddlewareHandler } from "hono";
 import { z } from "zod";
-import type { EmulatorModule } from "../context";
+import type { EmulatorContext, EmulatorEnv, EmulatorModule } from "../context";
 import { readJson } from "../http/body";
 import { cents, decodeCart } from "../http/cart";
 import { fail, reply } from "../http/errors";
@@ -18,10 +19,73 @@ const body = z.object({
   customer_id: z.string().min(1).max(200).optional(),
 });
 
+/**
+ * One register-purchase as the service received it, whatever it answered: a shop that registers
+ * the same purchase twice shows two receipts (the second `duplicate: true`) although the service
+ * counts the purchase once, so a test can assert the shop sent exactly one.
+ */
+export interface PurchaseReceipt {
+  n: number;
+  received_at: string;
+  status: number;
+  session_hash: string | null;
+  order_id: string | null;
+  cart_id: string | null;
+  order_amount: unknown;
+  duplicate: boolean;
+}
+
+const receipts = new WeakMap<EmulatorContext, PurchaseReceipt[]>();
+
+/** Every register-purchase that reached the service since the last reset, oldest first. */
+export function purchaseReceipts(ctx: EmulatorContext): PurchaseReceipt[] {
+  return receipts.get(ctx) ?? [];
+}
+
+function lenientJson(text: string): Record<string, unknown> {
+  try {
+    const value = JSON.parse(text);
+    return value && typeof value === "object" ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+const text = (value: unknown) => (typeof value === "string" ? value : null);
+
+function recordReceipts(ctx: EmulatorContext): MiddlewareHandler<EmulatorEnv> {
+  let n = 0;
+  const list: PurchaseReceipt[] = [];
+  receipts.set(ctx, list);
+  ctx.onReset(() => {
+    list.length = 0;
+  });
+  return async (c, next) => {
+    const received_at = new Date(ctx.clock.now()).toISOString();
+    await next();
+    // After the answer: the body was read (and cached) by the route, read here leniently.
+    const body = lenientJson(await c.req.text().catch(() => ""));
+    const cart = typeof body.cart === "string" ? decodeCart(body.cart) : undefined;
+    const answer = c.get("journalBody") as { duplicate?: unknown } | undefined;
+    n += 1;
+    list.push({
+      n,
+      received_at,
+      status: c.res.status,
+      session_hash: text(body.session_hash),
+      order_id: text(body.order_id),
+      cart_id: cart?.ok ? cart.cart.id : null,
+      order_amount: body.order_amount ?? null,
+      duplicate: answer?.duplicate === true,
+    });
+  };
+}
+
 export const registerPurchaseModule: EmulatorModule = {
   name: "register-purchase",
   mount(app, ctx) {
-    app.post("/register-purchase", requireBearer(ctx), async (c) => {
+    app.get("/__emulator/register-purchases", (c) => reply(c, { receipts: purchaseReceipts(ctx) }));
+    app.post("/register-purchase", recordReceipts(ctx), requireBearer(ctx), async (c) => {
       const parsed = await readJson(c, body);
       if (!parsed.ok) return parsed.response;
       const input = parsed.value;

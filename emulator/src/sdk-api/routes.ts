@@ -4,12 +4,7 @@
 import type { Context } from "hono";
 import type { z } from "zod";
 import type { CatalogResponse, InitResponse, PaymentOptionResponse } from "../../sdk/wire";
-import {
-  buildSdk,
-  describeBundle,
-  SDK_BUDGET_GZIP_BYTES,
-  type SdkBundle,
-} from "../assets/build-sdk";
+import { describeBundle, SDK_BUDGET_GZIP_BYTES, type SdkBundle, sdkFor } from "../assets/build-sdk";
 import { PAYMENT_ICON_PATH, PAYMENT_ICON_SVG } from "../assets/payment-icon";
 import type { EmulatorContext, EmulatorEnv, EmulatorModule } from "../context";
 import type { Cart, Merchant, Session, TradeInItem } from "../domain";
@@ -36,10 +31,11 @@ type C = Context<EmulatorEnv>;
 const seenCarts = new WeakMap<EmulatorContext, Map<string, string>>();
 const bundles = new WeakMap<EmulatorContext, Promise<SdkBundle>>();
 
-function sdkBundle(ctx: EmulatorContext): Promise<SdkBundle> {
+/** The bundle served at /assets/v1/main.js: the candidate of `config.sdk`, or the built-in SDK. */
+export function servedSdk(ctx: EmulatorContext): Promise<SdkBundle> {
   let bundle = bundles.get(ctx);
   if (!bundle) {
-    bundle = buildSdk();
+    bundle = sdkFor(ctx.config.sdk);
     bundles.set(ctx, bundle);
   }
   return bundle;
@@ -119,11 +115,17 @@ export const sdkApiModule: EmulatorModule = {
     app.use("/sdk/v1/*", cors(ctx));
 
     app.get("/assets/v1/main.js", async (c) => {
-      const bundle = await sdkBundle(ctx);
+      const bundle = await servedSdk(ctx);
       return c.body(bundle.code, 200, {
         "Content-Type": "text/javascript; charset=utf-8",
         "Cache-Control": "no-cache",
       });
+    });
+
+    // Which SDK this emulator serves, so a test runner can check it is testing its candidate.
+    app.get("/__emulator/sdk", async (c) => {
+      const { code: _code, gzipBytes, ...bundle } = await servedSdk(ctx);
+      return reply(c, { ...bundle, gzip_bytes: gzipBytes });
     });
 
     // An image any merchant's page may embed (no CORS needed for <img>, but a page with
@@ -350,7 +352,7 @@ export const sdkApiModule: EmulatorModule = {
     });
   },
   start(ctx) {
-    sdkBundle(ctx).then(
+    servedSdk(ctx).then(
       (bundle) => {
         const over = bundle.gzipBytes > SDK_BUDGET_GZIP_BYTES ? " — OVER BUDGET" : "";
         console.log(`[emulator] ${describeBundle(bundle)}${over}`);

@@ -3,9 +3,9 @@ import type { Catalog, ConditionQuestion, Merchant, Seed } from "../domain";
 // The deterministic seed. The storefront's .env.example and the e2e suite rely on these ids,
 // credentials and minimums: change them only together with those (see emulator/README.md).
 
-// EMULATOR_SHOP_URL moves the seed merchants' storefront (its origins and webhook base), e.g. to
-// a load balancer in front of several shop instances (scripts/cluster.mjs).
-const SHOP = new URL(process.env.EMULATOR_SHOP_URL ?? "http://localhost:3000");
+// The seed merchants' storefront (its origins and webhook base); `seedForShop` moves it (the
+// emulator's --shop-url / EMULATOR_SHOP_URL: a second test stack, a load balancer).
+const SHOP = new URL("http://localhost:3000");
 const ORIGINS = [SHOP.origin, `${SHOP.protocol}//127.0.0.1${SHOP.port ? `:${SHOP.port}` : ""}`];
 const WEBHOOK_BASE = `${SHOP.origin}/api/service/webhooks`;
 
@@ -194,3 +194,20 @@ export const SEED: Seed = {
   ],
   catalog: CATALOG,
 };
+
+/**
+ * The seed for a storefront at another address than http://localhost:3000 (`--shop-url`): the
+ * merchants allow its origin and send their webhooks to it. A second browser-test stack uses it.
+ */
+export function seedForShop(shopUrl: string): Seed {
+  const origin = new URL(shopUrl).origin;
+  const origins = [...new Set([origin, origin.replace("//localhost", "//127.0.0.1")])];
+  return {
+    ...SEED,
+    merchants: SEED.merchants.map((m) => ({
+      ...m,
+      allowed_origins: origins,
+      webhook_base: `${origin}/api/service/webhooks`,
+    })),
+  };
+}

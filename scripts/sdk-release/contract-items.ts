@@ -1,0 +1,230 @@
+// Every SDK item of the contract (Front-end SDK, SDK browser events, Payment option details and
+// mode) and the browser tests that exercise it, by suite and title. The release report shows each
+// item passed or failed per SDK build; an item no test covers fails the run, so a renamed test
+// is noticed here instead of silently dropping out of the table.
+
+export type SuiteName = "sdk-page" | "storefront";
+
+export interface TestRef {
+  suite: SuiteName;
+  /** matched against the test's full title (describe titles joined with " › ") */
+  title: RegExp;
+}
+
+export interface ContractItem {
+  group: string;
+  name: string;
+  /** the contract section (integration-contract.md) */
+  section: string;
+  tests: TestRef[];
+}
+
+const page = (title: RegExp): TestRef => ({ suite: "sdk-page", title });
+const shop = (title: RegExp): TestRef => ({ suite: "storefront", title });
+
+const SCENARIO_1 = shop(/^go-live scenario 1:/);
+const KEYBOARD_VALUATION = page(/^the whole valuation by keyboard alone/);
+const PAYMENT_JOURNEY = page(/^openPayment: summary, a way to pay/);
+
+const method = (name: string, tests: TestRef[]): ContractItem => ({
+  group: "Methods",
+  name: `${name}()`,
+  section: "Front-end SDK › SDK methods",
+  tests,
+});
+const event = (name: string, payload: string, tests: TestRef[]): ContractItem => ({
+  group: "Events and payloads",
+  name: `${name} ${payload}`,
+  section: "Events › SDK browser events",
+  tests,
+});
+const option = (name: string, tests: TestRef[]): ContractItem => ({
+  group: "Payment option details",
+  name,
+  section: "Payment option details; States › Payment option mode",
+  tests,
+});
+const teaser = (type: string, tests: TestRef[]): ContractItem => ({
+  group: "Teaser types",
+  name: type,
+  section: "Front-end SDK › Teasers",
+  tests,
+});
+
+export const CONTRACT_ITEMS: ContractItem[] = [
+  {
+    group: "Loading",
+    name: "v1/main.js module exports the service object (window.Service)",
+    section: "Front-end SDK; Versioning",
+    tests: [page(/^start-up binds the session/), SCENARIO_1],
+  },
+  {
+    group: "Loading",
+    name: "the shop still works when the SDK cannot load",
+    section: "Front-end SDK",
+    tests: [shop(/^the SDK cannot load/)],
+  },
+  method("openValuation", [
+    page(/^the wizard is a labelled modal dialog/),
+    page(/^Back keeps the answers/),
+    shop(/^tradein_missing: choosing the option opens the wizard/),
+  ]),
+  method("openPayment", [
+    PAYMENT_JOURNEY,
+    page(/^openPayment when Service Pay is not possible/),
+    SCENARIO_1,
+  ]),
+  method("updatePaymentSelected", [
+    page(/^updatePaymentSelected fires selected/),
+    page(/^tradein_missing without a valuation/),
+    shop(/^tradein_missing: choosing the option opens the wizard/),
+    shop(/^tradein_missing: closing the wizard/),
+  ]),
+  method("paymentOptionDetailsFor", [
+    page(/^tradein_valid: data carries the raw values/),
+    page(/^unavailable when the page's products lack ep1/),
+    shop(/^tradein_valid: selectable/),
+  ]),
+  method("addReadyToPlaceOrderListener", [
+    PAYMENT_JOURNEY,
+    page(/^a failing ready-to-place-order listener/),
+    SCENARIO_1,
+  ]),
+  method("hasActiveTradeIn", [
+    page(/^start-up binds the session/),
+    page(/^after a valuation every teaser shows the offer/),
+    page(/^Back keeps the answers/),
+    shop(/^card payment with a trade-in › an expired valuation makes Service Pay ask/),
+  ]),
+  event("service-ready", "(no detail)", [page(/^start-up binds the session/), SCENARIO_1]),
+  event("service-valuation-updated", "{ message, tradein_id, value, currency, valid_until }", [
+    KEYBOARD_VALUATION,
+    SCENARIO_1,
+  ]),
+  event("service-payment-completed", "{ message, order_id, cart_id }", [
+    PAYMENT_JOURNEY,
+    SCENARIO_1,
+  ]),
+  event("service-modal-closed", "{ message, modal }", [
+    page(/^focus stays inside the wizard and Escape closes it/),
+    page(/^a cart changed since the session saw it/),
+    KEYBOARD_VALUATION,
+    shop(/^tradein_missing: closing the wizard/),
+  ]),
+  event("servicepay-payment-method-selected", "{ message, mode, tradein_id }", [
+    page(/^updatePaymentSelected fires selected/),
+    page(/^tradein_missing without a valuation/),
+    SCENARIO_1,
+  ]),
+  event("servicepay-payment-method-unselected", "(no detail)", [
+    page(/^updatePaymentSelected fires selected/),
+    shop(/^tradein_missing: choosing the option opens the wizard/),
+  ]),
+  event("service-ready-to-place-order", "{ message, cart_id, order_id }", [
+    PAYMENT_JOURNEY,
+    SCENARIO_1,
+  ]),
+  event("service-new-user-valuation-started", "{ message, model_id }", [
+    KEYBOARD_VALUATION,
+    SCENARIO_1,
+  ]),
+  event("service-purchase-updated", "{ message, session_id }", [
+    page(/^a changed cart moves the session to its next version/),
+    page(/^a cart changed since the session saw it/),
+    shop(/a session superseded by a cart change/),
+  ]),
+  option("mode unavailable", [
+    page(/^unavailable when the page's products lack ep1/),
+    shop(/^unavailable: Service Pay not enabled/),
+  ]),
+  option("mode tradein_missing", [
+    page(/^tradein_missing without a valuation/),
+    shop(/^tradein_missing: choosing the option/),
+    shop(/^tradein_missing: closing the wizard/),
+  ]),
+  option("mode tradein_valid", [
+    page(/^tradein_valid: data carries the raw values/),
+    shop(/^tradein_valid: selectable/),
+    SCENARIO_1,
+  ]),
+  option("mode tradein_invalid, template currency", [
+    page(/^tradein_invalid \/ currency/),
+    shop(/^tradein_invalid\/currency: an offer in GBP/),
+    shop(/^tradein_invalid\/currency: switching the shop to GBP/),
+  ]),
+  option("mode tradein_invalid, template cart_below_limit", [
+    page(/^tradein_invalid \/ cart_below_limit/),
+    shop(/^tradein_invalid\/cart_below_limit/),
+  ]),
+  option("mode tradein_invalid, template other_ok", [
+    page(/^tradein_invalid \/ other_ok/),
+    shop(/^tradein_invalid\/other_ok/),
+  ]),
+  {
+    group: "Markup the SDK relies on",
+    name: "teasers: .service-teaser[data-type], data-target, the *CssSelector settings, late teasers",
+    section: "Front-end SDK › Teasers; Configuration object",
+    tests: [page(/^teasers before a valuation/), page(/^teasers added later/)],
+  },
+  {
+    group: "Markup the SDK relies on",
+    name: "payment option: radio payment_method / data-module-name / icon; submit opens the payment",
+    section: "Front-end SDK › Payment option markup",
+    tests: [SCENARIO_1, shop(/^submitting with Service Pay checks the details/)],
+  },
+  teaser("banner", [page(/^teasers before a valuation/), SCENARIO_1]),
+  teaser("product-widget", [page(/^teasers before a valuation/), SCENARIO_1]),
+  teaser("cart-summary", [page(/^teasers before a valuation/), SCENARIO_1]),
+  teaser("thank-you", [PAYMENT_JOURNEY, SCENARIO_1]),
+  {
+    group: "Teaser types",
+    name: "offer shown after a valuation (also after a reload), in the right unit",
+    section: "Front-end SDK › Teasers",
+    tests: [page(/^after a valuation every teaser shows the offer/), SCENARIO_1],
+  },
+  {
+    group: "Wizard",
+    name: "valuation wizard: steps, validation, Back, magic devices, anonymous shopper",
+    section: "What the service does (1); Front-end SDK",
+    tests: [
+      page(/^the wizard is a labelled modal dialog/),
+      page(/^Back keeps the answers/),
+      page(/^an anonymous shopper/),
+      SCENARIO_1,
+    ],
+  },
+  {
+    group: "Wizard",
+    name: "wizard accessibility: keyboard alone, focus trap, Escape, focus return, axe",
+    section: "Front-end SDK (accessibility)",
+    tests: [
+      KEYBOARD_VALUATION,
+      page(/^focus stays inside the wizard and Escape closes it/),
+      page(/^the teasers and every wizard step pass an axe scan/),
+      shop(/^tradein_missing: closing the wizard/),
+    ],
+  },
+  {
+    group: "Payment modal",
+    name: "payment modal: items, amounts in cents, way to pay, not possible, empty cart",
+    section: "What the service does (4); Front-end SDK",
+    tests: [
+      PAYMENT_JOURNEY,
+      page(/^openPayment when Service Pay is not possible/),
+      page(/^a cart changed since the session saw it/),
+      SCENARIO_1,
+    ],
+  },
+  {
+    group: "Payment modal",
+    name: "payment modal accessibility: axe, Escape",
+    section: "Front-end SDK (accessibility)",
+    tests: [page(/^the payment modal passes an axe scan/), page(/^openPayment when Service Pay/)],
+  },
+  {
+    group: "Localisation",
+    name: "texts in the page's language (es)",
+    section: "Payment option details (localized label, info, extra)",
+    tests: [page(/^Spanish pages get Spanish teasers/)],
+  },
+];

@@ -1,0 +1,141 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+
+// Realistic SDK regressions for `npm run mutants:sdk`, each a text change to one file of a COPY
+// of emulator/sdk. `from` must occur in the file (exactly once unless `all`), so a mutant that no
+// longer applies after an SDK change fails the run instead of silently testing the original.
+
+export interface Mutation {
+  id: string;
+  /** what an SDK engineer would have broken */
+  description: string;
+  /** visible to a shopper on the storefront (the subset without the bundled emulator must kill it) */
+  shopperVisible: boolean;
+  file: string;
+  from: string;
+  to: string;
+  all?: boolean;
+}
+
+export const MUTATIONS: Mutation[] = [
+  {
+    id: "event-not-fired",
+    description: "service-new-user-valuation-started is never dispatched",
+    shopperVisible: false,
+    file: "wizard.ts",
+    from: 'emit("service-new-user-valuation-started", {',
+    to: 'void ("service-new-user-valuation-started", {',
+  },
+  {
+    id: "event-renamed",
+    description: "service-valuation-updated dispatched as service-valuation-update",
+    shopperVisible: true,
+    file: "service.ts",
+    from: 'emit("service-valuation-updated", {',
+    to: 'emit("service-valuation-update" as never, {',
+  },
+  {
+    id: "payload-field-renamed",
+    description: "service-ready-to-place-order detail carries orderId instead of order_id",
+    shopperVisible: true,
+    file: "payment.ts",
+    from: "order_id: order.order_id,",
+    to: "orderId: order.order_id,",
+  },
+  {
+    id: "valuation-payload-field-renamed",
+    description: "service-valuation-updated detail carries tradeInId instead of tradein_id",
+    shopperVisible: true,
+    file: "service.ts",
+    from: "tradein_id: tradein.id,",
+    to: "tradeInId: tradein.id,",
+  },
+  {
+    id: "listeners-not-awaited",
+    description: "ready-to-place-order listeners are started but not awaited before paying",
+    shopperVisible: true,
+    file: "payment.ts",
+    from: "await this.runListeners(payload);",
+    to: "void this.runListeners(payload);",
+  },
+  {
+    id: "teaser-type-missing",
+    description: "the cart-summary teaser type is not rendered",
+    shopperVisible: true,
+    file: "teasers.ts",
+    from: '["banner", "product-widget", "cart-summary", "thank-you"]',
+    to: '["banner", "product-widget", "thank-you"]',
+  },
+  {
+    id: "callbacks-without-cookies",
+    description: "shopper_data and purchase_data are fetched without the shopper's cookies",
+    shopperVisible: true,
+    file: "api.ts",
+    from: 'credentials: "same-origin",',
+    to: 'credentials: "omit",',
+    all: true,
+  },
+  {
+    id: "amounts-wrong-unit",
+    description: "cents shown as whole currency units (no division by 100)",
+    shopperVisible: true,
+    file: "format.ts",
+    from: ".format(cents / 100)",
+    to: ".format(cents)",
+  },
+  {
+    id: "wrong-mode-selected",
+    description: "servicepay-payment-method-selected always reports mode tradein_valid",
+    shopperVisible: false,
+    file: "service.ts",
+    from: '...(details ?? { mode: tradein ? "tradein_valid" : "tradein_missing" }),',
+    to: '...details, mode: "tradein_valid",',
+  },
+  {
+    id: "wrong-mode-payment",
+    description: "the payment modal lets an unusable trade-in (tradein_invalid) be paid with",
+    shopperVisible: false,
+    file: "payment.ts",
+    from: 'else if (details.mode !== "tradein_valid")',
+    to: 'else if (details.mode === "tradein_missing")',
+  },
+  {
+    id: "escape-broken",
+    // The modal is a native <dialog>, which closes on Escape by itself; the realistic break is
+    // a handler that swallows the key (preventDefault) and forgets to close.
+    description: "Escape is swallowed: the wizard and the payment modal stay open",
+    shopperVisible: true,
+    file: "dialog.ts",
+    from: "event.preventDefault();\n      this.close();\n      return;",
+    to: "event.preventDefault();\n      return;",
+  },
+  {
+    id: "focus-trap-broken",
+    description: "Tab from the last control leaves the modal dialog",
+    shopperVisible: true,
+    file: "dialog.ts",
+    from: "} else if (!event.shiftKey && active === last) {",
+    to: "} else if (false) {",
+  },
+  {
+    id: "payment-modal-closed-not-fired",
+    description: "closing the payment modal dispatches no service-modal-closed",
+    shopperVisible: false,
+    file: "payment.ts",
+    from: '() => emit("service-modal-closed", { message: "Payment modal closed", modal: "payment" }),',
+    to: "() => undefined,",
+  },
+];
+
+/** Applies `mutation` to the SDK copy in `dir`; throws when it no longer applies. */
+export function applyMutation(dir: string, mutation: Mutation): void {
+  const file = path.join(dir, mutation.file);
+  const text = readFileSync(file, "utf8");
+  const count = text.split(mutation.from).length - 1;
+  if (count === 0 || (count > 1 && !mutation.all)) {
+    throw new Error(
+      `mutant ${mutation.id}: "${mutation.from}" occurs ${count} times in ${mutation.file}`,
+    );
+  }
+  writeFileSync(file, text.split(mutation.from).join(mutation.to));
+}

@@ -1,0 +1,123 @@
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { CONTRACT_ITEMS } from "./contract-items";
+import { itemStatus, writeReport } from "./report";
+import { type JsonReport, outcomes, type TestOutcome } from "./results";
+import type { BuildResult } from "./run";
+
+// A Playwright JSON report in miniature: a file with a describe block, a pass, a failure, a skip.
+const REPORT: JsonReport = {
+  suites: [
+    {
+      title: "trade-in-card.e2e.ts",
+      file: "trade-in-card.e2e.ts",
+      specs: [
+        {
+          title: "go-live scenario 1: teaser",
+          file: "service-pay.e2e.ts",
+          tests: [{ status: "expected", results: [{ status: "passed", duration: 10 }] }],
+        },
+      ],
+      suites: [
+        {
+          title: "card payment with a trade-in",
+          file: "trade-in-card.e2e.ts",
+          specs: [
+            {
+              title: "an expired valuation makes Service Pay ask for a new valuation @emulator",
+              file: "trade-in-card.e2e.ts",
+              tests: [
+                {
+                  status: "unexpected",
+                  results: [{ status: "failed", duration: 5, error: { message: "boom\nline 2" } }],
+                },
+              ],
+            },
+            {
+              title: "needs the control API @emulator",
+              file: "trade-in-card.e2e.ts",
+              tests: [
+                {
+                  status: "skipped",
+                  annotations: [{ type: "skip", description: "no service fixture" }],
+                  results: [],
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    },
+  ],
+};
+
+describe("outcomes", () => {
+  it("flattens describe titles, and keeps the error, the skip reason and the @emulator mark", () => {
+    const list = outcomes(REPORT, "storefront");
+    expect(list).toMatchObject([
+      { title: "go-live scenario 1: teaser", outcome: "passed", needsEmulator: false },
+      {
+        title:
+          "card payment with a trade-in › an expired valuation makes Service Pay ask for a new valuation @emulator",
+        outcome: "failed",
+        error: "boom\nline 2",
+        needsEmulator: true,
+      },
+      { outcome: "skipped", reason: "no service fixture", needsEmulator: true },
+    ]);
+  });
+});
+
+describe("contract items", () => {
+  const tests = outcomes(REPORT, "storefront");
+  const item = (name: string) => {
+    const found = CONTRACT_ITEMS.find((i) => i.name === name);
+    if (!found) throw new Error(name);
+    return found;
+  };
+
+  it("fails an item when one of its tests failed, passes it when its tests passed", () => {
+    expect(itemStatus(item("hasActiveTradeIn()"), tests).status).toBe("fail");
+    expect(itemStatus(item("service-ready (no detail)"), tests).status).toBe("pass");
+  });
+
+  it("marks an item no test covers as not covered, and the report as failed", () => {
+    expect(itemStatus(item("texts in the page's language (es)"), tests).status).toBe("not covered");
+    const out = mkdtempSync(path.join(tmpdir(), "sdk-report-"));
+    const build: BuildResult = {
+      label: "candidate",
+      source: "x.js",
+      bundle: { bytes: 10, gzipBytes: 5, sha256: "ab".repeat(32) },
+      errors: [],
+      tests: tests.filter((t: TestOutcome) => t.outcome === "passed"),
+      durationMs: 1000,
+    };
+    const { ok } = writeReport(out, [build], 1000);
+    expect(ok).toBe(false);
+    const md = readFileSync(path.join(out, "summary.md"), "utf8");
+    expect(md).toContain("NOT COVERED");
+    expect(readFileSync(path.join(out, "junit", "contract-items.xml"), "utf8")).toContain(
+      'failure message="no test covers this contract item"',
+    );
+  });
+
+  it("shows what changed between a baseline and a candidate", () => {
+    const out = mkdtempSync(path.join(tmpdir(), "sdk-report-"));
+    const base = (label: string, list: TestOutcome[], bytes: number): BuildResult => ({
+      label,
+      source: `${label}.js`,
+      bundle: { bytes, gzipBytes: bytes / 2, sha256: label.padEnd(64, "0") },
+      errors: [],
+      tests: list,
+      durationMs: 1,
+    });
+    const passedAll = tests.map((t) => ({ ...t, outcome: "passed" as const }));
+    writeReport(out, [base("candidate", tests, 1200), base("baseline", passedAll, 1000)], 2);
+    const md = readFileSync(path.join(out, "summary.md"), "utf8");
+    expect(md).toContain("Bundle: +200 B raw, +100 B gzipped.");
+    expect(md).toContain("hasActiveTradeIn()**: pass → fail");
+    expect(md).toMatch(/an expired valuation makes Service Pay ask.*: passed → \*\*failed\*\*/);
+  });
+});

@@ -1,0 +1,300 @@
+// sdk-release-report/: summary.md and index.html (the same content), junit/ (Playwright's JUnit
+// XML per build and suite, plus contract-items.xml with one test case per item and build) and
+// results.json (every test outcome, for tools: npm test's count, the mutation run).
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { CONTRACT_ITEMS, type ContractItem } from "./contract-items";
+import type { TestOutcome } from "./results";
+import type { BuildResult } from "./run";
+
+export type ItemStatus = "pass" | "fail" | "skipped" | "not covered";
+
+export interface ItemRow {
+  item: ContractItem;
+  perBuild: { status: ItemStatus; tests: TestOutcome[] }[];
+}
+
+export function itemStatus(item: ContractItem, tests: TestOutcome[]) {
+  const mine = tests.filter((t) =>
+    item.tests.some((ref) => ref.suite === t.suite && ref.title.test(t.title)),
+  );
+  const status: ItemStatus =
+    mine.length === 0
+      ? "not covered"
+      : mine.some((t) => t.outcome === "failed")
+        ? "fail"
+        : mine.every((t) => t.outcome === "skipped")
+          ? "skipped"
+          : "pass";
+  return { status, tests: mine };
+}
+
+const ICON: Record<ItemStatus, string> = {
+  pass: "✅ pass",
+  fail: "❌ FAIL",
+  skipped: "⏭ skipped",
+  "not covered": "⚠ NOT COVERED",
+};
+const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+const signed = (n: number) => (n > 0 ? `+${n}` : String(n));
+const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
+
+function sizes(results: BuildResult[]): string[] {
+  const lines = [
+    "## Bundle size",
+    "",
+    "| Build | Source | main.js | gzipped | SHA-256 |",
+    "|---|---|---|---|---|",
+  ];
+  for (const r of results) {
+    const b = r.bundle;
+    lines.push(
+      `| ${r.label} | ${cell(r.source)} | ${b ? `${b.bytes} B (${kb(b.bytes)})` : "—"} | ${b ? `${b.gzipBytes} B (${kb(b.gzipBytes)})` : "—"} | ${b ? `\`${b.sha256.slice(0, 16)}…\`` : "—"} |`,
+    );
+  }
+  return lines;
+}
+
+function changes(results: BuildResult[], rows: ItemRow[]): string[] {
+  const [candidate, baseline] = results;
+  if (!candidate || !baseline) return [];
+  const lines = ["## What changed between the builds (baseline → candidate)", ""];
+  if (candidate.bundle && baseline.bundle) {
+    const same = candidate.bundle.sha256 === baseline.bundle.sha256;
+    lines.push(
+      same
+        ? "- The two bundles are byte for byte identical."
+        : `- Bundle: ${signed(candidate.bundle.bytes - baseline.bundle.bytes)} B raw, ${signed(candidate.bundle.gzipBytes - baseline.bundle.gzipBytes)} B gzipped.`,
+    );
+  }
+  const itemChanges = rows.filter((r) => r.perBuild[0]?.status !== r.perBuild[1]?.status);
+  for (const r of itemChanges) {
+    lines.push(
+      `- Contract item **${r.item.group} › ${r.item.name}**: ${r.perBuild[1]?.status} → ${r.perBuild[0]?.status}`,
+    );
+  }
+  const key = (t: TestOutcome) => `${t.suite}: ${t.title}`;
+  const before = new Map(baseline.tests.map((t) => [key(t), t]));
+  const testChanges: string[] = [];
+  for (const t of candidate.tests) {
+    const was = before.get(key(t));
+    if (!was) testChanges.push(`- New test ${key(t)}: ${t.outcome}`);
+    else if (was.outcome !== t.outcome)
+      testChanges.push(`- ${key(t)}: ${was.outcome} → **${t.outcome}**`);
+  }
+  lines.push(...testChanges);
+  if (itemChanges.length === 0 && testChanges.length === 0) {
+    lines.push("- Every test and every contract item has the same outcome on both builds.");
+  }
+  return lines;
+}
+
+function failures(results: BuildResult[]): string[] {
+  const lines: string[] = [];
+  for (const r of results) {
+    const bad = r.tests.filter((t) => t.outcome === "failed");
+    if (bad.length === 0 && r.errors.length === 0) continue;
+    lines.push(`### ${r.label}`, "");
+    for (const e of r.errors) lines.push(`- **run error**: ${e}`);
+    for (const t of bad) {
+      lines.push(
+        `- **${t.suite}: ${t.title}** (${t.file})`,
+        "",
+        "  ```",
+        ...(t.error ?? "").split("\n").map((l) => `  ${l}`),
+        "  ```",
+      );
+    }
+    lines.push("");
+  }
+  return lines.length ? ["## Failures", "", ...lines] : [];
+}
+
+function skips(results: BuildResult[]): string[] {
+  const lines: string[] = [];
+  for (const r of results) {
+    const skipped = r.tests.filter((t) => t.outcome === "skipped");
+    if (skipped.length === 0) continue;
+    lines.push(`### ${r.label}: ${skipped.length} skipped`, "");
+    const byReason = new Map<string, TestOutcome[]>();
+    for (const t of skipped)
+      byReason.set(t.reason ?? "", [...(byReason.get(t.reason ?? "") ?? []), t]);
+    for (const [reason, list] of byReason) {
+      lines.push(`- ${reason}:`);
+      for (const t of list) lines.push(`  - ${t.suite}: ${t.title}`);
+    }
+    lines.push("");
+  }
+  return lines.length ? ["## Skipped, with the reason", "", ...lines] : [];
+}
+
+function escapeXml(text: string): string {
+  return text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function itemsJunit(results: BuildResult[], rows: ItemRow[]): string {
+  const suites = results.map((r, i) => {
+    const cases = rows.map((row) => {
+      const { status, tests } = row.perBuild[i] ?? { status: "not covered", tests: [] };
+      const name = escapeXml(`${row.item.group} › ${row.item.name}`);
+      const body =
+        status === "fail"
+          ? `<failure message="${escapeXml(
+              tests
+                .filter((t) => t.outcome === "failed")
+                .map((t) => t.title)
+                .join("; "),
+            )}"/>`
+          : status === "not covered"
+            ? `<failure message="no test covers this contract item"/>`
+            : status === "skipped"
+              ? `<skipped message="${escapeXml(tests[0]?.reason ?? "skipped")}"/>`
+              : "";
+      return `    <testcase classname="sdk-contract.${r.label}" name="${name}">${body}</testcase>`;
+    });
+    const count = (s: ItemStatus) => rows.filter((row) => row.perBuild[i]?.status === s).length;
+    return `  <testsuite name="SDK contract items (${r.label})" tests="${rows.length}" failures="${count("fail") + count("not covered")}" skipped="${count("skipped")}">\n${cases.join("\n")}\n  </testsuite>`;
+  });
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n${suites.join("\n")}\n</testsuites>\n`;
+}
+
+function markdownToHtml(markdown: string): string {
+  // Enough Markdown for this report: headings, tables, lists, code blocks, bold and code spans.
+  const inline = (s: string) =>
+    escapeXml(s)
+      .replace(/\*\*(.+?)\*\*/g, "<strong>$1</strong>")
+      .replace(/`([^`]+)`/g, "<code>$1</code>");
+  const out: string[] = [];
+  const lines = markdown.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? "";
+    if (line.trim().startsWith("```")) {
+      const code: string[] = [];
+      for (i++; i < lines.length && !(lines[i] ?? "").trim().startsWith("```"); i++)
+        code.push(lines[i] ?? "");
+      out.push(`<pre>${escapeXml(code.join("\n"))}</pre>`);
+    } else if (line.startsWith("|")) {
+      const rows: string[] = [];
+      for (; i < lines.length && (lines[i] ?? "").startsWith("|"); i++) rows.push(lines[i] ?? "");
+      i--;
+      const cells = (r: string) =>
+        r
+          .slice(1, -1)
+          .split(/(?<!\\)\|/)
+          .map((c) => inline(c.trim().replace(/\\\|/g, "|")));
+      const [head, , ...body] = rows;
+      out.push(
+        `<table><thead><tr>${cells(head ?? "")
+          .map((c) => `<th>${c}</th>`)
+          .join("")}</tr></thead><tbody>${body
+          .map(
+            (r) =>
+              `<tr>${cells(r)
+                .map(
+                  (c) =>
+                    `<td class="${/FAIL|NOT COVERED/.test(c) ? "bad" : /skipped/.test(c) ? "skip" : ""}">${c}</td>`,
+                )
+                .join("")}</tr>`,
+          )
+          .join("")}</tbody></table>`,
+      );
+    } else if (/^#{1,3} /.test(line)) {
+      const level = line.indexOf(" ");
+      out.push(`<h${level}>${inline(line.slice(level + 1))}</h${level}>`);
+    } else if (/^\s*- /.test(line)) {
+      out.push(
+        `<li style="margin-left:${line.indexOf("-")}em">${inline(line.replace(/^\s*- /, ""))}</li>`,
+      );
+    } else if (line.trim()) {
+      out.push(`<p>${inline(line)}</p>`);
+    }
+  }
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>SDK release report</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>
+body{font:15px/1.5 system-ui,sans-serif;max-width:72rem;margin:2rem auto;padding:0 1rem;color:#1a1a1a}
+table{border-collapse:collapse;margin:1rem 0;width:100%}th,td{border:1px solid #ccc;padding:.3rem .5rem;text-align:left;vertical-align:top}
+th{background:#f2f2f2}td.bad{background:#fde2e2;font-weight:600}td.skip{background:#fff6d6}
+pre{background:#f6f6f6;padding:.5rem;overflow:auto}li{list-style:disc inside}code{font-size:90%}
+</style></head><body>
+${out.join("\n")}
+</body></html>
+`;
+}
+
+/** Writes the report; returns the plain-text verdict for the console. */
+export function writeReport(
+  out: string,
+  results: BuildResult[],
+  durationMs: number,
+): { text: string; ok: boolean } {
+  const rows: ItemRow[] = CONTRACT_ITEMS.map((item) => ({
+    item,
+    perBuild: results.map((r) => itemStatus(item, r.tests)),
+  }));
+  const count = (r: BuildResult, o: string) => r.tests.filter((t) => t.outcome === o).length;
+  const uncovered = rows.filter((row) => row.perBuild.some((b) => b.status === "not covered"));
+  const ok =
+    uncovered.length === 0 &&
+    results.every((r) => r.errors.length === 0 && count(r, "failed") === 0);
+  const verdict = results.map(
+    (r) =>
+      `${r.label} (${r.source}): ${count(r, "passed")} passed, ${count(r, "failed")} failed, ${count(r, "skipped")} skipped${r.errors.length ? `, ${r.errors.length} run errors` : ""} in ${(r.durationMs / 1000).toFixed(0)} s`,
+  );
+  const md = [
+    "# SDK release report",
+    "",
+    `**${ok ? "PASSED" : "FAILED"}** — both browser suites (the SDK on the emulator's test page, emulator/e2e; the storefront, e2e/) in ${(durationMs / 1000).toFixed(0)} s.`,
+    "",
+    ...verdict.map((v) => `- ${v}`),
+    ...(uncovered.length ? [`- ${uncovered.length} contract items NOT COVERED by any test`] : []),
+    "",
+    "## Contract SDK items",
+    "",
+    `An item passes when every test that exercises it passed (see scripts/sdk-release/contract-items.ts for the tests of each item).`,
+    "",
+    `| Group | Item | ${results.map((r) => r.label).join(" | ")} | Tests |`,
+    `|---|---|${results.map(() => "---|").join("")}---|`,
+    ...rows.map(
+      (row) =>
+        `| ${row.item.group} | ${cell(row.item.name)} | ${row.perBuild.map((b) => ICON[b.status]).join(" | ")} | ${row.perBuild[0]?.tests.length ?? 0} |`,
+    ),
+    "",
+    ...changes(results, rows),
+    "",
+    ...sizes(results),
+    "",
+    ...failures(results),
+    ...skips(results),
+    "## Files",
+    "",
+    "- `junit/<build>-sdk-page.xml`, `junit/<build>-storefront-1.xml`, `-storefront-2.xml` (its two stacks): every test, JUnit XML (Playwright)",
+    "- `junit/contract-items.xml`: one test case per contract item and build",
+    "- `results.json`: every test outcome; `<build>/main.js`: the exact bundle tested",
+    "- traces of failed tests: `test-results/` (open with `npx playwright show-trace`)",
+    "",
+  ].join("\n");
+  mkdirSync(path.join(out, "junit"), { recursive: true });
+  writeFileSync(path.join(out, "summary.md"), md);
+  writeFileSync(path.join(out, "index.html"), markdownToHtml(md));
+  writeFileSync(path.join(out, "junit", "contract-items.xml"), itemsJunit(results, rows));
+  writeFileSync(
+    path.join(out, "results.json"),
+    `${JSON.stringify(
+      {
+        ok,
+        duration_ms: durationMs,
+        builds: results,
+        items: rows.map((row) => ({
+          group: row.item.group,
+          name: row.item.name,
+          status: row.perBuild.map((b) => b.status),
+        })),
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  return { text: verdict.join("\n"), ok };
+}

@@ -1,0 +1,287 @@
+// `npm run test:sdk-release -- --sdk <path|URL> [--baseline <path|URL>]`: both browser suites (the
+// SDK on the emulator's test page, emulator/e2e; the storefront, e2e/) against a candidate SDK
+// bundle served by the emulator, and against a baseline when one is given. Writes
+// sdk-release-report/ (index.html, summary.md, junit/, results.json) and exits non-zero on any
+// failure. Without --sdk the candidate is the emulator's own build (what npm test runs).
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { buildSdk, loadSdk, type SdkBundle } from "../../emulator/src/assets/build-sdk";
+import type { SuiteName } from "./contract-items";
+import { writeReport } from "./report";
+import { outcomes, readReport, skippedAll, type TestOutcome } from "./results";
+
+export const ROOT = path.resolve(import.meta.dirname, "../..");
+const PLAYWRIGHT = path.join(ROOT, "node_modules/.bin/playwright");
+
+export interface BuildSpec {
+  label: "candidate" | "baseline";
+  /** path or URL of the bundle; undefined = the emulator's own build */
+  source?: string;
+}
+
+export interface BuildResult {
+  label: string;
+  source: string;
+  bundle: Pick<SdkBundle, "bytes" | "gzipBytes" | "sha256"> | null;
+  /** a bundle that cannot be loaded, a suite that crashed or found no tests */
+  errors: string[];
+  tests: TestOutcome[];
+  durationMs: number;
+}
+
+export interface ReleaseOptions {
+  builds: BuildSpec[];
+  out: string;
+  /** no bundled emulator: a staging service (SERVICE_* in the environment) serves the SDK */
+  noEmulator?: boolean;
+  /** workers of the SDK page suite (its tests are isolated per test merchant) */
+  workers?: number;
+  /** the suites to run (default both) */
+  suites?: SuiteName[];
+  /** passed to the storefront suite as --grep-invert (the mutation run's subset: "@emulator") */
+  grepInvert?: string;
+  /** file filters of the storefront suite (Playwright's positional arguments) */
+  storefrontFiles?: string[];
+  /** stop each suite after this many failures (the mutation run only needs one) */
+  maxFailures?: number;
+  /** storefront + emulator stacks of the storefront suite, 1 or 2 (E2E_STACK; default 1) */
+  stacks?: number;
+  /** print only a line per build, not every test */
+  quiet?: boolean;
+}
+
+interface SuiteRun {
+  name: SuiteName;
+  /** file name of its reports */
+  id: string;
+  config: string;
+  env: Record<string, string>;
+}
+
+/**
+ * The Playwright processes of one build, run side by side: the SDK page suite, and the storefront
+ * suite as two stacks (E2E_STACK, playwright.config.ts) of their own shop and emulator each.
+ */
+function suiteRuns(options: ReleaseOptions): SuiteRun[] {
+  const stacks = options.stacks ?? Number(process.env.E2E_STACKS ?? 1);
+  const runs: SuiteRun[] = [
+    { name: "sdk-page", id: "sdk-page", config: "emulator/playwright.config.ts", env: {} },
+  ];
+  if (stacks > 1 && !options.noEmulator) {
+    for (const stack of ["1", "2"]) {
+      runs.push({
+        name: "storefront",
+        id: `storefront-${stack}`,
+        config: "playwright.config.ts",
+        env: { E2E_STACK: stack },
+      });
+    }
+  } else {
+    runs.push({ name: "storefront", id: "storefront", config: "playwright.config.ts", env: {} });
+  }
+  return runs.filter((s) => !options.suites || options.suites.includes(s.name));
+}
+
+function playwright(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  prefix: string,
+  quiet: boolean,
+): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(PLAYWRIGHT, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    const forward = (stream: NodeJS.ReadableStream, to: NodeJS.WriteStream) => {
+      let rest = "";
+      stream.on("data", (chunk: Buffer) => {
+        const lines = (rest + chunk.toString()).split("\n");
+        rest = lines.pop() ?? "";
+        if (!quiet) for (const line of lines) if (line.trim()) to.write(`${prefix} ${line}\n`);
+      });
+    };
+    forward(child.stdout, process.stdout);
+    forward(child.stderr, process.stderr);
+    child.on("close", (code) => resolve(code ?? 1));
+  });
+}
+
+async function bundleOf(spec: BuildSpec): Promise<SdkBundle> {
+  return spec.source ? loadSdk(spec.source) : buildSdk();
+}
+
+async function runBuild(spec: BuildSpec, options: ReleaseOptions): Promise<BuildResult> {
+  const started = Date.now();
+  const dir = path.join(options.out, spec.label);
+  mkdirSync(path.join(options.out, "junit"), { recursive: true });
+  mkdirSync(dir, { recursive: true });
+  const result: BuildResult = {
+    label: spec.label,
+    source: spec.source ?? "built-in (emulator/sdk)",
+    bundle: null,
+    errors: [],
+    tests: [],
+    durationMs: 0,
+  };
+  let bundle: SdkBundle;
+  try {
+    bundle = await bundleOf(spec);
+  } catch (error) {
+    result.errors.push(`the bundle cannot be loaded: ${(error as Error).message}`);
+    result.durationMs = Date.now() - started;
+    return result;
+  }
+  result.bundle = { bytes: bundle.bytes, gzipBytes: bundle.gzipBytes, sha256: bundle.sha256 };
+  // The emulator serves these exact bytes (fetched once, even for a URL); the SDK page suite
+  // checks GET /__emulator/sdk answers the same SHA-256, so a stale server cannot stand in.
+  const file = path.join(dir, "main.js");
+  writeFileSync(file, bundle.code);
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    EXPECT_SDK_SHA256: bundle.sha256,
+    ...(spec.source ? { EMULATOR_SDK: file } : {}),
+  };
+  if (options.noEmulator) {
+    // Contract, Versioning: the SDK is {assets_url}/v1/main.js, so the candidate URL names it.
+    if (!spec.source || !/^https?:\/\/.+\/v1\/main\.js$/.test(spec.source)) {
+      result.errors.push("--no-emulator needs --sdk <assets_url>/v1/main.js (an http(s) URL)");
+      return result;
+    }
+    env.SERVICE_ASSETS_URL = spec.source.replace(/\/v1\/main\.js$/, "");
+    env.EMULATOR_PORT = "0";
+    env.SERVICE_FIXTURE = "none";
+    delete env.EMULATOR_SDK;
+  }
+
+  await Promise.all(
+    suiteRuns(options).map(async (suite) => {
+      const json = path.join(dir, `${suite.id}.json`);
+      rmSync(json, { force: true });
+      const junit = path.join(options.out, "junit", `${spec.label}-${suite.id}.xml`);
+      const suiteEnv = {
+        ...env,
+        ...suite.env,
+        PLAYWRIGHT_JSON_OUTPUT_FILE: json,
+        PLAYWRIGHT_JUNIT_OUTPUT_FILE: junit,
+      };
+      if (options.noEmulator && suite.name === "sdk-page") {
+        // The SDK test page is part of the bundled emulator: list its tests, report them skipped.
+        await playwright(
+          ["test", "-c", suite.config, "--list", "--reporter=json"],
+          suiteEnv,
+          "",
+          true,
+        );
+        if (existsSync(json)) {
+          result.tests.push(
+            ...skippedAll(
+              readReport(json),
+              suite.name,
+              "the SDK test page is served by the bundled emulator, absent with --no-emulator",
+            ),
+          );
+        }
+        return;
+      }
+      const args = ["test", "-c", suite.config, "--reporter=list,json,junit"];
+      if (suite.name === "sdk-page") args.push(`--workers=${options.workers ?? 2}`);
+      if (options.maxFailures) args.push(`--max-failures=${options.maxFailures}`);
+      if (suite.name === "storefront" && options.grepInvert) {
+        args.push(`--grep-invert=${options.grepInvert}`);
+      }
+      if (suite.name === "storefront") args.push(...(options.storefrontFiles ?? []));
+      const code = await playwright(
+        args,
+        suiteEnv,
+        `[${spec.label} ${suite.id}]`,
+        options.quiet ?? false,
+      );
+      if (!existsSync(json)) {
+        result.errors.push(`${suite.id}: Playwright wrote no report (exit ${code})`);
+        return;
+      }
+      const report = readReport(json);
+      const found = outcomes(report, suite.name);
+      result.tests.push(...found);
+      for (const error of report.errors ?? []) {
+        result.errors.push(`${suite.id}: ${(error.message ?? "").split("\n")[0]}`);
+      }
+      if (found.length === 0) result.errors.push(`${suite.id}: no tests ran`);
+      if (code !== 0 && !found.some((t) => t.outcome === "failed") && !report.errors?.length) {
+        result.errors.push(`${suite.id}: Playwright exited ${code}`);
+      }
+    }),
+  );
+  result.durationMs = Date.now() - started;
+  return result;
+}
+
+/** The storefront suite runs against `next start`: build once when there is no build yet. */
+async function ensureShopBuild(): Promise<void> {
+  if (existsSync(path.join(ROOT, ".next/BUILD_ID"))) return;
+  console.log("No storefront build yet: running next build first.");
+  const code = await new Promise<number>((resolve) => {
+    const child = spawn(path.join(ROOT, "node_modules/.bin/next"), ["build"], {
+      cwd: ROOT,
+      stdio: "inherit",
+    });
+    child.on("close", (c) => resolve(c ?? 1));
+  });
+  if (code !== 0) throw new Error("next build failed");
+}
+
+export async function runRelease(options: ReleaseOptions): Promise<BuildResult[]> {
+  await ensureShopBuild();
+  const results: BuildResult[] = [];
+  // One build after the other: both use the same fixed ports (3000, 4010, 4110).
+  for (const spec of options.builds) results.push(await runBuild(spec, options));
+  return results;
+}
+
+export function failed(results: BuildResult[]): boolean {
+  return results.some((r) => r.errors.length > 0 || r.tests.some((t) => t.outcome === "failed"));
+}
+
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      sdk: { type: "string" },
+      baseline: { type: "string" },
+      out: { type: "string", default: "sdk-release-report" },
+      "no-emulator": { type: "boolean", default: false },
+      workers: { type: "string", default: "2" },
+      // 2: the storefront suite as two stacks side by side (faster; the readiness report then
+      // judges stack 1's traffic only). Default 1: the storefront suite exactly as npm run test:e2e.
+      stacks: { type: "string", default: "1" },
+      quiet: { type: "boolean", default: false },
+    },
+  });
+  const out = path.resolve(ROOT, values.out ?? "sdk-release-report");
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  const builds: BuildSpec[] = [
+    { label: "candidate", ...(values.sdk ? { source: values.sdk } : {}) },
+  ];
+  // "--baseline builtin" (or "emulator") names the emulator's own build explicitly.
+  if (values.baseline) {
+    const own = ["builtin", "built-in", "emulator"].includes(values.baseline);
+    builds.push({ label: "baseline", ...(own ? {} : { source: values.baseline }) });
+  }
+  const started = Date.now();
+  const results = await runRelease({
+    builds,
+    out,
+    noEmulator: values["no-emulator"] ?? false,
+    workers: Number(values.workers),
+    stacks: Number(values.stacks),
+    quiet: values.quiet ?? false,
+  });
+  const report = writeReport(out, results, Date.now() - started);
+  console.log(`\n${report.text}`);
+  console.log(`Report: ${path.relative(process.cwd(), path.join(out, "index.html"))}`);
+  process.exit(report.ok ? 0 : 1);
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
+  await main();
+}
