@@ -1,4 +1,4 @@
-// The integration inspector (issue #6, item 5): a drawer that shows, in order, the SDK events,
+// The integration inspector: a drawer that shows, in order, the SDK events,
 // the callback calls, the service API calls and the webhooks of the current shopper, opened by a
 // real button from the keyboard, with no serious axe violation, and nothing secret in its feed.
 import AxeBuilder from "@axe-core/playwright";

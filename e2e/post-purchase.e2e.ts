@@ -1,4 +1,4 @@
-// After the order (issue #6): reconciliation repairing a Service Pay order whose webhook never
+// After the order: reconciliation repairing a Service Pay order whose webhook never
 // arrived, and the back office's post-purchase updates (contract: POST /payments/orders/update)
 // including a 403, a 400 and a 404, each shown to the admin in plain words.
 import type { Page } from "@playwright/test";

@@ -1,6 +1,6 @@
 // When the service's SDK cannot load (service down, blocked by the shopper's browser), the shop
 // keeps working: no uncaught error, no teaser, no Service Pay option, card checkout as usual
-// (issue #5, item 4). Not tagged: it needs no control API, so it runs against any SDK build.
+// (contract, Front-end SDK). Not tagged: it needs no control API, so it runs against any SDK build.
 import { CARDS, fillCard } from "./fixtures";
 import { expect, test } from "./support/fixtures";
 

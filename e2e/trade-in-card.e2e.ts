@@ -2,7 +2,7 @@
 // register-purchase succeeds, thank-you page"; "No trade-in: a plain purchase, and the service
 // does not get in the way") and the failures a merchant meets on the card path: an expired
 // valuation, tokens that expire mid-checkout, a session superseded by a cart change, and 429/503
-// answered while the order completes, registered exactly once (issue #6).
+// answered while the order completes, registered exactly once.
 import type { Page } from "@playwright/test";
 import type { JournalEntry } from "./support/emulator";
 import { expect, test } from "./support/fixtures";

@@ -1,4 +1,4 @@
-// Fixtures of the service journeys (e2e/service-*.e2e.ts), also used by issue #6's tests:
+// Fixtures of the service journeys (e2e/service-*.e2e.ts), also used by the post-purchase tests:
 //   import { expect, test } from "./support/fixtures";
 //   test("… @emulator", async ({ page, sdk, emulator, shop }) => { … });
 // - `sdk`: the ServiceSdkDriver of `page` (records the SDK's events from the first page on).

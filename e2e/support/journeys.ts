@@ -1,4 +1,4 @@
-// Multi-step journeys shared by the service tests (and issue #6's): each returns what the next
+// Multi-step journeys shared by the service tests (and the post-purchase ones): each returns what the next
 // assertions need. They combine the shop's steps, the SDK driver and the emulator's control API.
 import { expect, type Page } from "@playwright/test";
 import { CARDS, fillCard, SHOPPER } from "../fixtures";

@@ -116,7 +116,8 @@ export function loadServiceSdk(config: BrowserServiceConfiguration): Promise<Ser
       mark("ready");
       settle(sdk);
     } catch (error) {
-      // A warning, not an error: the shop works without the service (issue #5, item 4).
+      // A warning, not an error: the shop works without the service (contract, Front-end SDK:
+      // the page must not depend on the SDK loading).
       console.warn("[shop] the service's SDK could not be loaded; continuing without it", error);
       mark("unavailable");
       settle(null);

@@ -5,7 +5,7 @@ import type { BrowserServiceConfiguration } from "./sdk-config";
 import { loadServiceSdk } from "./sdk-events";
 
 /**
- * Mounted once in the shop layout, so the SDK is on every shop page (issue #5, item 4). It
+ * Mounted once in the shop layout, so the SDK is on every shop page (contract, Front-end SDK). It
  * imports the SDK after hydration: the SDK injects teasers into the page's `.service-teaser`
  * elements, and doing that before React hydrated them would be a hydration mismatch.
  */

@@ -1,4 +1,4 @@
-// Order statuses and their allowed transitions, in one place (issue #2). The contract names
+// Order statuses and their allowed transitions, in one place. The contract names
 // `pending`, `payment_completed` and `completed` and leaves the full set and the transitions
 // open ("Order status ... Transitions: not shown"); the rest is what a shop needs, including the
 // partial states that mirror the order-update types `partial_shipment` and `partial_return`.

@@ -6,7 +6,7 @@ import { foldPageLoadRepeats } from "./inspector-rows";
 import styles from "./integration-inspector.module.css";
 
 /**
- * The integration inspector (issue #6, item 5): a drawer that lists, in order, the SDK's window
+ * The integration inspector (a demo aid; docs/decisions/inspector-feed.md): a drawer that lists, in order, the SDK's window
  * events, the callback calls the SDK makes (shopper_data, purchase_data), the service API calls
  * the shop's server made for this shopper and the webhooks received for this shopper's orders,
  * each with its status and timing. Browser-side entries are collected here (event listeners and

@@ -1,6 +1,6 @@
 import { getDb } from "@/lib/db/client";
 
-/** The back office's view of a card order's register-purchase row (issue #6): its state, how
+/** The back office's view of a card order's register-purchase row (contract: POST /register-purchase): its state, how
  *  many attempts, when the retry job tries next, and the last failure. */
 export async function TradeInRegistrationFacts({ orderId }: { orderId: string }) {
   const row = await getDb().tradeInRegistration.findUnique({ where: { orderId } });

@@ -1,5 +1,5 @@
 // `npm run build:sdk`: builds the SDK, writes emulator/dist/v1/main.js for inspection and fails
-// when the gzipped size exceeds the budget (issue #4: at most 20 KB gzipped).
+// when the gzipped size exceeds the budget (at most 20 KB gzipped).
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { buildSdk, describeBundle, SDK_BUDGET_GZIP_BYTES } from "./build-sdk";

@@ -55,7 +55,7 @@ export interface ReconcileState {
   error?: string;
 }
 
-/** The back office's "Reconcile with the service" button (issue #6, item 4). */
+/** The back office's "Reconcile with the service" button (contract: GET /payments/orders/). */
 export async function reconcileAction(
   _previous: ReconcileState,
   _form: FormData,

@@ -5,7 +5,7 @@ import { readSessionJson } from "@/lib/service-adapter/route-input";
 
 // POST /api/service/trade-in-seen { tradein_id }: the page tells the shop which trade-in the SDK
 // showed as accepted (event service-valuation-updated, or the checkout's payment option details),
-// so a card payment can explain an expired valuation the service no longer lists (issue #6).
+// so a card payment can explain an expired valuation the service no longer lists (docs/decisions/card-trade-in-registration.md).
 // Only an id is kept; the purchase decision is still the service's answer about that id.
 export const dynamic = "force-dynamic";
 
