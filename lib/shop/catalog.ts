@@ -1,5 +1,5 @@
 import "server-only";
-import { getDb } from "@/lib/db/client";
+import { getDb, isPostgres } from "@/lib/db/client";
 import type { Currency } from "./money";
 
 /** A product page's absolute URL (the contract Cart item's `url`). */
@@ -63,11 +63,20 @@ export async function listProducts(
   filter: { categorySlug?: string; query?: string } = {},
 ): Promise<ProductView[]> {
   const query = filter.query?.trim().slice(0, 100);
-  const rows = await getDb().product.findMany({
+  const db = getDb();
+  // SQLite's LIKE ignores ASCII case; PostgreSQL's needs the insensitive mode (which SQLite's
+  // client does not know, hence the spread).
+  const anyCase = isPostgres(db) ? { mode: "insensitive" as const } : {};
+  const rows = await db.product.findMany({
     where: {
       ...(filter.categorySlug ? { category: { slug: filter.categorySlug } } : {}),
       ...(query
-        ? { OR: [{ name: { contains: query } }, { description: { contains: query } }] }
+        ? {
+            OR: [
+              { name: { contains: query, ...anyCase } },
+              { description: { contains: query, ...anyCase } },
+            ],
+          }
         : {}),
     },
     include: productInclude,
