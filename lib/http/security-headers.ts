@@ -20,7 +20,8 @@ export function contentSecurityPolicy(options: {
     `script-src 'self' 'nonce-${nonce}'${sdk}${devScript}`,
     `connect-src 'self'${sdk}${devConnect}`,
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data:",
+    // The service's payment icon sits in the shop's own option (contract: SDK markup).
+    `img-src 'self' data:${sdk}`,
     "font-src 'self'",
     "object-src 'none'",
     "base-uri 'self'",

@@ -34,13 +34,17 @@ describe("createPrismaIntegrationLog", () => {
     const one = createPrismaIntegrationLog(() => db);
     const two = createPrismaIntegrationLog(() => otherInstance);
     await one.append("mine", { ...entry("GET /core/merchants/"), status: 200, durationMs: 12 });
-    await two.append("mine", { ...entry("POST /register-purchase"), detail: "attempt 2" });
+    await two.append("mine", {
+      ...entry("POST /register-purchase"),
+      detail: "attempt 2",
+      expected: "renewed and repeated",
+    });
     await two.append("theirs", entry("GET /core/sessions/x/"));
 
     const seen = await one.read("mine", 0);
     expect(seen.map((e) => e.label)).toEqual(["GET /core/merchants/", "POST /register-purchase"]);
     expect(seen[0]).toMatchObject({ kind: "api", ok: true, status: 200, durationMs: 12 });
-    expect(seen[1]).toMatchObject({ detail: "attempt 2" });
+    expect(seen[1]).toMatchObject({ detail: "attempt 2", expected: "renewed and repeated" });
     expect(seen[1]).not.toHaveProperty("status");
     expect(await two.read("mine", seen[0]?.seq ?? 0)).toHaveLength(1);
   });

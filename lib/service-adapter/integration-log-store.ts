@@ -27,6 +27,7 @@ export function createPrismaIntegrationLog(db: () => Pick<Db, "integrationLogEnt
           ok: entry.ok,
           durationMs: entry.durationMs ?? null,
           detail: entry.detail ?? "",
+          expected: entry.expected ?? null,
         },
       });
       writes += 1;
@@ -51,6 +52,7 @@ export function createPrismaIntegrationLog(db: () => Pick<Db, "integrationLogEnt
         ...(row.status !== null ? { status: row.status } : {}),
         ...(row.durationMs !== null ? { durationMs: row.durationMs } : {}),
         ...(row.detail ? { detail: row.detail } : {}),
+        ...(row.expected ? { expected: row.expected } : {}),
       }));
     },
   };

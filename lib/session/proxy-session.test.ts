@@ -56,6 +56,25 @@ describe("shop session in the proxy", () => {
     expect(JSON.stringify(rows)).not.toContain(data.token);
   });
 
+  it("answers a revoked cookie as anonymous without overwriting the browser's cookie", async () => {
+    // A request the page had in flight while the same browser logged in carries the old cookie:
+    // a Set-Cookie on its answer would log the shopper straight out again.
+    const data = signedIn();
+    const old = await cookieOf(data);
+    await rotateToken({ ...data }, "login");
+    const request = new NextRequest("http://shop.test/api/service/inspector", {
+      headers: { cookie: old },
+    });
+    const response = await withShopSession(request, () => NextResponse.next());
+    expect(response.cookies.get(SESSION_COOKIE)).toBeUndefined();
+    const seen = await unsealData<ShopSessionData>(
+      request.cookies.get(SESSION_COOKIE)?.value ?? "",
+      { password: secret() },
+    );
+    expect(seen.customerId).toBeUndefined();
+    expect(seen.sessionId).not.toBe(data.sessionId);
+  });
+
   it("a cookie copied before login is anonymous after it; the signed-in one keeps the identity", async () => {
     const before: ShopSessionData = {
       sessionId: randomHex32(),

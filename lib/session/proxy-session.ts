@@ -28,13 +28,24 @@ export async function withShopSession(
     },
   };
   const session = await getIronSession<ShopSessionData>(jar, shopSessionOptions());
-  if (!hasToken(session) || (await isRevoked(session.token))) {
+  // A revoked token is answered as anonymous, but the new identity is not sent back: the request
+  // may be one the page had in flight while the same browser logged in or out, and a Set-Cookie
+  // here would overwrite the cookie that login or logout just gave it. A stolen copy gains
+  // nothing either way: every request it makes is anonymous.
+  let sendCookie = true;
+  if (!hasToken(session)) {
     replaceIdentity(session);
     await session.save();
+  } else if (await isRevoked(session.token)) {
+    replaceIdentity(session);
+    await session.save();
+    sendCookie = false;
   } else if (ensureIdentity(session)) {
     await session.save();
   }
   const response = respond(new Headers(request.headers));
-  for (const [name, value, options] of written) response.cookies.set(name, value, options);
+  if (sendCookie) {
+    for (const [name, value, options] of written) response.cookies.set(name, value, options);
+  }
   return response;
 }

@@ -92,7 +92,7 @@ describe("placing an order", () => {
       input: input(TEST_CARDS.success),
       shopBaseUrl: "http://shop.test",
     });
-    expect(again).toEqual({ ok: false, error: "Your cart is empty." });
+    expect(again).toEqual({ ok: false, error: "Your cart is empty.", emptyCart: true });
   });
 
   it("a declined card writes nothing and keeps the cart", async () => {

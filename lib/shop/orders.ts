@@ -148,7 +148,7 @@ export async function createOrderFromCart(
 
 export type PlaceOrderResult =
   | { ok: true; orderId: string; number: string }
-  | { ok: false; error: string };
+  | { ok: false; error: string; emptyCart?: true };
 
 /** Card checkout: charge the test card, then move the cart to a paid order in one transaction. */
 export async function placeCardOrder(params: {
@@ -159,7 +159,9 @@ export async function placeCardOrder(params: {
 }): Promise<PlaceOrderResult> {
   const db = getDb();
   const cart = await loadCartWith(db, params.sessionId);
-  if (!cart || cart.lines.length === 0) return { ok: false, error: "Your cart is empty." };
+  if (!cart || cart.lines.length === 0) {
+    return { ok: false, error: "Your cart is empty.", emptyCart: true };
+  }
   if (!params.input.card) return { ok: false, error: "Enter your card details." };
 
   const amount = orderTotal({

@@ -76,7 +76,7 @@ export function CheckoutForm(props: Props) {
           data-testid="checkout-error"
         >
           <p>{state.formError}</p>
-          {values.payment_method === "card" || !values.payment_method ? (
+          {!state.emptyCart && (values.payment_method === "card" || !values.payment_method) ? (
             <p data-testid="card-fields-cleared">
               For your security the card details are not kept: enter them again below.
             </p>

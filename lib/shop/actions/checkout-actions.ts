@@ -15,6 +15,8 @@ export interface CheckoutState {
   errors?: FieldErrors;
   /** what the shopper typed, to refill the form (never the card number or security code) */
   values?: Record<string, string>;
+  /** nothing left to buy: no card to enter again */
+  emptyCart?: true;
 }
 
 const NOT_ECHOED = new Set(["card_number", "card_cvc"]);
@@ -53,7 +55,13 @@ export async function checkoutAction(
     input: parsed.input,
     shopBaseUrl: getConfig().SHOP_BASE_URL,
   });
-  if (!result.ok) return { formError: result.error, values: echo(form) };
+  if (!result.ok) {
+    return {
+      formError: result.error,
+      values: echo(form),
+      ...(result.emptyCart ? { emptyCart: true as const } : {}),
+    };
+  }
   // Go-live scenario 2: the card payment is done; apply the trade-in, if any, by registering the
   // purchase. It never undoes the order; the confirmation page tells the shopper the outcome.
   await registerTradeIn(result.orderId, session.sessionId, session.salt);

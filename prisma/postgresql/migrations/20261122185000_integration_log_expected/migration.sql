@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "IntegrationLogEntry" ADD COLUMN "expected" TEXT;
