@@ -238,6 +238,54 @@ describe("retries on the emulator clock", () => {
   });
 });
 
+describe("delivery faults (control API)", () => {
+  it("unreachable: the merchant gets nothing; answer_lost: it gets the request, the service not its answer", async () => {
+    expect(dispatcher.failNextDeliveries(["unreachable", "answer_lost"])).toEqual([
+      "unreachable",
+      "answer_lost",
+    ]);
+    const notification = dispatcher.notifyOrder(order());
+    await dispatcher.idle();
+    expect(receiver.hits).toHaveLength(0);
+    expect(notification.attempts[0]).toMatchObject({
+      status: 0,
+      ok: false,
+      error: "delivery fault (control API): the request did not reach the merchant",
+    });
+    expect(notification.status).toBe("scheduled");
+
+    await advance(RETRY_SCHEDULE_MS[0] as number);
+    expect(receiver.hits).toHaveLength(1);
+    expect(notification.attempts[1]).toMatchObject({
+      status: 0,
+      ok: false,
+      error: "delivery fault (control API): the merchant answered 200, the answer was lost",
+    });
+    expect(notification).toMatchObject({ status: "scheduled", failures: 2 });
+
+    // The faults are used up: the next retry is delivered, the same bytes once more.
+    expect(dispatcher.deliveryFaults).toEqual([]);
+    await advance(RETRY_SCHEDULE_MS[1] as number);
+    expect(receiver.hits).toHaveLength(2);
+    expect(notification.attempts.map((a) => a.status)).toEqual([0, 0, 200]);
+    expect(notification.status).toBe("delivered");
+    expect(new Set(receiver.hits.map((h) => h.raw.toString("utf8"))).size).toBe(1);
+    expect(receiver.hits.every((h) => verify(h))).toBe(true);
+  });
+
+  it("a control operation's send takes no fault; a reset drops the unused ones", async () => {
+    dispatcher.firstAttemptDelayMs = 60_000;
+    const notification = dispatcher.notifyOrder(order());
+    dispatcher.failNextDeliveries(["unreachable"]);
+    const attempt = await dispatcher.redeliver(notification.id);
+    expect(attempt).toMatchObject({ kind: "redeliver", status: 200, ok: true });
+    expect(receiver.hits).toHaveLength(1);
+    expect(dispatcher.deliveryFaults).toEqual(["unreachable"]);
+    dispatcher.reset();
+    expect(dispatcher.deliveryFaults).toEqual([]);
+  });
+});
+
 describe("journal", () => {
   it("records every attempt with its number, status and notification, signature redacted", async () => {
     receiver.answer = (hit) => (receiver.hits.indexOf(hit) === 0 ? 204 : 200);

@@ -21,7 +21,17 @@ export const RETRY_SCHEDULE_MS: readonly Millis[] = Array.from(
 /** Contract: a receiver should allow more than 30 s to answer; the service waits 30 s. */
 export const ATTEMPT_TIMEOUT_MS = 30 * SECOND;
 
+const INJECTED = "delivery fault (control API)";
+
 export type NotificationStatus = "scheduled" | "delivered" | "failed";
+
+/**
+ * An injected failure of a scheduled attempt (control API: delivery faults), for a merchant's
+ * tests of the retry path: `unreachable` never reaches the merchant (a refused connection);
+ * `answer_lost` reaches it, but its answer never comes back (as after a dropped connection), so
+ * the attempt counts as no answer and the merchant receives the same notification again.
+ */
+export type DeliveryFault = "unreachable" | "answer_lost";
 
 /** Why an attempt was made: the schedule, or one of the control API's operations. */
 export type AttemptKind = "scheduled" | "redeliver" | "twice" | "reorder" | "wrong_signature";
@@ -82,6 +92,8 @@ export class WebhookDispatcher {
   #unsubscribe: (() => void) | undefined;
   /** Extra wait before the first attempt of new notifications (control: "delay"). */
   firstAttemptDelayMs: Millis = 0;
+  /** Faults for the next scheduled attempts, first one first, whichever notification. */
+  #deliveryFaults: DeliveryFault[] = [];
 
   constructor(options: DispatcherOptions) {
     this.#clock = options.clock;
@@ -114,6 +126,18 @@ export class WebhookDispatcher {
     // Notification ids keep counting (the store's counters survive a reset and are saved with
     // --state): ids are "unique per notification", and a merchant that dedupes by id keeps them.
     this.firstAttemptDelayMs = 0;
+    this.#deliveryFaults = [];
+  }
+
+  /** Control: the next scheduled attempts fail, one per fault, in order; then they go out again. */
+  failNextDeliveries(faults: readonly DeliveryFault[]): DeliveryFault[] {
+    this.#deliveryFaults.push(...faults);
+    return this.deliveryFaults;
+  }
+
+  /** The delivery faults not used yet. */
+  get deliveryFaults(): DeliveryFault[] {
+    return [...this.#deliveryFaults];
   }
 
   /** Queues the notification of an order's new status; the first attempt is due now. */
@@ -262,22 +286,32 @@ export class WebhookDispatcher {
     let status = 0;
     let responseText: string | undefined;
     let error: string | undefined;
-    try {
-      const response = await this.#fetch(notification.url, {
-        method: "POST",
-        headers,
-        body: notification.body,
-        signal: AbortSignal.timeout(this.#timeoutMs),
-        redirect: "manual",
-      });
-      status = response.status;
-      responseText = (await response.text()).slice(0, 4096);
-    } catch (caught) {
-      const name = caught instanceof Error ? caught.name : "";
-      error =
-        name === "TimeoutError" || name === "AbortError"
-          ? `no answer within ${this.#timeoutMs / SECOND} s`
-          : `${caught instanceof Error ? ((caught.cause as Error | undefined)?.message ?? caught.message) : caught}`;
+    // Only the schedule's own attempts take a fault: a control operation is an explicit send.
+    const fault = kind === "scheduled" ? this.#deliveryFaults.shift() : undefined;
+    if (fault === "unreachable") {
+      error = `${INJECTED}: the request did not reach the merchant`;
+    } else {
+      try {
+        const response = await this.#fetch(notification.url, {
+          method: "POST",
+          headers,
+          body: notification.body,
+          signal: AbortSignal.timeout(this.#timeoutMs),
+          redirect: "manual",
+        });
+        status = response.status;
+        responseText = (await response.text()).slice(0, 4096);
+      } catch (caught) {
+        const name = caught instanceof Error ? caught.name : "";
+        error =
+          name === "TimeoutError" || name === "AbortError"
+            ? `no answer within ${this.#timeoutMs / SECOND} s`
+            : `${caught instanceof Error ? ((caught.cause as Error | undefined)?.message ?? caught.message) : caught}`;
+      }
+      if (fault === "answer_lost" && !error) {
+        error = `${INJECTED}: the merchant answered ${status}, the answer was lost`;
+        status = 0;
+      }
     }
     const duration_ms = Math.round(performance.now() - started);
     // Contract, Merchant endpoints rule 2: exactly 200; 201, 204 and other 2xx do not count.

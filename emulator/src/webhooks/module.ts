@@ -42,6 +42,13 @@ const settingsSchema = z.object({
     .max(24 * 3600),
 });
 
+const deliveryFaultsSchema = z.object({
+  faults: z
+    .array(z.enum(["unreachable", "answer_lost"]))
+    .min(1)
+    .max(20),
+});
+
 async function json(req: Request): Promise<unknown> {
   return req.json().catch(() => undefined);
 }
@@ -55,6 +62,7 @@ export const webhooksModule: EmulatorModule = {
       retry_schedule_seconds: RETRY_SCHEDULE_MS.map((ms) => ms / 1000),
       attempt_timeout_seconds: ATTEMPT_TIMEOUT_MS / 1000,
       first_attempt_delay_seconds: webhooks.firstAttemptDelayMs / 1000,
+      delivery_faults: webhooks.deliveryFaults,
     });
 
     app.get(base, (c) => reply(c, { ...settings(), notifications: webhooks.list() }));
@@ -64,6 +72,18 @@ export const webhooksModule: EmulatorModule = {
         return fail(c, 400, "bad_request", parsed.error.issues[0]?.message ?? "");
       webhooks.firstAttemptDelayMs = parsed.data.first_attempt_delay_seconds * 1000;
       return reply(c, settings());
+    });
+    app.post(`${base}/delivery-faults`, async (c) => {
+      const parsed = deliveryFaultsSchema.safeParse(await json(c.req.raw));
+      if (!parsed.success) {
+        return fail(
+          c,
+          400,
+          "bad_request",
+          'Send { faults: [...] }: 1 to 20 of "unreachable", "answer_lost".',
+        );
+      }
+      return reply(c, { delivery_faults: webhooks.failNextDeliveries(parsed.data.faults) });
     });
     app.post(`${base}/tick`, async (c) => {
       await webhooks.tick();
