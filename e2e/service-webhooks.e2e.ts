@@ -103,6 +103,53 @@ test("a late webhook: the confirmation page waits, then shows the payment confir
   await expect(shop.tradeInDiscount()).toHaveText("−€150.00");
 });
 
+test("a failed delivery is retried: the page waits, then shows the order paid, applied once @emulator", async ({
+  page,
+  sdk,
+  shop,
+  emulator,
+  service,
+}) => {
+  // The service's clock stands still, so no retry fires before the test has seen the page wait;
+  // the first attempt never reaches the shop, the first retry does but its 200 is lost, so the
+  // shop receives the same notification twice (Events › Webhook: retried until exactly 200).
+  await service.stopClock();
+  await service.failWebhookDeliveries(["unreachable", "answer_lost"]);
+  const paid = await payWithServicePay({ page, sdk, shop, emulator });
+  const attempts = async () =>
+    (await service.webhooks()).find((n) => n.cart_id === paid.cart_id)?.attempts ?? [];
+  const statuses = async () => (await attempts()).map((a) => a.status);
+  await expect.poll(statuses).toEqual([0]);
+
+  const message = page.getByTestId("payment-status-message");
+  await expect(message).toContainText("Waiting for the service to confirm your payment");
+  await expect(shop.orderStatus()).toHaveText("Pending payment");
+  await expect(shop.tradeInDiscount()).toHaveCount(0);
+
+  // The first retry is due 10 s later on the service's clock (emulator/README.md, Webhooks).
+  await service.advanceTime({ seconds: 10 });
+  // No reload: the page refreshes itself while the order is pending.
+  await expect(shop.orderStatus()).toHaveText("Paid");
+  await expect(message).toHaveText("Payment confirmed.");
+  await expect(shop.tradeInDiscount()).toHaveText("−€150.00");
+  await expect.poll(statuses).toEqual([0, 0]);
+
+  // The second retry brings the same notification again; the shop answers 200 and stores nothing.
+  await service.advanceTime({ seconds: 20 });
+  await expect.poll(statuses).toEqual([0, 0, 200]);
+  expect((await attempts()).map((a) => a.kind)).toEqual(["scheduled", "scheduled", "scheduled"]);
+
+  // The inspector lists the notifications the shop stored: one, applied.
+  await page.getByRole("button", { name: /integration inspector/ }).click();
+  const drawer = page.getByTestId("integration-inspector");
+  const stored = drawer.getByRole("listitem").filter({ hasText: "POST /order" });
+  await expect(stored).toHaveCount(1);
+  await expect(stored).toContainText(`order ${paid.orderNumber}: applied`);
+  const history = await shop.openAdminOrder(paid.orderNumber);
+  await expect(page.getByTestId("admin-order-status")).toHaveText("Paid");
+  await expectPaidOnce(history);
+});
+
 test("a webhook that arrives before the pending order exists is kept and applied @emulator", async ({
   page,
   sdk,

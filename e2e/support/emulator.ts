@@ -26,6 +26,9 @@ export interface WebhookNotification {
   attempts: WebhookAttempt[];
 }
 
+/** `unreachable`: the attempt never reaches the shop; `answer_lost`: it does, its answer not. */
+export type WebhookDeliveryFault = "unreachable" | "answer_lost";
+
 export interface JournalEntry {
   seq: number;
   kind: "request" | "webhook";
@@ -154,6 +157,16 @@ export const emulator = {
     (await call<{ receipts: PurchaseReceipt[] }>("GET", "/register-purchases")).receipts,
   /** Moves the clock by days too (refresh tokens live 14 days). */
   advanceDays: (days: number) => call<unknown>("POST", "/clock/advance", { days }),
+  /** Stops the emulator clock where it is: only advanceClock moves it until the next reset. */
+  freezeClock: async () => {
+    const { now } = await call<{ now: string }>("GET", "/clock");
+    return call<unknown>("POST", "/clock/set", { now, freeze: true });
+  },
+  /** The next scheduled webhook attempts fail, one per fault (emulator/README.md, Webhooks). */
+  failWebhookDeliveries: (faults: WebhookDeliveryFault[]) =>
+    call<{ delivery_faults: WebhookDeliveryFault[] }>("POST", "/webhooks/delivery-faults", {
+      faults,
+    }),
   /** Fires whatever is due now on the emulator clock. */
   tick: () => call<unknown>("POST", "/webhooks/tick"),
 

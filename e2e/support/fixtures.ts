@@ -6,12 +6,18 @@
 //   the test; with SERVICE_FIXTURE=none the test is skipped with the reason (./service-fixture.ts).
 //   Put
 //   `@emulator` in the title of every test that uses it (see ./emulator.ts).
+// - `service`: the same, through the ServiceFixture interface (./service-fixture.ts): what a
+//   journey needs from the service side, the emulator's control API being one implementation.
 // - `shop`: the storefront's own steps (log in, add to cart, checkout details, pay choice).
 // Every test fails on an uncaught exception in the page. Each test gets a fresh browser context,
 // so a fresh shop session (and session hash).
 import { type BrowserContext, test as base, expect } from "@playwright/test";
 import { emulator as emulatorClient, type MerchantPatch } from "./emulator";
-import { skipWithoutServiceFixture } from "./service-fixture";
+import {
+  emulatorServiceFixture,
+  type ServiceFixture,
+  skipWithoutServiceFixture,
+} from "./service-fixture";
 import { ServiceSdkDriver } from "./service-sdk-driver";
 import { ShopSteps } from "./shop";
 import { rawShopSession } from "./shop-session";
@@ -26,6 +32,7 @@ export const test = base.extend<
   {
     sdk: ServiceSdkDriver;
     emulator: typeof emulatorClient;
+    service: ServiceFixture;
     shop: ShopSteps;
     pageErrors: string[];
     readinessDeclaration: undefined;
@@ -70,6 +77,10 @@ export const test = base.extend<
     await declareRawSession(context);
     // And after: a test without the control API then starts from the seed too.
     await emulatorClient.reset();
+  },
+  // Set up (skip, reset, SDK check) and torn down by `emulator`, whose implementation it is.
+  service: async ({ emulator: _usesEmulator }, use) => {
+    await use(emulatorServiceFixture);
   },
   shop: async ({ page }, use) => {
     await use(new ShopSteps(page));

@@ -11,6 +11,7 @@ import {
   type JournalEntry,
   type PurchaseReceipt,
   type TradeInRequest,
+  type WebhookDeliveryFault,
   type WebhookNotification,
 } from "./emulator";
 
@@ -23,6 +24,10 @@ export interface ServiceFixture {
   ): Promise<{ id: string; value: number; currency: string }>;
   /** Moves the service's clock (valuation validity, token lifetime, webhook retries). */
   advanceTime(by: { seconds?: number; minutes?: number; hours?: number }): Promise<unknown>;
+  /** Stops the service's clock: nothing expires or retries by itself, only advanceTime moves it. */
+  stopClock(): Promise<unknown>;
+  /** The service's next scheduled webhook deliveries fail, one per fault, in order. */
+  failWebhookDeliveries(faults: WebhookDeliveryFault[]): Promise<unknown>;
   /** Every register-purchase the service received, duplicates included. */
   registerPurchases(): Promise<PurchaseReceipt[]>;
   /** The orders the service holds. */
@@ -38,6 +43,8 @@ export const emulatorServiceFixture: ServiceFixture = {
   reset: emulator.reset,
   createValuation: emulator.createTradeIn,
   advanceTime: emulator.advanceClock,
+  stopClock: emulator.freezeClock,
+  failWebhookDeliveries: emulator.failWebhookDeliveries,
   registerPurchases: emulator.registerPurchases,
   orders: emulator.orders,
   journal: emulator.journal,
