@@ -1,7 +1,8 @@
 // Every SDK item of the contract (Front-end SDK, SDK browser events, Payment option details and
-// mode) and the browser tests that exercise it, by suite and title. The release report shows each
-// item passed or failed per SDK build; an item no test covers fails the run, so a renamed test
-// is noticed here instead of silently dropping out of the table.
+// mode), plus the order webhook the SDK's payment leads to, and the browser tests that exercise
+// it, by suite and title. The release report shows each item passed or failed per SDK build; an
+// item no test covers fails the run, so a renamed test is noticed here instead of silently
+// dropping out of the table.
 
 export type SuiteName = "sdk-page" | "storefront";
 
@@ -220,6 +221,24 @@ export const CONTRACT_ITEMS: ContractItem[] = [
     name: "payment modal accessibility: axe, Escape",
     section: "Front-end SDK (accessibility)",
     tests: [page(/^the payment modal passes an axe scan/), page(/^openPayment when Service Pay/)],
+  },
+  {
+    group: "Order webhook",
+    name: "a failed delivery is retried on the schedule; the confirmation page waits, then shows the order paid; the repeated notification is stored and applied once",
+    section: "Events › Webhook; Merchant endpoints (rule 2)",
+    tests: [shop(/^a failed delivery is retried/)],
+  },
+  {
+    group: "Order webhook",
+    name: "duplicated at once, out of order, late, before the pending order exists, forged (403)",
+    section: "Events › Webhook; Authentication 5",
+    tests: [
+      shop(/^the same notification delivered ten times at once/),
+      shop(/^notifications delivered out of order/),
+      shop(/^a late webhook: the confirmation page waits/),
+      shop(/^a webhook that arrives before the pending order exists/),
+      shop(/^forged webhooks are answered 403/),
+    ],
   },
   {
     group: "Localisation",
