@@ -198,8 +198,16 @@ test.describe("headers @security", () => {
   });
 
   test("the shop cannot be framed by another site", async ({ page }) => {
-    // The emulator's origin plays the other site: a page there frames the shop.
-    await page.goto(`${EMULATOR_URL}/__emulator/health`);
+    // Another site frames the shop. Its page is answered by the test itself, so no other server
+    // is needed (the suite also runs without the bundled emulator, against a staging service).
+    const otherSite = "http://another-site.test/";
+    await page.route(otherSite, (route) =>
+      route.fulfill({
+        contentType: "text/html",
+        body: "<!doctype html><title>Another site</title>",
+      }),
+    );
+    await page.goto(otherSite);
     await page.evaluate((src) => {
       const frame = document.createElement("iframe");
       frame.src = src;

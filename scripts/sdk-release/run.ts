@@ -15,6 +15,8 @@ import { outcomes, readReport, skippedAll, type TestOutcome } from "./results";
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 const PLAYWRIGHT = path.join(ROOT, "node_modules/.bin/playwright");
 
+type Env = Record<string, string | undefined>;
+
 export interface BuildSpec {
   label: "candidate" | "baseline";
   /** path or URL of the bundle; undefined = the emulator's own build */
@@ -64,7 +66,7 @@ interface SuiteRun {
  * The Playwright processes of one build, run side by side: the SDK page suite, and the storefront
  * suite as two stacks (E2E_STACK, playwright.config.ts) of their own shop and emulator each.
  */
-function suiteRuns(options: ReleaseOptions): SuiteRun[] {
+export function suiteRuns(options: ReleaseOptions): SuiteRun[] {
   const stacks = options.stacks ?? Number(process.env.E2E_STACKS ?? 1);
   const runs: SuiteRun[] = [
     { name: "sdk-page", id: "sdk-page", config: "emulator/playwright.config.ts", env: {} },
@@ -84,14 +86,14 @@ function suiteRuns(options: ReleaseOptions): SuiteRun[] {
   return runs.filter((s) => !options.suites || options.suites.includes(s.name));
 }
 
-function playwright(
-  args: string[],
-  env: NodeJS.ProcessEnv,
-  prefix: string,
-  quiet: boolean,
-): Promise<number> {
+function playwright(args: string[], env: Env, prefix: string, quiet: boolean): Promise<number> {
   return new Promise((resolve) => {
-    const child = spawn(PLAYWRIGHT, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(PLAYWRIGHT, args, {
+      cwd: ROOT,
+      // Next's types make NODE_ENV required; a child process's environment does not need it.
+      env: env as NodeJS.ProcessEnv,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     const forward = (stream: NodeJS.ReadableStream, to: NodeJS.WriteStream) => {
       let rest = "";
       stream.on("data", (chunk: Buffer) => {
@@ -108,6 +110,42 @@ function playwright(
 
 async function bundleOf(spec: BuildSpec): Promise<SdkBundle> {
   return spec.source ? loadSdk(spec.source) : buildSdk();
+}
+
+/**
+ * The environment of one build's Playwright processes. With the bundled emulator, it serves the
+ * bundle file (EMULATOR_SDK) and every test checks its SHA-256. Without it (a staging service):
+ * the storefront loads the SDK from the --sdk URL, no emulator starts, and every journey that
+ * needs the service fixture is skipped with the reason (e2e/support/service-fixture.ts).
+ */
+export function buildEnv(
+  spec: BuildSpec,
+  bundle: { file: string; sha256: string },
+  options: Pick<ReleaseOptions, "noEmulator">,
+  base: Env,
+): { env: Env } | { error: string } {
+  const env: Env = {
+    ...base,
+    EXPECT_SDK_SHA256: bundle.sha256,
+    ...(spec.source ? { EMULATOR_SDK: bundle.file } : {}),
+  };
+  if (!options.noEmulator) return { env };
+  // Contract, Versioning: the SDK is {assets_url}/v1/main.js, so the candidate URL names it.
+  if (!spec.source || !/^https?:\/\/.+\/v1\/main\.js$/.test(spec.source)) {
+    return { error: "--no-emulator needs --sdk <assets_url>/v1/main.js (an http(s) URL)" };
+  }
+  // The shop's .env points at the bundled emulator: a staging run must name its service.
+  if (!base.SERVICE_API_BASE_URL) {
+    return {
+      error:
+        "--no-emulator needs SERVICE_API_BASE_URL (and the staging service's other SERVICE_* values) in the environment",
+    };
+  }
+  env.SERVICE_ASSETS_URL = spec.source.replace(/\/v1\/main\.js$/, "");
+  env.EMULATOR_PORT = "0";
+  env.SERVICE_FIXTURE = "none";
+  delete env.EMULATOR_SDK;
+  return { env };
 }
 
 async function runBuild(spec: BuildSpec, options: ReleaseOptions): Promise<BuildResult> {
@@ -136,22 +174,12 @@ async function runBuild(spec: BuildSpec, options: ReleaseOptions): Promise<Build
   // checks GET /__emulator/sdk answers the same SHA-256, so a stale server cannot stand in.
   const file = path.join(dir, "main.js");
   writeFileSync(file, bundle.code);
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    EXPECT_SDK_SHA256: bundle.sha256,
-    ...(spec.source ? { EMULATOR_SDK: file } : {}),
-  };
-  if (options.noEmulator) {
-    // Contract, Versioning: the SDK is {assets_url}/v1/main.js, so the candidate URL names it.
-    if (!spec.source || !/^https?:\/\/.+\/v1\/main\.js$/.test(spec.source)) {
-      result.errors.push("--no-emulator needs --sdk <assets_url>/v1/main.js (an http(s) URL)");
-      return result;
-    }
-    env.SERVICE_ASSETS_URL = spec.source.replace(/\/v1\/main\.js$/, "");
-    env.EMULATOR_PORT = "0";
-    env.SERVICE_FIXTURE = "none";
-    delete env.EMULATOR_SDK;
+  const built = buildEnv(spec, { file, sha256: bundle.sha256 }, options, process.env);
+  if ("error" in built) {
+    result.errors.push(built.error);
+    return result;
   }
+  const { env } = built;
 
   await Promise.all(
     suiteRuns(options).map(async (suite) => {
