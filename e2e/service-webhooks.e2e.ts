@@ -112,7 +112,8 @@ test("a failed delivery is retried: the page waits, then shows the order paid, a
 }) => {
   // The service's clock stands still, so no retry fires before the test has seen the page wait;
   // the first attempt never reaches the shop, the first retry does but its 200 is lost, so the
-  // shop receives the same notification twice (Events › Webhook: retried until exactly 200).
+  // shop receives the same notification twice (Events › Webhook: the service retries on failure,
+  // the receiver must be idempotent).
   await service.stopClock();
   await service.failWebhookDeliveries(["unreachable", "answer_lost"]);
   const paid = await payWithServicePay({ page, sdk, shop, emulator });
