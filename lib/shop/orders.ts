@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import "server-only";
 import { getDb, type Tx } from "@/lib/db/client";
+import type { AcceptedValuation } from "@/lib/service/shop-ports";
 import { loadCartWith } from "./cart";
 import { productUrl } from "./catalog";
 import type { CheckoutInput } from "./checkout-input";
@@ -91,6 +92,8 @@ export async function createOrderFromCart(
     shopBaseUrl: string;
     status: OrderStatus;
     tradeInDiscount?: number;
+    /** Service Pay: the accepted valuation kept at payment start (lib/service/shop-ports.ts). */
+    valuation?: AcceptedValuation;
     note?: string;
   },
 ) {
@@ -127,6 +130,7 @@ export async function createOrderFromCart(
       total: orderTotal({ ...cart.amounts, shippingPrice: shipping, tradeInDiscount }),
       billingAddressId: billing.id,
       shippingAddressId: shippingAddress.id,
+      ...params.valuation,
       items: {
         create: cart.lines.map((line) => ({
           productId: line.productId,
