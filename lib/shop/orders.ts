@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
 import "server-only";
 import { getDb, type Tx } from "@/lib/db/client";
-import type { AcceptedValuation } from "@/lib/service/shop-ports";
 import { loadCartWith } from "./cart";
 import { productUrl } from "./catalog";
 import type { CheckoutInput } from "./checkout-input";
@@ -21,6 +20,15 @@ export interface OrderChange {
   tradeInDiscount?: number;
   tradeInStatus?: string;
   tradeInMessage?: string | null;
+}
+
+/** Service Pay: the accepted valuation kept when the payment started (the Order columns). */
+export interface OrderValuation {
+  valuationState: string | null;
+  valuationItemId: string | null;
+  valuationValue: number | null;
+  valuationCurrency: string | null;
+  valuationNote: string | null;
 }
 
 type ChangedOrder = {
@@ -92,8 +100,7 @@ export async function createOrderFromCart(
     shopBaseUrl: string;
     status: OrderStatus;
     tradeInDiscount?: number;
-    /** Service Pay: the accepted valuation kept at payment start (lib/service/shop-ports.ts). */
-    valuation?: AcceptedValuation;
+    valuation?: OrderValuation;
     note?: string;
   },
 ) {
