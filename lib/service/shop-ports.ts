@@ -324,8 +324,12 @@ export interface ServiceOrderStore {
   changeOrder(order: ShopOrder, change: OrderChange): Promise<void>;
   /** Orders with one of these service order ids or cart ids (reconciliation). */
   findOrders(serviceOrderIds: string[], cartIds: string[]): Promise<ShopOrder[]>;
-  /** What a person must look at: held orders, and notification ids used by two payments. */
-  needsAttention(): Promise<{ held: ShopOrder[]; reusedNotificationIds: string[] }>;
+  /** What a person must look at: held orders (each with the history note that held it), and
+   *  notification ids used by two payments. */
+  needsAttention(): Promise<{
+    held: (ShopOrder & { heldBecause: string })[];
+    reusedNotificationIds: string[];
+  }>;
 }
 
 /**
