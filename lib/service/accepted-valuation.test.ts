@@ -26,6 +26,19 @@ describe("lookupAcceptedValuation", () => {
     expect(client.asked).toEqual(["hash-1"]);
   });
 
+  it("fetches the item when the session names it by id (the public docs' form)", async () => {
+    const client = serviceWithTradeIn(
+      { id: "t7", status: "accepted", value: 8_000, currency: "EUR" },
+      { form: "id" },
+    );
+    expect(await lookupAcceptedValuation({ client }, "h")).toMatchObject({
+      valuationState: "known",
+      valuationItemId: "t7",
+      valuationValue: 8_000,
+    });
+    expect(client.asked).toEqual(["h", "item t7"]);
+  });
+
   it("is none without a trade-in, or with one that is not accepted", async () => {
     expect(
       (await lookupAcceptedValuation({ client: serviceWithoutTradeIn() }, "h")).valuationState,

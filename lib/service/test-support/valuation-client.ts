@@ -1,6 +1,6 @@
 import type { ValuationClient } from "../accepted-valuation";
 import { ServiceApiError, ServiceNetworkError } from "../errors";
-import { sessionSchema } from "../resources";
+import { sessionSchema, tradeInItemSchema } from "../resources";
 
 /**
  * Tests only: service clients for the payment start's valuation look-up (accepted-valuation.ts),
@@ -12,7 +12,10 @@ export interface FakeValuationClient extends ValuationClient {
   asked: string[];
 }
 
-function client(answer: (hash: string) => Promise<unknown>): FakeValuationClient {
+function client(
+  answer: (hash: string) => Promise<unknown>,
+  items: Record<string, unknown> = {},
+): FakeValuationClient {
   const asked: string[] = [];
   return {
     asked,
@@ -21,13 +24,23 @@ function client(answer: (hash: string) => Promise<unknown>): FakeValuationClient
       return sessionSchema.parse(await answer(hash));
     },
     getTradeInItem: async (id) => {
+      asked.push(`item ${id}`);
+      if (items[id]) return tradeInItemSchema.parse(items[id]);
       throw new ServiceApiError({ status: 404, method: "GET", path: `/core/tradeinitems/${id}/` });
     },
   };
 }
 
-/** The session has this trade-in item (the contract's object form). */
-export function serviceWithTradeIn(item: Record<string, unknown>): FakeValuationClient {
+/** The session has this trade-in item: the contract's object form, or (`form: "id"`) the
+ *  public docs' id, fetched from GET /core/tradeinitems/{id}/. */
+export function serviceWithTradeIn(
+  item: Record<string, unknown> & { id?: string },
+  options: { form?: "object" | "id" } = {},
+): FakeValuationClient {
+  if (options.form === "id" && item.id) {
+    const id = item.id;
+    return client(async (hash) => ({ session_id: hash, tradein_item: id }), { [id]: item });
+  }
   return client(async (hash) => ({ session_id: hash, tradein_item: item }));
 }
 
