@@ -19,7 +19,11 @@ import { ensureNginx, nginxConfig } from "./cluster.mjs";
 import { loadEnv, root } from "./lib/env.mjs";
 import { start, stop } from "./lib/processes.mjs";
 import { prepareDatabase } from "./lib/run.mjs";
-import { nextDeliveryRequest, signedDeliveries } from "./lib/webhook-deliveries.mjs";
+import {
+  nextDeliveryRequest,
+  seededTokenRow,
+  signedDeliveries,
+} from "./lib/webhook-deliveries.mjs";
 import { postgresUrl, resetDatabases, startPostgres, stopPostgres } from "./postgres.mjs";
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
@@ -101,12 +105,19 @@ async function freshDatabase() {
      SELECT 'h' || g, 'o' || g, NULL, 'pending', 'shop', '', now() FROM generate_series(0, $1 - 1) g`,
     [ORDERS],
   );
+  const token = seededTokenRow({ tokenKey: process.env.SERVICE_TOKEN_KEY, ...IDENTITY });
   await sql(
     `INSERT INTO "ServiceToken" (id, "accessToken", "refreshToken", "userId", "merchantId", scope,
        "accessExpiresAt", "updatedAt")
-     VALUES ('default', 'a', 'r', $1, $2, 'core payments valuations updates',
-       now() + interval '1 hour', now())`,
-    [IDENTITY.userId, IDENTITY.merchantId],
+     VALUES ('default', $1, $2, $3, $4, $5, $6, now())`,
+    [
+      token.accessToken,
+      token.refreshToken,
+      token.userId,
+      token.merchantId,
+      token.scope,
+      token.accessExpiresAt,
+    ],
   );
 }
 

@@ -31,7 +31,12 @@ import path from "node:path";
 import autocannon from "autocannon";
 import Database from "better-sqlite3";
 import { start, stop } from "./lib/processes.mjs";
-import { benchCartId, nextDeliveryRequest, signedDeliveries } from "./lib/webhook-deliveries.mjs";
+import {
+  benchCartId,
+  nextDeliveryRequest,
+  seededTokenRow,
+  signedDeliveries,
+} from "./lib/webhook-deliveries.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const appDir = path.resolve(process.env.BENCH_APP_DIR ?? root);
@@ -43,6 +48,7 @@ const ORDERS = 20_000;
 const DELIVERIES = 120_000;
 const IDENTITY = { userId: "bench-user", merchantId: "bench-merchant" };
 const SECRET = `${IDENTITY.userId}-${IDENTITY.merchantId}`;
+const TOKEN_KEY = "bench-only-token-key-at-least-32-characters";
 
 function nextBuild(dir) {
   const result = spawnSync(
@@ -120,10 +126,19 @@ function createDatabase(file) {
       order.run(`o${i}`, `SO-BENCH-${i}`, benchCartId(i), `ab${i}`, `as${i}`, now, now);
       history.run(`h${i}`, `o${i}`, now);
     }
+    const token = seededTokenRow({ tokenKey: TOKEN_KEY, ...IDENTITY });
     db.prepare(
       `INSERT INTO "ServiceToken" (id, accessToken, refreshToken, userId, merchantId, scope, accessExpiresAt, updatedAt)
-       VALUES ('default', 'a', 'r', ?, ?, 'core payments valuations updates', ?, ?)`,
-    ).run(IDENTITY.userId, IDENTITY.merchantId, Date.now() + 3_600_000, Date.now());
+       VALUES ('default', ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      token.accessToken,
+      token.refreshToken,
+      token.userId,
+      token.merchantId,
+      token.scope,
+      token.accessExpiresAt.getTime(),
+      Date.now(),
+    );
   })();
   db.close();
 }
@@ -255,6 +270,7 @@ async function main() {
         SERVICE_API_BASE_URL: "http://127.0.0.1:9", // never called: the token is seeded
         SERVICE_CLIENT_SECRET: "unused",
         SERVICE_PASSWORD: "unused",
+        SERVICE_TOKEN_KEY: TOKEN_KEY,
         SERVICE_ORDER_CREATION: "ready_to_place_order",
         INTEGRATION_INSPECTOR: "off",
         TRADE_IN_RETRY_INTERVAL_MS: "0",

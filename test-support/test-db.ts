@@ -16,6 +16,7 @@ export const TEST_ENV = {
   SHOP_BASE_URL: "http://shop.test",
   SERVICE_CLIENT_SECRET: "client-secret",
   SERVICE_PASSWORD: "password",
+  SERVICE_TOKEN_KEY: "test-token-key-at-least-32-characters",
   // Never reached: the tests seed a ServiceToken, so no login is attempted.
   SERVICE_API_BASE_URL: "http://127.0.0.1:9",
 };

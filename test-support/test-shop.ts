@@ -1,7 +1,9 @@
 import { sealData } from "iron-session";
 import { afterAll, beforeAll } from "vitest";
 import type { PrismaClient } from "@/lib/db/generated/client";
+import { createTokenSealer } from "@/lib/service/token-sealing";
 import { signWebhookBody, webhookSecret } from "@/lib/service/webhook-signature";
+import { sealTokenRow } from "@/lib/service-adapter/token-store";
 import { SESSION_COOKIE } from "@/lib/session/session-data";
 import { TEST_ADDRESS } from "./checkout";
 import { createTestDb, TEST_ENV } from "./test-db";
@@ -25,16 +27,16 @@ export interface TestShop {
 /** Call in beforeAll, before any handler runs (getConfig and getDb read the environment once). */
 export async function createTestShop(): Promise<TestShop> {
   const { db, cleanup } = await createTestDb();
-  await db.serviceToken.create({
-    data: {
-      id: "default",
-      accessToken: "a",
-      refreshToken: "r",
-      ...IDENTITY,
-      scope: "core payments valuations updates",
-      accessExpiresAt: new Date(Date.now() + 3_600_000),
-    },
+  // Sealed as the shop stores it (SERVICE_TOKEN_KEY of TEST_ENV), so the handlers read it.
+  const sealer = createTokenSealer(TEST_ENV.SERVICE_TOKEN_KEY);
+  const row = sealTokenRow(sealer, "default", {
+    accessToken: "a",
+    refreshToken: "r",
+    ...IDENTITY,
+    scope: "core payments valuations updates",
+    accessExpiresAt: new Date(Date.now() + 3_600_000),
   });
+  await db.serviceToken.create({ data: { id: "default", ...row } });
   return { db, cleanup };
 }
 

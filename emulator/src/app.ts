@@ -75,6 +75,7 @@ export const DEFAULT_CONFIG: Omit<EmulatorConfig, "seed"> = {
   journalCapacity: 2000,
   faultSeed: 42,
   log: false,
+  controlHosts: ["localhost", "127.0.0.1", "[::1]"],
 };
 
 export function createEmulator(options: EmulatorOptions = {}): Emulator {
@@ -114,7 +115,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   };
 
   const app: EmulatorApp = new Hono<EmulatorEnv>();
-  app.use("*", controlGuard());
+  app.use("*", controlGuard(config));
   app.use("*", journalRequests(ctx));
   app.use("*", serviceGuards(ctx));
   const modules = [...MODULES, ...(options.modules ?? [])];

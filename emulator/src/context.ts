@@ -34,6 +34,12 @@ export interface EmulatorConfig {
   log: boolean;
   /** A candidate SDK bundle (path or http(s) URL) served instead of the built-in SDK. */
   sdk?: string;
+  /**
+   * Host names (without port) the control API answers to. A page on another site that points
+   * its own name at 127.0.0.1 (DNS rebinding) reaches the emulator as same-origin, but with its
+   * own name in `Host`; only these names are this machine's own tools. Default: loopback names.
+   */
+  controlHosts: string[];
 }
 
 /** Everything a route module needs. */

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { createEmulator } from "./app";
+import { createEmulator, DEFAULT_CONFIG } from "./app";
 import { servedSdk } from "./sdk-api/routes";
 import { seedForShop } from "./state/seed";
 import type { Snapshot } from "./state/store";
@@ -8,8 +8,8 @@ import type { Notification } from "./webhooks/dispatcher";
 import { webhooksFor } from "./webhooks/module";
 
 // CLI: `npm run emulator -- [--port 4010] [--host HOST] [--state FILE] [--log] [--sdk PATH|URL]
-// [--shop-url URL]`. EMULATOR_PORT / EMULATOR_HOST / EMULATOR_STATE / EMULATOR_SDK /
-// EMULATOR_SHOP_URL work as well.
+// [--shop-url URL] [--control-host NAME …]`. EMULATOR_PORT / EMULATOR_HOST / EMULATOR_STATE /
+// EMULATOR_SDK / EMULATOR_SHOP_URL / EMULATOR_CONTROL_HOSTS (comma-separated) work as well.
 
 const { values } = parseArgs({
   options: {
@@ -19,6 +19,7 @@ const { values } = parseArgs({
     log: { type: "boolean", default: false },
     sdk: { type: "string" },
     "shop-url": { type: "string" },
+    "control-host": { type: "string", multiple: true },
   },
 });
 
@@ -37,6 +38,18 @@ if (!LOOPBACK.has(host)) {
       "can read the journal (shoppers' personal data) and drive the control API.",
   );
 }
+// The control API answers loopback names, the name it was told to listen on, and any name given
+// with --control-host: a foreign name pointed at this machine (DNS rebinding) gets 403.
+const controlHosts = [
+  ...DEFAULT_CONFIG.controlHosts,
+  ...(LOOPBACK.has(host) || host === "0.0.0.0" || host === "::"
+    ? []
+    : [host.includes(":") ? `[${host}]` : host]),
+  ...(values["control-host"] ?? []),
+  ...(process.env.EMULATOR_CONTROL_HOSTS?.split(",") ?? []),
+]
+  .map((name) => name.trim().toLowerCase())
+  .filter(Boolean);
 const stateFile = values.state ?? process.env.EMULATOR_STATE;
 
 interface SavedState {
@@ -60,7 +73,7 @@ const sdk = values.sdk ?? (process.env.EMULATOR_SDK || undefined);
 // second test stack, or a load balancer in front of several shop instances).
 const shopUrl = values["shop-url"] ?? (process.env.EMULATOR_SHOP_URL || undefined);
 const emulator = createEmulator({
-  config: { log: values.log ?? false, ...(sdk ? { sdk } : {}) },
+  config: { log: values.log ?? false, controlHosts, ...(sdk ? { sdk } : {}) },
   ...(shopUrl ? { seed: seedForShop(shopUrl) } : {}),
   // Ids keep their saved prefix and counters across restarts with --state.
   ...(saved?.state.id_prefix !== undefined ? { idPrefix: saved.state.id_prefix } : {}),

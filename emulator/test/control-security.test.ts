@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
+import { request } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -95,6 +96,62 @@ describe("control API from a foreign web page", () => {
     expect(own.status).toBe(200);
     expect((await h.control("POST", "/clock/reset")).status).toBe(200);
     expect((await h.fetch("/__emulator/")).status).toBe(200);
+  });
+});
+
+describe("control API reached through a foreign host name (DNS rebinding)", () => {
+  // A page on evil.example whose name now resolves to 127.0.0.1 is same-origin with what it
+  // reaches: Origin and Host both say evil.example. Only the Host name gives it away.
+  const post = (emulator: ReturnType<typeof createEmulator>, host: string) =>
+    emulator.app.request(`http://${host}/__emulator/clock/advance`, {
+      method: "POST",
+      headers: { host, origin: `http://${host.toLowerCase()}`, "content-type": "application/json" },
+      body: JSON.stringify({ hours: 5 }),
+    });
+
+  it("refuses a same-origin request whose Host is not a loopback name, and nothing moves", async () => {
+    const emulator = createEmulator();
+    for (const host of [
+      "evil.example:4010",
+      "evil.example",
+      "127.0.0.1.evil.example:4010",
+      "localhost.evil.example",
+    ]) {
+      const res = await post(emulator, host);
+      expect(res.status, host).toBe(403);
+      expect(await res.json()).toMatchObject({ error: "forbidden" });
+    }
+    const journal = await emulator.app.request("http://evil.example:4010/__emulator/journal", {
+      headers: { host: "evil.example:4010" },
+    });
+    expect(journal.status).toBe(403);
+    expect(emulator.ctx.clock.offset).toBe(0);
+  });
+
+  it("answers the loopback names, with or without a port, and names added by configuration", async () => {
+    const emulator = createEmulator();
+    for (const host of [
+      "localhost:4010",
+      "127.0.0.1:4010",
+      "[::1]:4010",
+      "LOCALHOST",
+      "127.0.0.1",
+    ]) {
+      expect((await post(emulator, host)).status, host).toBe(200);
+    }
+    const named = createEmulator({
+      config: { controlHosts: ["localhost", "emulator.test"] },
+    });
+    expect((await post(named, "emulator.test:4010")).status).toBe(200);
+    expect((await post(named, "127.0.0.1:4010")).status).toBe(403);
+  });
+
+  it("leaves the service API itself to every host name (the shop may reach it by any)", async () => {
+    const emulator = createEmulator();
+    const res = await emulator.app.request("http://shop-network-name:4010/core/merchants/", {
+      headers: { host: "shop-network-name:4010" },
+    });
+    expect(res.status).toBe(401);
   });
 });
 
@@ -197,6 +254,27 @@ describe("npm run emulator", () => {
     const wide = await start(["--host", "0.0.0.0"]);
     expect(wide.err()).toMatch(/WARNING: listening on 0\.0\.0\.0/);
     await wide.stop();
+  }, 30_000);
+
+  it("answers the control API under a name given with --control-host, and no other", async () => {
+    const running = await start(["--control-host", "emulator.test"]);
+    const port = new URL(running.url).port;
+    const status = (host: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = request(
+          { host: "127.0.0.1", port, path: "/__emulator/clock", headers: { host } },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
+        req.on("error", reject);
+        req.end();
+      });
+    expect(await status(`emulator.test:${port}`)).toBe(200);
+    expect(await status(`localhost:${port}`)).toBe(200);
+    expect(await status(`evil.example:${port}`)).toBe(403);
+    await running.stop();
   }, 30_000);
 
   it("keeps counting ids across a restart with --state, and uses a new prefix without it", async () => {

@@ -1,5 +1,5 @@
 import "server-only";
-import { getIronSession, webCookies } from "iron-session";
+import { getIronSession } from "iron-session";
 import type { CallbackSession } from "@/lib/service/callbacks";
 import { shopSessionOptions } from "@/lib/session/session";
 import { hasIdentity, type ShopSessionData } from "@/lib/session/session-data";
@@ -11,8 +11,11 @@ import { hasIdentity, type ShopSessionData } from "@/lib/session/session-data";
  * nothing here writes a cookie. Null when the request carries no valid session.
  */
 export async function readRequestSession(request: Request): Promise<CallbackSession | null> {
+  // The request/response form: the cookie is read from the request's own header; the response
+  // is a throwaway, since nothing is saved here.
   const session = await getIronSession<ShopSessionData>(
-    webCookies(request, new Headers()),
+    request,
+    new Response(),
     shopSessionOptions(),
   );
   if (!hasIdentity(session)) return null;

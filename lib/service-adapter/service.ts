@@ -11,6 +11,7 @@ import {
   type WebhookSecretSource,
 } from "@/lib/service/order-webhook";
 import { processSingleton } from "@/lib/service/process-singleton";
+import { createTokenSealer } from "@/lib/service/token-sealing";
 import { createPrismaIntegrationLog } from "./integration-log-store";
 import { createServiceOrderStore } from "./service-order-store";
 import { createServicePayStore, shopOrderStatuses } from "./service-pay-store";
@@ -24,15 +25,16 @@ import { createTradeInStore } from "./trade-in-store";
 /** One client per process, so the token manager's single-flight renewal covers every request
  *  (and the retry job: error classes are recognised across bundled copies, errors.ts). */
 export function getServiceClient(): ServiceClient {
-  return processSingleton("service-client", () =>
-    createServiceClient({
-      config: readServiceConfig(),
-      store: createPrismaTokenStore(getDb()),
+  return processSingleton("service-client", () => {
+    const config = readServiceConfig();
+    return createServiceClient({
+      config,
+      store: createPrismaTokenStore(getDb(), createTokenSealer(config.tokenKey)),
       // Every attempt, for the integration inspector (only inside a shopper's request context,
       // so background calls are not shown to anyone).
       observer: integrationObserver,
-    }),
-  );
+    });
+  });
 }
 
 export function getWebhookSecretSource(): WebhookSecretSource {

@@ -13,6 +13,7 @@ const config = {
   clientSecret: "s",
   username: "u",
   password: "p",
+  tokenKey: "client-test-token-key-at-least-32-chars",
 };
 
 function setup(api: FakeHandler) {

@@ -204,7 +204,8 @@ export interface CreateServiceClientOptions {
 }
 
 /** Wires transport, token manager and client. In the app:
- *  `createServiceClient({ config: readServiceConfig(), store: createPrismaTokenStore(getDb()) })`. */
+ *  `createServiceClient({ config, store: createPrismaTokenStore(getDb(), createTokenSealer(config.tokenKey)) })`
+ *  (lib/service-adapter/service.ts). */
 export function createServiceClient(options: CreateServiceClientOptions): ServiceClient {
   const deps = options.deps ?? realTransportDeps;
   const transport = new HttpTransport(

@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { readServiceConfig, ServiceConfigError } from "./config";
 
-const secrets = { SERVICE_CLIENT_SECRET: "s3cret", SERVICE_PASSWORD: "pw" };
+const secrets = {
+  SERVICE_CLIENT_SECRET: "s3cret",
+  SERVICE_PASSWORD: "pw",
+  SERVICE_TOKEN_KEY: "t".repeat(32),
+};
 
 describe("readServiceConfig", () => {
   it("uses the .env.example defaults for non-secret values", () => {
@@ -12,6 +16,7 @@ describe("readServiceConfig", () => {
       clientSecret: "s3cret",
       username: "merchant-admin",
       password: "pw",
+      tokenKey: "t".repeat(32),
     });
   });
 
@@ -34,6 +39,17 @@ describe("readServiceConfig", () => {
       expect(String(error)).toMatch(/SERVICE_API_BASE_URL/);
       expect(String(error)).not.toMatch(/hunter2/);
     }
+  });
+
+  it("requires a token key long enough to seal the stored tokens, without echoing it", () => {
+    const { SERVICE_TOKEN_KEY: _, ...withoutKey } = secrets;
+    expect(() => readServiceConfig(withoutKey)).toThrow(/SERVICE_TOKEN_KEY is required/);
+    expect(() => readServiceConfig({ ...secrets, SERVICE_TOKEN_KEY: "too-short-key" })).toThrow(
+      /SERVICE_TOKEN_KEY: must be at least 32 characters/,
+    );
+    expect(() => readServiceConfig({ ...secrets, SERVICE_TOKEN_KEY: "too-short-key" })).not.toThrow(
+      /too-short-key/,
+    );
   });
 
   it("treats an empty variable as unset", () => {

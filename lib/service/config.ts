@@ -1,11 +1,13 @@
 import "server-only";
 import { z } from "zod";
+import { TOKEN_KEY_MIN_LENGTH } from "./token-sealing";
 
 /**
  * Service settings, read from the environment only.
  * Why: the contract's Versioning section says staging and production differ only in
- * `{base_url}`, `{assets_url}` and credentials, so these six values are the whole switch.
- * Non-secret defaults match .env.example (the bundled emulator's seed); the two secrets have no
+ * `{base_url}`, `{assets_url}` and credentials, so these six values are the whole switch; the
+ * seventh, `SERVICE_TOKEN_KEY`, is the shop's own key for the tokens it stores (token-sealing.ts).
+ * Non-secret defaults match .env.example (the bundled emulator's seed); the three secrets have no
  * default in code (quality bar: secrets only from the environment).
  */
 const url = z
@@ -24,6 +26,9 @@ const serviceConfigSchema = z.object({
   SERVICE_CLIENT_SECRET: nonEmpty,
   SERVICE_USERNAME: nonEmpty.default("merchant-admin"),
   SERVICE_PASSWORD: nonEmpty,
+  SERVICE_TOKEN_KEY: z
+    .string()
+    .min(TOKEN_KEY_MIN_LENGTH, `must be at least ${TOKEN_KEY_MIN_LENGTH} characters`),
 });
 
 export interface ServiceConfig {
@@ -35,6 +40,8 @@ export interface ServiceConfig {
   clientSecret: string;
   username: string;
   password: string;
+  /** Seals the stored service tokens (token-sealing.ts). */
+  tokenKey: string;
 }
 
 export class ServiceConfigError extends Error {
@@ -69,6 +76,7 @@ export function readServiceConfig(env: Env = process.env): ServiceConfig {
     clientSecret: v.SERVICE_CLIENT_SECRET,
     username: v.SERVICE_USERNAME,
     password: v.SERVICE_PASSWORD,
+    tokenKey: v.SERVICE_TOKEN_KEY,
   };
 }
 

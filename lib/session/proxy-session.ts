@@ -19,14 +19,24 @@ export async function withShopSession(
   respond: (requestHeaders: Headers) => NextResponse,
 ): Promise<NextResponse> {
   const written: [string, string, CookieOptions][] = [];
-  const jar = {
-    read: (name: string) => request.cookies.get(name)?.value,
-    names: () => request.cookies.getAll().map((cookie) => cookie.name),
-    write: (name: string, value: string, options: CookieOptions) => {
-      request.cookies.set(name, value);
-      written.push([name, value, options]);
-    },
-  };
+  // iron-session's cookie-store form (the shape of next/headers' cookies()): read from the
+  // request, and every cookie written goes both into the request and onto the response.
+  function set(name: string, value: string, options?: CookieOptions): void;
+  function set(cookie: { name: string; value: string } & CookieOptions): void;
+  function set(
+    first: string | ({ name: string; value: string } & CookieOptions),
+    value?: string,
+    options?: CookieOptions,
+  ): void {
+    if (typeof first !== "string") {
+      const { name, value: text, ...attributes } = first;
+      set(name, text, attributes);
+      return;
+    }
+    request.cookies.set(first, value ?? "");
+    written.push([first, value ?? "", options]);
+  }
+  const jar = { get: (name: string) => request.cookies.get(name), set };
   const session = await getIronSession<ShopSessionData>(jar, shopSessionOptions());
   // A revoked token is answered as anonymous, but the new identity is not sent back: the request
   // may be one the page had in flight while the same browser logged in or out, and a Set-Cookie

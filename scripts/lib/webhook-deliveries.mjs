@@ -1,6 +1,9 @@
 // Signed order notifications for the webhook benchmarks (bench:webhook, bench:cluster), made in
 // advance so signing costs nothing during the measurement.
 import { createHmac } from "node:crypto";
+import { createTokenSealer } from "../../lib/service/token-sealing.ts";
+// Run under tsx (package.json), so the shop's own sealing is used, not a copy of it.
+import { sealTokenRow } from "../../lib/service-adapter/token-store.ts";
 
 const STATUSES = ["payment_completed", "completed"];
 
@@ -52,4 +55,17 @@ export function nextDeliveryRequest(list, cursor) {
       };
     },
   };
+}
+
+/** The `ServiceToken` row the benchmarks seed so the server knows the signing secret without
+ *  logging in; sealed with `tokenKey`, the SERVICE_TOKEN_KEY the server under test runs with. */
+export function seededTokenRow({ tokenKey, userId, merchantId }) {
+  return sealTokenRow(createTokenSealer(tokenKey), "default", {
+    accessToken: "bench-access-token",
+    refreshToken: "bench-refresh-token",
+    userId,
+    merchantId,
+    scope: "core payments valuations updates",
+    accessExpiresAt: new Date(Date.now() + 3_600_000),
+  });
 }

@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from "hono";
-import type { EmulatorContext, EmulatorEnv } from "../context";
+import type { EmulatorConfig, EmulatorContext, EmulatorEnv } from "../context";
 import type { Scope } from "../domain";
 import { pickHeaders } from "../journal";
 import { ERROR_CODES, fail, internalError, serviceUnavailable, tooManyRequests } from "./errors";
@@ -15,13 +15,28 @@ function isControl(path: string): boolean {
  * own tools: a request carrying a foreign `Origin` (or a browser's cross-site fetch metadata)
  * gets 403, and so does any request with a body that is not `application/json`, which a web page
  * on another origin cannot send without a CORS preflight; that preflight is refused (403, no
- * CORS headers). So no page the operator happens to visit can reset the emulator, inject faults,
- * move its clock or read the journal.
+ * CORS headers). A `Host` that is not one of `controlHosts` (a foreign name pointed at this
+ * machine: DNS rebinding, where the page and the emulator look same-origin) gets 403 too. So no
+ * page the operator happens to visit can reset the emulator, inject faults, move its clock or
+ * read the journal.
  */
-export function controlGuard(): MiddlewareHandler<EmulatorEnv> {
+export function controlGuard(
+  config: Pick<EmulatorConfig, "controlHosts">,
+): MiddlewareHandler<EmulatorEnv> {
   return async (c, next) => {
     if (!isControl(c.req.path)) return next();
-    const own = new URL(c.req.url).origin;
+    const url = new URL(c.req.url);
+    const name = hostName(c.req.header("host") ?? url.host);
+    if (!config.controlHosts.some((allowed) => allowed.toLowerCase() === name)) {
+      return fail(
+        c,
+        403,
+        "forbidden",
+        `The emulator's control API answers ${config.controlHosts.join(", ")} only, not the host name ${name || "(none)"}` +
+          " (start it with --control-host NAME to add one).",
+      );
+    }
+    const own = url.origin;
     const origin = c.req.header("origin");
     const site = c.req.header("sec-fetch-site");
     if ((origin !== undefined && origin !== own) || site === "cross-site" || site === "same-site") {
@@ -49,6 +64,13 @@ export function controlGuard(): MiddlewareHandler<EmulatorEnv> {
     }
     return next();
   };
+}
+
+/** The host name of a `Host` header, lower case, without the port ("[::1]:4010" → "[::1]"). */
+function hostName(host: string): string {
+  const value = host.trim().toLowerCase();
+  const port = /:\d*$/.exec(value);
+  return port && !value.endsWith("]") ? value.slice(0, port.index) : value;
 }
 
 /**
