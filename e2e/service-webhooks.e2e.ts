@@ -262,3 +262,40 @@ test("forged webhooks are answered 403 and change nothing; the genuine one then 
   await expect(page.getByTestId("admin-order-status")).toHaveText("Paid");
   await expectPaidOnce(history);
 });
+
+test("a signed payment whose trade-in discount is not the accepted valuation holds the order, never paid @emulator", async ({
+  page,
+  sdk,
+  shop,
+  emulator,
+  request,
+}) => {
+  const paid = await payWithWebhooksHeld({ page, sdk, shop, emulator });
+  const notification = await emulator.webhookFor(paid.cart_id);
+  const genuine = JSON.parse(notification.body) as { id: string; trade_in_discount: number };
+  // A service (or a bug on its side) taking 1 cent more off than the valuation the shopper
+  // accepted: the amount, currency and range all match, and the signature is genuine.
+  const body = JSON.stringify({
+    ...genuine,
+    id: `${genuine.id}-more`,
+    trade_in_discount: genuine.trade_in_discount + 1,
+  });
+  const signature = createHmac("sha256", SEED_WEBHOOK_SECRET).update(body).digest("hex");
+  const response = await request.post(WEBHOOK_PATH, {
+    data: body,
+    headers: { "content-type": "application/json", "x-service-signature": signature },
+  });
+  expect(response.status()).toBe(200);
+
+  const history = await shop.openAdminOrder(paid.orderNumber);
+  await expect(page.getByTestId("admin-order-status")).toHaveText("Held: payment does not match");
+  await expect(history).toContainText(
+    `trade-in discount ${genuine.trade_in_discount + 1}, the accepted valuation of trade-in`,
+  );
+  await expect(history).toContainText(`allows ${genuine.trade_in_discount}`);
+
+  // The genuine notification arriving afterwards does not lift the hold: a person decides.
+  await releaseHeldWebhook(emulator, paid.cart_id);
+  await page.reload();
+  await expect(page.getByTestId("admin-order-status")).toHaveText("Held: payment does not match");
+});

@@ -117,8 +117,12 @@ async function assertSdkLoads(cookie: string): Promise<void> {
   try {
     const context = await browser.newContext({ extraHTTPHeaders: { Cookie: cookie } });
     const page = await context.newPage();
-    await page.goto(`${BASE}/`);
-    await page.waitForFunction(() => document.documentElement.dataset.serviceSdk !== "loading");
+    const response = await page.goto(`${BASE}/`);
+    if (!response?.ok()) throw new Error(`the home page answered ${response?.status()}`);
+    // Unset until the loader runs, then loading, then ready or unavailable.
+    await page.waitForFunction(() =>
+      ["ready", "unavailable"].includes(document.documentElement.dataset.serviceSdk ?? ""),
+    );
     const state = await page.evaluate(() => document.documentElement.dataset.serviceSdk);
     if (state !== "ready") throw new Error(`the service SDK did not load (state: ${state})`);
   } finally {
@@ -254,7 +258,7 @@ try {
     {
       cwd: root,
       env: process.env,
-      stdio: "ignore",
+      stdio: process.env.BENCH_DEBUG ? "inherit" : "ignore",
     },
   );
   await waitFor(`${BASE}/`, "the storefront");

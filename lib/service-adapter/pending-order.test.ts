@@ -6,6 +6,7 @@ import {
   servicePaymentOpen,
   settleAwaitedServiceOrder,
 } from "@/lib/service/pending-order";
+import { serviceDown } from "@/lib/service/test-support/valuation-client";
 import { parseOrderNotification } from "@/lib/service/webhook-payload";
 import { serviceCheckoutSchema } from "@/lib/shop/checkout-input";
 import { CHECKOUT, newSession, seedCart, setUpTestShop } from "@/test-support/test-shop";
@@ -22,11 +23,16 @@ async function paying(options: { keepDetails: boolean }) {
     { productId: shop.products.phone.id, quantity: 1 },
   ]);
   if (options.keepDetails) {
-    await saveServiceCheckout(servicePayDeps(), {
-      sessionId: session.sessionId,
-      customerId: null,
-      details: serviceCheckoutSchema.parse(CHECKOUT),
-    });
+    // The valuation stays unknown: these payments are range-checked only.
+    await saveServiceCheckout(
+      { ...servicePayDeps(), client: serviceDown() },
+      {
+        sessionId: session.sessionId,
+        sessionHash: "hash",
+        customerId: null,
+        details: serviceCheckoutSchema.parse(CHECKOUT),
+      },
+    );
   }
   return { session, cart };
 }

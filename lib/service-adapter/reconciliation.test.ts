@@ -95,6 +95,8 @@ describe("reconcileServiceOrders", () => {
     expect(next.lines.join("\n")).toMatch(
       new RegExp(`shop order ${order.number} \\(cart ${cartId}\\) is held`),
     );
+    // With the reason from its history.
+    expect(next.lines.join("\n")).toMatch(/is held: .*amount 100, the order's cart total is 12300/);
   });
 
   it("cross-checks the cart id of a service order id the shop already knows", async () => {

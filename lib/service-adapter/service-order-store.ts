@@ -17,6 +17,14 @@ export function createServiceOrderStore(db: Db): ServiceOrderStore {
         where: { status: HELD_STATUS },
         orderBy: { createdAt: "asc" },
         take: 100,
+        include: {
+          history: {
+            where: { to: HELD_STATUS },
+            orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+            take: 1,
+            select: { note: true },
+          },
+        },
       });
       const reused = await db.serviceNotification.groupBy({
         by: ["notificationId"],
@@ -26,7 +34,10 @@ export function createServiceOrderStore(db: Db): ServiceOrderStore {
         take: 100,
       });
       return {
-        held,
+        held: held.map(({ history, ...order }) => ({
+          ...order,
+          heldBecause: history[0]?.note ?? "",
+        })),
         reusedNotificationIds: reused.flatMap((r) => (r.notificationId ? [r.notificationId] : [])),
       };
     },

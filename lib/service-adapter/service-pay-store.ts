@@ -2,6 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import type { Db, Tx } from "@/lib/db/client";
 import type {
+  AcceptedValuation,
   CheckoutDetails,
   OrderStatusRules,
   ServicePayStore,
@@ -59,6 +60,25 @@ export function createServicePayStore(db: Db): ServicePayStore {
   };
 }
 
+/** The valuation's own columns, from any row or object that carries them. */
+function valuationColumns(v: AcceptedValuation): AcceptedValuation {
+  return {
+    valuationState: v.valuationState,
+    valuationItemId: v.valuationItemId,
+    valuationValue: v.valuationValue,
+    valuationCurrency: v.valuationCurrency,
+    valuationNote: v.valuationNote,
+  };
+}
+
+/** The order's first history line says what the payment start found of the trade-in. */
+function valuationNoteOnCreation(note: string, v: AcceptedValuation): string {
+  const found = v.valuationState
+    ? `accepted valuation ${v.valuationState} (${v.valuationNote ?? ""})`
+    : "no accepted valuation was looked up at payment start";
+  return `${note}; ${found}`;
+}
+
 function servicePayTx(tx: Tx): ServicePayTx {
   return {
     async openCartId(sessionId) {
@@ -75,7 +95,7 @@ function servicePayTx(tx: Tx): ServicePayTx {
           });
     },
 
-    async saveCheckout({ cartId, sessionId, customerId, details }) {
+    async saveCheckout({ cartId, sessionId, customerId, details, valuation }) {
       const data = {
         sessionId,
         customerId,
@@ -83,6 +103,7 @@ function servicePayTx(tx: Tx): ServicePayTx {
         billing: JSON.stringify(details.billing),
         shipping: JSON.stringify(details.shipping),
         shippingMethod: details.shippingMethod,
+        ...(valuation ? valuationColumns(valuation) : {}),
       };
       await tx.serviceCheckout.upsert({
         where: { cartId },
@@ -107,6 +128,7 @@ function servicePayTx(tx: Tx): ServicePayTx {
         customerId: row.customerId,
         details: parsed.data satisfies CheckoutDetails,
         keptAt: row.updatedAt,
+        ...valuationColumns(row),
       };
     },
 
@@ -114,7 +136,7 @@ function servicePayTx(tx: Tx): ServicePayTx {
       await tx.serviceCheckout.deleteMany({ where: { cartId } });
     },
 
-    async createPendingOrder({ sessionId, customerId, details, shopBaseUrl, note }) {
+    async createPendingOrder({ sessionId, customerId, details, valuation, shopBaseUrl, note }) {
       const { shippingMethod } = details;
       if (!isShippingMethodId(shippingMethod)) return null;
       try {
@@ -124,7 +146,8 @@ function servicePayTx(tx: Tx): ServicePayTx {
           input: { ...details, shippingMethod, paymentMethod: "service_pay" },
           shopBaseUrl,
           status: "pending",
-          note,
+          valuation: valuationColumns(valuation),
+          note: valuationNoteOnCreation(note, valuation),
         });
       } catch (error) {
         if (error instanceof CheckoutError) return null;

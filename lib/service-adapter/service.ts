@@ -53,6 +53,17 @@ export function servicePayDeps(): NotificationDeps {
   };
 }
 
+/** The Service Pay payment start: the store, and the one client, read lazily so a service that
+ *  is not configured gives an unknown valuation instead of a failed payment start. */
+export function servicePaymentStartDeps(): NotificationDeps & { client: ServiceClient } {
+  return {
+    ...servicePayDeps(),
+    get client() {
+      return getServiceClient();
+    },
+  };
+}
+
 /** The card checkout's trade-in step and its retry job: the shop's database, the one client,
  *  real time. The client is read lazily, so a missing service setting cannot stop the
  *  registration row from being written (the job retries once the setting is fixed). */

@@ -81,6 +81,9 @@ const orderUpdateSchema = z
   });
 export type OrderUpdate = z.infer<typeof orderUpdateSchema>;
 
+/** How long a shopper's request may wait for one call (http.ts: at most the policy's). */
+export type CallPatience = Pick<HttpRequest, "maxAttempts" | "timeoutMs">;
+
 export class ServiceClient {
   constructor(
     private readonly transport: HttpTransport,
@@ -94,17 +97,21 @@ export class ServiceClient {
 
   /** GET /core/sessions/{session_hash}/ — 404 unknown or expired, 410 superseded version.
    *  Encoded because a session id returned for a re-query contains `|`. */
-  getSession(sessionHash: string): Promise<Session> {
+  getSession(sessionHash: string, patience: CallPatience = {}): Promise<Session> {
     return this.call(
-      { method: "GET", path: `/core/sessions/${encodeURIComponent(sessionHash)}/` },
+      { method: "GET", path: `/core/sessions/${encodeURIComponent(sessionHash)}/`, ...patience },
       sessionSchema,
     );
   }
 
   /** GET /core/tradeinitems/{trade_in_id}/ — 404 unknown, 410 valuation expired. */
-  getTradeInItem(tradeInId: string): Promise<TradeInItem> {
+  getTradeInItem(tradeInId: string, patience: CallPatience = {}): Promise<TradeInItem> {
     return this.call(
-      { method: "GET", path: `/core/tradeinitems/${encodeURIComponent(tradeInId)}/` },
+      {
+        method: "GET",
+        path: `/core/tradeinitems/${encodeURIComponent(tradeInId)}/`,
+        ...patience,
+      },
       tradeInItemSchema,
     );
   }

@@ -181,6 +181,28 @@ describe("timeouts and network failures", () => {
     expect(refused.calls).toHaveLength(2);
   });
 
+  it("lets a call a shopper waits on make fewer and shorter attempts, never more or longer", async () => {
+    const refused = createFakeDeps(() => "refused");
+    await expect(
+      new HttpTransport(BASE, refused.deps).send({ method: "GET", path: "/x/", maxAttempts: 1 }),
+    ).rejects.toBeInstanceOf(ServiceNetworkError);
+    expect(refused.calls).toHaveLength(1);
+    expect(refused.sleeps).toEqual([]);
+    // The policy's 10 s per attempt would hold this test; the request's 5 ms does not.
+    const slow = createFakeDeps(() => "timeout");
+    await expect(
+      new HttpTransport(BASE, slow.deps).send({
+        method: "GET",
+        path: "/x/",
+        maxAttempts: 1,
+        timeoutMs: 5,
+      }),
+    ).rejects.toThrow(/5 ?ms/);
+    const capped = createFakeDeps(() => reply(503));
+    await new HttpTransport(BASE, capped.deps).send({ method: "GET", path: "/x/", maxAttempts: 9 });
+    expect(capped.calls).toHaveLength(defaultRetryPolicy.maxAttempts);
+  });
+
   it("gives up on a GET after maxAttempts timeouts", async () => {
     const { deps, calls } = createFakeDeps(() => "timeout");
     await expect(

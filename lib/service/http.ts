@@ -68,6 +68,10 @@ export interface HttpRequest {
   safeToRepeat?: boolean;
   /** Which protocol step this is (e.g. the token grant), for the integration inspector. */
   step?: string;
+  /** Fewer attempts than the policy's, for a call a shopper waits on (at most the policy's). */
+  maxAttempts?: number;
+  /** A shorter per-attempt limit than the policy's, likewise. */
+  timeoutMs?: number;
 }
 
 export interface HttpResponse {
@@ -107,7 +111,7 @@ export class HttpTransport {
     const url = buildUrl(this.baseUrl, request.path, request.query);
     for (let attempt = 1; ; attempt++) {
       const started = this.deps.now();
-      const isLast = attempt >= this.policy.maxAttempts;
+      const isLast = attempt >= Math.min(request.maxAttempts ?? Infinity, this.policy.maxAttempts);
       let outcome: Awaited<ReturnType<HttpTransport["attempt"]>>;
       try {
         outcome = await this.attempt(url, request);
@@ -131,8 +135,9 @@ export class HttpTransport {
   }
 
   private async attempt(url: string, request: HttpRequest) {
+    const timeoutMs = Math.min(request.timeoutMs ?? Infinity, this.policy.timeoutMs);
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), this.policy.timeoutMs);
+    const timer = setTimeout(() => controller.abort(), timeoutMs);
     try {
       const init: RequestInit = { method: request.method, signal: controller.signal };
       if (request.headers) init.headers = request.headers;
@@ -142,7 +147,7 @@ export class HttpTransport {
       return { status: response.status, headers: response.headers, text };
     } catch (error) {
       if (controller.signal.aborted) {
-        throw new ServiceTimeoutError(request.method, request.path, this.policy.timeoutMs);
+        throw new ServiceTimeoutError(request.method, request.path, timeoutMs);
       }
       throw new ServiceNetworkError(request.method, request.path, { cause: error });
     } finally {

@@ -1,5 +1,7 @@
 import "server-only";
+import { unconfirmedValuation, valuationMismatch } from "./accepted-valuation";
 import {
+  type AcceptedValuation,
   isConcurrentWrite,
   type NotificationOutcome,
   type OrderChange,
@@ -165,6 +167,7 @@ export async function receiveNotification(
         sessionId: kept.sessionId,
         customerId: kept.customerId,
         details: kept.details,
+        valuation: kept,
         shopBaseUrl: deps.shopBaseUrl,
         note: "Service Pay: created by the order webhook",
       });
@@ -225,10 +228,12 @@ export const CONTRACT_ORDER_STATUSES: readonly string[] = [
  * matches (docs/decisions/payment-matching.md). The order's amounts were fixed when it was
  * created from the cart: `amount` must be that cart's total (items and tax, the contract Cart's
  * `total`), in the order's currency, and the trade-in discount a whole number of cents between
- * 0 and the order's total before the discount.
+ * 0 and the order's total before the discount that matches the valuation accepted when the
+ * payment started (accepted-valuation.ts; an order without one is range-checked only).
  */
 export function paymentMismatch(
-  order: Pick<ShopOrder, "currency" | "price" | "tax" | "shippingPrice">,
+  order: Pick<ShopOrder, "currency" | "price" | "tax" | "shippingPrice"> &
+    Partial<AcceptedValuation>,
   n: Pick<OrderNotification, "amount" | "currency" | "tradeInDiscount">,
 ): string | null {
   const problems: string[] = [];
@@ -244,6 +249,12 @@ export function paymentMismatch(
   if (!Number.isSafeInteger(discount) || discount < 0 || discount > before) {
     problems.push(`trade-in discount ${discount} outside 0–${before}`);
   }
+  const valuation = valuationMismatch(
+    order,
+    { currency: order.currency, totalBeforeDiscount: before },
+    discount,
+  );
+  if (valuation) problems.push(valuation);
   return problems.length > 0 ? problems.join("; ") : null;
 }
 
@@ -311,6 +322,15 @@ export function planNotification(
   }
   const change: OrderChange = { ...link, source: "service", note };
   if (decision === "apply") change.to = n.status;
+  if (
+    change.to !== undefined &&
+    statuses.isPaidOrLater(change.to) &&
+    !statuses.isPaidOrLater(order.status)
+  ) {
+    // Paid with only the range check: the history says the valuation was not confirmed.
+    const unconfirmed = unconfirmedValuation(order);
+    if (unconfirmed) change.note = `${note}; ${unconfirmed}`;
+  }
   // The service applies the trade-in value in its modal; the order shows what it took off. A
   // late (stale) notification does not overwrite it.
   if (

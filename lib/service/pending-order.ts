@@ -1,4 +1,5 @@
 import "server-only";
+import { lookupAcceptedValuation, NOT_LOOKED_UP, type ValuationClient } from "./accepted-valuation";
 import {
   applyWaitingNotifications,
   type NotificationDeps,
@@ -35,15 +36,27 @@ export type PendingOrderResult =
 /** How far back a repeat without a cart id finds the session's order (the modal's lifetime). */
 const REPLAY_WINDOW_MS = 30 * 60 * 1000;
 
-/** Keeps the checkout details of the session's open cart, keyed by cart id. */
+/**
+ * The payment starts: keeps the checkout details of the session's open cart, keyed by cart id,
+ * with the accepted valuation the service shows for the session now (accepted-valuation.ts), so
+ * the paid notification's discount is checked against it. Asked of the service before the
+ * transaction, never inside it; a service that is down keeps the valuation "unknown".
+ */
 export async function saveServiceCheckout(
-  deps: Pick<NotificationDeps, "store">,
-  params: { sessionId: string; customerId: string | null; details: CheckoutDetails },
+  deps: Pick<NotificationDeps, "store"> & { client: ValuationClient },
+  params: {
+    sessionId: string;
+    sessionHash: string;
+    customerId: string | null;
+    details: CheckoutDetails;
+  },
 ): Promise<{ ok: true; cartId: string } | { ok: false; error: "empty_cart" }> {
+  const valuation = await lookupAcceptedValuation(deps, params.sessionHash);
+  const { sessionId, customerId, details } = params;
   return deps.store.transaction(async (tx) => {
-    const cartId = await tx.openCartId(params.sessionId);
+    const cartId = await tx.openCartId(sessionId);
     if (!cartId) return { ok: false, error: "empty_cart" } as const;
-    await tx.saveCheckout({ cartId, ...params });
+    await tx.saveCheckout({ cartId, sessionId, customerId, details, valuation });
     return { ok: true, cartId } as const;
   });
 }
@@ -84,11 +97,13 @@ export async function createServicePendingOrder(
           ? { ok: false, error: "cart_changed", message: "Your cart has changed." }
           : { ok: false, error: "empty_cart", message: "Your cart is empty." };
       }
+      const kept = await tx.loadCheckout(cartId);
       let details = params.details;
       if (details) {
+        // The valuation kept at payment start stays as it was.
         await tx.saveCheckout({ cartId, ...params, details });
       } else {
-        details = (await tx.loadCheckout(cartId))?.details;
+        details = kept?.details;
       }
       if (!details) {
         return {
@@ -104,6 +119,7 @@ export async function createServicePendingOrder(
         sessionId: params.sessionId,
         customerId: params.customerId,
         details,
+        valuation: kept ?? NOT_LOOKED_UP,
         shopBaseUrl: deps.shopBaseUrl,
         note: "Service Pay: ready to place order",
       });

@@ -155,8 +155,10 @@ export async function reconcileServiceOrders(
   // Whatever else needs a person, whether or not the service listed it now.
   const attention = await deps.orders.needsAttention();
   for (const order of attention.held) {
+    // The reason is the history note that held it (order-webhook.ts, paymentMismatch): amount,
+    // currency, or a trade-in discount that does not match the accepted valuation.
     report.lines.push(
-      `shop order ${order.number} (cart ${order.cartId}) is held: a payment notification did not match it; see its history.`,
+      `shop order ${order.number} (cart ${order.cartId}) is held: a payment notification did not match it: ${order.heldBecause || "see its history"}.`,
     );
   }
   for (const id of attention.reusedNotificationIds) {

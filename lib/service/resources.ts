@@ -10,11 +10,16 @@ import { z } from "zod";
 const id = z.union([z.string().min(1), z.number()]).transform(String);
 
 /** Trade-in item: the contract names only `valid_until` and a status (`accepted`). Both are
- *  optional here; a missing one makes the item unusable (trade-in.ts) rather than a crash. */
+ *  optional here; a missing one makes the item unusable (trade-in.ts) rather than a crash.
+ *  `value` and `currency` are "not shown" by the contract; the bundled emulator answers them.
+ *  A value that is not whole cents (a decimal, text) reads as no value, never as a crash: the
+ *  payment check then treats the valuation as unknown (docs/decisions/payment-matching.md). */
 export const tradeInItemSchema = z.looseObject({
   id: id.optional(),
   status: z.string().optional(),
   valid_until: z.string().optional(),
+  value: z.int().nonnegative().optional().catch(undefined),
+  currency: z.string().min(1).optional().catch(undefined),
 });
 
 /**

@@ -48,8 +48,24 @@ export interface TokenStore {
 // ---------------------------------------------------------------------------------------------
 // Orders as the integration sees them
 
+/**
+ * The shopper's accepted valuation as the service showed it when the Service Pay payment started
+ * (docs/decisions/payment-matching.md), kept with the checkout and copied onto its order, so the
+ * paid notification's trade-in discount is checked against it (accepted-valuation.ts).
+ * `valuationState`: "known" (`valuationValue` in cents and `valuationCurrency` set), "none" (no
+ * accepted trade-in), "unknown" (not confirmed), or null (never looked up: card orders, details
+ * kept before the check existed; read as unknown). `valuationNote` says what was found or why not.
+ */
+export interface AcceptedValuation {
+  valuationState: string | null;
+  valuationItemId: string | null;
+  valuationValue: number | null;
+  valuationCurrency: string | null;
+  valuationNote: string | null;
+}
+
 /** A shop order, as far as the integration reads it. */
-export interface ShopOrder {
+export interface ShopOrder extends AcceptedValuation {
   id: string;
   /** The number shown to shoppers; register-purchase sends it as `order_id`. */
   number: string;
@@ -123,8 +139,8 @@ export interface CheckoutDetails {
   shippingMethod: string;
 }
 
-/** Checkout details kept for one cart when payment starts (they carry no money). */
-export interface KeptCheckout {
+/** Checkout details kept for one cart when payment starts, with the accepted valuation then. */
+export interface KeptCheckout extends AcceptedValuation {
   cartId: string;
   sessionId: string;
   customerId: string | null;
@@ -157,19 +173,26 @@ export interface ServicePayTx {
     sessionId: string,
     where: { cartId: string } | { since: Date },
   ): Promise<ShopOrder | null>;
-  saveCheckout(kept: Omit<KeptCheckout, "keptAt">): Promise<void>;
+  /** Keeps the details; `valuation` replaces the kept one, omitted it stays as it was. */
+  saveCheckout(
+    kept: Omit<KeptCheckout, "keptAt" | keyof AcceptedValuation> & {
+      valuation?: AcceptedValuation;
+    },
+  ): Promise<void>;
   /** The details kept for a cart; a row that no longer reads as valid details counts as none. */
   loadCheckout(cartId: string): Promise<KeptCheckout | null>;
   /** Forgets the details kept for a cart (the shopper gave up the payment). */
   dropCheckout(cartId: string): Promise<void>;
   /**
    * Moves the session's open cart into a new `pending` Service Pay order with these details
-   * (items, amounts and shipping fixed now). Null when the cart is empty or no longer open.
+   * and the valuation kept at payment start (items, amounts and shipping fixed now). Null when
+   * the cart is empty or no longer open.
    */
   createPendingOrder(params: {
     sessionId: string;
     customerId: string | null;
     details: CheckoutDetails;
+    valuation: AcceptedValuation;
     shopBaseUrl: string;
     note: string;
   }): Promise<ShopOrder | null>;
@@ -301,8 +324,12 @@ export interface ServiceOrderStore {
   changeOrder(order: ShopOrder, change: OrderChange): Promise<void>;
   /** Orders with one of these service order ids or cart ids (reconciliation). */
   findOrders(serviceOrderIds: string[], cartIds: string[]): Promise<ShopOrder[]>;
-  /** What a person must look at: held orders, and notification ids used by two payments. */
-  needsAttention(): Promise<{ held: ShopOrder[]; reusedNotificationIds: string[] }>;
+  /** What a person must look at: held orders (each with the history note that held it), and
+   *  notification ids used by two payments. */
+  needsAttention(): Promise<{
+    held: (ShopOrder & { heldBecause: string })[];
+    reusedNotificationIds: string[];
+  }>;
 }
 
 /**

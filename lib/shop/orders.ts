@@ -22,6 +22,15 @@ export interface OrderChange {
   tradeInMessage?: string | null;
 }
 
+/** Service Pay: the accepted valuation kept when the payment started (the Order columns). */
+export interface OrderValuation {
+  valuationState: string | null;
+  valuationItemId: string | null;
+  valuationValue: number | null;
+  valuationCurrency: string | null;
+  valuationNote: string | null;
+}
+
 type ChangedOrder = {
   id: string;
   status: string;
@@ -91,6 +100,7 @@ export async function createOrderFromCart(
     shopBaseUrl: string;
     status: OrderStatus;
     tradeInDiscount?: number;
+    valuation?: OrderValuation;
     note?: string;
   },
 ) {
@@ -127,6 +137,7 @@ export async function createOrderFromCart(
       total: orderTotal({ ...cart.amounts, shippingPrice: shipping, tradeInDiscount }),
       billingAddressId: billing.id,
       shippingAddressId: shippingAddress.id,
+      ...params.valuation,
       items: {
         create: cart.lines.map((line) => ({
           productId: line.productId,
