@@ -241,6 +241,12 @@ export const CONTRACT_ITEMS: ContractItem[] = [
     ],
   },
   {
+    group: "Order webhook",
+    name: "a signed payment whose trade-in discount is not the accepted valuation holds the order, never paid",
+    section: "Events › Webhook; Payment option details (valuation)",
+    tests: [shop(/^a signed payment whose trade-in discount is not the accepted valuation/)],
+  },
+  {
     group: "Localisation",
     name: "texts in the page's language (es)",
     section: "Payment option details (localized label, info, extra)",
