@@ -1,6 +1,8 @@
 // PostgreSQL for several shop instances, with no step by hand: Debian's `postgresql` package
 // (installed with apt-get when missing, as ensure-browser.mjs does for Chromium), a cluster in
-// the git-ignored `.postgres/` folder, listening on 127.0.0.1 only on a port of its own
+// the git-ignored `.postgres/` folder (or, when the checkout lies where the `postgres` user may
+// not go, such as a private temporary folder, /var/tmp/shop-postgres-<checkout hash>), listening
+// on 127.0.0.1 only on a port of its own
 // (POSTGRES_PORT, 5499 by default; never Debian's 5432), trust authentication for local use.
 //
 //   node scripts/postgres.mjs start [db …]   start (initialising the cluster the first time) and
@@ -9,6 +11,7 @@
 //   node scripts/postgres.mjs stop
 //   node scripts/postgres.mjs url db         the DATABASE_URL of one database
 import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { chownSync, existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
@@ -16,9 +19,33 @@ import { aptInstall, has, isRoot } from "./lib/apt.mjs";
 import { root } from "./lib/env.mjs";
 
 export const POSTGRES_PORT = Number(process.env.POSTGRES_PORT ?? 5499);
-const folder = path.join(root, ".postgres");
-const dataDir = path.join(folder, "data");
-const logFile = path.join(folder, "postgres.log");
+
+/**
+ * Where the cluster lives. Run as root, the server programs run as the `postgres` user, which
+ * must reach the folder: a checkout in a folder only root may enter (mktemp -d makes them 0700)
+ * gets its cluster in a folder of its own under /var/tmp, one per checkout, so `start`, `stop`
+ * and `url` of the same checkout always agree.
+ */
+function clusterFolder() {
+  const inCheckout = path.join(root, ".postgres");
+  if (!isRoot || existsSync(inCheckout) || postgresMayEnter(root)) return inCheckout;
+  const id = createHash("sha256").update(root).digest("hex").slice(0, 12);
+  return path.join("/var/tmp", `shop-postgres-${id}`);
+}
+
+function postgresMayEnter(dir) {
+  return spawnSync("runuser", ["-u", "postgres", "--", "test", "-x", dir]).status === 0;
+}
+
+let folder;
+let dataDir;
+let logFile;
+/** Settles the folder once the server (and so the postgres user) is installed. */
+function locate() {
+  folder ??= clusterFolder();
+  dataDir = path.join(folder, "data");
+  logFile = path.join(folder, "postgres.log");
+}
 
 /** The connection string of one database of the cluster. */
 export function postgresUrl(database) {
@@ -69,6 +96,7 @@ function isRunning(bin) {
  *  when this call started it (so the caller may stop it when done). */
 export function startPostgres() {
   const bin = ensurePostgresInstalled();
+  locate();
   mkdirSync(folder, { recursive: true });
   if (isRoot) chownSync(folder, postgresIds().uid, postgresIds().gid);
   if (!existsSync(path.join(dataDir, "PG_VERSION"))) {
@@ -100,7 +128,9 @@ function postgresIds() {
 
 export function stopPostgres() {
   const bin = serverBin();
-  if (bin === null || !isRunning(bin)) return;
+  if (bin === null) return;
+  locate();
+  if (!isRunning(bin)) return;
   runServerProgram(bin, "pg_ctl", ["-D", dataDir, "-m", "fast", "-w", "stop"]);
 }
 
@@ -144,7 +174,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   if (command === "start") {
     startPostgres();
     await createDatabases(names);
-    console.log(`PostgreSQL on 127.0.0.1:${POSTGRES_PORT} (${path.relative(root, dataDir)})`);
+    console.log(`PostgreSQL on 127.0.0.1:${POSTGRES_PORT} (${dataDir})`);
     for (const name of names) console.log(postgresUrl(name));
   } else if (command === "reset") {
     startPostgres();
