@@ -41,6 +41,13 @@ const REPORT: JsonReport = {
               tests: [
                 {
                   status: "skipped",
+                  projectName: "storefront",
+                  annotations: [{ type: "skip", description: "no service fixture" }],
+                  results: [],
+                },
+                {
+                  status: "skipped",
+                  projectName: "service variant: session id form",
                   annotations: [{ type: "skip", description: "no service fixture" }],
                   results: [],
                 },
@@ -66,7 +73,27 @@ describe("outcomes", () => {
         needsEmulator: true,
       },
       { outcome: "skipped", reason: "no service fixture", needsEmulator: true },
+      { outcome: "skipped", project: "service variant: session id form" },
     ]);
+  });
+
+  it("names the project of each copy in the skip list, so a variant's copy can be told apart", () => {
+    const out = mkdtempSync(path.join(tmpdir(), "sdk-report-"));
+    const tests = outcomes(REPORT, "storefront");
+    const build: BuildResult = {
+      label: "candidate",
+      source: "x.js",
+      bundle: { bytes: 10, gzipBytes: 5, sha256: "ab".repeat(32) },
+      errors: [],
+      tests,
+      durationMs: 1000,
+    };
+    writeReport(out, [build], 1000);
+    const md = readFileSync(path.join(out, "summary.md"), "utf8");
+    expect(md).toContain("  - storefront: card payment with a trade-in › needs the control API");
+    expect(md).toContain(
+      "  - storefront [service variant: session id form]: card payment with a trade-in › needs the control API",
+    );
   });
 });
 

@@ -98,7 +98,7 @@ function failures(results: BuildResult[]): string[] {
     for (const e of r.errors) lines.push(`- **run error**: ${e}`);
     for (const t of bad) {
       lines.push(
-        `- **${t.suite}: ${t.title}** (${t.file})`,
+        `- **${where(t)}: ${t.title}** (${t.file})`,
         "",
         "  ```",
         ...(t.error ?? "").split("\n").map((l) => `  ${l}`),
@@ -108,6 +108,11 @@ function failures(results: BuildResult[]): string[] {
     lines.push("");
   }
   return lines.length ? ["## Failures", "", ...lines] : [];
+}
+
+/** The suite, and the project when it is not the suite's own name (a service variant's copy). */
+function where(t: TestOutcome): string {
+  return t.project && t.project !== t.suite ? `${t.suite} [${t.project}]` : t.suite;
 }
 
 function skips(results: BuildResult[]): string[] {
@@ -121,7 +126,7 @@ function skips(results: BuildResult[]): string[] {
       byReason.set(t.reason ?? "", [...(byReason.get(t.reason ?? "") ?? []), t]);
     for (const [reason, list] of byReason) {
       lines.push(`- ${reason}:`);
-      for (const t of list) lines.push(`  - ${t.suite}: ${t.title}`);
+      for (const t of list) lines.push(`  - ${where(t)}: ${t.title}`);
     }
     lines.push("");
   }

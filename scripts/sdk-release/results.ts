@@ -9,6 +9,8 @@ export interface TestOutcome {
   file: string;
   /** describe titles and the test title, joined with " › " */
   title: string;
+  /** the Playwright project, when the suite runs the same test in several (service variants) */
+  project?: string;
   outcome: Outcome;
   durationMs: number;
   /** the first lines of the error, for a failure */
@@ -27,6 +29,7 @@ interface JsonResult {
 }
 interface JsonTest {
   status: "expected" | "unexpected" | "flaky" | "skipped";
+  projectName?: string;
   annotations?: { type: string; description?: string }[];
   results: JsonResult[];
 }
@@ -72,6 +75,7 @@ export function outcomes(report: JsonReport, suite: SuiteName): TestOutcome[] {
           suite,
           file: spec.file,
           title,
+          ...(test.projectName ? { project: test.projectName } : {}),
           outcome,
           durationMs: test.results.reduce((sum, r) => sum + r.duration, 0),
           ...(outcome === "failed"
