@@ -194,4 +194,16 @@ describe("planNotification: the discount must match the accepted valuation", () 
     // Nothing was looked up (details kept before the check existed): the same, and said so.
     expect(plan(NOT_LOOKED_UP, 7_000).change?.note).toMatch(/none was kept/);
   });
+
+  it("takes a discount from a notification that does not mark the order paid only if it matches", () => {
+    const pending = (tradeInDiscount: number) => ({ ...paid(tradeInDiscount), status: "pending" });
+    const matching = planNotification(order(known(5_000)), "pending", pending(5_000), rules);
+    expect(matching.change).toMatchObject({ tradeInDiscount: 5_000 });
+    for (const discount of [99_999, 4_999]) {
+      const result = planNotification(order(known(5_000)), "pending", pending(discount), rules);
+      expect(result.change?.tradeInDiscount, String(discount)).toBeUndefined();
+      expect(result.change?.to).toBeUndefined();
+      expect(result.change?.note).toContain("its trade-in discount was not taken over");
+    }
+  });
 });

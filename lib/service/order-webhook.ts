@@ -332,19 +332,29 @@ export function planNotification(
     if (unconfirmed) change.note = `${note}; ${unconfirmed}`;
   }
   // The service applies the trade-in value in its modal; the order shows what it took off. A
-  // late (stale) notification does not overwrite it.
+  // late (stale) notification does not overwrite it, and a discount is taken over only from a
+  // notification that passes the payment check (whatever its status), so no notification can
+  // put a discount on the order that a paid one would have been held for.
+  let refused = false;
   if (
     n.tradeInDiscount !== null &&
     n.tradeInDiscount !== order.tradeInDiscount &&
     decision !== "stale"
   ) {
-    change.tradeInDiscount = n.tradeInDiscount;
+    const mismatch = paymentMismatch(order, n);
+    if (mismatch) {
+      change.note = `${change.note}; its trade-in discount was not taken over (${mismatch})`;
+      refused = true;
+    } else {
+      change.tradeInDiscount = n.tradeInDiscount;
+    }
   }
   const changed =
     change.to !== undefined ||
     change.serviceOrderId !== undefined ||
     change.tradeInDiscount !== undefined ||
-    reusedId;
+    reusedId ||
+    refused;
   return {
     outcome: decision === "stale" ? "recorded" : "applied",
     change: changed ? change : null,
