@@ -10,9 +10,9 @@ import {
   serviceWithValuation,
 } from "./test-support/valuation-client";
 
-// Issue: "the discount must be an integer between 0 and the order total and match the accepted
-// valuation" (docs/decisions/payment-matching.md). The look-up at payment start, then the check
-// a paid notification passes before it may mark the order paid.
+// Contract, Events › Webhook: a notification's trade_in_discount is what the service took off;
+// it must be the valuation the shopper accepted (docs/decisions/payment-matching.md). The look-up
+// at payment start, then the check a paid notification passes before it may mark the order paid.
 
 describe("lookupAcceptedValuation", () => {
   it("keeps the accepted trade-in's id, value and currency, asking with the session hash", async () => {
