@@ -48,6 +48,10 @@ export default defineConfig({
       url: `http://localhost:${CLUSTER.control}/instances`,
       reuseExistingServer: false,
       timeout: 180_000,
+      // SIGTERM, not the default SIGKILL: cluster.mjs then stops the instances, nginx and the
+      // PostgreSQL it started (a daemon outside its process group, which a kill would leave
+      // running on its port for the next run to trip over).
+      gracefulShutdown: { signal: "SIGTERM", timeout: 15_000 },
       stdout: "ignore",
       stderr: "pipe",
     },

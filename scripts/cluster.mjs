@@ -139,11 +139,13 @@ async function main() {
     if (stopping) return;
     stopping = true;
     for (const child of children) if (child.exitCode === null) child.kill("SIGTERM");
+    // Not unref'd: with the children gone nothing else may keep this process alive, and
+    // PostgreSQL must still be stopped.
     setTimeout(() => {
       // PostgreSQL goes too if this run started it (the instances have let go by now).
       if (startedPostgres) stopPostgres();
       process.exit(code);
-    }, 500).unref();
+    }, 500);
   };
   const start = (name, command, args, childEnv, { essential = true } = {}) => {
     const child = spawn(command, args, {

@@ -112,11 +112,24 @@ export function startPostgres() {
     ]);
   }
   if (isRunning(bin)) return false;
+  if (portTaken(POSTGRES_PORT)) {
+    throw new Error(
+      `Port ${POSTGRES_PORT} is taken by another server (another checkout's PostgreSQL?). ` +
+        "Stop it, or set POSTGRES_PORT to a free port.",
+    );
+  }
   // TCP on 127.0.0.1 only, no Unix socket (its default folder may not exist or be writable).
   // 200 connections: every shop instance keeps a pool of up to 10, tests open a few more.
   const options = `-p ${POSTGRES_PORT} -c listen_addresses=127.0.0.1 -c unix_socket_directories= -c max_connections=200`;
   runServerProgram(bin, "pg_ctl", ["-D", dataDir, "-l", logFile, "-w", "-o", options, "start"]);
   return true;
+}
+
+/** Whether something listens on 127.0.0.1:port (checked in a child so it stays synchronous). */
+function portTaken(port) {
+  const probe = `require("node:net").connect(${port}, "127.0.0.1")
+    .on("connect", () => process.exit(0)).on("error", () => process.exit(1));`;
+  return spawnSync(process.execPath, ["-e", probe], { timeout: 5_000 }).status === 0;
 }
 
 function postgresIds() {

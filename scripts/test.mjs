@@ -4,9 +4,13 @@ import { readFileSync } from "node:fs";
 import { ensureBrowser } from "./ensure-browser.mjs";
 import { loadEnv, root } from "./lib/env.mjs";
 import { run } from "./lib/run.mjs";
+import { stopPostgres } from "./postgres.mjs";
 
 loadEnv();
 const started = Date.now();
+// Whatever happens, this checkout's PostgreSQL is not left running on its port: the next run,
+// perhaps from another clone, would find the port taken.
+process.on("exit", () => stopPostgres());
 const bin = (name) => `${root}/node_modules/.bin/${name}`;
 
 function step(title, fn) {
