@@ -2,18 +2,20 @@ import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
 import { expect, test } from "@playwright/test";
-import { EMULATOR_URL } from "./support/emulator";
 import { skipWithoutServiceFixture } from "./support/service-fixture";
+import { stackCount, stackOf } from "./support/stack";
 
 // The last step of the run (project "readiness", after every journey): the service emulator's
 // go-live readiness report of merchant m_demo, which is this storefront, built from all the
-// traffic of the run, plus the active webhook checks against the storefront's own receiver.
+// traffic of the run, plus the active webhook checks against the storefront's own receiver. The
+// run is spread over one emulator per worker (./support/stack.ts): the CLI merges their reports.
 // Every rule must pass or be explained in e2e/readiness-explained.json; the report is printed
 // and attached. It runs the same command a merchant's CI would (emulator/README.md).
 
 const root = path.resolve(import.meta.dirname, "..");
 const run = promisify(execFile);
 
+const EMULATORS = Array.from({ length: stackCount() }, (_, k) => stackOf(k).emulatorUrl);
 const TITLE =
   "the storefront's go-live readiness report has every rule passing or explained @emulator";
 // biome-ignore lint/correctness/noEmptyPattern: Playwright reads fixture dependencies from this pattern
@@ -25,8 +27,7 @@ test(TITLE, async ({}, testInfo) => {
     "emulator/src/readiness/cli.ts",
     "--merchant",
     "m_demo",
-    "--url",
-    EMULATOR_URL,
+    ...EMULATORS.flatMap((url) => ["--url", url]),
     "--active",
     "--strict",
     "--explain",
@@ -43,11 +44,13 @@ test(TITLE, async ({}, testInfo) => {
   console.log(result.stdout);
   await testInfo.attach("readiness-report.txt", { body: result.stdout, contentType: "text/plain" });
   // The JSON keeps the evidence entries themselves, to see why a rule failed.
-  const json = await fetch(`${EMULATOR_URL}/__emulator/readiness?merchant=m_demo`);
-  await testInfo.attach("readiness-report.json", {
-    body: await json.text(),
-    contentType: "application/json",
-  });
+  for (const [k, url] of EMULATORS.entries()) {
+    const json = await fetch(`${url}/__emulator/readiness?merchant=m_demo`);
+    await testInfo.attach(`readiness-report-${k + 1}.json`, {
+      body: await json.text(),
+      contentType: "application/json",
+    });
+  }
   expect(result.stderr, result.stdout).toBe("");
   expect(result.code).toBe(0);
 });

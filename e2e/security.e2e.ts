@@ -11,8 +11,9 @@ import { ADMIN, adminLogin, cartCount, SHOPPER } from "./fixtures";
 import { EMULATOR_URL, sessionHashOf } from "./support/emulator";
 import { expect, test } from "./support/fixtures";
 import { rawShopSession } from "./support/shop-session";
+import { STACK } from "./support/stack";
 
-const SHOP = "http://localhost:3000";
+const SHOP = STACK.shopUrl;
 
 /** A second browser holding a copy of this context's cookies (what a thief would have). */
 async function copyOf(browser: Browser, context: BrowserContext): Promise<Page> {
@@ -118,7 +119,7 @@ test.describe("login throttling @security", () => {
   // Clean up after, so the suite's later admin logins are not slowed: the lock itself is what
   // is under test here, and it must not leak into the other journeys.
   test.afterAll(() => {
-    const db = new Database("e2e.db");
+    const db = new Database(STACK.databaseFile);
     db.prepare("DELETE FROM LoginThrottle").run();
     db.close();
   });
@@ -176,8 +177,7 @@ test.describe("headers @security", () => {
   test("every page carries the security headers; private pages are never stored", async ({
     request,
   }) => {
-    const sdkOrigin = new URL(process.env.SERVICE_ASSETS_URL ?? "http://localhost:4010/assets")
-      .origin;
+    const sdkOrigin = new URL(STACK.assetsUrl ?? "").origin;
     for (const path of ["/", "/products/aurora-x1", "/cart", "/account/login", "/admin/login"]) {
       const response = await request.get(path);
       const headers = response.headers();

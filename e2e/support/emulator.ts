@@ -3,12 +3,10 @@
 // service with `SERVICE_ASSETS_URL=… npx playwright test --grep-invert @emulator`.
 // Plain fetch from the test process: the control API is never journaled, rate limited or faulted.
 import { expect, type Page } from "@playwright/test";
+import { STACK } from "./stack";
 
-// The bundled emulator, or the second browser-test stack's (playwright.config.ts sets it).
-export const EMULATOR_URL = (process.env.EMULATOR_URL ?? "http://localhost:4010").replace(
-  /\/+$/,
-  "",
-);
+// This worker's emulator (./stack.ts).
+export const EMULATOR_URL = STACK.emulatorUrl;
 
 export interface WebhookAttempt {
   n: number;

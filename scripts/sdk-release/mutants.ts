@@ -39,13 +39,11 @@ function failedTests(results: BuildResult[]): string[] {
 }
 
 /** The subset without the bundled emulator: the storefront's service journeys (the shop-only
- *  files cannot see an SDK regression) without @emulator; they all live on the first stack, and
- *  one failure is a kill. */
+ *  files cannot see an SDK regression) without @emulator; one failure is a kill. */
 const SUBSET: Partial<ReleaseOptions> = {
   suites: ["storefront"],
   grepInvert: "@emulator",
   storefrontFiles: ["service-"],
-  stacks: 1,
   maxFailures: 1,
   quiet: true,
 };

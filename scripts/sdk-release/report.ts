@@ -274,7 +274,7 @@ export function writeReport(
     ...skips(results),
     "## Files",
     "",
-    "- `junit/<build>-sdk-page.xml`, `junit/<build>-storefront-1.xml`, `-storefront-2.xml` (its two stacks): every test, JUnit XML (Playwright)",
+    "- `junit/<build>-sdk-page.xml`, `junit/<build>-storefront.xml`: every test, JUnit XML (Playwright)",
     "- `junit/contract-items.xml`: one test case per contract item and build",
     "- `results.json`: every test outcome; `<build>/main.js`: the exact bundle tested",
     "- traces of failed tests: `test-results/` (open with `npx playwright show-trace`)",

@@ -59,14 +59,12 @@ describe("buildEnv", () => {
 });
 
 describe("suiteRuns", () => {
-  it("runs the storefront as one stack without the bundled emulator, even when two are asked", () => {
-    expect(
-      suiteRuns({ builds: [], out: "", noEmulator: true, stacks: 2 }).map((s) => s.id),
-    ).toEqual(["sdk-page", "storefront"]);
-    expect(suiteRuns({ builds: [], out: "", stacks: 2 }).map((s) => s.id)).toEqual([
-      "sdk-page",
-      "storefront-1",
-      "storefront-2",
+  it("runs the SDK page suite and the storefront suite with one stack per worker", () => {
+    const runs = suiteRuns({ builds: [], out: "", stacks: 3 });
+    expect(runs.map((s) => s.id)).toEqual(["sdk-page", "storefront"]);
+    expect(runs[1]?.env).toEqual({ E2E_WORKERS: "3" });
+    expect(suiteRuns({ builds: [], out: "", suites: ["storefront"] }).map((s) => s.id)).toEqual([
+      "storefront",
     ]);
   });
 });

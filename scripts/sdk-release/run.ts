@@ -48,7 +48,8 @@ export interface ReleaseOptions {
   storefrontFiles?: string[];
   /** stop each suite after this many failures (the mutation run only needs one) */
   maxFailures?: number;
-  /** storefront + emulator stacks of the storefront suite, 1 or 2 (E2E_STACK; default 1) */
+  /** workers of the storefront suite, each with a storefront + emulator stack of its own
+   *  (E2E_WORKERS, e2e/support/stack.ts; default 2) */
   stacks?: number;
   /** print only a line per build, not every test */
   quiet?: boolean;
@@ -64,25 +65,19 @@ interface SuiteRun {
 
 /**
  * The Playwright processes of one build, run side by side: the SDK page suite, and the storefront
- * suite as two stacks (E2E_STACK, playwright.config.ts) of their own shop and emulator each.
+ * suite with a storefront + emulator stack per worker (E2E_WORKERS, playwright.config.ts).
  */
 export function suiteRuns(options: ReleaseOptions): SuiteRun[] {
-  const stacks = options.stacks ?? Number(process.env.E2E_STACKS ?? 1);
+  const stacks = options.stacks ?? Number(process.env.E2E_WORKERS ?? 2);
   const runs: SuiteRun[] = [
     { name: "sdk-page", id: "sdk-page", config: "emulator/playwright.config.ts", env: {} },
+    {
+      name: "storefront",
+      id: "storefront",
+      config: "playwright.config.ts",
+      env: { E2E_WORKERS: String(stacks) },
+    },
   ];
-  if (stacks > 1 && !options.noEmulator) {
-    for (const stack of ["1", "2"]) {
-      runs.push({
-        name: "storefront",
-        id: `storefront-${stack}`,
-        config: "playwright.config.ts",
-        env: { E2E_STACK: stack },
-      });
-    }
-  } else {
-    runs.push({ name: "storefront", id: "storefront", config: "playwright.config.ts", env: {} });
-  }
   return runs.filter((s) => !options.suites || options.suites.includes(s.name));
 }
 
@@ -278,9 +273,8 @@ async function main() {
       out: { type: "string", default: "sdk-release-report" },
       "no-emulator": { type: "boolean", default: false },
       workers: { type: "string", default: "2" },
-      // 2: the storefront suite as two stacks side by side (faster; the readiness report then
-      // judges stack 1's traffic only). Default 1: the storefront suite exactly as npm run test:e2e.
-      stacks: { type: "string", default: "1" },
+      // workers of the storefront suite, a storefront + emulator stack each
+      stacks: { type: "string", default: process.env.E2E_WORKERS ?? "2" },
       quiet: { type: "boolean", default: false },
     },
   });

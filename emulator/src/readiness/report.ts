@@ -232,3 +232,45 @@ export function readinessFor(ctx: EmulatorContext): Readiness {
   }
   return readiness;
 }
+
+/**
+ * One merchant's reports from several emulators that each saw part of the same run (a test
+ * suite with one emulator per worker): each rule merged as across resets (mergeFindings), its
+ * evidence labelled with the emulator it came from.
+ */
+export function mergeReports(
+  reports: { source: string; report: ReadinessReport }[],
+): ReadinessReport {
+  const [first] = reports;
+  if (!first) throw new Error("no report to merge");
+  if (reports.length === 1) return first.report;
+  const summary: Record<Verdict, number> = { pass: 0, fail: 0, not_exercised: 0 };
+  const groups = first.report.groups.map((group) => ({
+    ...group,
+    rules: group.rules.map((rule): ReportRule => {
+      let merged: Finding | undefined;
+      for (const { source, report } of reports) {
+        const same = report.groups.flatMap((g) => g.rules).find((r) => r.id === rule.id);
+        if (!same) continue;
+        const evidence = same.evidence.map((e) => ({ ...e, summary: `${source}: ${e.summary}` }));
+        merged = mergeFindings(merged, { verdict: same.verdict, note: same.note, evidence });
+      }
+      const shown = merged ?? { verdict: rule.verdict, note: rule.note, evidence: [] };
+      summary[shown.verdict] += 1;
+      return { ...rule, ...shown };
+    }),
+  }));
+  const ran = reports.flatMap(({ report }) => (report.active_checks ? [report.active_checks] : []));
+  return {
+    merchant_id: first.report.merchant_id,
+    generated_at:
+      reports
+        .map(({ report }) => report.generated_at)
+        .sort()
+        .at(-1) ?? first.report.generated_at,
+    ready: summary.fail === 0,
+    summary,
+    active_checks: ran.sort((a, b) => a.ran_at.localeCompare(b.ran_at)).at(-1) ?? null,
+    groups,
+  };
+}

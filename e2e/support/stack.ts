@@ -1,0 +1,51 @@
+// One storefront + emulator pair per Playwright worker. The control API resets, faults and moves
+// the clock of a whole emulator, and the shop binds one merchant (SERVICE_* settings), so two
+// journeys running at once never share either: worker k (its parallel index, stable across
+// worker restarts) drives the shop on 3000 + k, the emulator on 4010 + k, and its own database.
+// playwright.config.ts starts every stack before the first test; a worker reads its own through
+// TEST_PARALLEL_INDEX, which Playwright sets in each worker process (the config file too is
+// evaluated there, so its baseURL is the worker's shop).
+
+export interface Stack {
+  index: number;
+  shopPort: number;
+  shopUrl: string;
+  /** 0 when no bundled emulator runs (a staging service, EMULATOR_PORT=0) */
+  emulatorPort: number;
+  emulatorUrl: string;
+  /** where the shop loads the SDK from: the stack's emulator, or the staging service's
+   *  SERVICE_ASSETS_URL */
+  assetsUrl: string | undefined;
+  /** SQLite file of this stack's shop, relative to the repository */
+  databaseFile: string;
+}
+
+const SHOP_BASE_PORT = 3000;
+const EMULATOR_BASE_PORT = Number(process.env.EMULATOR_PORT ?? 4010);
+
+export function stackOf(index: number): Stack {
+  const emulatorPort = EMULATOR_BASE_PORT > 0 ? EMULATOR_BASE_PORT + index : 0;
+  return {
+    index,
+    shopPort: SHOP_BASE_PORT + index,
+    shopUrl: `http://localhost:${SHOP_BASE_PORT + index}`,
+    emulatorPort,
+    emulatorUrl: `http://localhost:${emulatorPort}`,
+    assetsUrl:
+      emulatorPort > 0
+        ? `http://localhost:${emulatorPort}/assets`
+        : process.env.SERVICE_ASSETS_URL,
+    databaseFile: index === 0 ? "e2e.db" : `e2e-${index + 1}.db`,
+  };
+}
+
+/** How many stacks (and workers) the suite runs: E2E_WORKERS, default 2; one against a staging
+ *  service, whose single merchant and webhook address the workers would share. */
+export function stackCount(): number {
+  if (EMULATOR_BASE_PORT <= 0) return 1;
+  const wanted = Number(process.env.E2E_WORKERS ?? 2);
+  return Number.isInteger(wanted) && wanted >= 1 && wanted <= 8 ? wanted : 2;
+}
+
+/** The stack of this worker (stack 0 in the runner process, which runs no test). */
+export const STACK = stackOf(Number(process.env.TEST_PARALLEL_INDEX ?? 0));
