@@ -9,6 +9,9 @@ import { CHROMIUM_LAUNCH_OPTIONS } from "./scripts/chromium-launch";
 // Each worker has a storefront + emulator pair of its own (./e2e/support/stack.ts): E2E_WORKERS
 // of them (default 2), the shop on 3000 + k and the emulator on 4010 + k.
 const STACKS = Array.from({ length: stackCount() }, (_, k) => stackOf(k));
+// An EMULATOR_URL left in the shell would put every worker on one emulator (e2e/support/emulator.ts
+// honours it for the cluster project, which has one of its own).
+delete process.env.EMULATOR_URL;
 // The service emulator (emulator/README.md). The shop's SERVICE_* settings point at its stack's
 // emulator; tests tagged @emulator also drive its control API. To run against a staging service,
 // set the SERVICE_* values and EMULATOR_PORT=0 (no bundled emulator, one worker): the journeys

@@ -5,8 +5,9 @@
 import { expect, type Page } from "@playwright/test";
 import { STACK } from "./stack";
 
-// This worker's emulator (./stack.ts).
-export const EMULATOR_URL = STACK.emulatorUrl;
+// This worker's emulator (./stack.ts), unless a suite with one emulator of its own names it
+// (playwright.cluster.config.ts sets EMULATOR_URL).
+export const EMULATOR_URL = (process.env.EMULATOR_URL ?? STACK.emulatorUrl).replace(/\/+$/, "");
 
 export interface WebhookAttempt {
   n: number;

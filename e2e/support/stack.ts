@@ -32,9 +32,7 @@ export function stackOf(index: number): Stack {
     emulatorPort,
     emulatorUrl: `http://localhost:${emulatorPort}`,
     assetsUrl:
-      emulatorPort > 0
-        ? `http://localhost:${emulatorPort}/assets`
-        : process.env.SERVICE_ASSETS_URL,
+      emulatorPort > 0 ? `http://localhost:${emulatorPort}/assets` : process.env.SERVICE_ASSETS_URL,
     databaseFile: index === 0 ? "e2e.db" : `e2e-${index + 1}.db`,
   };
 }
