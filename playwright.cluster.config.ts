@@ -1,4 +1,5 @@
 import { defineConfig, devices } from "@playwright/test";
+import type { ServiceVariantOptions } from "./e2e/support/fixtures";
 import { CHROMIUM_LAUNCH_OPTIONS } from "./scripts/chromium-launch";
 
 // The Playwright project `cluster`: the shop as it runs at scale (docs/decisions/scaling.md). Two
@@ -15,7 +16,7 @@ export const CLUSTER = {
 // The control-API client (e2e/support/emulator.ts) reads it when imported.
 process.env.EMULATOR_URL = `http://localhost:${CLUSTER.emulator}`;
 
-export default defineConfig({
+export default defineConfig<ServiceVariantOptions>({
   testDir: "e2e/cluster",
   testMatch: "**/*.e2e.ts",
   outputDir: "test-results/cluster",
@@ -31,6 +32,8 @@ export default defineConfig({
       name: "cluster",
       use: {
         baseURL: `http://localhost:${CLUSTER.balancer}`,
+        // e2e/support/fixtures.ts: its customers live in PostgreSQL; log in through the balancer
+        signInByForm: true,
         trace: "retain-on-failure",
         ...devices["Desktop Chrome"],
         launchOptions: CHROMIUM_LAUNCH_OPTIONS,

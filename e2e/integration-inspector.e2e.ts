@@ -16,7 +16,7 @@ async function freshShopperAtHome(
   emulator: typeof EmulatorClient,
 ) {
   await emulator.reset();
-  await shop.login();
+  await shop.startSignedIn();
   await shop.page.goto("/");
   await sdk.ready();
 }
@@ -126,7 +126,7 @@ test("plain card orders around a reset show no red line: the token renewal is ex
     await shop.placeOrder();
     await expect(shop.orderStatus()).toHaveText("Paid");
   };
-  await shop.login();
+  await shop.startSignedIn();
   await plainCardOrder(); // the shop holds a token from before the reset
   await emulator.reset(); // the service forgets it: the next call is answered 401
   await page.goto("/");

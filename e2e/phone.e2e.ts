@@ -20,7 +20,7 @@ test("checkout at 390 px: no overflow; a declined card's message in view, focuse
   sdk,
   shop,
 }) => {
-  await shop.login();
+  await shop.startSignedIn();
   await shop.addToCart("aurora-x1");
   await shop.openCheckout();
   await sdk.ready();

@@ -15,7 +15,7 @@ async function payWithService(
   shop: ShopSteps,
   quantity = 1,
 ): Promise<{ number: string; cartId: string }> {
-  await shop.login();
+  await shop.startSignedIn();
   await page.goto("/");
   await sdk.ready();
   await tradeInFromBanner(sdk, shop, quantity);

@@ -12,7 +12,7 @@ test("a cart change in a second tab is refused while the Service Pay window is o
   shop,
 }) => {
   // The valuation is saved to the shopper's account (the wizard asks to log in first).
-  await shop.login();
+  await shop.startSignedIn();
   await page.goto("/");
   await sdk.ready();
   await tradeInFromBanner(sdk, shop);

@@ -13,7 +13,7 @@ test("an accepted €420 offer shows in the product price, the cart and the tota
   shop,
   emulator,
 }) => {
-  await shop.login();
+  await shop.startSignedIn();
   await emulator.createTradeIn({ session_hash: await sessionHashOf(page), value: TRADE_IN });
   await shop.addToCart("aurora-x1");
   await sdk.ready();
@@ -51,7 +51,7 @@ test("without a trade-in, or with one in another currency, prices stay as they a
   shop,
   emulator,
 }) => {
-  await shop.login();
+  await shop.startSignedIn();
   await shop.addToCart("aurora-x1");
   await sdk.ready();
   await expect(page.getByTestId("product-trade-in-price")).toBeEmpty();

@@ -27,7 +27,7 @@ async function tradeInThenCart(
 
 /** Logs in and pays a first, plain card order: the shop then holds a token pair. */
 async function firstCardPurchase(shop: ShopSteps) {
-  await shop.login();
+  await shop.startSignedIn();
   await shop.page.goto("/");
   await shop.addToCart("echo-buds-pro");
   await payByCard(shop);
@@ -102,7 +102,7 @@ test.describe("card payment with a trade-in", () => {
     shop,
     emulator,
   }) => {
-    await shop.login();
+    await shop.startSignedIn();
     await page.goto("/");
     await sdk.ready();
     await shop.addToCart(PRODUCT);
@@ -114,7 +114,7 @@ test.describe("card payment with a trade-in", () => {
   test("an expired valuation is not applied to a card order, and the shopper is told why @emulator", {
     tag: VARIANTS_TAG,
   }, async ({ page, sdk, shop, emulator }) => {
-    await shop.login();
+    await shop.startSignedIn();
     await tradeInThenCart(sdk, shop, TEST_CATEGORY, TEST_DEVICES.expiresSoon);
     await emulator.advanceClock({ minutes: 2 });
     await payByCard(shop);
@@ -130,7 +130,7 @@ test.describe("card payment with a trade-in", () => {
     shop,
     emulator,
   }) => {
-    await shop.login();
+    await shop.startSignedIn();
     await tradeInThenCart(sdk, shop, TEST_CATEGORY, TEST_DEVICES.expiresSoon);
     await checkoutInMode(shop, sdk, "tradein_valid");
     await emulator.advanceClock({ minutes: 2 });
@@ -189,7 +189,7 @@ test("a slow service: the checkout does not wait for it, and a timed-out registr
   emulator,
 }) => {
   test.setTimeout(60_000);
-  await shop.login();
+  await shop.startSignedIn();
   await tradeInThenCart(sdk, shop);
   // Slower than the checkout's wait and than the client's per-request timeout (10 s).
   await emulator.addFault({ endpoint: "register_purchase", latency_ms: 12_000, count: 1 });
@@ -257,7 +257,7 @@ test.describe("tokens and sessions during checkout", () => {
   test("a session superseded by a cart change is followed to its new version @emulator", {
     tag: VARIANTS_TAG,
   }, async ({ page, sdk, shop, emulator, serviceMerchant }) => {
-    await shop.login();
+    await shop.startSignedIn();
     await tradeInThenCart(sdk, shop);
     await checkoutInMode(shop, sdk, "tradein_valid");
     // The cart changes after the service saw it: the session moves to its next version.

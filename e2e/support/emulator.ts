@@ -196,13 +196,19 @@ export const emulator = {
 
 /**
  * The shopper's session hash, read the way the SDK reads it: `shopper_data` from the page's own
- * context (so the shopper's sealed cookie goes along). 404 for an anonymous shopper.
+ * context (so the shopper's sealed cookie goes along). 404 for an anonymous shopper. Before the
+ * first page (a journey that starts signed in, ShopSteps.startSignedIn) through the context's
+ * request client, which carries the same cookies.
  */
 export async function sessionHashOf(page: Page): Promise<string> {
-  const body = await page.evaluate(async () => {
-    const response = await fetch("/api/service/shopper_data", { credentials: "same-origin" });
-    return { status: response.status, json: await response.json() };
-  });
+  const body = /^https?:/.test(page.url())
+    ? await page.evaluate(async () => {
+        const response = await fetch("/api/service/shopper_data", { credentials: "same-origin" });
+        return { status: response.status, json: await response.json() };
+      })
+    : await page.request
+        .get("/api/service/shopper_data")
+        .then(async (response) => ({ status: response.status(), json: await response.json() }));
   expect(body.status, "shopper_data answers 200 for a logged-in shopper").toBe(200);
   const hash = (body.json as { session_hash_token?: unknown }).session_hash_token;
   expect(hash).toMatch(/^[0-9a-f]{64}$/);

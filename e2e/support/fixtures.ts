@@ -26,6 +26,9 @@ export type ServiceVariantOptions = {
   /** The merchant settings of a service variant project (./service-variants.ts), applied to
    *  m_demo after each reset; undefined: the emulator's defaults. */
   serviceMerchant: MerchantPatch | undefined;
+  /** `shop.startSignedIn` logs in through the form instead of the stored cookie: the cluster
+   *  project, whose shop keeps its customers in PostgreSQL behind a balancer. */
+  signInByForm: boolean;
 };
 
 export const test = base.extend<
@@ -40,6 +43,7 @@ export const test = base.extend<
   ServiceVariantOptions
 >({
   serviceMerchant: [undefined, { option: true, scope: "worker" }],
+  signInByForm: [false, { option: true, scope: "worker" }],
   // Every test tells the readiness report its shopper's raw session id and salt (they must
   // appear nowhere in the service's journal). Torn down after the test's own fixtures.
   readinessDeclaration: [
@@ -82,8 +86,8 @@ export const test = base.extend<
   service: async ({ emulator: _usesEmulator }, use) => {
     await use(emulatorServiceFixture);
   },
-  shop: async ({ page }, use) => {
-    await use(new ShopSteps(page));
+  shop: async ({ page, signInByForm }, use) => {
+    await use(new ShopSteps(page, { signInByForm }));
   },
 });
 

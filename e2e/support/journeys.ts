@@ -15,9 +15,10 @@ export interface PaidWithService {
 }
 
 /**
- * Logs in (default: SHOPPER), optionally gives the session an accepted trade-in of `tradeIn.value`
- * cents through the control API (no wizard), adds `product` and opens the checkout with the SDK
- * ready. Pass `tradeIn` only from tests tagged @emulator (the control API resets the emulator).
+ * Starts signed in (default: SHOPPER; ShopSteps.startSignedIn: the stored cookie, not the form),
+ * optionally gives the session an accepted trade-in of `tradeIn.value` cents through the control
+ * API (no wizard), adds `product` and opens the checkout with the SDK ready. Pass `tradeIn`
+ * only from tests tagged @emulator (the control API resets the emulator).
  */
 export async function openCheckoutWith(
   fixtures: { page: Page; sdk: ServiceSdkDriver; shop: ShopSteps },
@@ -26,7 +27,7 @@ export async function openCheckoutWith(
   account: typeof SHOPPER = SHOPPER,
 ): Promise<void> {
   const { page, sdk, shop } = fixtures;
-  await shop.login(account);
+  await shop.startSignedIn(account);
   if (tradeIn) {
     await tradeIn.emulator.createTradeIn({
       session_hash: await sessionHashOf(page),

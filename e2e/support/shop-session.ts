@@ -1,10 +1,17 @@
 // The shopper's raw session identity, read the way only the shop's server can: by unsealing the
 // httpOnly `shop_session` cookie with SESSION_SECRET (the value the suite's storefront runs with,
 // from .env). Tests use it to prove the raw session id never reaches the service.
+import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import type { BrowserContext } from "@playwright/test";
-import { unsealData } from "iron-session";
+import Database from "better-sqlite3";
+import { sealData, unsealData } from "iron-session";
+import { STACK } from "./stack";
+
+/** The shop's session cookie and its lifetime (lib/session/session-data.ts). */
+export const SESSION_COOKIE = "shop_session";
+const SESSION_TTL_SECONDS = 60 * 60 * 24 * 30;
 
 function sessionSecret(): string {
   if (!process.env.SESSION_SECRET) {
@@ -19,11 +26,37 @@ function sessionSecret(): string {
 export async function rawShopSession(
   context: BrowserContext,
 ): Promise<{ sessionId: string; salt: string }> {
-  const cookie = (await context.cookies()).find((c) => c.name === "shop_session");
+  const cookie = (await context.cookies()).find((c) => c.name === SESSION_COOKIE);
   if (!cookie) throw new Error("no shop_session cookie in this browser context");
   const data = await unsealData<{ sessionId?: string; salt?: string }>(cookie.value, {
     password: sessionSecret(),
   });
   if (!data.sessionId || !data.salt) throw new Error("the session cookie carries no identity");
   return { sessionId: data.sessionId, salt: data.salt };
+}
+
+/**
+ * The cookie of a shopper who logged in as `email` and has not browsed yet: what the login form
+ * would leave in the browser (lib/shop/actions/account-actions.ts: a fresh identity and token,
+ * the customer's id), sealed with the storefront's SESSION_SECRET. Journeys that are not about
+ * logging in start from it instead of typing the password again (the ones that are, and the
+ * go-live scenarios, still use the form). The customer's id is read from this worker's database.
+ */
+export async function signedInShopSession(email: string): Promise<string> {
+  const db = new Database(STACK.databaseFile, { readonly: true });
+  try {
+    const customer = db.prepare("SELECT id FROM Customer WHERE email = ?").get(email) as
+      | { id: string }
+      | undefined;
+    if (!customer) throw new Error(`no customer ${email} in ${STACK.databaseFile}`);
+    const data = {
+      sessionId: randomBytes(32).toString("hex"),
+      salt: randomBytes(32).toString("hex"),
+      token: randomBytes(32).toString("hex"),
+      customerId: customer.id,
+    };
+    return await sealData(data, { password: sessionSecret(), ttl: SESSION_TTL_SECONDS });
+  } finally {
+    db.close();
+  }
 }

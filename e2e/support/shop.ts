@@ -3,9 +3,14 @@
 // the SDK's screens; that is ./service-sdk-driver.ts.
 import { expect, type Locator, type Page } from "@playwright/test";
 import { adminLogin, SHOPPER } from "../fixtures";
+import { SESSION_COOKIE, signedInShopSession } from "./shop-session";
+import { STACK } from "./stack";
 
 export class ShopSteps {
-  constructor(readonly page: Page) {}
+  constructor(
+    readonly page: Page,
+    private readonly options: { signInByForm?: boolean } = {},
+  ) {}
 
   async login(account: { email: string; password: string } = SHOPPER): Promise<void> {
     await this.page.goto("/account/login");
@@ -13,6 +18,30 @@ export class ShopSteps {
     await this.page.getByLabel("Password").fill(account.password);
     await this.page.getByRole("main").getByRole("button", { name: "Log in" }).click();
     await expect(this.page).toHaveURL((url) => url.pathname !== "/account/login");
+  }
+
+  /**
+   * Starts the journey as a shopper who has just logged in (default: SHOPPER), without the form:
+   * the browser gets the sealed session cookie the login would have left (storage state, made
+   * by ./shop-session.ts). Only for a fresh browser, before the first page: a shopper who has
+   * already browsed logs in through the form (`login`), which keeps the session's cart. With
+   * the fixture option signInByForm (the cluster project) it is the form.
+   */
+  async startSignedIn(account: { email: string; password: string } = SHOPPER): Promise<void> {
+    if (this.options.signInByForm) return this.login(account);
+    const context = this.page.context();
+    if ((await context.cookies()).some((c) => c.name === SESSION_COOKIE)) {
+      throw new Error("this browser already has a shop session: log in through the form (login)");
+    }
+    await context.addCookies([
+      {
+        name: SESSION_COOKIE,
+        value: await signedInShopSession(account.email),
+        url: STACK.shopUrl,
+        httpOnly: true,
+        sameSite: "Lax",
+      },
+    ]);
   }
 
   async addToCart(slug: string, quantity = 1): Promise<void> {
