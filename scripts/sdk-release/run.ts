@@ -3,7 +3,7 @@
 // bundle served by the emulator, and against a baseline when one is given. Writes
 // sdk-release-report/ (index.html, summary.md, junit/, results.json) and exits non-zero on any
 // failure. Without --sdk the candidate is the emulator's own build (what npm test runs).
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -81,6 +81,19 @@ export function suiteRuns(options: ReleaseOptions): SuiteRun[] {
   return runs.filter((s) => !options.suites || options.suites.includes(s.name));
 }
 
+/** The Playwright processes running now. A SIGINT or SIGTERM to this runner reaches them as
+ *  SIGINT, Playwright's Ctrl-C, on which it stops the storefronts and emulators it started
+ *  (on SIGTERM it would leave them on their ports). */
+const running = new Set<ChildProcess>();
+let stopping = false;
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    stopping = true;
+    if (running.size === 0) process.exit(130);
+    for (const child of running) child.kill("SIGINT");
+  });
+}
+
 function playwright(args: string[], env: Env, prefix: string, quiet: boolean): Promise<number> {
   return new Promise((resolve) => {
     const child = spawn(PLAYWRIGHT, args, {
@@ -88,6 +101,11 @@ function playwright(args: string[], env: Env, prefix: string, quiet: boolean): P
       // Next's types make NODE_ENV required; a child process's environment does not need it.
       env: env as NodeJS.ProcessEnv,
       stdio: ["ignore", "pipe", "pipe"],
+    });
+    running.add(child);
+    child.on("exit", () => {
+      running.delete(child);
+      if (stopping && running.size === 0) process.exit(130);
     });
     const forward = (stream: NodeJS.ReadableStream, to: NodeJS.WriteStream) => {
       let rest = "";
