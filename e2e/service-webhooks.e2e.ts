@@ -1,7 +1,6 @@
 // The order webhook as the service really delivers it (contract, Events › Webhook): duplicated
 // many times at once, out of order, late, before the merchant's pending order exists, and forged.
 // The emulator's control API holds, repeats and reorders its real, signed notifications.
-import { createHmac } from "node:crypto";
 import type { Locator } from "@playwright/test";
 import { expect, test } from "./support/fixtures";
 import {
@@ -9,7 +8,7 @@ import {
   payWithServicePay,
   payWithWebhooksHeld,
   releaseHeldWebhook,
-  SEED_WEBHOOK_SECRET,
+  signWebhook,
 } from "./support/journeys";
 import { ServiceSdkDriver } from "./support/service-sdk-driver";
 import { ShopSteps } from "./support/shop";
@@ -219,26 +218,20 @@ test("forged webhooks are answered 403 and change nothing; the genuine one then 
   const genuine = notification.body;
   const tampered = genuine.replace('"payment_completed"', '"cancelled"');
   expect(tampered).not.toBe(genuine);
-  const sign = (secret: string, body: string) =>
-    createHmac("sha256", secret).update(body).digest("hex");
   const forgeries: [string, string, Record<string, string>][] = [
     ["no signature", genuine, {}],
     ["an empty signature", genuine, { "x-service-signature": "" }],
     [
       "the genuine signature on other bytes",
       tampered,
-      { "x-service-signature": sign(SEED_WEBHOOK_SECRET, genuine) },
+      { "x-service-signature": signWebhook(genuine) },
     ],
     [
       "signed with the client secret",
       tampered,
-      { "x-service-signature": sign("demo-client-secret", tampered) },
+      { "x-service-signature": signWebhook(tampered, "demo-client-secret") },
     ],
-    [
-      "a prefixed signature",
-      genuine,
-      { "x-service-signature": `sha256=${sign(SEED_WEBHOOK_SECRET, genuine)}` },
-    ],
+    ["a prefixed signature", genuine, { "x-service-signature": `sha256=${signWebhook(genuine)}` }],
     ["64 zeros", genuine, { "x-service-signature": "0".repeat(64) }],
   ];
   for (const [name, body, headers] of forgeries) {
@@ -280,7 +273,7 @@ test("a signed payment whose trade-in discount is not the accepted valuation hol
     id: `${genuine.id}-more`,
     trade_in_discount: genuine.trade_in_discount + 1,
   });
-  const signature = createHmac("sha256", SEED_WEBHOOK_SECRET).update(body).digest("hex");
+  const signature = signWebhook(body);
   const response = await request.post(WEBHOOK_PATH, {
     data: body,
     headers: { "content-type": "application/json", "x-service-signature": signature },

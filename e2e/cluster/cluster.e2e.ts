@@ -2,7 +2,6 @@
 // round robin, nothing sticky. Each journey is the single-instance suite's, through the
 // balancer, plus what only several instances can get wrong: a webhook storm spread over both, a
 // token expiry both notice at once, and an instance that dies mid-payment.
-import { createHmac } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { adminLogin } from "../fixtures";
 import { emulator as emulatorClient, type JournalEntry } from "../support/emulator";
@@ -12,7 +11,7 @@ import {
   payWithServicePay,
   payWithWebhooksHeld,
   releaseHeldWebhook,
-  SEED_WEBHOOK_SECRET,
+  signWebhook,
   valueDevice,
 } from "../support/journeys";
 import { cluster, instanceOf, instancesServing, storedTransitions } from "./support";
@@ -91,9 +90,7 @@ test("50 copies of one notification at once, spread over both instances: exactly
   const notification = await emulator.webhookFor(paid.cart_id);
 
   // The service's exact bytes and signature, 50 times at once through the balancer.
-  const signature = createHmac("sha256", SEED_WEBHOOK_SECRET)
-    .update(notification.body)
-    .digest("hex");
+  const signature = signWebhook(notification.body);
   const answers = await Promise.all(
     Array.from({ length: 50 }, () =>
       fetch(new URL("/api/service/webhooks/order", page.url()), {

@@ -1,5 +1,6 @@
 // Multi-step journeys shared by the service tests (and the post-purchase ones): each returns what the next
 // assertions need. They combine the shop's steps, the SDK driver and the emulator's control API.
+import { createHmac } from "node:crypto";
 import { expect, type Page } from "@playwright/test";
 import { CARDS, fillCard, SHOPPER } from "../fixtures";
 import { type emulator as EmulatorClient, sessionHashOf } from "./emulator";
@@ -90,6 +91,11 @@ export async function checkoutWithServicePay(sdk: ServiceSdkDriver, shop: ShopSt
 
 /** The seed's webhook secret, `<user_id>-<merchant_id>` (emulator/README.md, Seed). */
 export const SEED_WEBHOOK_SECRET = "u_demo_admin-m_demo";
+
+/** The order webhook's `X-Service-Signature` of `body`: hex HMAC-SHA256 (contract, Webhooks). */
+export function signWebhook(body: string, secret: string = SEED_WEBHOOK_SECRET): string {
+  return createHmac("sha256", secret).update(body).digest("hex");
+}
 export const HOLD_SECONDS = 600;
 
 /** Pays with Service Pay while the emulator holds its webhooks: the order stays pending. */

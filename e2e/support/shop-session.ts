@@ -1,17 +1,20 @@
 // The shopper's raw session identity, read the way only the shop's server can: by unsealing the
 // httpOnly `shop_session` cookie with SESSION_SECRET (the value the suite's storefront runs with,
 // from .env). Tests use it to prove the raw session id never reaches the service.
-import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import type { BrowserContext } from "@playwright/test";
 import Database from "better-sqlite3";
 import { sealData, unsealData } from "iron-session";
+import {
+  randomHex32,
+  SESSION_COOKIE,
+  SESSION_TTL_SECONDS,
+  type ShopSessionData,
+} from "../../lib/session/session-data";
 import { STACK } from "./stack";
 
-/** The shop's session cookie and its lifetime (lib/session/session-data.ts). */
-export const SESSION_COOKIE = "shop_session";
-const SESSION_TTL_SECONDS = 60 * 60 * 24 * 30;
+export { SESSION_COOKIE };
 
 function sessionSecret(): string {
   if (!process.env.SESSION_SECRET) {
@@ -49,10 +52,10 @@ export async function signedInShopSession(email: string): Promise<string> {
       | { id: string }
       | undefined;
     if (!customer) throw new Error(`no customer ${email} in ${STACK.databaseFile}`);
-    const data = {
-      sessionId: randomBytes(32).toString("hex"),
-      salt: randomBytes(32).toString("hex"),
-      token: randomBytes(32).toString("hex"),
+    const data: ShopSessionData = {
+      sessionId: randomHex32(),
+      salt: randomHex32(),
+      token: randomHex32(),
       customerId: customer.id,
     };
     return await sealData(data, { password: sessionSecret(), ttl: SESSION_TTL_SECONDS });
