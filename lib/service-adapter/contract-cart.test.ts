@@ -1,12 +1,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { buildCartView, type CartRow } from "@/lib/shop/cart-view";
+import { CURRENCIES, orderTotal } from "@/lib/shop/money";
+import { SHIPPING_METHOD_IDS, shippingMethod, shippingPrice } from "@/lib/shop/shipping";
 import { product, CART_ROW as row } from "@/test-support/cart-rows";
-import { contractCartOf } from "./contract-cart";
+import { contractCartOf, deliveryChargeOf } from "./contract-cart";
 
 describe("contract cart of the shop's cart", () => {
   it("returns exactly the contract's Cart fields", () => {
-    const cart = contractCartOf(buildCartView(row, "EUR"), "http://localhost:3000/");
+    const cart = contractCartOf(buildCartView(row, "EUR"), "http://localhost:3000/", null);
     expect(cart).toEqual({
       id: "cart-1",
       currency: "EUR",
@@ -54,12 +56,60 @@ describe("contract cart of the shop's cart", () => {
             product: product(`p${n}`, [it.price, it.tax], [it.price, it.tax]),
           })),
         };
-        const cart = contractCartOf(buildCartView(cartRow, "GBP"), "http://x");
+        const cart = contractCartOf(buildCartView(cartRow, "GBP"), "http://x", null);
         for (const i of cart.items) expect(i.total).toBe(i.price * i.quantity + i.tax);
         expect(cart.price).toBe(cart.items.reduce((s, i) => s + i.price * i.quantity, 0));
         expect(cart.tax).toBe(cart.items.reduce((s, i) => s + i.tax, 0));
         expect(cart.total).toBe(cart.price + cart.tax);
       }),
+    );
+  });
+
+  it("carries the delivery as a line, so the Cart's total is what the shop's order owes", () => {
+    const item = fc.record({
+      quantity: fc.integer({ min: 1, max: 20 }),
+      price: fc.integer({ min: 0, max: 1_000_000 }),
+      tax: fc.integer({ min: 0, max: 250_000 }),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(item, { minLength: 1, maxLength: 8 }),
+        fc.constantFrom(...CURRENCIES),
+        fc.constantFrom(...SHIPPING_METHOD_IDS),
+        (items, currency, method) => {
+          const view = buildCartView(
+            {
+              id: "c",
+              items: items.map((it, n) => ({
+                id: `i${n}`,
+                quantity: it.quantity,
+                product: product(`p${n}`, [it.price, it.tax], [it.price, it.tax]),
+              })),
+            },
+            currency,
+          );
+          const delivery = deliveryChargeOf(method, currency, "http://shop.test");
+          const cart = contractCartOf(view, "http://shop.test", delivery);
+          // The one formula of the shop (lib/shop/money.ts) and the contract's Cart agree.
+          const owed = orderTotal({
+            ...view.amounts,
+            shippingPrice: shippingPrice(method, currency),
+            tradeInDiscount: 0,
+          });
+          expect(cart.total).toBe(owed);
+          expect(cart.tax).toBe(view.amounts.tax);
+          expect(cart.items.at(-1)).toEqual({
+            id: `delivery:${method}`,
+            name: shippingMethod(method).name,
+            description: "Delivery",
+            url: "http://shop.test/",
+            quantity: 1,
+            price: shippingPrice(method, currency),
+            tax: 0,
+            total: shippingPrice(method, currency),
+          });
+        },
+      ),
     );
   });
 });

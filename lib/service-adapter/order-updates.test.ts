@@ -81,8 +81,12 @@ describe("sendOrderUpdate", () => {
       quantities: { [shop.products.phone.id]: 1, [shop.products.buds.id]: 0 },
     });
     const cart = c.sent[0]?.cart;
-    expect(cart?.items.map((i) => [i.id, i.quantity])).toEqual([[shop.products.phone.id, 1]]);
-    expect(cart?.total).toBe(66033 + 13867);
+    // The delivery the order charged stays a line of the edited cart.
+    expect(cart?.items.map((i) => [i.id, i.quantity])).toEqual([
+      [shop.products.phone.id, 1],
+      ["delivery:standard", 1],
+    ]);
+    expect(cart?.total).toBe(66033 + 13867 + 499);
     const order = await shop.db.order.findUniqueOrThrow({ where: { id: orderId } });
     expect(order.status).toBe("payment_completed");
   });

@@ -44,7 +44,7 @@ function notify(cartId: string, id: string) {
     order_id: `ord_${id}`,
     cart_id: cartId,
     status: "payment_completed",
-    amount: 12300,
+    amount: 12300 + 1499, // items, tax and the express delivery: the Cart's total
     currency: "EUR",
     trade_in_discount: 1500,
   });

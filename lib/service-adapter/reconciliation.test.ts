@@ -26,6 +26,9 @@ async function pendingServiceOrder() {
   return cart.id;
 }
 
+/** What pendingServiceOrder's order owes: the phone (100.00 + 23.00) and express delivery. */
+const OWED = 12300 + 1499;
+
 const listing = (orders: OrderList["orders"]) => ({
   listOrders: vi.fn(async () => ({ orders })),
 });
@@ -38,7 +41,7 @@ describe("reconcileServiceOrders", () => {
         order_id: "ord_77",
         cart_id: cartId,
         status: "payment_completed",
-        amount: 12300,
+        amount: OWED,
         currency: "EUR",
       },
       { order_id: "ord_78", cart_id: "cart-nobody-has", status: "payment_completed" },
@@ -96,7 +99,47 @@ describe("reconcileServiceOrders", () => {
       new RegExp(`shop order ${order.number} \\(cart ${cartId}\\) is held`),
     );
     // With the reason from its history.
-    expect(next.lines.join("\n")).toMatch(/is held: .*amount 100, the order's cart total is 12300/);
+    expect(next.lines.join("\n")).toMatch(/is held: .*amount €1\.00, the order owes €137\.99/);
+  });
+
+  it("flags a paid order whose amount the service collected differs from what the shop recorded", async () => {
+    const cartId = await pendingServiceOrder();
+    const paid = { order_id: "ord_95", cart_id: cartId, status: "payment_completed" };
+    const first = await reconcileServiceOrders({
+      ...serviceOrderDeps(),
+      client: listing([{ ...paid, amount: OWED, currency: "EUR", trade_in_discount: 0 }]),
+    });
+    expect(first).toMatchObject({ repaired: 1, unresolved: 0 });
+    const order = await shop.db.order.findUniqueOrThrow({ where: { cartId } });
+    expect(order).toMatchObject({ status: "payment_completed", total: OWED });
+
+    // Later the service lists the same order as having collected less than the shop recorded.
+    for (const [listed, why] of [
+      [
+        { amount: OWED, trade_in_discount: 499 },
+        /collected €133\.00, the shop recorded €137\.99 as paid/,
+      ],
+      [
+        { amount: OWED - 499, trade_in_discount: 0 },
+        /lists €133\.00 before the trade-in, the shop recorded €137\.99/,
+      ],
+      [{ amount: OWED, currency: "GBP" }, /lists it in GBP, the shop recorded EUR/],
+    ] as const) {
+      const report = await reconcileServiceOrders({
+        ...serviceOrderDeps(),
+        client: listing([{ ...paid, currency: "EUR", ...listed }]),
+      });
+      expect(report, JSON.stringify(listed)).toMatchObject({ inSync: 0, unresolved: 1 });
+      expect(report.lines.join("\n")).toMatch(
+        new RegExp(`shop order ${order.number} is paid, but the amounts differ`),
+      );
+      expect(report.lines.join("\n")).toMatch(why);
+    }
+    // What the shop recorded is left as it is: a person decides.
+    expect(await shop.db.order.findUniqueOrThrow({ where: { cartId } })).toMatchObject({
+      status: "payment_completed",
+      total: OWED,
+    });
   });
 
   it("cross-checks the cart id of a service order id the shop already knows", async () => {

@@ -1,11 +1,10 @@
 import "server-only";
+import { getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
 import type { ShopperSource } from "@/lib/service/shop-ports";
 import { ADDRESS_FIELDS, type Address } from "@/lib/shop/address";
 import { loadCartWith } from "@/lib/shop/cart";
-import { isCurrency } from "@/lib/shop/money";
-import { isShippingMethodId, shippingMethod } from "@/lib/shop/shipping";
-import { contractCartOf } from "./contract-cart";
+import { cartLinesOf, deliveryChargeOf } from "./contract-cart";
 import { createServicePayStore } from "./service-pay-store";
 
 /** The merchant endpoints' view of the shop (shop-ports.ts ShopperSource), in plain Prisma. */
@@ -29,18 +28,13 @@ export function createShopperSource(db: Db): ShopperSource {
     },
     async openCart(sessionId, shopBaseUrl) {
       const cart = await loadCartWith(db, sessionId);
-      return cart && cart.lines.length > 0 ? contractCartOf(cart, shopBaseUrl) : null;
+      return cart && cart.lines.length > 0 ? cartLinesOf(cart, shopBaseUrl) : null;
     },
     loadCheckout(cartId) {
       return createServicePayStore(db).transaction((tx) => tx.loadCheckout(cartId));
     },
     shippingMethod(id, currency) {
-      const method = shippingMethod(isShippingMethodId(id) ? id : "standard");
-      return {
-        id: method.id,
-        name: method.name,
-        price: method.price[isCurrency(currency) ? currency : "EUR"],
-      };
+      return deliveryChargeOf(id, currency, getConfig().SHOP_BASE_URL);
     },
     defaultShippingMethod: "standard",
   };

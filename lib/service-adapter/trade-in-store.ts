@@ -1,24 +1,34 @@
 import "server-only";
+import { getConfig } from "@/lib/config";
 import { type Db, isPostgres } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import type {
-  ShopOrder,
-  ShopOrderItem,
+  PlacedOrder,
   TradeInRegistration,
   TradeInRegistrationStore,
 } from "@/lib/service/shop-ports";
 import { writeOrderChange } from "@/lib/shop/orders";
+import { deliveryChargeOf } from "./contract-cart";
 import { isUniqueViolation } from "./service-pay-store";
 
 // lib/service's register-purchase store (shop-ports.ts TradeInRegistrationStore) on the
 // TradeInRegistration table, in plain Prisma. The row is unique per order and claimed by a
 // compare-and-set on `attempts`, so an attempt is never made twice at once.
 
-export function loadOrderWithItems(
+/** A placed order with its lines and the delivery it charged (shop-ports.ts PlacedOrder). */
+export async function loadOrderWithItems(
   db: Pick<Db, "order">,
   orderId: string,
-): Promise<(ShopOrder & { items: ShopOrderItem[] }) | null> {
-  return db.order.findUnique({ where: { id: orderId }, include: { items: true } });
+): Promise<PlacedOrder | null> {
+  const order = await db.order.findUnique({ where: { id: orderId }, include: { items: true } });
+  if (!order) return null;
+  const delivery = deliveryChargeOf(
+    order.shippingMethod,
+    order.currency,
+    getConfig().SHOP_BASE_URL,
+    order.shippingPrice,
+  );
+  return { ...order, delivery };
 }
 
 function asRegistration(

@@ -126,7 +126,8 @@ describe("planNotification: the discount must match the accepted valuation", () 
     event: "order.payment_completed",
     serviceOrderId: "ord_1",
     status: "payment_completed",
-    amount: 12_300,
+    // Everything the order owes before the trade-in: items, tax and delivery.
+    amount: 12_800,
     currency: "EUR",
     tradeInDiscount,
   });
@@ -152,7 +153,7 @@ describe("planNotification: the discount must match the accepted valuation", () 
       expect(result.change).toMatchObject({ to: "payment_mismatch" });
       expect(result.change?.tradeInDiscount).toBeUndefined();
       expect(result.change?.note).toContain(
-        `trade-in discount ${discount}, the accepted valuation of trade-in tradein_1 allows 5000`,
+        `trade-in discount €${(discount / 100).toFixed(2)}, the accepted valuation of trade-in tradein_1 allows €50.00`,
       );
     }
     // A notification without the discount does not match a known valuation either.
@@ -174,7 +175,7 @@ describe("planNotification: the discount must match the accepted valuation", () 
     const held = plan(none, 1);
     expect(held.outcome).toBe("held");
     expect(held.change?.note).toContain(
-      "trade-in discount 1, but there was no accepted trade-in when the payment started (the session has no trade-in)",
+      "trade-in discount €0.01, but there was no accepted trade-in when the payment started (the session has no trade-in)",
     );
     expect(plan(none, 0).outcome).toBe("applied");
   });

@@ -1,4 +1,5 @@
 import "server-only";
+import { centsText } from "./cart";
 import type { CallPatience, ServiceClient } from "./client";
 import { lookupSession } from "./session-lookup";
 import type { AcceptedValuation } from "./shop-ports";
@@ -94,7 +95,11 @@ async function readValuation(client: ValuationClient, hash: string): Promise<Acc
       { id: item.id ?? null },
     );
   }
-  return valuation("known", `trade-in ${item.id ?? "?"}: ${item.value} ${item.currency}`, item);
+  return valuation(
+    "known",
+    `trade-in ${item.id ?? "?"}: ${centsText(item.value, item.currency)}`,
+    item,
+  );
 }
 
 function withinDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
@@ -119,19 +124,37 @@ export function valuationMismatch(
   tradeInDiscount: number,
 ): string | null {
   const item = v.valuationItemId ? `trade-in ${v.valuationItemId}` : "the trade-in";
+  const money = (cents: number) => centsText(cents, order.currency);
   if (v.valuationState === "known" && v.valuationValue != null) {
     if (v.valuationCurrency !== order.currency) {
       return `the accepted ${item} is in ${v.valuationCurrency}, the order in ${order.currency}`;
     }
-    const expected = Math.min(v.valuationValue, order.totalBeforeDiscount);
+    const expected = expectedTradeInDiscount(v, order);
     return tradeInDiscount === expected
       ? null
-      : `trade-in discount ${tradeInDiscount}, the accepted valuation of ${item} allows ${expected}`;
+      : `trade-in discount ${money(tradeInDiscount)}, the accepted valuation of ${item} allows ${money(expected ?? 0)}`;
   }
   if (v.valuationState === "none" && tradeInDiscount > 0) {
-    return `trade-in discount ${tradeInDiscount}, but there was no accepted trade-in when the payment started (${v.valuationNote ?? "none"})`;
+    return `trade-in discount ${money(tradeInDiscount)}, but there was no accepted trade-in when the payment started (${v.valuationNote ?? "none"})`;
   }
   return null;
+}
+
+/**
+ * The trade-in discount the accepted valuation allows on an order: min(value, the order's total
+ * before the discount) when the value is known in the order's currency, 0 when there was no
+ * accepted trade-in, null when it is not known (the paid notification's range check decides).
+ */
+export function expectedTradeInDiscount(
+  v: Partial<AcceptedValuation>,
+  order: { currency: string; totalBeforeDiscount: number },
+): number | null {
+  if (v.valuationState === "known" && v.valuationValue != null) {
+    return v.valuationCurrency === order.currency
+      ? Math.min(v.valuationValue, order.totalBeforeDiscount)
+      : null;
+  }
+  return v.valuationState === "none" ? 0 : null;
 }
 
 /** The history's words when the discount could only be range-checked, else null. */

@@ -1,5 +1,5 @@
 import "server-only";
-import { ADDRESS_FIELDS, type Address } from "./cart";
+import { ADDRESS_FIELDS, type Address, cartOfLines } from "./cart";
 import { buildPurchaseData, type PurchaseData } from "./purchase-data";
 import { sessionHash } from "./session-hash";
 import type { ShopperSource } from "./shop-ports";
@@ -61,23 +61,28 @@ export async function purchaseDataFor(
   session: CallbackSession,
   shopBaseUrl: string,
 ): Promise<PurchaseData> {
-  const cart = await shop.openCart(session.sessionId, shopBaseUrl);
-  if (!cart) return buildPurchaseData(null);
+  const lines = await shop.openCart(session.sessionId, shopBaseUrl);
+  if (!lines) return buildPurchaseData(null);
   const [customer, kept] = await Promise.all([
     session.customerId ? shop.customer(session.customerId) : null,
-    shop.loadCheckout(cart.id),
+    shop.loadCheckout(lines.id),
   ]);
   const details = kept && kept.sessionId === session.sessionId ? kept.details : null;
   const saved = customer?.address ?? null;
+  // The delivery the shopper chose at checkout (kept before openPayment()), else the default:
+  // a line of the Cart, so the service's window and charge include it
+  // (docs/decisions/delivery-in-the-cart.md).
+  const delivery = shop.shippingMethod(
+    details?.shippingMethod ?? shop.defaultShippingMethod,
+    lines.currency,
+  );
+  const cart = cartOfLines({ ...lines, delivery });
   return buildPurchaseData({
     cart,
     billing: details?.billing ?? saved ?? EMPTY_ADDRESS,
     shipping: {
       address: details?.shipping ?? saved ?? EMPTY_ADDRESS,
-      method: shop.shippingMethod(
-        details?.shippingMethod ?? shop.defaultShippingMethod,
-        cart.currency,
-      ),
+      method: { id: delivery.id, name: delivery.name, price: delivery.price },
     },
     customer: customer
       ? { id: customer.id, email: customer.email }

@@ -9,6 +9,19 @@ import type { ShopOrderItem } from "./shop-ports";
 
 export const cents = z.int().nonnegative();
 
+/**
+ * An amount in cents as the integration's own sentences show it to people (order history,
+ * reconciliation report): 42000, "EUR" → "€420.00". Display only; never parsed back.
+ */
+export function centsText(amount: number, currency: string): string {
+  try {
+    return new Intl.NumberFormat("en-IE", { style: "currency", currency }).format(amount / 100);
+  } catch {
+    // Not an ISO 4217 code (a service sent something odd): still readable, never a throw.
+    return `${(amount / 100).toFixed(2)} ${currency}`;
+  }
+}
+
 const discountSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -121,13 +134,52 @@ export function buildCart(input: {
 }
 
 /**
+ * The order's delivery as the service sees it: a line of the contract Cart, so the Cart's
+ * `total` is everything the order owes before the trade-in and the service charges exactly
+ * what the shop charges (docs/decisions/delivery-in-the-cart.md). `price` is what the shopper
+ * pays for it in cents; a shop that itemises tax on delivery gives it as `tax`.
+ */
+export interface DeliveryCharge {
+  /** The shop's delivery method id. */
+  id: string;
+  name: string;
+  price: number;
+  /** Tax on the delivery, in cents (0 when the price is all the shop itemises). */
+  tax?: number;
+  /** Where the shopper reads about it (the Cart item's `url`). */
+  url: string;
+}
+
+/** Cart item ids of delivery lines start with this, so they never collide with a product id. */
+export const DELIVERY_LINE_PREFIX = "delivery:";
+
+/** The delivery line of a contract Cart (quantity 1). */
+export function deliveryLine(delivery: DeliveryCharge): CartLineInput {
+  return {
+    id: `${DELIVERY_LINE_PREFIX}${delivery.id}`,
+    name: delivery.name,
+    description: "Delivery",
+    url: delivery.url,
+    quantity: 1,
+    price: delivery.price,
+    tax: delivery.tax ?? 0,
+  };
+}
+
+/**
  * The contract Cart of a shop's cart or placed order, from its lines (unit price, the line's
- * tax). `quantities` (product id → new quantity; 0 drops the line) gives the edited cart of an
- * order update `cart_update`; the line tax is re-derived from the unit tax, which a line keeps
- * exactly as tax / quantity (contract Cart item: tax is the line's tax).
+ * tax) and its delivery, which is a line of its own (deliveryLine). `quantities` (product id →
+ * new quantity; 0 drops the line) gives the edited cart of an order update `cart_update`; the
+ * line tax is re-derived from the unit tax, which a line keeps exactly as tax / quantity
+ * (contract Cart item: tax is the line's tax). The delivery stays as it was charged.
  */
 export function cartOfLines(
-  source: { id: string; currency: string; items: readonly ShopOrderItem[] },
+  source: {
+    id: string;
+    currency: string;
+    items: readonly ShopOrderItem[];
+    delivery: DeliveryCharge | null;
+  },
   quantities?: Readonly<Record<string, number>>,
 ): Cart {
   const items: CartLineInput[] = [];
@@ -144,6 +196,7 @@ export function cartOfLines(
     const { productId, name, description, url, price } = item;
     items.push({ id: productId, name, description, url, quantity, price, tax: unitTax * quantity });
   }
+  if (items.length > 0 && source.delivery) items.push(deliveryLine(source.delivery));
   return buildCart({ id: source.id, currency: source.currency, items });
 }
 

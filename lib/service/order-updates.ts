@@ -8,7 +8,7 @@ import {
   ServiceTimeoutError,
 } from "./errors";
 import type { UpdateType } from "./resources";
-import type { OrderStatusRules, ServiceOrderStore, ShopOrder, ShopOrderItem } from "./shop-ports";
+import type { OrderStatusRules, PlacedOrder, ServiceOrderStore } from "./shop-ports";
 
 /**
  * Post-purchase order updates (contract: Endpoints › POST /payments/orders/update; public-docs
@@ -82,7 +82,7 @@ export interface AdminOrderUpdate {
   quantities?: Record<string, number>;
 }
 
-type LoadedOrder = ShopOrder & { items: ShopOrderItem[] };
+type LoadedOrder = PlacedOrder;
 
 /** Pure: the request body for an admin's choice (field names: docs/decisions/order-updates.md). */
 function buildOrderUpdate(

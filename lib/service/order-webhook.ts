@@ -1,5 +1,10 @@
 import "server-only";
-import { unconfirmedValuation, valuationMismatch } from "./accepted-valuation";
+import {
+  expectedTradeInDiscount,
+  unconfirmedValuation,
+  valuationMismatch,
+} from "./accepted-valuation";
+import { centsText } from "./cart";
 import {
   type AcceptedValuation,
   isConcurrentWrite,
@@ -163,7 +168,7 @@ export async function receiveNotification(
       if (stored?.orderId !== null) return result;
       const kept = await tx.loadCheckout(cartId);
       if (!kept || (await tx.openCartId(kept.sessionId)) !== cartId) return result;
-      const order = await tx.createPendingOrder({
+      const order = await createServicePayOrder(tx, {
         sessionId: kept.sessionId,
         customerId: kept.customerId,
         details: kept.details,
@@ -184,6 +189,31 @@ export async function receiveNotification(
     if (isConcurrentWrite(error)) return result;
     throw error;
   }
+}
+
+/**
+ * Creates the session's pending Service Pay order (ServicePayTx.createPendingOrder) and, when the
+ * valuation accepted at payment start is known, puts the discount it allows on the order at
+ * once: while the order waits for its payment, the shop shows what the service's window shows
+ * (docs/decisions/delivery-in-the-cart.md). The paid notification must still match it
+ * (paymentMismatch). Null when the cart is empty or no longer open.
+ */
+export async function createServicePayOrder(
+  tx: ServicePayTx,
+  params: Parameters<ServicePayTx["createPendingOrder"]>[0],
+): Promise<ShopOrder | null> {
+  const order = await tx.createPendingOrder(params);
+  if (!order) return null;
+  const expected = expectedTradeInDiscount(order, {
+    currency: order.currency,
+    totalBeforeDiscount: totalBeforeTradeIn(order),
+  });
+  if (!expected || expected === order.tradeInDiscount) return order;
+  return tx.changeOrder(order, {
+    source: "shop",
+    tradeInDiscount: expected,
+    note: `Trade-in discount ${centsText(expected, order.currency)} from the accepted valuation: the payment must take exactly this off`,
+  });
 }
 
 /** Applies, oldest first, every stored notification of this order that was waiting for it. */
@@ -226,10 +256,12 @@ export const CONTRACT_ORDER_STATUSES: readonly string[] = [
 /**
  * Why a payment notification does not match the order it would mark paid, or null when it
  * matches (docs/decisions/payment-matching.md). The order's amounts were fixed when it was
- * created from the cart: `amount` must be that cart's total (items and tax, the contract Cart's
- * `total`), in the order's currency, and the trade-in discount a whole number of cents between
- * 0 and the order's total before the discount that matches the valuation accepted when the
- * payment started (accepted-valuation.ts; an order without one is range-checked only).
+ * created from the cart: `amount` must be everything the order owes before the trade-in (items,
+ * tax and delivery: the contract Cart's `total`, delivery being a line of that Cart,
+ * docs/decisions/delivery-in-the-cart.md), in the order's currency, and the trade-in discount a
+ * whole number of cents between 0 and that amount that matches the valuation accepted when the
+ * payment started (accepted-valuation.ts; an order without one is range-checked only). So what
+ * the service collected, `amount − trade_in_discount`, is exactly what the order owes.
  */
 export function paymentMismatch(
   order: Pick<ShopOrder, "currency" | "price" | "tax" | "shippingPrice"> &
@@ -237,17 +269,19 @@ export function paymentMismatch(
   n: Pick<OrderNotification, "amount" | "currency" | "tradeInDiscount">,
 ): string | null {
   const problems: string[] = [];
+  const money = (cents: number) => centsText(cents, order.currency);
   if (n.currency !== order.currency) {
     problems.push(`currency ${n.currency ?? "missing"}, the order is in ${order.currency}`);
   }
-  const cartTotal = order.price + order.tax;
-  if (n.amount !== cartTotal) {
-    problems.push(`amount ${n.amount ?? "missing"}, the order's cart total is ${cartTotal}`);
+  const before = totalBeforeTradeIn(order);
+  if (n.amount !== before) {
+    problems.push(
+      `amount ${n.amount === null ? "missing" : money(n.amount)}, the order owes ${money(before)} before the trade-in (items, tax and delivery)`,
+    );
   }
   const discount = n.tradeInDiscount ?? 0;
-  const before = cartTotal + order.shippingPrice;
   if (!Number.isSafeInteger(discount) || discount < 0 || discount > before) {
-    problems.push(`trade-in discount ${discount} outside 0–${before}`);
+    problems.push(`trade-in discount ${money(discount)} outside ${money(0)}–${money(before)}`);
   }
   const valuation = valuationMismatch(
     order,
@@ -256,6 +290,13 @@ export function paymentMismatch(
   );
   if (valuation) problems.push(valuation);
   return problems.length > 0 ? problems.join("; ") : null;
+}
+
+/** What an order owes before the trade-in: items, tax and delivery (its contract Cart's total). */
+export function totalBeforeTradeIn(
+  order: Pick<ShopOrder, "price" | "tax" | "shippingPrice">,
+): number {
+  return order.price + order.tax + order.shippingPrice;
 }
 
 /**

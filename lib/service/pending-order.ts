@@ -2,6 +2,7 @@ import "server-only";
 import { lookupAcceptedValuation, NOT_LOOKED_UP, type ValuationClient } from "./accepted-valuation";
 import {
   applyWaitingNotifications,
+  createServicePayOrder,
   type NotificationDeps,
   type OrderCreationMode,
 } from "./order-webhook";
@@ -115,7 +116,7 @@ export async function createServicePendingOrder(
       if (mode === "webhook") {
         return { ok: true, mode, created: false, cartId, orderId: null, number: null };
       }
-      const order = await tx.createPendingOrder({
+      const order = await createServicePayOrder(tx, {
         sessionId: params.sessionId,
         customerId: params.customerId,
         details,

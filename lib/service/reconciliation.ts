@@ -1,8 +1,9 @@
 import "server-only";
+import { centsText } from "./cart";
 import type { ServiceClient } from "./client";
-import { type NotificationDeps, receiveNotification } from "./order-webhook";
+import { type NotificationDeps, receiveNotification, totalBeforeTradeIn } from "./order-webhook";
 import type { OrderList } from "./resources";
-import type { ServiceOrderStore } from "./shop-ports";
+import type { ServiceOrderStore, ShopOrder } from "./shop-ports";
 import { dedupeKey } from "./webhook-payload";
 
 /**
@@ -22,6 +23,44 @@ export interface LocalOrderRef {
   cartId: string;
   status: string;
   serviceOrderId: string | null;
+}
+
+/** What the shop recorded an order owes (ShopOrder's amounts). */
+export type RecordedAmounts = Pick<
+  ShopOrder,
+  "currency" | "price" | "tax" | "shippingPrice" | "tradeInDiscount" | "total"
+>;
+
+/**
+ * Why what the service lists for a paid order differs from what the shop recorded as paid, or
+ * null when they agree (docs/decisions/payment-matching.md): `amount` is everything the order
+ * owes before the trade-in, and `amount − trade_in_discount`, what the service collected, is
+ * the order's total. A field the listing does not carry is not compared (the contract shows
+ * only order_id, amount and customer_id for certain).
+ */
+export function collectedMismatch(entry: ServiceOrderEntry, local: RecordedAmounts): string | null {
+  const listed = entry as Record<string, unknown>;
+  const currency = typeof listed.currency === "string" ? listed.currency : null;
+  const money = (cents: number) => centsText(cents, local.currency);
+  const problems: string[] = [];
+  if (currency !== null && currency !== local.currency) {
+    problems.push(`the service lists it in ${currency}, the shop recorded ${local.currency}`);
+  }
+  const owed = totalBeforeTradeIn(local);
+  if (entry.amount !== undefined && entry.amount !== owed) {
+    problems.push(
+      `the service lists ${money(entry.amount)} before the trade-in, the shop recorded ${money(owed)}`,
+    );
+  }
+  const discount = Number.isSafeInteger(listed.trade_in_discount)
+    ? (listed.trade_in_discount as number)
+    : null;
+  if (entry.amount !== undefined && discount !== null && entry.amount - discount !== local.total) {
+    problems.push(
+      `the service collected ${money(entry.amount - discount)}, the shop recorded ${money(local.total)} as paid`,
+    );
+  }
+  return problems.length > 0 ? problems.join("; ") : null;
 }
 
 export type ReconcileStep =
@@ -92,7 +131,16 @@ export async function reconcileServiceOrders(
     const { entry } = step;
     const name = `service order ${entry.order_id} (cart ${entry.cart_id ?? "?"})`;
     if (step.kind === "in_sync") {
-      report.inSync += 1;
+      const local = locals.find((o) => o.id === step.local.id);
+      const differs = local ? collectedMismatch(entry, local) : null;
+      if (differs) {
+        report.unresolved += 1;
+        report.lines.push(
+          `${name}: shop order ${step.local.number} is paid, but the amounts differ: ${differs}; left for a person to check.`,
+        );
+      } else {
+        report.inSync += 1;
+      }
       continue;
     }
     if (step.kind === "conflict") {

@@ -1,4 +1,4 @@
-import type { Address, Cart, CartLineInput } from "./cart";
+import type { Address, CartLineInput, DeliveryCharge } from "./cart";
 import type { IntegrationEntry } from "./integration-log";
 import type { OrderNotification } from "./webhook-payload";
 
@@ -95,6 +95,10 @@ export interface ShopOrder extends AcceptedValuation {
 /** A line of a placed order (a snapshot of the cart at checkout): a contract Cart item's
  *  fields without the total, named by the product's id. */
 export type ShopOrderItem = Omit<CartLineInput, "id"> & { productId: string };
+
+/** A placed order with what its contract Cart is built from: its lines and the delivery it
+ *  charged (`delivery.price` equals the order's `shippingPrice`). */
+export type PlacedOrder = ShopOrder & { items: ShopOrderItem[]; delivery: DeliveryCharge };
 
 /** Who changed an order, for its history. */
 export type StatusSource = "shop" | "admin" | "service";
@@ -253,13 +257,23 @@ export interface ShopCustomer {
   address: Address | null;
 }
 
+/** A shop's cart as the contract Cart needs it: its id, currency and product lines. */
+export interface ShopCartLines {
+  id: string;
+  currency: string;
+  items: ShopOrderItem[];
+}
+
 export interface ShopperSource {
   customer(customerId: string): Promise<ShopCustomer | null>;
-  /** The session's open cart as a contract Cart (no lines: null). */
-  openCart(sessionId: string, shopBaseUrl: string): Promise<Cart | null>;
+  /** The session's open cart (no lines: null); lib/service adds the delivery line. */
+  openCart(sessionId: string, shopBaseUrl: string): Promise<ShopCartLines | null>;
   loadCheckout(cartId: string): Promise<KeptCheckout | null>;
-  /** A delivery method in the cart's currency (contract purchase data: shipping.method). */
-  shippingMethod(id: string, currency: string): { id: string; name: string; price: number };
+  /**
+   * A delivery method in the cart's currency: purchase data's shipping.method, and the Cart's
+   * delivery line, so the service charges it (docs/decisions/delivery-in-the-cart.md).
+   */
+  shippingMethod(id: string, currency: string): DeliveryCharge;
   /** The delivery method purchase data shows before the shopper chose one. */
   defaultShippingMethod: string;
 }
@@ -282,7 +296,7 @@ export interface TradeInRegistration {
 }
 
 export interface TradeInRegistrationStore {
-  order(orderId: string): Promise<(ShopOrder & { items: ShopOrderItem[] }) | null>;
+  order(orderId: string): Promise<PlacedOrder | null>;
   find(orderId: string): Promise<TradeInRegistration | null>;
   /** Creates the row; false when the order already has one (unique per order). */
   create(
@@ -320,7 +334,7 @@ export interface TradeInRegistrationStore {
 
 /** The back office's order changes that the service is told about (orders/update). */
 export interface ServiceOrderStore {
-  order(orderId: string): Promise<(ShopOrder & { items: ShopOrderItem[] }) | null>;
+  order(orderId: string): Promise<PlacedOrder | null>;
   changeOrder(order: ShopOrder, change: OrderChange): Promise<void>;
   /** Orders with one of these service order ids or cart ids (reconciliation). */
   findOrders(serviceOrderIds: string[], cartIds: string[]): Promise<ShopOrder[]>;

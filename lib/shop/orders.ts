@@ -4,7 +4,7 @@ import { getDb, type Tx } from "@/lib/db/client";
 import { loadCartWith } from "./cart";
 import { productUrl } from "./catalog";
 import type { CheckoutInput } from "./checkout-input";
-import { orderTotal } from "./money";
+import { formatMoney, orderTotal } from "./money";
 import { canTransition, manualNextStatuses, type OrderStatus } from "./order-status";
 import { shippingPrice } from "./shipping";
 import { chargeTestCard } from "./test-card";
@@ -197,10 +197,15 @@ export async function placeCardOrder(params: {
         status: "pending",
         note: "Order placed",
       });
+      // What the card paid is checked against what the order owes before it counts as paid:
+      // a cart changed in another tab between the charge and this transaction would differ.
+      if (created.total !== amount) {
+        throw new CheckoutError("cart_changed", "Your cart changed while you paid. Try again.");
+      }
       await writeOrderChange(tx, created, {
         to: "payment_completed",
         source: "shop",
-        note: `Card payment ${charge.reference}`,
+        note: `Card payment ${charge.reference}: ${formatMoney(amount, created.currency)} charged`,
       });
       return created;
     });

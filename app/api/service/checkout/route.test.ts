@@ -47,8 +47,9 @@ afterEach(() => {
   delete process.env.SERVICE_ORDER_CREATION;
 });
 
-/** The phone's cart: 100.00 + 23.00 tax (the amount the service charges). */
-const CART_TOTAL = 12_300;
+/** The phone's cart with the express delivery CHECKOUT chose: 100.00 + 23.00 tax + 14.99, the
+ *  contract Cart's total (delivery is a line of it), so the amount the service charges. */
+const CART_TOTAL = 12_300 + 1_499;
 let seq = 0;
 
 async function startPayment() {
@@ -103,7 +104,13 @@ describe("POST /api/service/checkout: the accepted valuation", () => {
     expect((await pendingOrder(pendingOrderRequest(cart.id, cookie))).status).toBe(200);
     const { order, notes } = await history(cart.id);
     expect(order).toMatchObject({ valuationState: "known", valuationValue: 5_000 });
-    expect(notes).toMatch(/accepted valuation known \(trade-in tradein_1: 5000 EUR\)/);
+    expect(notes).toMatch(/accepted valuation known \(trade-in tradein_1: €50\.00\)/);
+    // While it waits for the payment, the order already shows what the service's window does.
+    expect(order).toMatchObject({
+      status: "pending",
+      tradeInDiscount: 5_000,
+      total: CART_TOTAL - 5_000,
+    });
 
     const res = await webhook(paid(cart.id, 5_000));
     expect((await res.json()).outcome).toBe("applied");
@@ -121,9 +128,10 @@ describe("POST /api/service/checkout: the accepted valuation", () => {
     expect(res.status).toBe(200);
     expect((await res.json()).outcome).toBe("held");
     const { order, notes } = await history(cart.id);
-    expect(order).toMatchObject({ status: "payment_mismatch", tradeInDiscount: 0 });
+    // Held, never paid; the order keeps the discount the accepted valuation allows.
+    expect(order).toMatchObject({ status: "payment_mismatch", tradeInDiscount: 5_000 });
     expect(notes).toContain(
-      "trade-in discount 4999, the accepted valuation of trade-in tradein_1 allows 5000",
+      "trade-in discount €49.99, the accepted valuation of trade-in tradein_1 allows €50.00",
     );
     const report = await reconcileServiceOrders({
       ...serviceOrderDeps(),
@@ -131,7 +139,7 @@ describe("POST /api/service/checkout: the accepted valuation", () => {
     });
     const line = report.lines.find((l) => l.includes(order.number));
     expect(line).toContain("is held");
-    expect(line).toContain("the accepted valuation of trade-in tradein_1 allows 5000");
+    expect(line).toContain("the accepted valuation of trade-in tradein_1 allows €50.00");
   });
 
   it("in webhook mode the order created by the webhook carries the valuation and is held", async () => {
@@ -142,7 +150,7 @@ describe("POST /api/service/checkout: the accepted valuation", () => {
     expect((await res.json()).outcome).toBe("held");
     const { order, notes } = await history(cart.id);
     expect(order).toMatchObject({ status: "payment_mismatch", valuationState: "none" });
-    expect(notes).toContain("trade-in discount 2000, but there was no accepted trade-in");
+    expect(notes).toContain("trade-in discount €20.00, but there was no accepted trade-in");
   });
 
   it("does not 500 when the service is down: the payment starts, and the history says the value was not confirmed", async () => {

@@ -70,10 +70,21 @@ describe("GET /api/service/purchase_data", () => {
               tax: 1380, // 3 × 460
               total: 7377, // 3 × 1999 + 1380
             },
+            {
+              // The delivery is a line, so the service charges it (delivery-in-the-cart.md).
+              id: "delivery:standard",
+              name: "Standard delivery",
+              description: "Delivery",
+              url: "http://shop.test/",
+              quantity: 1,
+              price: 499,
+              tax: 0,
+              total: 499,
+            },
           ],
-          price: 15997, // 10000 + 3 × 1999
+          price: 16496, // 10000 + 3 × 1999 + 499
           tax: 3680,
-          total: 19677, // price + tax, no discounts
+          total: 20176, // price + tax, no discounts: everything the order owes
         },
         // The logged-in customer's saved address until the checkout sends its own.
         billing: address,
@@ -90,7 +101,7 @@ describe("GET /api/service/purchase_data", () => {
       where: { cartId: cart.id, productId: shop.products.cable.id },
     });
     const after = await (await get(cookie)).json();
-    expect(after.purchase.cart).toMatchObject({ price: 10000, tax: 2300, total: 12300 });
+    expect(after.purchase.cart).toMatchObject({ price: 10499, tax: 2300, total: 12799 });
   });
 
   it("uses the details the checkout sent for this cart, and a guest's email from them", async () => {
@@ -114,6 +125,9 @@ describe("GET /api/service/purchase_data", () => {
       address: CHECKOUT.billing,
       method: { id: "express", name: "Express delivery", price: 1499 },
     });
+    // The delivery chosen at checkout is the Cart's delivery line: what the service charges.
+    expect(body.purchase.cart.items.at(-1)).toMatchObject({ id: "delivery:express", total: 1499 });
+    expect(body.purchase.cart.total).toBe(1999 + 460 + 1499);
     expect(JSON.stringify(body)).not.toContain(session.sessionId);
   });
 });

@@ -24,8 +24,10 @@ afterEach(() => {
   delete process.env.SERVICE_ORDER_CREATION;
 });
 
-/** The contract Cart total of cartForNewSession's cart: 100.00 + 23.00 + 2 × 19.99 + 9.20. */
-const CART_TOTAL = 17218;
+/** What cartForNewSession's order owes before the trade-in, its contract Cart's total: items
+ *  100.00 + 23.00 + 2 × 19.99 + 9.20, and the express delivery the checkout chose, 14.99. */
+const ITEMS_TOTAL = 17218;
+const CART_TOTAL = ITEMS_TOTAL + 1499;
 
 /** A session with a cart of one phone and two cables: 100.00+23.00 and 2×19.99+9.20 tax. */
 async function cartForNewSession() {
@@ -58,7 +60,7 @@ function notification(
     order_id: `svc_${cartId}`,
     cart_id: cartId,
     status,
-    // What the service charged for: the cart's total (items and tax), with the discount apart.
+    // What the service charged for: the Cart's total (items, tax and delivery), the discount apart.
     amount: CART_TOTAL,
     currency: "EUR",
     trade_in_discount: 5000,
@@ -229,8 +231,13 @@ describe("POST /api/service/webhooks/order", () => {
   });
 
   it.each([
-    ["an amount below the order's", { amount: CART_TOTAL - 1 }, /amount 17217/],
-    ["an amount above the order's", { amount: CART_TOTAL + 5000 }, /amount 22218/],
+    ["an amount below the order's", { amount: CART_TOTAL - 1 }, /amount 18716/],
+    ["an amount above the order's", { amount: CART_TOTAL + 5000 }, /amount 23717/],
+    [
+      "the items' total without the delivery",
+      { amount: ITEMS_TOTAL },
+      /amount 17218, the order owes 18717/,
+    ],
     ["no amount", { amount: null }, /amount missing/],
     ["another currency", { currency: "GBP" }, /currency GBP/],
     ["a negative trade-in discount", { trade_in_discount: -100 }, /discount -100/],
