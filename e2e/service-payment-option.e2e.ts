@@ -154,7 +154,7 @@ test("tradein_invalid/cart_below_limit: a cart smaller than the trade-in → dis
   shop,
   emulator,
 }) => {
-  // 150.00 trade-in, 99.00 cart: the discount could not be applied.
+  // 150.00 trade-in, 99.00 cart (103.99 with standard delivery): the discount could not apply.
   await openCheckoutWith({ page, sdk, shop }, "pulse-speaker-go", { emulator, value: 15000 });
   await expectExplainedDisabled(shop, "cart_below_limit");
 });
@@ -165,7 +165,8 @@ test("tradein_invalid/other_ok: a cart under Service Pay's minimum → disabled,
   shop,
   emulator,
 }) => {
-  // 10.00 trade-in, 179.00 cart: above the trade-in minimum (50.00), under ep1's (200.00).
+  // 10.00 trade-in, 179.00 cart (183.99 with standard delivery): above the trade-in minimum
+  // (50.00), under ep1's (200.00).
   await openCheckoutWith({ page, sdk, shop }, "echo-buds-pro", { emulator, value: 1000 });
   await expectExplainedDisabled(shop, "other_ok");
   await expect(shop.cardRadio()).toBeEnabled();

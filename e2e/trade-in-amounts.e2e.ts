@@ -1,6 +1,7 @@
 // The accepted trade-in in the shop's own amounts: product ("from … with your trade-in"), cart,
 // the Service Pay option and "Total to pay". The value comes from the SDK's payment option
-// details (contract: Payment option details › data.valuation); the sums are the shop's.
+// details (contract: Payment option details › data.valuation); the sums are the shop's one
+// formula, delivery included, as the service's window shows it (e2e/one-amount.e2e.ts).
 import { SHOPPER } from "./fixtures";
 import { sessionHashOf } from "./support/emulator";
 import { expect, test } from "./support/fixtures";
@@ -20,12 +21,12 @@ test("an accepted €420 offer shows in the product price, the cart and the tota
 
   await page.getByRole("link", { name: "View cart" }).click();
   await expect(page.getByTestId("total-with-trade-in")).toHaveText(
-    "With your €420.00 trade-in: €379.00 to pay with Service Pay",
+    "With your €420.00 trade-in: €383.99 to pay with Service Pay, standard delivery included",
   );
   // Seen once in this tab, the value follows the shopper to the product page (no call there).
   await page.getByRole("link", { name: "Aurora X1" }).click();
   await expect(page.getByTestId("product-trade-in-price")).toHaveText(
-    "from €379.00 with your trade-in",
+    "from €383.99 with your trade-in, standard delivery included",
   );
   await page.getByRole("link", { name: "Cart" }).click();
 

@@ -4,12 +4,14 @@
 // valuation, tokens that expire mid-checkout, a session superseded by a cart change, and 429/503
 // answered while the order completes, registered exactly once.
 import type { Page } from "@playwright/test";
+import { formatMoney } from "../lib/shop/money";
 import type { JournalEntry } from "./support/emulator";
 import { expect, test } from "./support/fixtures";
 import { payByCard, valueDevice } from "./support/journeys";
 import { type ServiceSdkDriver, TEST_CATEGORY, TEST_DEVICES } from "./support/service-sdk-driver";
 import { VARIANTS_TAG } from "./support/service-variants";
 import type { ShopSteps } from "./support/shop";
+import { storedOrder } from "./support/shop-db";
 
 const PRODUCT = "aurora-x1"; // 799.00 EUR: above every minimum
 
@@ -91,9 +93,16 @@ test.describe("card payment with a trade-in", () => {
     ]);
     const body = calls[0]?.request_body as { cart: string; order_amount: number };
     const cart = JSON.parse(Buffer.from(body.cart, "base64").toString("utf8"));
-    expect(cart.items.map((i: { quantity: number }) => i.quantity)).toEqual([1]);
-    // order_amount is what the shopper paid: the cart total plus delivery (README).
-    expect(body.order_amount).toBeGreaterThanOrEqual(cart.total);
+    // The product and the delivery the order charged, a line of the Cart of its own.
+    expect(cart.items.map((i: { id: string; quantity: number }) => [i.id, i.quantity])).toEqual([
+      [expect.not.stringMatching(/^delivery:/), 1],
+      ["delivery:standard", 1],
+    ]);
+    // One amount: what the card was charged (the shopper's confirmation page and the shop's
+    // database) is what register-purchase reports, and the total of the Cart it sends.
+    expect(cart.total).toBe(body.order_amount);
+    await expect(page.getByTestId("order-total")).toHaveText(formatMoney(body.order_amount, "EUR"));
+    expect(storedOrder(number)).toMatchObject({ total: body.order_amount, tradeInDiscount: 0 });
   });
 
   test("go-live scenario 3: a plain card purchase is not disturbed by the service @emulator", async ({

@@ -4,7 +4,7 @@ import type { ShopCartLines } from "@/lib/service/shop-ports";
 import type { CartView } from "@/lib/shop/cart-view";
 import { productUrl } from "@/lib/shop/catalog";
 import { isCurrency } from "@/lib/shop/money";
-import { isShippingMethodId, shippingMethod } from "@/lib/shop/shipping";
+import { DEFAULT_SHIPPING_METHOD, isShippingMethodId, shippingMethod } from "@/lib/shop/shipping";
 
 /** The shop's priced cart as the lines of a contract Cart (contract: Resources › Cart item). */
 export function cartLinesOf(cart: CartView, shopBaseUrl: string): ShopCartLines {
@@ -45,7 +45,7 @@ export function deliveryChargeOf(
   shopBaseUrl: string,
   price?: number,
 ): DeliveryCharge {
-  const method = shippingMethod(isShippingMethodId(methodId) ? methodId : "standard");
+  const method = shippingMethod(isShippingMethodId(methodId) ? methodId : DEFAULT_SHIPPING_METHOD);
   return {
     id: method.id,
     name: method.name,

@@ -4,6 +4,7 @@ import type { Db } from "@/lib/db/client";
 import type { ShopperSource } from "@/lib/service/shop-ports";
 import { ADDRESS_FIELDS, type Address } from "@/lib/shop/address";
 import { loadCartWith } from "@/lib/shop/cart";
+import { DEFAULT_SHIPPING_METHOD } from "@/lib/shop/shipping";
 import { cartLinesOf, deliveryChargeOf } from "./contract-cart";
 import { createServicePayStore } from "./service-pay-store";
 
@@ -36,6 +37,6 @@ export function createShopperSource(db: Db): ShopperSource {
     shippingMethod(id, currency) {
       return deliveryChargeOf(id, currency, getConfig().SHOP_BASE_URL);
     },
-    defaultShippingMethod: "standard",
+    defaultShippingMethod: DEFAULT_SHIPPING_METHOD,
   };
 }

@@ -1,13 +1,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
-  afterTradeIn,
   assertCents,
   cartAmounts,
   formatMoney,
   lineAmounts,
   multiplyCents,
+  orderTotal,
   sumCents,
+  toPayWithTradeIn,
 } from "./money";
 
 const cents = fc.integer({ min: 0, max: 10_000_000 });
@@ -71,10 +72,22 @@ describe("money", () => {
     expect(formatMoney(5, "GBP")).toBe("£0.05");
   });
 
-  it("takes an accepted trade-in off a total, never below zero, in cents only", () => {
-    expect(afterTradeIn(80399, 42000)).toBe(38399);
-    expect(afterTradeIn(19900, 42000)).toBe(0);
-    expect(() => afterTradeIn(80399, 420.5)).toThrow(RangeError);
-    expect(() => afterTradeIn(803.99, 42000)).toThrow(RangeError);
+  it("takes an accepted trade-in off everything the order owes, delivery included, never below zero", () => {
+    const aurora = { price: 66033, tax: 13867, shippingPrice: 499 }; // €799.00 + €4.99
+    expect(toPayWithTradeIn(aurora, 42000)).toBe(38399);
+    expect(toPayWithTradeIn({ ...aurora, shippingPrice: 1499 }, 42000)).toBe(39399);
+    expect(toPayWithTradeIn({ price: 19900, tax: 0, shippingPrice: 0 }, 42000)).toBe(0);
+    expect(() => toPayWithTradeIn(aurora, 420.5)).toThrow(RangeError);
+    expect(() => toPayWithTradeIn({ ...aurora, shippingPrice: 4.99 }, 42000)).toThrow(RangeError);
+  });
+
+  it("is the one formula's total less the trade-in, for any order", () => {
+    fc.assert(
+      fc.property(cents, cents, cents, cents, (price, tax, shippingPrice, tradeIn) => {
+        const order = { price, tax, shippingPrice };
+        const owed = orderTotal({ ...order, tradeInDiscount: 0 });
+        expect(toPayWithTradeIn(order, tradeIn)).toBe(Math.max(0, owed - tradeIn));
+      }),
+    );
   });
 });

@@ -96,12 +96,18 @@ export function formatMoney(cents: number, currency: Currency | string): string 
 }
 
 /**
- * What is left to pay once an accepted trade-in is taken off (Service Pay pays the trade-in value
- * out of the order: contract, Payment option details › data.valuation). Never below zero: the
- * service refuses a trade-in larger than the order (template cart_below_limit).
+ * What the shopper pays with Service Pay: everything the order owes (items, tax and delivery)
+ * less the accepted trade-in, which the service takes off up to that amount (contract: Payment
+ * option details › data.valuation). The service's window shows the same number, because the
+ * delivery is a line of the Cart it charges (docs/decisions/delivery-in-the-cart.md).
  */
-export function afterTradeIn(total: number, tradeIn: number): number {
-  assertCents(total, "total");
-  assertCents(tradeIn, "trade-in");
-  return Math.max(0, total - tradeIn);
+export function toPayWithTradeIn(
+  order: { price: number; tax: number; shippingPrice: number },
+  tradeIn: number,
+): number {
+  const owed = orderTotal({ ...order, tradeInDiscount: 0 });
+  return orderTotal({
+    ...order,
+    tradeInDiscount: Math.min(assertCents(tradeIn, "trade-in"), owed),
+  });
 }

@@ -34,3 +34,14 @@ export function shippingPrice(id: ShippingMethodId, currency: Currency): number 
 export function isShippingMethodId(value: string): value is ShippingMethodId {
   return (SHIPPING_METHOD_IDS as readonly string[]).includes(value);
 }
+
+/** The delivery the shop assumes before the shopper chose one (cart, product and purchase data). */
+export const DEFAULT_SHIPPING_METHOD: ShippingMethodId = "standard";
+
+/** A delivery method's name and price in a currency, as the "to pay" figures show it. */
+export function deliveryShown(
+  id: ShippingMethodId,
+  currency: Currency,
+): { name: string; price: number } {
+  return { name: shippingMethod(id).name, price: shippingPrice(id, currency) };
+}

@@ -5,11 +5,12 @@ import { useActiveTradeIn } from "@/lib/service/active-trade-in";
 import { SERVICE_PAY_VALUE } from "@/lib/service/payment-option";
 import { ServicePaymentOption } from "@/lib/service/payment-option-radio";
 import { type CheckoutState, checkoutAction } from "@/lib/shop/actions/checkout-actions";
-import { afterTradeIn, type CartAmounts, formatMoney } from "@/lib/shop/money";
+import { type CartAmounts, formatMoney, orderTotal, toPayWithTradeIn } from "@/lib/shop/money";
 import { PAYMENT_METHODS } from "@/lib/shop/payment-methods";
 import { TEST_CARDS } from "@/lib/shop/test-card";
 import { AddressFields } from "./address-fields";
 import { Field } from "./field";
+import { selectDelivery } from "./selected-delivery";
 
 export interface ShippingOption {
   id: string;
@@ -48,7 +49,14 @@ export function CheckoutForm(props: Props) {
   );
   const [payment, setPayment] = useState(values.payment_method ?? "card");
   const shipping = props.shippingOptions.find((o) => o.id === shippingId);
-  const total = props.amounts.total + (shipping?.price ?? 0);
+  // The one formula (lib/shop/money.ts): items, tax and the chosen delivery.
+  const order = { ...props.amounts, shippingPrice: shipping?.price ?? 0 };
+  const total = orderTotal({ ...order, tradeInDiscount: 0 });
+  // The order summary beside the form shows the same delivery in its "to pay".
+  useEffect(() => {
+    selectDelivery(shipping ? { name: shipping.name, price: shipping.price } : null);
+    return () => selectDelivery(null);
+  }, [shipping]);
   const money = (cents: number) => formatMoney(cents, props.currency);
   // The payment option publishes what the SDK said (no second call): with Service Pay the
   // accepted trade-in comes off the total (contract: Payment option details › data.valuation).
@@ -187,8 +195,8 @@ export function CheckoutForm(props: Props) {
           {tradeInUsable ? (
             <>
               Your {money(tradeInUsable.value)} trade-in comes off the total:{" "}
-              <strong>{money(afterTradeIn(total, tradeInUsable.value))}</strong> to pay with Service
-              Pay.
+              <strong>{money(toPayWithTradeIn(order, tradeInUsable.value))}</strong> to pay with
+              Service Pay.
             </>
           ) : null}
         </p>
@@ -260,7 +268,7 @@ export function CheckoutForm(props: Props) {
         ) : null}
         <p className="checkout-form__total">
           Total to pay:{" "}
-          <strong data-testid="checkout-total">{money(afterTradeIn(total, discount))}</strong>
+          <strong data-testid="checkout-total">{money(toPayWithTradeIn(order, discount))}</strong>
         </p>
         {props.summarySlot}
         <button type="submit" className="button button--primary button--large" disabled={pending}>

@@ -1,48 +1,76 @@
 "use client";
 
 import { useActiveTradeIn, useTradeInAtPayment } from "@/lib/service/active-trade-in";
-import { afterTradeIn, formatMoney } from "@/lib/shop/money";
+import { type CartAmounts, formatMoney, toPayWithTradeIn } from "@/lib/shop/money";
+import { type DeliveryShown, useSelectedDelivery } from "./selected-delivery";
 
 /**
- * The shopper's accepted trade-in in the shop's own amounts. Each renders its line box even when
- * empty, so the text arriving after the SDK answered pushes nothing down (layout shift).
+ * The shopper's accepted trade-in in the shop's own amounts. Every "to pay" is the one formula
+ * (toPayWithTradeIn): items, tax and delivery less the trade-in, the number the service's window
+ * shows. Each renders its line box even when empty, so the text arriving after the SDK answered
+ * pushes nothing down (layout shift).
  */
 
-/** Product page: "from €379.00 with your trade-in" under the price. */
-export function ProductPriceWithTradeIn({ price, currency }: { price: number; currency: string }) {
+const included = (delivery: DeliveryShown) => `${delivery.name.toLowerCase()} included`;
+
+/** Product page: "from €383.99 with your trade-in, standard delivery included". */
+export function ProductPriceWithTradeIn({
+  price,
+  currency,
+  delivery,
+}: {
+  price: number;
+  currency: string;
+  delivery: DeliveryShown;
+}) {
   const tradeIn = useActiveTradeIn(currency);
-  const shown = tradeIn && price > tradeIn.value;
+  const order = { price, tax: 0, shippingPrice: delivery.price };
+  const shown = tradeIn && toPayWithTradeIn(order, tradeIn.value) > 0;
   return (
     <p className="trade-in-line" data-testid="product-trade-in-price">
       {shown ? (
         <>
-          from <strong>{formatMoney(afterTradeIn(price, tradeIn.value), currency)}</strong> with
-          your trade-in
+          from <strong>{formatMoney(toPayWithTradeIn(order, tradeIn.value), currency)}</strong> with
+          your trade-in, {included(delivery)}
         </>
       ) : null}
     </p>
   );
 }
 
-/** Cart and checkout summary: what is left to pay once Service Pay takes the trade-in off. */
+/**
+ * Cart and checkout summary: what is left to pay once Service Pay takes the trade-in off, with
+ * the delivery the shopper chose at checkout (`followsCheckout`), else the default `delivery`.
+ */
 export function TotalWithTradeIn({
-  total,
+  amounts,
   currency,
+  delivery,
+  followsCheckout = false,
   reads = true,
 }: {
-  total: number;
+  amounts: CartAmounts;
   currency: string;
+  delivery: DeliveryShown;
+  followsCheckout?: boolean;
   reads?: boolean;
 }) {
-  const tradeIn = useActiveTradeIn(currency, { cartKey: `${currency}:${total}`, reads });
+  const tradeIn = useActiveTradeIn(currency, { cartKey: `${currency}:${amounts.total}`, reads });
+  const chosen = useSelectedDelivery(delivery);
+  const shownDelivery = followsCheckout ? chosen : delivery;
   const shown = tradeIn && tradeIn.mode === "tradein_valid";
   return (
     <p className="trade-in-line" data-testid="total-with-trade-in">
       {shown ? (
         <>
           With your {formatMoney(tradeIn.value, currency)} trade-in:{" "}
-          <strong>{formatMoney(afterTradeIn(total, tradeIn.value), currency)}</strong> to pay with
-          Service Pay
+          <strong>
+            {formatMoney(
+              toPayWithTradeIn({ ...amounts, shippingPrice: shownDelivery.price }, tradeIn.value),
+              currency,
+            )}
+          </strong>{" "}
+          to pay with Service Pay, {included(shownDelivery)}
         </>
       ) : null}
     </p>

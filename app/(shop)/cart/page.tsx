@@ -5,6 +5,7 @@ import { servicePayDeps } from "@/lib/service-adapter/service";
 import { getShopSession } from "@/lib/session/session";
 import { releaseServicePaymentAction, updateCartItemAction } from "@/lib/shop/actions/cart-actions";
 import { loadCart, QUANTITY_CHOICES } from "@/lib/shop/cart";
+import { DEFAULT_SHIPPING_METHOD, deliveryShown } from "@/lib/shop/shipping";
 import { CartSummary } from "@/lib/ui/cart-summary";
 import { EmptyCart } from "@/lib/ui/empty-cart";
 import { Money } from "@/lib/ui/money";
@@ -83,7 +84,11 @@ export default async function CartPage() {
           <TeaserSlot type="cart-summary" />
         </section>
         <CartSummary amounts={cart.amounts} currency={cart.currency}>
-          <TotalWithTradeIn total={cart.amounts.total} currency={cart.currency} />
+          <TotalWithTradeIn
+            amounts={cart.amounts}
+            currency={cart.currency}
+            delivery={deliveryShown(DEFAULT_SHIPPING_METHOD, cart.currency)}
+          />
           <TeaserSlot type="cart-summary" />
           <Link href="/checkout" className="button button--primary button--large">
             Go to checkout

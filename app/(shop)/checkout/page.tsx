@@ -3,7 +3,7 @@ import Link from "next/link";
 import { getShopSession } from "@/lib/session/session";
 import { loadCart } from "@/lib/shop/cart";
 import { getCustomer } from "@/lib/shop/customers";
-import { SHIPPING_METHODS } from "@/lib/shop/shipping";
+import { DEFAULT_SHIPPING_METHOD, deliveryShown, SHIPPING_METHODS } from "@/lib/shop/shipping";
 import { CartSummary } from "@/lib/ui/cart-summary";
 import { CheckoutForm } from "@/lib/ui/checkout-form";
 import { EmptyCart } from "@/lib/ui/empty-cart";
@@ -66,7 +66,13 @@ export default async function CheckoutPage() {
                 </li>
               ))}
             </ul>
-            <TotalWithTradeIn total={cart.amounts.total} currency={cart.currency} reads={false} />
+            <TotalWithTradeIn
+              amounts={cart.amounts}
+              currency={cart.currency}
+              delivery={deliveryShown(DEFAULT_SHIPPING_METHOD, cart.currency)}
+              followsCheckout
+              reads={false}
+            />
             <TeaserSlot type="cart-summary" />
           </CartSummary>
         </aside>

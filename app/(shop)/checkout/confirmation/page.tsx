@@ -72,7 +72,8 @@ export default async function ConfirmationPage() {
           <PaymentStatusWatcher pending={order.status === "pending"} />
           {order.tradeInDiscount > 0 ? (
             <p>
-              Paid with Service. Your trade-in discount:{" "}
+              {order.status === "pending" ? "Paying with Service." : "Paid with Service."} Your
+              trade-in discount:{" "}
               <strong data-testid="order-trade-in-discount">
                 −{formatMoney(order.tradeInDiscount, order.currency)}
               </strong>

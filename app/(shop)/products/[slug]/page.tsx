@@ -5,6 +5,7 @@ import { getShopSession } from "@/lib/session/session";
 import { sessionCurrency } from "@/lib/session/session-data";
 import { QUANTITY_CHOICES } from "@/lib/shop/cart";
 import { getProduct } from "@/lib/shop/catalog";
+import { DEFAULT_SHIPPING_METHOD, deliveryShown } from "@/lib/shop/shipping";
 import { AddToCartForm } from "@/lib/ui/add-to-cart-form";
 import { Money } from "@/lib/ui/money";
 import { TeaserSlot } from "@/lib/ui/teaser-slot";
@@ -52,7 +53,11 @@ export default async function ProductPage({ params }: Props) {
           <p className="product__price" data-testid="product-price">
             <Money cents={product.price + product.tax} currency={currency} />
           </p>
-          <ProductPriceWithTradeIn price={product.price + product.tax} currency={currency} />
+          <ProductPriceWithTradeIn
+            price={product.price + product.tax}
+            currency={currency}
+            delivery={deliveryShown(DEFAULT_SHIPPING_METHOD, currency)}
+          />
           <p className="muted">
             Includes <Money cents={product.tax} currency={currency} /> VAT. Free returns within 30
             days.
