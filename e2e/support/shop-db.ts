@@ -16,19 +16,24 @@ export interface StoredOrder {
   serviceOrderId: string | null;
 }
 
-/** The order as the shop stored it, by its number (null when there is none). */
-export function storedOrder(number: string): StoredOrder | null {
+function findOrder(where: "number" | "cartId", value: string): StoredOrder | null {
   const db = new Database(STACK.databaseFile, { readonly: true });
   try {
     return (
       (db
         .prepare(
           `SELECT number, status, currency, price, tax, shippingPrice, tradeInDiscount, total,
-            cartId, serviceOrderId FROM "Order" WHERE number = ?`,
+            cartId, serviceOrderId FROM "Order" WHERE ${where} = ?`,
         )
-        .get(number) as StoredOrder | undefined) ?? null
+        .get(value) as StoredOrder | undefined) ?? null
     );
   } finally {
     db.close();
   }
 }
+
+/** The order as the shop stored it, by its number (null when there is none). */
+export const storedOrder = (number: string) => findOrder("number", number);
+
+/** The order the shop made of a cart (null when there is none). */
+export const storedOrderOfCart = (cartId: string) => findOrder("cartId", cartId);

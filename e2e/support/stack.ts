@@ -20,7 +20,8 @@ export interface Stack {
   databaseFile: string;
 }
 
-const SHOP_BASE_PORT = 3000;
+/** E2E_SHOP_PORT moves the shops (a second checkout running its suite beside this one). */
+const SHOP_BASE_PORT = Number(process.env.E2E_SHOP_PORT ?? 3000);
 const EMULATOR_BASE_PORT = Number(process.env.EMULATOR_PORT ?? 4010);
 
 export function stackOf(index: number): Stack {
