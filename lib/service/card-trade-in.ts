@@ -52,9 +52,9 @@ export function retryDelayMs(attempts: number): number {
 }
 
 /**
- * Decision (README, Trade-in with other payment methods): `order_amount` is what the shopper
- * paid for the order, delivery included (the order total); the cart inside carries the items'
- * own total, so the service can tell the two apart.
+ * `order_amount` is what the shopper paid for the order, delivery included (the order total);
+ * the Cart inside carries the delivery as a line, so its `total` is the same amount
+ * (docs/decisions/delivery-in-the-cart.md).
  */
 function orderAmountOf(order: { total: number }): number {
   return order.total;
