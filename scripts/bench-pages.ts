@@ -18,6 +18,8 @@ import autocannon from "autocannon";
 import { sealData } from "iron-session";
 import { CHROMIUM_LAUNCH_OPTIONS } from "./chromium-launch";
 // @ts-expect-error: plain ESM helpers shared with the other scripts
+import { ensureBrowser } from "./ensure-browser.mjs";
+// @ts-expect-error: plain ESM helpers shared with the other scripts
 import { loadEnv, root } from "./lib/env.mjs";
 // @ts-expect-error: plain ESM helpers shared with the other scripts
 import { prepareDatabase, run } from "./lib/run.mjs";
@@ -221,7 +223,8 @@ function lighthouse(url: string, cookie: string) {
       cwd: root,
       encoding: "utf8",
       maxBuffer: 64 * 1024 * 1024,
-      env: { ...process.env, CHROME_PATH: process.env.CHROME_PATH ?? "/usr/bin/chromium" },
+      // Lighthouse needs the full browser (Chrome's new headless mode), not the headless shell.
+      env: { ...process.env, CHROME_PATH: ensureBrowser("full") },
     },
   );
   if (result.status !== 0) throw new Error(`lighthouse failed for ${url}: ${result.stderr}`);

@@ -23,6 +23,8 @@ function step(title, fn) {
 let chromium = "";
 step("Browser", () => {
   chromium = ensureBrowser();
+  // Every step's browser tests (the emulator's inspector test in the unit step too) use it.
+  process.env.CHROMIUM_PATH = chromium;
   console.log(`Chromium: ${chromium}`);
 });
 step("Prisma client", () => run(process.execPath, ["scripts/prisma.mjs", "generate"]));
