@@ -1,9 +1,9 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { createEmulator } from "../src/app";
 import { webhooksFor } from "../src/webhooks/module";
 import { acceptedTradeIn, emulatorPerFile, errorOf, newHash } from "./harness";
@@ -278,7 +278,9 @@ describe("npm run emulator", () => {
   }, 30_000);
 
   it("keeps counting ids across a restart with --state, and uses a new prefix without it", async () => {
-    const file = path.join(mkdtempSync(path.join(tmpdir(), "emulator-ids-")), "state.json");
+    const dir = mkdtempSync(path.join(tmpdir(), "emulator-ids-"));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const file = path.join(dir, "state.json");
     const first = await start(["--state", file]);
     const a = await createTradeIn(first.url);
     await first.stop();

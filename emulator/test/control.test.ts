@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { acceptedTradeIn, b64, emulatorPerFile, errorOf, makeCart, newHash } from "./harness";
 
 // The control API under /__emulator/, the journal with redaction, the inspector page, and
@@ -260,7 +260,9 @@ describe("--state FILE", () => {
   }
 
   it("saves state on exit and loads it on start", async () => {
-    const file = path.join(mkdtempSync(path.join(tmpdir(), "emulator-state-")), "state.json");
+    const dir = mkdtempSync(path.join(tmpdir(), "emulator-state-"));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const file = path.join(dir, "state.json");
     const first = await start(file);
     const hash = newHash();
     const created = await fetch(`${first.url}/__emulator/tradeins`, {

@@ -1,18 +1,29 @@
-import { cpSync, mkdtempSync, readFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { buildSdk } from "../../emulator/src/assets/build-sdk";
 import { applyMutation, MUTATIONS } from "./mutations";
 
 const SDK = path.resolve(import.meta.dirname, "../../emulator/sdk");
 
+/** A copy of emulator/sdk in a temporary folder, removed after the test. */
+const copies: string[] = [];
+function sdkCopy(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), "sdk-mutation-"));
+  copies.push(dir);
+  cpSync(SDK, dir, { recursive: true });
+  return dir;
+}
+afterEach(() => {
+  for (const dir of copies.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
 describe("SDK mutations", () => {
   it.each(MUTATIONS.map((m) => [m.id, m] as const))(
     "%s applies to a copy of emulator/sdk and still builds",
     async (_id, mutation) => {
-      const dir = mkdtempSync(path.join(tmpdir(), "sdk-mutation-"));
-      cpSync(SDK, dir, { recursive: true });
+      const dir = sdkCopy();
       applyMutation(dir, mutation);
       expect(readFileSync(path.join(dir, mutation.file), "utf8")).toContain(mutation.to);
       // The original is untouched.
@@ -23,8 +34,7 @@ describe("SDK mutations", () => {
   );
 
   it("refuses a mutation that no longer applies", () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "sdk-mutation-"));
-    cpSync(SDK, dir, { recursive: true });
+    const dir = sdkCopy();
     const stale = { ...(MUTATIONS[0] as (typeof MUTATIONS)[0]), from: "no such code" };
     expect(() => applyMutation(dir, stale)).toThrow(/occurs 0 times/);
   });

@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { CONTRACT_ITEMS } from "./contract-items";
 import { itemStatus, writeReport } from "./report";
 import { type JsonReport, outcomes, type TestOutcome } from "./results";
@@ -79,6 +79,7 @@ describe("outcomes", () => {
 
   it("names the project of each copy in the skip list, so a variant's copy can be told apart", () => {
     const out = mkdtempSync(path.join(tmpdir(), "sdk-report-"));
+    onTestFinished(() => rmSync(out, { recursive: true, force: true }));
     const tests = outcomes(REPORT, "storefront");
     const build: BuildResult = {
       label: "candidate",
@@ -113,6 +114,7 @@ describe("contract items", () => {
   it("marks an item no test covers as not covered, and the report as failed", () => {
     expect(itemStatus(item("texts in the page's language (es)"), tests).status).toBe("not covered");
     const out = mkdtempSync(path.join(tmpdir(), "sdk-report-"));
+    onTestFinished(() => rmSync(out, { recursive: true, force: true }));
     const build: BuildResult = {
       label: "candidate",
       source: "x.js",
@@ -132,6 +134,7 @@ describe("contract items", () => {
 
   it("shows what changed between a baseline and a candidate", () => {
     const out = mkdtempSync(path.join(tmpdir(), "sdk-report-"));
+    onTestFinished(() => rmSync(out, { recursive: true, force: true }));
     const base = (label: string, list: TestOutcome[], bytes: number): BuildResult => ({
       label,
       source: `${label}.js`,

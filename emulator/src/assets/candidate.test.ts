@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { createEmulator } from "../app";
 
 // `--sdk PATH|URL`: the emulator serves a candidate bundle byte for byte instead of its own build
@@ -44,6 +44,7 @@ describe("the SDK bundle the emulator serves", () => {
 
   it("is a candidate file, unchanged, when --sdk names a path", async () => {
     const dir = await mkdtemp(path.join(tmpdir(), "sdk-candidate-"));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
     const file = path.join(dir, "main.js");
     await writeFile(file, CANDIDATE);
     const { status, type, code, info } = await served(file);
