@@ -6,7 +6,7 @@ import { servicePayDeps } from "@/lib/service-adapter/service";
 import { getShopSession } from "@/lib/session/session";
 import { sessionCurrency } from "@/lib/session/session-data";
 import { formatMoney } from "@/lib/shop/money";
-import { statusLabel } from "@/lib/shop/order-status";
+import { PAID_OR_LATER, statusLabel } from "@/lib/shop/order-status";
 import { latestOrderForSession } from "@/lib/shop/orders";
 import { shippingMethod } from "@/lib/shop/shipping";
 import { AddressBlock, OrderItemsTable } from "@/lib/ui/order-details";
@@ -70,16 +70,25 @@ export default async function ConfirmationPage() {
       {order.paymentMethod === "service_pay" ? (
         <>
           <PaymentStatusWatcher pending={order.status === "pending"} />
-          {order.tradeInDiscount > 0 ? (
+          {order.status === "pending" ? (
+            // Before the payment's notification: the discount the accepted valuation allows,
+            // already on the pending order (docs/decisions/delivery-in-the-cart.md), else what
+            // the SDK says the payment applied.
+            order.tradeInDiscount > 0 ? (
+              <p className="trade-in-line" data-testid="trade-in-applied">
+                Your trade-in discount:{" "}
+                <strong>−{formatMoney(order.tradeInDiscount, order.currency)}</strong>
+              </p>
+            ) : (
+              <TradeInAppliedAtPayment currency={order.currency} />
+            )
+          ) : order.tradeInDiscount > 0 && PAID_OR_LATER.has(order.status) ? (
             <p>
-              {order.status === "pending" ? "Paying with Service." : "Paid with Service."} Your
-              trade-in discount:{" "}
+              Paid with Service. Your trade-in discount:{" "}
               <strong data-testid="order-trade-in-discount">
                 −{formatMoney(order.tradeInDiscount, order.currency)}
               </strong>
             </p>
-          ) : order.status === "pending" ? (
-            <TradeInAppliedAtPayment currency={order.currency} />
           ) : null}
         </>
       ) : null}
