@@ -5,9 +5,6 @@ import { seriousViolations } from "./support/axe";
 test("home, product, cart and checkout have no serious or critical axe violation", async ({
   page,
 }) => {
-  // Five whole-page axe runs: on the 2-core CI machine, while the SDK's own suite runs beside
-  // this one, they need more than the default 30 s.
-  test.setTimeout(60_000);
   await page.goto("/");
   expect(await seriousViolations(page)).toEqual([]);
 

@@ -10,6 +10,7 @@
 import { type APIRequestContext, request as playwrightRequest } from "@playwright/test";
 import Database from "better-sqlite3";
 import fc from "fast-check";
+import { TEST_ADDRESS as ADDRESS } from "../test-support/checkout";
 import { EMULATOR_URL, emulator as emulatorClient } from "./support/emulator";
 import { expect, test } from "./support/fixtures";
 import { storedOrderOfCart } from "./support/shop-db";
@@ -24,16 +25,6 @@ const DELIVERY = {
   standard: { EUR: 499, GBP: 449 },
   express: { EUR: 1_499, GBP: 1_299 },
 } as const;
-const ADDRESS = {
-  given_name: "Ada",
-  family_name: "Lovelace",
-  phone: "+353 1 555 0100",
-  address: "1 Main Street",
-  city: "Dublin",
-  state: "",
-  country_code: "IE",
-  postal_code: "D01 F5P2",
-};
 
 type Currency = "EUR" | "GBP";
 

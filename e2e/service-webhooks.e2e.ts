@@ -2,6 +2,7 @@
 // many times at once, out of order, late, before the merchant's pending order exists, and forged.
 // The emulator's control API holds, repeats and reorders its real, signed notifications.
 import type { Locator } from "@playwright/test";
+import { formatMoney } from "../lib/shop/money";
 import { expect, test } from "./support/fixtures";
 import {
   HOLD_SECONDS,
@@ -283,9 +284,9 @@ test("a signed payment whose trade-in discount is not the accepted valuation hol
   const history = await shop.openAdminOrder(paid.orderNumber);
   await expect(page.getByTestId("admin-order-status")).toHaveText("Held: payment does not match");
   await expect(history).toContainText(
-    `trade-in discount ${genuine.trade_in_discount + 1}, the accepted valuation of trade-in`,
+    `trade-in discount ${formatMoney(genuine.trade_in_discount + 1, "EUR")}, the accepted valuation of trade-in`,
   );
-  await expect(history).toContainText(`allows ${genuine.trade_in_discount}`);
+  await expect(history).toContainText(`allows ${formatMoney(genuine.trade_in_discount, "EUR")}`);
 
   // The genuine notification arriving afterwards does not lift the hold: a person decides.
   await releaseHeldWebhook(emulator, paid.cart_id);

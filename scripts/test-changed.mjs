@@ -12,7 +12,9 @@ const bin = (name) => `${root}/node_modules/.bin/${name}`;
 const base = process.argv[2] ?? "main";
 const known = spawnSync("git", ["rev-parse", "--verify", "--quiet", base], { cwd: root });
 if (known.status !== 0) {
-  console.error(`No git ref ${base}: name the branch to compare with (npm run test:changed -- REF).`);
+  console.error(
+    `No git ref ${base}: name the branch to compare with (npm run test:changed -- REF).`,
+  );
   process.exit(2);
 }
 

@@ -1,12 +1,10 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
+import { axeViolations, WCAG_AA } from "../../scripts/axe-scan";
 import { expect, test } from "./fixtures";
 
 async function axe(page: Page) {
-  const results = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"])
-    .analyze();
-  return results.violations.map((v) => ({
+  const violations = await axeViolations(page, { tags: [...WCAG_AA, "best-practice"] });
+  return violations.map((v) => ({
     id: v.id,
     impact: v.impact,
     targets: v.nodes.map((n) => n.target.join(" ")),
