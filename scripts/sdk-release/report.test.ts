@@ -98,6 +98,78 @@ describe("outcomes", () => {
   });
 });
 
+describe("a failure on the time limit", () => {
+  const timedOut = (errors: string[]): JsonReport => ({
+    suites: [
+      {
+        title: "f.e2e.ts",
+        file: "f.e2e.ts",
+        specs: [
+          {
+            title: "pays",
+            file: "f.e2e.ts",
+            tests: [
+              {
+                status: "unexpected",
+                results: [
+                  {
+                    status: "timedOut",
+                    duration: 30_000,
+                    error: { message: errors[0] },
+                    errors: errors.map((message) => ({ message })),
+                  },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+    ],
+  });
+
+  it("names what the test was waiting for, from the pending call's log", () => {
+    const [outcome] = outcomes(
+      timedOut([
+        "Test timeout of 30000ms exceeded.",
+        "Error: locator.click: Test timeout of 30000ms exceeded.\nCall log:\n  - waiting for getByRole('button', { name: 'Pay now' })\n",
+      ]),
+      "storefront",
+    );
+    expect(outcome).toMatchObject({
+      outcome: "failed",
+      timedOutWaitingFor: "getByRole('button', { name: 'Pay now' })",
+    });
+    const out = mkdtempSync(path.join(tmpdir(), "sdk-report-"));
+    onTestFinished(() => rmSync(out, { recursive: true, force: true }));
+    writeReport(
+      out,
+      [
+        {
+          label: "candidate",
+          source: "x.js",
+          bundle: { bytes: 10, gzipBytes: 5, sha256: "ab".repeat(32) },
+          errors: [],
+          tests: outcome ? [outcome] : [],
+          durationMs: 1000,
+        },
+      ],
+      1000,
+    );
+    expect(readFileSync(path.join(out, "summary.md"), "utf8")).toContain(
+      "Timed out waiting for: `getByRole('button', { name: 'Pay now' })`",
+    );
+  });
+
+  it("falls back to the pending call's first line, and marks no other failure", () => {
+    const [outcome] = outcomes(
+      timedOut(["Test timeout of 30000ms exceeded.", "Error: page.goto: net::ERR_ABORTED"]),
+      "storefront",
+    );
+    expect(outcome?.timedOutWaitingFor).toBe("Error: page.goto: net::ERR_ABORTED");
+    expect(outcomes(REPORT, "storefront").some((t) => t.timedOutWaitingFor)).toBe(false);
+  });
+});
+
 describe("contract items", () => {
   const tests = outcomes(REPORT, "storefront");
   const item = (name: string) => {

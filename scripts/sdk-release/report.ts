@@ -89,6 +89,12 @@ function changes(results: BuildResult[], rows: ItemRow[]): string[] {
   return lines;
 }
 
+/** ", N of them on the time limit" when any failure ran out of time (see results.ts waitingFor). */
+function timeouts(r: BuildResult): string {
+  const n = r.tests.filter((t) => t.timedOutWaitingFor !== undefined).length;
+  return n > 0 ? ` (${n} of them on the time limit)` : "";
+}
+
 function failures(results: BuildResult[]): string[] {
   const lines: string[] = [];
   for (const r of results) {
@@ -99,6 +105,9 @@ function failures(results: BuildResult[]): string[] {
     for (const t of bad) {
       lines.push(
         `- **${where(t)}: ${t.title}** (${t.file})`,
+        ...(t.timedOutWaitingFor
+          ? ["", `  Timed out waiting for: \`${t.timedOutWaitingFor}\``]
+          : []),
         "",
         "  ```",
         ...(t.error ?? "").split("\n").map((l) => `  ${l}`),
@@ -245,7 +254,7 @@ export function writeReport(
     results.every((r) => r.errors.length === 0 && count(r, "failed") === 0);
   const verdict = results.map(
     (r) =>
-      `${r.label} (${r.source}): ${count(r, "passed")} passed, ${count(r, "failed")} failed, ${count(r, "skipped")} skipped${r.errors.length ? `, ${r.errors.length} run errors` : ""} in ${(r.durationMs / 1000).toFixed(0)} s`,
+      `${r.label} (${r.source}): ${count(r, "passed")} passed, ${count(r, "failed")} failed${timeouts(r)}, ${count(r, "skipped")} skipped${r.errors.length ? `, ${r.errors.length} run errors` : ""} in ${(r.durationMs / 1000).toFixed(0)} s`,
   );
   const md = [
     "# SDK release report",

@@ -15,6 +15,8 @@ export interface TestOutcome {
   durationMs: number;
   /** the first lines of the error, for a failure */
   error?: string;
+  /** for a failure on the test's time limit: what it was waiting for when time ran out */
+  timedOutWaitingFor?: string;
   /** why it did not run, for a skip */
   reason?: string;
   /** runs only with the bundled emulator (its control API, test page, seed or magic devices) */
@@ -55,6 +57,27 @@ const ANSI = /\u001b\[[0-9;]*m/g;
 const firstLines = (text: string | undefined) =>
   (text ?? "").replace(ANSI, "").split("\n").slice(0, 6).join("\n").trim();
 
+/**
+ * What a test that ran out of time was waiting for: the pending call's "waiting for …" line of
+ * Playwright's call log, else the first line of its error. A verdict on the candidate needs it:
+ * a timeout waiting for the SDK's event is the build's; one waiting for a page to load on a
+ * busy machine is not.
+ */
+export function waitingFor(result: JsonResult): string {
+  const messages = [result.error?.message, ...(result.errors ?? []).map((e) => e.message)]
+    .filter((m): m is string => typeof m === "string")
+    .map((m) => m.replace(ANSI, ""));
+  for (const message of messages) {
+    const waiting = /waiting for (.+)/.exec(message)?.[1];
+    if (waiting) return waiting.trim();
+  }
+  const pending = messages
+    .flatMap((m) => m.split("\n"))
+    .map((line) => line.trim())
+    .find((line) => line && !/^Test timeout of \d+ms exceeded/.test(line));
+  return pending ?? "nothing named (the test's own code)";
+}
+
 export function readReport(file: string): JsonReport {
   return JSON.parse(readFileSync(file, "utf8")) as JsonReport;
 }
@@ -84,6 +107,9 @@ export function outcomes(report: JsonReport, suite: SuiteName): TestOutcome[] {
                   last?.error?.message ?? last?.errors?.[0]?.message ?? `status ${test.status}`,
                 ),
               }
+            : {}),
+          ...(outcome === "failed" && last?.status === "timedOut"
+            ? { timedOutWaitingFor: waitingFor(last) }
             : {}),
           ...(outcome === "skipped" ? { reason: skip?.description ?? "skipped" } : {}),
           needsEmulator:
