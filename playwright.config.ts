@@ -26,6 +26,7 @@ export default defineConfig<ServiceVariantOptions>({
   testMatch: "**/*.e2e.ts",
   testIgnore: CLUSTER,
   outputDir: "test-results/e2e",
+  globalSetup: "./e2e/support/warm-up.ts",
   retries: 0,
   workers: STACKS.length,
   // Journeys are independent (each resets its own stack's emulator), so they spread over the
