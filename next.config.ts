@@ -9,6 +9,9 @@ const nextConfig: NextConfig = {
     "@prisma/adapter-pg",
   ],
   allowedDevOrigins: ["127.0.0.1"],
+  // Inlined at build time: only a build made for the browser suite has the shop's test clock
+  // (lib/service-adapter/shop-clock.ts); a production build cannot be given one at run time.
+  env: { SHOP_TEST_CLOCK: process.env.SHOP_TEST_CLOCK === "1" ? "1" : "" },
   poweredByHeader: false,
   experimental: {
     // Bodies are bounded (lib/http/body-limit.ts: 64 KB). A Server Action body past this is

@@ -11,6 +11,7 @@ import { payByCard, valueDevice } from "./support/journeys";
 import { type ServiceSdkDriver, TEST_CATEGORY, TEST_DEVICES } from "./support/service-sdk-driver";
 import { VARIANTS_TAG } from "./support/service-variants";
 import type { ShopSteps } from "./support/shop";
+import { advanceShopClock } from "./support/shop-clock";
 import { storedOrder } from "./support/shop-db";
 
 const PRODUCT = "aurora-x1"; // 799.00 EUR: above every minimum
@@ -153,7 +154,6 @@ test.describe("card payment with a trade-in", () => {
     shop,
     emulator,
   }) => {
-    test.setTimeout(80_000);
     // A first purchase gives the shop a token, so the faults below hit the checkout's own calls.
     await firstCardPurchase(shop);
     await tradeInThenCart(sdk, shop);
@@ -174,10 +174,19 @@ test.describe("card payment with a trade-in", () => {
     const number = await payByCard(shop);
     // The shopper's order is placed at once; the registration is queued, then retried by the job.
     await expectTradeInOutcome(page, "queued");
+    // Not before the Retry-After: well short of it on the shop's clock, nothing is due.
+    expect(await advanceShopClock(5)).toMatchObject({ due: 0 });
+    // Both clocks past the 429's Retry-After (the job's timer or this call retries, whichever
+    // comes first); the 503 then answers with a Retry-After of its own.
+    await emulator.advanceClock({ seconds: 11 });
+    await advanceShopClock(6);
+    const statuses = async () => registerPurchases(await emulator.journal()).map((c) => c.status);
+    await expect.poll(statuses).toEqual([503]);
+    expect(await advanceShopClock(5)).toMatchObject({ due: 0 });
+    await emulator.advanceClock({ seconds: 11 });
+    await advanceShopClock(6);
     await expect
-      .poll(async () => (await emulator.orders()).filter((o) => o.order_id === number).length, {
-        timeout: 50_000,
-      })
+      .poll(async () => (await emulator.orders()).filter((o) => o.order_id === number).length)
       .toBe(1);
     const calls = registerPurchases(await emulator.journal());
     expect(calls.map((c) => c.status)).toEqual([503, 200]);

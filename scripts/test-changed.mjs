@@ -31,5 +31,5 @@ if (journeys === "0") {
 }
 console.log(`\n${journeys} browser journeys relate to the changes since ${base}: building first.`);
 process.env.CHROMIUM_PATH = ensureBrowser();
-run(bin("next"), ["build"]);
+run(bin("next"), ["build"], { env: { ...process.env, SHOP_TEST_CLOCK: "1" } });
 run(bin("playwright"), ["test", `--only-changed=${base}`, "--project", "storefront"]);

@@ -64,7 +64,11 @@ step("Unit and route tests on PostgreSQL (TEST_DATABASE=postgresql)", () =>
     { env: { ...process.env, TEST_DATABASE: "postgresql" } },
   ),
 );
-step("Production build (next build)", () => run(bin("next"), ["build"]));
+// The production build with the shop's test clock compiled in (lib/service-adapter/shop-clock.ts):
+// the browser suite moves it instead of waiting on real time. `npm run build` never has it.
+step("Test build (next build, SHOP_TEST_CLOCK=1)", () =>
+  run(bin("next"), ["build"], { env: { ...process.env, SHOP_TEST_CLOCK: "1" } }),
+);
 step("SDK release suite: both browser suites against the emulator's own SDK build", () =>
   run(bin("tsx"), ["scripts/sdk-release/run.ts"], {
     env: { ...process.env, CHROMIUM_PATH: chromium },

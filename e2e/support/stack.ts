@@ -34,7 +34,13 @@ export function stackOf(index: number): Stack {
     emulatorUrl: `http://localhost:${emulatorPort}`,
     assetsUrl:
       emulatorPort > 0 ? `http://localhost:${emulatorPort}/assets` : process.env.SERVICE_ASSETS_URL,
-    databaseFile: index === 0 ? "e2e.db" : `e2e-${index + 1}.db`,
+    // A checkout whose shops were moved (E2E_SHOP_PORT) has databases of its own as well.
+    databaseFile:
+      SHOP_BASE_PORT !== 3000
+        ? `e2e-${SHOP_BASE_PORT + index}.db`
+        : index === 0
+          ? "e2e.db"
+          : `e2e-${index + 1}.db`,
   };
 }
 

@@ -15,6 +15,7 @@ import { createTokenSealer } from "@/lib/service/token-sealing";
 import { createPrismaIntegrationLog } from "./integration-log-store";
 import { createServiceOrderStore } from "./service-order-store";
 import { createServicePayStore, shopOrderStatuses } from "./service-pay-store";
+import { shopNow } from "./shop-clock";
 import { createPrismaTokenStore } from "./token-store";
 import { createTradeInStore } from "./trade-in-store";
 
@@ -65,7 +66,7 @@ export function servicePaymentStartDeps(): NotificationDeps & { client: ServiceC
 }
 
 /** The card checkout's trade-in step and its retry job: the shop's database, the one client,
- *  real time. The client is read lazily, so a missing service setting cannot stop the
+ *  the shop's clock (real time; a test build's can be moved, ./shop-clock.ts). The client is read lazily, so a missing service setting cannot stop the
  *  registration row from being written (the job retries once the setting is fixed). */
 export function tradeInDeps(): TradeInDeps {
   return {
@@ -73,7 +74,7 @@ export function tradeInDeps(): TradeInDeps {
     get client() {
       return getServiceClient();
     },
-    now: () => new Date(),
+    now: shopNow,
   };
 }
 

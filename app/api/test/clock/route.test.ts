@@ -1,0 +1,41 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { jsonRequest, setUpTestShop } from "@/test-support/test-shop";
+
+// The shop's test clock exists only in a build made with SHOP_TEST_CLOCK=1 (next.config.ts
+// inlines it at build time; here the module reads it when it is loaded).
+setUpTestShop();
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+  vi.resetModules();
+});
+
+const advance = (seconds: unknown) =>
+  jsonRequest("http://shop.test/api/test/clock", { advance_seconds: seconds });
+
+describe("POST /api/test/clock", () => {
+  it("is not there in a build without the test clock: 404, and the shop's time is real", async () => {
+    vi.stubEnv("SHOP_TEST_CLOCK", "");
+    const { POST } = await import("./route");
+    const { shopNow } = await import("@/lib/service-adapter/shop-clock");
+    const res = await POST(advance(3600));
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ error: "not_found", error_description: "Not found." });
+    expect(Math.abs(shopNow().getTime() - Date.now())).toBeLessThan(1000);
+  });
+
+  it("in a test build moves the shop's clock forward and runs the retry job at the new time", async () => {
+    vi.stubEnv("SHOP_TEST_CLOCK", "1");
+    const { POST } = await import("./route");
+    const { shopNow } = await import("@/lib/service-adapter/shop-clock");
+    const before = shopNow().getTime();
+    const res = await POST(advance(11));
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(new Date(body.now).getTime() - before).toBeGreaterThanOrEqual(11_000);
+    expect(body.retry_job).toMatchObject({ due: 0 });
+    expect(shopNow().getTime() - Date.now()).toBeGreaterThanOrEqual(10_900);
+    // Only forward, in whole seconds.
+    for (const bad of [-1, 1.5, "11"]) expect((await POST(advance(bad))).status).toBe(400);
+  });
+});

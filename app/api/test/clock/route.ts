@@ -1,0 +1,35 @@
+import { z } from "zod";
+import { retryDueRegistrations } from "@/lib/service/card-trade-in";
+import { errorJson, internalError, json, readJsonBody } from "@/lib/service/route-responses";
+import { tradeInDeps } from "@/lib/service-adapter/service";
+import { advanceShopClock, TEST_CLOCK_BUILD } from "@/lib/service-adapter/shop-clock";
+
+// POST /api/test/clock, in a build made for the browser suite only (SHOP_TEST_CLOCK=1 at
+// `next build`; lib/service-adapter/shop-clock.ts): moves the shop's clock forward and runs the
+// trade-in registration retry job once at the new time, so a journey follows a Retry-After
+// without waiting for it. Any other build answers 404, as if the route did not exist.
+export const dynamic = "force-dynamic";
+
+const bodySchema = z.object({
+  advance_seconds: z
+    .int()
+    .min(0)
+    .max(7 * 24 * 3600),
+});
+
+export async function POST(request: Request): Promise<Response> {
+  if (!TEST_CLOCK_BUILD) return errorJson(404, "not_found", "Not found.");
+  try {
+    const body = await readJsonBody(request);
+    if (!body.ok) return body.response;
+    const input = bodySchema.safeParse(body.value);
+    if (!input.success) {
+      return errorJson(400, "bad_request", "advance_seconds: a whole number of seconds.");
+    }
+    const now = advanceShopClock(input.data.advance_seconds * 1000);
+    const job = await retryDueRegistrations(tradeInDeps());
+    return json({ now: now.toISOString(), retry_job: job });
+  } catch (error) {
+    return internalError("test clock", error);
+  }
+}

@@ -1,0 +1,29 @@
+import "server-only";
+import { processSingleton } from "@/lib/service/process-singleton";
+
+/**
+ * The time the shop's integration jobs read (the trade-in registration's retry schedule,
+ * lib/service/card-trade-in.ts). Real time, except in a build made for the browser suite:
+ * `SHOP_TEST_CLOCK=1` when `next build` runs (`npm run build:test`, `npm test`), which
+ * next.config.ts inlines into the bundle. There the suite moves the clock forward through
+ * `POST /api/test/clock` instead of waiting for a Retry-After on real time. A production build
+ * (`npm run build`, `npm run demo`) is made without it: the route answers 404 and the offset is
+ * dead code, whatever the environment at run time.
+ *
+ * The offset lives in this process only: the test clock is a test build's, never state a
+ * deployment shares (the browser suite runs one storefront per stack).
+ */
+export const TEST_CLOCK_BUILD = process.env.SHOP_TEST_CLOCK === "1";
+
+const offset = () => processSingleton("shop-test-clock", () => ({ ms: 0 }));
+
+export function shopNow(): Date {
+  return new Date(Date.now() + (TEST_CLOCK_BUILD ? offset().ms : 0));
+}
+
+/** Moves the test clock forward; throws in a build without it. */
+export function advanceShopClock(ms: number): Date {
+  if (!TEST_CLOCK_BUILD) throw new Error("this build has no test clock");
+  offset().ms += ms;
+  return shopNow();
+}
