@@ -50,12 +50,27 @@ export async function query<T>(sql: string, values: unknown[] = []): Promise<T[]
   }
 }
 
-/** The status changes an order went through, oldest first, as stored. */
-export async function storedTransitions(orderNumber: string) {
-  return query<{ from: string | null; to: string; source: string }>(
+/**
+ * An order's stored history, oldest first, as "from→to by source" ("new" for its creation).
+ * A row whose status stays the same records a change of the order's amounts.
+ */
+export async function orderHistory(orderNumber: string) {
+  const rows = await query<{ from: string | null; to: string; source: string }>(
     `SELECT c."from", c."to", c."source" FROM "OrderStatusChange" c
        JOIN "Order" o ON o."id" = c."orderId"
       WHERE o."number" = $1 ORDER BY c."createdAt", c."id"`,
     [orderNumber],
   );
+  return rows.map((r) => `${r.from ?? "new"}→${r.to} by ${r.source}`);
 }
+
+/**
+ * A Service Pay order with an accepted trade-in, paid exactly once: created pending, the
+ * accepted valuation's discount put on it at once (what the service's window takes off), then
+ * one transition to payment_completed however many copies of the notification arrived.
+ */
+export const PAID_ONCE = [
+  "new→pending by shop",
+  "pending→pending by shop",
+  "pending→payment_completed by service",
+];
