@@ -104,7 +104,7 @@ test("the feed shows the shop's service API calls for this shopper only, with no
   const theirs = await otherPage.evaluate(async () =>
     (await fetch("/api/service/inspector")).json(),
   );
-  expect(theirs).toEqual({ entries: [] });
+  expect(theirs).toMatchObject({ entries: [] });
   await other.close();
 });
 
@@ -132,7 +132,7 @@ test("plain card orders around a reset show no red line: the token renewal is ex
 
   await page.getByRole("button", { name: /integration inspector/ }).click();
   const drawer = page.getByTestId("integration-inspector");
-  await expect(drawer).toContainText("register-purchase: no trade in");
+  await expect(drawer).toContainText("register-purchase: no trade-in");
   const expected = drawer.locator('[data-expected="true"]');
   await expect(expected.filter({ hasText: "401" }).first()).toContainText(
     "the shop renews it and repeats the call",

@@ -1,4 +1,5 @@
 import "server-only";
+import { createHash } from "node:crypto";
 import { type IntegrationEntry, inspectorKey, readIntegrationEntries } from "./integration-log";
 import type { InspectorSource } from "./shop-ports";
 
@@ -13,6 +14,19 @@ import type { InspectorSource } from "./shop-ports";
 export function inspectorEnabled(env: Record<string, string | undefined> = process.env): boolean {
   const value = env.INTEGRATION_INSPECTOR?.trim().toLowerCase();
   return !(value === "off" || value === "0" || value === "false");
+}
+
+/**
+ * Who the feed belongs to, as the drawer may know it: a digest of the log's key (itself a digest
+ * of the session id, which never leaves the server). The drawer keeps its browser-side entries in
+ * the tab's sessionStorage; when the owner changes (sign-out, then another shopper signs in) it
+ * drops what the previous shopper's pages recorded.
+ */
+export function inspectorOwner(sessionId: string): string {
+  return createHash("sha256")
+    .update(`inspector-owner:${inspectorKey(sessionId)}`)
+    .digest("hex")
+    .slice(0, 16);
 }
 
 export async function inspectorFeed(

@@ -64,6 +64,19 @@ describe("presentPaymentOption", () => {
     },
   );
 
+  it("puts a disabled option's extra text in its explanation: other_ok tells what another method still gives", () => {
+    const otherOk = details(
+      "tradein_invalid",
+      "other_ok",
+      "Pay with another method and you still get 10 € for your device.",
+    );
+    expect(presentPaymentOption(otherOk)).toMatchObject({
+      kind: "disabled",
+      explanationHtml:
+        "<strong>150 €</strong> off.<br>You pay 300 €.<br>Pay with another method and you still get 10 € for your device.",
+    });
+  });
+
   it("falls back to our explanation when info is empty, and to 'other' for an unknown template", () => {
     const bare = parsePaymentOptionDetails({ mode: "tradein_invalid", template_name: "currency" });
     expect(presentPaymentOption(bare)).toMatchObject({

@@ -104,7 +104,16 @@ export function presentPaymentOption(
       return {
         kind: "disabled",
         label,
-        explanationHtml: infoHtml || escapeHtml(INVALID_TEMPLATE_EXPLANATIONS[template]),
+        // A disabled option is never selected, so `extra` (shown inline once selected) would
+        // never be read: with other_ok it is the point ("you still get … with another method"),
+        // so the explanation is info, then extra (contract: "option shown disabled with
+        // explanation").
+        explanationHtml: [
+          infoHtml || escapeHtml(INVALID_TEMPLATE_EXPLANATIONS[template]),
+          extraHtml,
+        ]
+          .filter(Boolean)
+          .join("<br>"),
         extraHtml,
         template,
       };

@@ -21,7 +21,16 @@ export function AddToCartForm({ productId, choices }: { productId: string; choic
           ))}
         </select>
       </div>
-      <button type="submit" className="button button--primary" disabled={pending}>
+      {/* aria-disabled, not disabled: a disabled button loses the keyboard focus to <body>
+          while the cart is updated; a second press while pending is ignored instead. */}
+      <button
+        type="submit"
+        className="button button--primary"
+        aria-disabled={pending}
+        onClick={(event) => {
+          if (pending) event.preventDefault();
+        }}
+      >
         {pending ? "Adding…" : "Add to cart"}
       </button>
       <p role="status" className={`form-status form-status--${state.status}`}>

@@ -60,6 +60,8 @@ interface Stored {
   entries: Entry[];
   /** "Clear" hides the server's entries up to this moment too. */
   clearedAt?: string;
+  /** Whose entries these are (GET /api/service/inspector's `owner`). */
+  owner?: string;
 }
 
 function loadStored(): Stored {
@@ -92,7 +94,7 @@ export function IntegrationInspector({ placement }: { placement: InspectorPlacem
   const counter = useRef(0);
   // The log as of now, written to sessionStorage at once: an event fired just before the SDK
   // navigates (service-payment-completed, then the confirmation page) must survive the unload.
-  const log = useRef<{ entries: Entry[]; clearedAt?: string }>({ entries: [] });
+  const log = useRef<Stored>({ entries: [] });
 
   const persist = useCallback(() => {
     try {
@@ -119,6 +121,7 @@ export function IntegrationInspector({ placement }: { placement: InspectorPlacem
     const stored = loadStored();
     log.current.entries = [...(stored.entries ?? []), ...log.current.entries].slice(-MAX_ENTRIES);
     if (stored.clearedAt) log.current.clearedAt = stored.clearedAt;
+    if (stored.owner) log.current.owner = stored.owner;
     setEntries(log.current.entries);
     setOpen((now) => now ?? window.matchMedia(DOCKED_MEDIA).matches);
   }, []);
@@ -177,29 +180,50 @@ export function IntegrationInspector({ placement }: { placement: InspectorPlacem
     return () => observer.disconnect();
   }, [add]);
 
-  // Server-side entries, while open.
+  // Another shopper in this tab (signed out, then someone else signed in): what the previous
+  // shopper's pages recorded goes; this page's own entries stay.
+  const adopt = useCallback(
+    (owner: string | null) => {
+      if (!owner || owner === log.current.owner) return;
+      if (log.current.owner) {
+        const pageStart = new Date(performance.timeOrigin).toISOString();
+        log.current.entries = log.current.entries.filter((e) => e.at >= pageStart);
+        setEntries(log.current.entries);
+      }
+      log.current.owner = owner;
+      persist();
+    },
+    [persist],
+  );
+
+  // Server-side entries, while open; the feed's owner once per page load in any case.
   const [server, setServer] = useState<ServerEntry[]>([]);
   useEffect(() => {
-    if (!open) return;
     let stopped = false;
     const poll = async () => {
       try {
         const response = await fetch("/api/service/inspector", { cache: "no-store" });
         if (response.ok && !stopped) {
-          const body = (await response.json()) as { entries: ServerEntry[] };
-          setServer(body.entries);
+          const body = (await response.json()) as { owner: string | null; entries: ServerEntry[] };
+          adopt(body.owner);
+          if (open) setServer(body.entries);
         }
       } catch {
         // Offline or restarting: try again on the next tick.
       }
     };
     void poll();
+    if (!open) {
+      return () => {
+        stopped = true;
+      };
+    }
     const timer = setInterval(poll, POLL_MS);
     return () => {
       stopped = true;
       clearInterval(timer);
     };
-  }, [open]);
+  }, [open, adopt]);
 
   const panel = useRef<HTMLDivElement>(null);
   const all: Entry[] = [...entries, ...server.map((e) => ({ ...e, id: `s${e.seq}` }))].sort(
@@ -265,6 +289,10 @@ export function IntegrationInspector({ placement }: { placement: InspectorPlacem
                 data-ok={e.ok ? "true" : "false"}
                 data-expected={e.expected ? "true" : undefined}
               >
+                {/* The time first, as a log reads: the sentences below stay whole. */}
+                <time className={styles.meta} dateTime={e.at}>
+                  {e.at.slice(11, 23)}
+                </time>{" "}
                 <span className={styles.kind}>{KIND_LABELS[e.kind]}</span>{" "}
                 <span className={styles.label}>{e.label}</span>
                 {e.repeats > 1 ? (
@@ -272,13 +300,18 @@ export function IntegrationInspector({ placement }: { placement: InspectorPlacem
                     {" "}
                     ×{e.repeats}, once per page load; the latest:
                   </span>
-                ) : null}{" "}
-                <span className={styles.meta}>
-                  {e.status !== undefined ? `${e.status}` : ""}
-                  {e.durationMs !== undefined ? ` · ${e.durationMs} ms` : ""}
-                  {" · "}
-                  <time dateTime={e.at}>{e.at.slice(11, 23)}</time>
-                </span>
+                ) : null}
+                {e.status !== undefined || e.durationMs !== undefined ? (
+                  <span className={styles.meta}>
+                    {" "}
+                    {[
+                      e.status !== undefined ? `${e.status}` : "",
+                      e.durationMs !== undefined ? `${e.durationMs} ms` : "",
+                    ]
+                      .filter(Boolean)
+                      .join(" · ")}
+                  </span>
+                ) : null}
                 {e.expected ? <span className={styles.expected}>{e.expected}</span> : null}
                 {e.detail ? <span className={styles.detail}>{e.detail}</span> : null}
               </li>

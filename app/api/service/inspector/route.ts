@@ -1,5 +1,5 @@
 import { getDb } from "@/lib/db/client";
-import { inspectorEnabled, inspectorFeed } from "@/lib/service/inspector-feed";
+import { inspectorEnabled, inspectorFeed, inspectorOwner } from "@/lib/service/inspector-feed";
 import { errorJson, internalError, json } from "@/lib/service/route-responses";
 import { createInspectorSource } from "@/lib/service-adapter/inspector-source";
 import { readRequestSession } from "@/lib/service-adapter/request-session";
@@ -12,8 +12,9 @@ export async function GET(request: Request): Promise<Response> {
   if (!inspectorEnabled()) return errorJson(404, "not_found", "The inspector is off.");
   try {
     const session = await readRequestSession(request);
-    if (!session) return json({ entries: [] });
+    if (!session) return json({ owner: null, entries: [] });
     return json({
+      owner: inspectorOwner(session.sessionId),
       entries: await inspectorFeed(createInspectorSource(getDb()), session.sessionId),
     });
   } catch (error) {
