@@ -26,7 +26,15 @@ export function instanceOf(response: Response | globalThis.Response): string {
       ? response.headers()["x-shop-instance"]
       : (response as globalThis.Response).headers.get("x-shop-instance");
   if (!header) throw new Error(`no X-Shop-Instance on ${response.url}`);
-  return header;
+  return servingInstance(header);
+}
+
+/**
+ * nginx's $upstream_addr lists every instance it tried ("a:3301, b:3302" when the first could
+ * not be reached and the request went on to the next): the last one answered.
+ */
+function servingInstance(header: string): string {
+  return header.split(",").at(-1)?.trim() ?? header;
 }
 
 /** Every instance that served one of this page's requests to the shop, from now on. */
@@ -34,7 +42,7 @@ export function instancesServing(page: Page): Set<string> {
   const seen = new Set<string>();
   page.on("response", (response) => {
     const header = response.headers()["x-shop-instance"];
-    if (header) seen.add(header);
+    if (header) seen.add(servingInstance(header));
   });
   return seen;
 }
