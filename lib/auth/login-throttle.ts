@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { getDb } from "@/lib/db/client";
 
 // Login throttling, in the database so every instance counts the same failures (several
@@ -38,11 +39,34 @@ export interface LoginKeys {
   address: string;
 }
 
+/** A key is a SHA-256 in hex (64 characters) whatever was typed: a row's size never depends on
+ *  the request, and the table holds no email address. */
+function throttleKey(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
+}
+
 export function loginKeys(audience: LoginAudience, email: string, address: string): LoginKeys {
   return {
-    account: `${audience}:account:${email.trim().toLowerCase()}`,
-    address: `${audience}:address:${address}`,
+    account: throttleKey(`${audience}:account:${email.trim().toLowerCase()}`),
+    address: throttleKey(`${audience}:address:${address}`),
   };
+}
+
+/** A row with no failure for this long counts for nothing (its lock ended long before). */
+const KEEP_SECONDS = Math.max(ACCOUNT_POLICY.forgetAfterSeconds, ADDRESS_POLICY.forgetAfterSeconds);
+
+/**
+ * Drops the rows no policy reads any more, on every counted failure, so the table holds only
+ * the last hour's failing keys. Bound: one address (as clientAddress reads it) adds its own row
+ * and one account row per failure it is allowed, ADDRESS_POLICY.free + 1 before its first lock
+ * and one per lock that ends after (locked attempts store nothing), all dropped an hour after.
+ */
+export async function pruneLoginThrottle(now = new Date()): Promise<number> {
+  const before = new Date(now.getTime() - KEEP_SECONDS * 1000);
+  const { count } = await getDb().loginThrottle.deleteMany({
+    where: { lastFailureAt: { lt: before } },
+  });
+  return count;
 }
 
 /** Null when a login may be tried now, else the seconds until it may. */
@@ -57,6 +81,7 @@ export async function loginLockedFor(keys: LoginKeys, now = new Date()): Promise
 
 /** Counts a failed login against both keys; returns the lock it caused in seconds (0: none). */
 export async function recordLoginFailure(keys: LoginKeys, now = new Date()): Promise<number> {
+  await pruneLoginThrottle(now);
   const [account, address] = await Promise.all([
     countFailure(keys.account, ACCOUNT_POLICY, now),
     countFailure(keys.address, ADDRESS_POLICY, now),

@@ -3,9 +3,8 @@
 import { z } from "zod";
 import { clientAddress } from "@/lib/auth/client-address";
 import { throttledLogin } from "@/lib/auth/login-throttle";
-import { rotateToken } from "@/lib/session/revocation";
+import { endSession, rotateToken } from "@/lib/session/revocation";
 import { requireSessionIdentity } from "@/lib/session/session";
-import { replaceIdentity } from "@/lib/session/session-data";
 import { attachCustomer } from "../cart";
 import { authenticateCustomer } from "../customers";
 import { safeReturnPath } from "../safe-redirect";
@@ -74,8 +73,7 @@ export async function loginAction(_previous: LoginState, form: FormData): Promis
 export async function logOutShopper(): Promise<void> {
   const session = await requireSessionIdentity();
   const ended = session.sessionId;
-  await rotateToken(session, "logout");
-  replaceIdentity(session);
+  await endSession(session, "logout");
   await session.save();
   await attachCustomer(ended, null);
 }

@@ -6,9 +6,8 @@ import { z } from "zod";
 import { isAdminLogin, requireAdmin } from "@/lib/auth/admin";
 import { clientAddress } from "@/lib/auth/client-address";
 import { throttledLogin } from "@/lib/auth/login-throttle";
-import { rotateToken } from "@/lib/session/revocation";
+import { endSession, rotateToken } from "@/lib/session/revocation";
 import { requireSessionIdentity } from "@/lib/session/session";
-import { replaceIdentity } from "@/lib/session/session-data";
 import { changeOrderStatus } from "../orders";
 
 export interface AdminLoginState {
@@ -37,8 +36,7 @@ export async function adminLoginAction(
 export async function adminLogoutAction(): Promise<void> {
   // Signing out ends the session on the server: any copy of the cookie is anonymous afterwards.
   const session = await requireSessionIdentity();
-  await rotateToken(session, "admin_sign_out");
-  replaceIdentity(session);
+  await endSession(session, "admin_sign_out");
   await session.save();
   redirect("/admin/login");
 }
