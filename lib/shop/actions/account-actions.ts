@@ -8,6 +8,7 @@ import { requireSessionIdentity } from "@/lib/session/session";
 import { attachCustomer } from "../cart";
 import { authenticateCustomer } from "../customers";
 import { safeReturnPath } from "../safe-redirect";
+import { wellFormedString } from "../well-formed";
 
 export interface LoginState {
   error?: string;
@@ -19,7 +20,7 @@ export interface LoginState {
 
 const loginSchema = z.object({
   email: z.email("Enter your email address.").max(200),
-  password: z.string().min(1, "Enter your password.").max(200),
+  password: wellFormedString().min(1, "Enter your password.").max(200),
 });
 
 /**

@@ -9,6 +9,7 @@ import { throttledLogin } from "@/lib/auth/login-throttle";
 import { endSession, rotateToken } from "@/lib/session/revocation";
 import { requireSessionIdentity } from "@/lib/session/session";
 import { changeOrderStatus } from "../orders";
+import { wellFormedString } from "../well-formed";
 
 export interface AdminLoginState {
   error?: string;
@@ -47,9 +48,9 @@ export interface StatusChangeState {
 }
 
 const statusSchema = z.object({
-  orderId: z.string().min(1).max(64),
-  to: z.string().min(1).max(64),
-  note: z.string().max(500).default(""),
+  orderId: wellFormedString().min(1).max(64),
+  to: wellFormedString().min(1).max(64),
+  note: wellFormedString().max(500).default(""),
 });
 
 export async function changeStatusAction(

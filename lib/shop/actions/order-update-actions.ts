@@ -8,6 +8,7 @@ import { reconcileServiceOrders } from "@/lib/service/reconciliation";
 import { UPDATE_TYPES } from "@/lib/service/resources";
 import { serviceOrderDeps } from "@/lib/service-adapter/service";
 import { quantityField } from "../quantity";
+import { wellFormedString } from "../well-formed";
 
 export interface OrderUpdateState {
   ok?: boolean;
@@ -18,9 +19,9 @@ export interface OrderUpdateState {
 const QTY_PREFIX = "qty_";
 
 const updateFormSchema = z.object({
-  orderId: z.string().min(1).max(64),
+  orderId: wellFormedString().min(1).max(64),
   updateType: z.enum(UPDATE_TYPES),
-  quantities: z.record(z.string().min(1).max(64), quantityField(0, 1000)),
+  quantities: z.record(wellFormedString().min(1).max(64), quantityField(0, 1000)),
 });
 
 /** One post-purchase update of a service order, from the order page's forms. */
