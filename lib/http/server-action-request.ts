@@ -1,0 +1,79 @@
+/**
+ * Server Action requests Next.js would answer with a 500 (and only an error digest) are
+ * answered here, in the proxy, with a 4xx in the shop's error form. Next.js 16 itself answers
+ * 400 to an action id of the wrong form and 409 to an unknown one, but throws, hence 500, when
+ * the body of a known action cannot be decoded or the Origin does not match the host
+ * (next/dist/server/app-render/action-handler.js). What a genuine request looks like is what
+ * React's `encodeReply` sends for the action's arguments: their JSON array, as the body (plain
+ * text) or as the form field "0" of a multipart body. Only the shape is checked; decoding stays
+ * Next's. docs/security.md, "Bodies and inputs".
+ */
+
+export const ACTION_HEADER = "next-action";
+
+function refuse(status: 400 | 403, error: string, description: string): Response {
+  return Response.json(
+    { error, error_description: description },
+    { status, headers: { "cache-control": "no-store" } },
+  );
+}
+
+const malformed = () =>
+  refuse(400, "bad_request", "The Server Action request's body is not what the page sends.");
+
+function isJsonArray(text: unknown): boolean {
+  if (typeof text !== "string") return false;
+  try {
+    return Array.isArray(JSON.parse(text));
+  } catch {
+    return false;
+  }
+}
+
+/** The host the request was sent to, as Next.js compares it with the Origin. */
+function requestHost(headers: Headers): string | null {
+  const forwarded = headers.get("x-forwarded-host")?.split(",")[0]?.trim();
+  return forwarded || headers.get("host");
+}
+
+/**
+ * Null for anything that is not a Server Action call (no `Next-Action` header, not a POST) or
+ * one shaped as the page sends it; else the 4xx answer. Reads a clone of the body: the request
+ * goes on whole (the proxy holds at most `proxyClientMaxBodySize` of it, next.config.ts).
+ */
+export async function screenServerAction(request: Request): Promise<Response | null> {
+  if (request.method !== "POST" || !request.headers.has(ACTION_HEADER)) return null;
+
+  const origin = request.headers.get("origin");
+  if (origin !== null) {
+    let originHost: string;
+    try {
+      originHost = origin === "null" ? "null" : new URL(origin).host;
+    } catch {
+      return refuse(403, "forbidden", "The Origin header is not a URL.");
+    }
+    if (originHost !== requestHost(request.headers)) {
+      return refuse(403, "forbidden", "A Server Action is only called from the shop's own pages.");
+    }
+  }
+
+  const type = (request.headers.get("content-type") ?? "").toLowerCase();
+  // Next.js answers a URL-encoded action call itself (404): not a body it would decode.
+  if (type.startsWith("application/x-www-form-urlencoded")) return null;
+  if (type.startsWith("multipart/form-data")) {
+    let form: FormData;
+    try {
+      form = await request.clone().formData();
+    } catch {
+      return malformed();
+    }
+    return isJsonArray(form.get("0")) ? null : malformed();
+  }
+  let text: string;
+  try {
+    text = await request.clone().text();
+  } catch {
+    return malformed();
+  }
+  return isJsonArray(text) ? null : malformed();
+}
