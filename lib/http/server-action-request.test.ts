@@ -60,6 +60,37 @@ describe("screenServerAction", () => {
     expect(await res?.json()).toMatchObject({ error: "bad_request" });
   });
 
+  it.each([
+    '["$K1"]',
+    '["$Q1"]',
+    '["$W1"]',
+    '["$h1"]',
+    '["$@1"]',
+    '["$B1"]',
+    '["$Z"]',
+    '["$n1x"]',
+    '["$D2020"]',
+    '[{"deep":["$1"]}]',
+  ])("answers 400 to arguments %s: references the text body cannot back", async (body) => {
+    const res = await screenServerAction(actionRequest(body, { "content-type": "text/plain" }));
+    expect(res?.status).toBe(400);
+  });
+
+  it("takes the references React writes for plain values, escaped strings and present parts", async () => {
+    for (const body of ['["$undefined",{"a":"$NaN"},"$$literal","$-0"]', '[{"x":1},"$0:0:x"]']) {
+      expect(
+        await screenServerAction(actionRequest(body, { "content-type": "text/plain" })),
+        body,
+      ).toBeNull();
+    }
+    const form = genuineMultipart();
+    form.set("10", '{"outlined":true}');
+    form.set("0", '[{},"$K1","$a"]');
+    expect(await screenServerAction(actionRequest(form))).toBeNull();
+    form.set("0", '[{},"$K1","$b"]');
+    expect((await screenServerAction(actionRequest(form)))?.status).toBe(400);
+  });
+
   it("answers 400 to a multipart body without the arguments in field 0", async () => {
     const form = genuineMultipart();
     form.delete("0");

@@ -21,13 +21,41 @@ function refuse(status: 400 | 403, error: string, description: string): Response
 const malformed = () =>
   refuse(400, "bad_request", "The Server Action request's body is not what the page sends.");
 
-function isJsonArray(text: unknown): boolean {
+/** Values React writes for what JSON has no form for; a literal string starting with "$" is
+ *  escaped as "$$…". */
+const SPECIAL = new Set(["$undefined", "$NaN", "$Infinity", "$-Infinity", "$-0"]);
+const MAX_DEPTH = 32;
+
+/**
+ * Whether every "$" reference in the arguments is one the shop's pages send and Next.js can
+ * resolve: a FormData (`$K<id>`, multipart only) or a part of the body (`$<id>` or
+ * `$<id>:<path>`, the part present). Anything else (promises, maps, sets, blobs, server
+ * references, dates, big integers, or a part that is not there) is not what the pages send
+ * and would fail to decode inside Next.js.
+ */
+function plainArguments(value: unknown, parts: (id: string) => boolean, depth = 0): boolean {
+  if (depth > MAX_DEPTH) return false;
+  if (typeof value === "string") {
+    if (!value.startsWith("$") || value.startsWith("$$") || SPECIAL.has(value)) return true;
+    const form = /^\$K([0-9a-f]+)$/.exec(value);
+    if (form) return parts("K");
+    const part = /^\$([0-9a-f]+)(?::.*)?$/.exec(value);
+    return part?.[1] !== undefined && parts(part[1]);
+  }
+  if (value === null || typeof value !== "object") return true;
+  return Object.values(value).every((item) => plainArguments(item, parts, depth + 1));
+}
+
+/** The arguments' JSON array with only references the body can back, or false. */
+function isArguments(text: unknown, parts: (id: string) => boolean): boolean {
   if (typeof text !== "string") return false;
+  let root: unknown;
   try {
-    return Array.isArray(JSON.parse(text));
+    root = JSON.parse(text);
   } catch {
     return false;
   }
+  return Array.isArray(root) && plainArguments(root, parts);
 }
 
 /** The host the request was sent to, as Next.js compares it with the Origin. */
@@ -67,7 +95,11 @@ export async function screenServerAction(request: Request): Promise<Response | n
     } catch {
       return malformed();
     }
-    return isJsonArray(form.get("0")) ? null : malformed();
+    // Part ids are hexadecimal field names ("0" is the root); a FormData's entries are the
+    // fields prefixed "_<id>_", and an empty FormData is a form with no fields.
+    const parts = (id: string) =>
+      id === "K" || id === "0" || form.has(String(Number.parseInt(id, 16)));
+    return isArguments(form.get("0"), parts) ? null : malformed();
   }
   let text: string;
   try {
@@ -75,5 +107,6 @@ export async function screenServerAction(request: Request): Promise<Response | n
   } catch {
     return malformed();
   }
-  return isJsonArray(text) ? null : malformed();
+  // A plain-text body is the root alone: no FormData, no other part.
+  return isArguments(text, (id) => id === "0") ? null : malformed();
 }

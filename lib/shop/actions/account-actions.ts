@@ -5,6 +5,7 @@ import { clientAddress } from "@/lib/auth/client-address";
 import { throttledLogin } from "@/lib/auth/login-throttle";
 import { endSession, rotateToken } from "@/lib/session/revocation";
 import { requireSessionIdentity } from "@/lib/session/session";
+import { requireFormData } from "../action-arguments";
 import { attachCustomer } from "../cart";
 import { authenticateCustomer } from "../customers";
 import { safeReturnPath } from "../safe-redirect";
@@ -36,6 +37,7 @@ const loginSchema = z.object({
  * is a plain form post to /account/logout, answered with a redirect: a full page load too.)
  */
 export async function loginAction(_previous: LoginState, form: FormData): Promise<LoginState> {
+  requireFormData(form);
   const email = String(form.get("email") ?? "").trim();
   const parsed = loginSchema.safeParse({ email, password: form.get("password") ?? "" });
   if (!parsed.success) {

@@ -8,6 +8,7 @@ import { clientAddress } from "@/lib/auth/client-address";
 import { throttledLogin } from "@/lib/auth/login-throttle";
 import { endSession, rotateToken } from "@/lib/session/revocation";
 import { requireSessionIdentity } from "@/lib/session/session";
+import { requireFormData } from "../action-arguments";
 import { changeOrderStatus } from "../orders";
 import { wellFormedString } from "../well-formed";
 
@@ -20,6 +21,7 @@ export async function adminLoginAction(
   _previous: AdminLoginState,
   form: FormData,
 ): Promise<AdminLoginState> {
+  requireFormData(form);
   const email = String(form.get("email") ?? "").slice(0, 200);
   const password = String(form.get("password") ?? "").slice(0, 200);
   if (!email || !password) return { error: "Enter the admin email and password.", email };
@@ -57,6 +59,7 @@ export async function changeStatusAction(
   _previous: StatusChangeState,
   form: FormData,
 ): Promise<StatusChangeState> {
+  requireFormData(form);
   await requireAdmin();
   const parsed = statusSchema.safeParse({
     orderId: form.get("orderId"),

@@ -7,6 +7,7 @@ import { sendOrderUpdate } from "@/lib/service/order-updates";
 import { reconcileServiceOrders } from "@/lib/service/reconciliation";
 import { UPDATE_TYPES } from "@/lib/service/resources";
 import { serviceOrderDeps } from "@/lib/service-adapter/service";
+import { requireFormData } from "../action-arguments";
 import { quantityField } from "../quantity";
 import { wellFormedString } from "../well-formed";
 
@@ -29,6 +30,7 @@ export async function orderUpdateAction(
   _previous: OrderUpdateState,
   form: FormData,
 ): Promise<OrderUpdateState> {
+  requireFormData(form);
   await requireAdmin();
   const quantities: Record<string, unknown> = {};
   for (const [key, value] of form.entries()) {
@@ -61,6 +63,7 @@ export async function reconcileAction(
   _previous: ReconcileState,
   _form: FormData,
 ): Promise<ReconcileState> {
+  requireFormData(_form);
   await requireAdmin();
   try {
     const report = await reconcileServiceOrders(serviceOrderDeps());
