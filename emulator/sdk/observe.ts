@@ -3,15 +3,12 @@
 // type, text: `12.00` survives only in the text) and, once per page, the Service Pay option's
 // markup. Fire and forget: a report that fails changes nothing for the shopper.
 import type { ServiceApi } from "./api";
-import type { ObservationStamp, PaymentOptionDetails } from "./wire";
+import type { ObservationSessionResponse, ObservationStamp, PaymentOptionDetails } from "./wire";
 
 export type CallbackName = "shopper_data" | "purchase_data";
 export type Observer = {
   callback(name: CallbackName, response: Response): void;
   markup(details: PaymentOptionDetails): void;
-  /** The observation token start-up received (null: none, and nothing is reported). Reports
-   *  made before it arrives (the first shopper_data answer) wait for it. */
-  start(token: string | null): void;
 };
 
 const MAX_TEXT = 64 * 1024;
@@ -77,31 +74,27 @@ function findServiceRadio(label: string): HTMLInputElement | null {
   );
 }
 
-/** Reports held until start-up gives the token; a page makes a few before that. */
-const MAX_WAITING = 10;
-
 export function observer(api: ServiceApi, merchantId: string): Observer {
   let markupSeen = false;
-  // undefined: start-up not finished; null: no token, so nothing is sent.
-  let token: string | null | undefined;
+  // The page's observation session, asked for with the first report: every report carries its
+  // token and a number of its own (the service refuses any other, emulator/README.md).
+  let session: Promise<string | null> | undefined;
   let seq = 0;
-  const waiting: Record<string, unknown>[] = [];
-  const send = (body: Record<string, unknown>, stamp: string) => {
-    seq += 1;
-    const stamped: ObservationStamp = { merchant_id: merchantId, token: stamp, seq };
-    void api("/observations", { ...body, ...stamped }).catch(() => undefined);
-  };
   const report = (body: Record<string, unknown>) => {
-    if (token === undefined) {
-      if (waiting.length < MAX_WAITING) waiting.push(body);
-    } else if (token !== null) send(body, token);
+    session ??= api<ObservationSessionResponse>("/observations/session", {
+      merchant_id: merchantId,
+    }).then(
+      (answer) => answer.observation_token,
+      () => null,
+    );
+    void session.then((token) => {
+      if (token === null) return;
+      seq += 1;
+      const stamp: ObservationStamp = { merchant_id: merchantId, token, seq };
+      return api("/observations", { ...body, ...stamp }).catch(() => undefined);
+    });
   };
   return {
-    start(given) {
-      if (token !== undefined) return;
-      token = given;
-      for (const body of waiting.splice(0)) if (given !== null) send(body, given);
-    },
     callback(name, response) {
       void response
         .clone()

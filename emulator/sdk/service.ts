@@ -82,10 +82,8 @@ export function createService(moduleUrl: string): Service {
       state.sessionId = init.session_id;
       state.merchantCurrency = init.merchant_currency;
       state.earlierValuation = init.earlier_valuation;
-      state.observe.start(init.observation_token ?? null);
       setTradeIn(init.tradein);
     } catch (error) {
-      state.observe.start(null);
       // The shop must keep working when the service is down: teasers still render.
       console.warn("[service] start-up failed; continuing without a session", error);
     }

@@ -87,13 +87,13 @@ export type InitResponse = {
   /** The shopper had a valuation before (this session or, by customer id, another): a
    *  valuation started now is not a new user's (`service-new-user-valuation-started`). */
   earlier_valuation: boolean;
-  /** Carried by every observation this start-up sends (POST /sdk/v1/observations); null when
-   *  the page's origin is not the merchant's, whose observations would not count. */
-  observation_token: string | null;
 };
 
-/** What the SDK reports of the merchant's page: the token of its start-up and a number of its
- *  own, each used once. */
+/** POST /sdk/v1/observations/session: the token every observation of this page carries. */
+export type ObservationSessionResponse = { observation_token: string };
+
+/** What the SDK reports of the merchant's page: its session's token and a number of its own,
+ *  each used once. */
 export type ObservationStamp = { merchant_id: string; token: string; seq: number };
 
 export type CatalogResponse = { categories: CatalogCategory[] };

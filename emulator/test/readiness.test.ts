@@ -224,16 +224,16 @@ describe("observations are bound to the SDK start-up the emulator issued", () =>
     "money.integer-cents",
   ];
 
-  const init = (headers: Record<string, string>) =>
-    h.fetch("/sdk/v1/init", {
+  const start = (headers: Record<string, string>) =>
+    h.fetch("/sdk/v1/observations/session", {
       method: "POST",
       headers: { "content-type": "application/json", ...headers },
-      body: JSON.stringify({ merchant_id: merchant, session_hash: null, customer: null }),
+      body: JSON.stringify({ merchant_id: merchant }),
     });
-  async function startSdk(): Promise<string | null> {
-    const res = await init({ origin: origin() });
-    expect(res.status).toBe(200);
-    return ((await res.json()) as { observation_token: string | null }).observation_token;
+  async function startSdk(): Promise<string> {
+    const res = await start({ origin: origin() });
+    expect(res.status).toBe(201);
+    return ((await res.json()) as { observation_token: string }).observation_token;
   }
   function observe(body: unknown, headers: Record<string, string>) {
     return h.fetch("/sdk/v1/observations", {
@@ -301,10 +301,9 @@ describe("observations are bound to the SDK start-up the emulator issued", () =>
       const res = await observe(body, headers);
       expect(res.status, JSON.stringify(body)).toBe(status);
     }
-    // No token for another origin's page, nor for a start-up without an Origin.
-    expect((await init({ origin: "https://evil.example" })).status).toBe(403);
-    const bare = (await (await init({})).json()) as { observation_token: string | null };
-    expect(bare.observation_token).toBeNull();
+    // No token for another origin's page, nor for a start without an Origin.
+    expect((await start({ origin: "https://evil.example" })).status).toBe(403);
+    expect((await start({})).status).toBe(403);
 
     expect(await verdicts()).toEqual(before);
     const journal = (await (await h.control("GET", "/journal")).json()) as {

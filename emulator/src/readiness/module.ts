@@ -26,6 +26,7 @@ const declareBody = z.object({
   salt: z.string().min(1).max(1000).optional(),
 });
 const clearBody = z.object({ merchant_id: z.string().min(1).max(200).optional() });
+const sessionBody = z.object({ merchant_id: z.string().min(1).max(200) });
 
 /** Binds an observation to the SDK start-up that issued its token (observation-sessions.ts). */
 const issued = {
@@ -103,6 +104,21 @@ export const readinessModule: EmulatorModule = {
     // the evidence, and only an accepted observation, answered 204, is read by a rule). JSON
     // only, from the merchant's registered origin, with the token its SDK start-up was given.
     const sessions = observationSessionsFor(ctx);
+    // The SDK starts its page's observation session: a token for this merchant and the page's
+    // origin, which must be one the merchant registered.
+    app.post(`${OBSERVATIONS_PATH}/session`, async (c) => {
+      const parsed = await readJson(c, sessionBody);
+      if (!parsed.ok) return parsed.response;
+      const merchant = parsed.value.merchant_id;
+      if (!ctx.state.getMerchant(merchant)) {
+        return fail(c, 404, "not_found", `Unknown merchant ${merchant}.`);
+      }
+      const token = sessions.issue(merchant, c.req.header("origin"));
+      if (token === null) {
+        return fail(c, 403, "forbidden", "Observations come from one of the merchant's origins.");
+      }
+      return reply(c, { observation_token: token }, 201);
+    });
     app.post(OBSERVATIONS_PATH, async (c) => {
       const refuse = (status: number, error: string, reason: string, text: string) => {
         c.set("journalMeta", { observation: "refused", reason });

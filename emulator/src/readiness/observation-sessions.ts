@@ -1,6 +1,7 @@
-// What binds an observation (POST /sdk/v1/observations) to an SDK the emulator itself started:
-// /sdk/v1/init, asked from a merchant's registered origin, hands the SDK an observation token
-// for that merchant and origin; every observation carries it and its own sequence number. An
+// What binds an observation (POST /sdk/v1/observations) to an SDK session the emulator itself
+// started: POST /sdk/v1/observations/session, asked from a merchant's registered origin, hands
+// the SDK a token for that merchant and origin; every observation of the page carries it and a
+// sequence number of its own. An
 // observation with an unknown token, another merchant's or origin's token, or a sequence number
 // already used is refused, and a refused observation never reaches a verdict (passive.ts reads
 // only accepted ones). Anyone can still start an SDK session from a script that writes the

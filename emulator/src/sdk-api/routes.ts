@@ -10,7 +10,6 @@ import type { EmulatorContext, EmulatorEnv, EmulatorModule } from "../context";
 import type { Cart, Merchant, Session, TradeInItem } from "../domain";
 import { readJson } from "../http/body";
 import { fail, reply } from "../http/errors";
-import { observationSessionsFor } from "../readiness/observation-sessions";
 import { questionsFor, quote } from "../state/catalog";
 import { currentVersion } from "../state/store";
 import { webhooksFor } from "../webhooks/module";
@@ -150,7 +149,6 @@ export const sdkApiModule: EmulatorModule = {
         session_id: null,
         tradein: null,
         earlier_valuation: false,
-        observation_token: observationSessionsFor(ctx).issue(merchant.id, c.req.header("origin")),
       };
       if (input.session_hash) {
         const { session, version } = ctx.state.bindSession(

@@ -5,7 +5,7 @@
 import { timingSafeEqual } from "node:crypto";
 import type { Context } from "hono";
 import { z } from "zod";
-import type { InitResponse } from "../../sdk/wire";
+import type { ObservationSessionResponse } from "../../sdk/wire";
 import type { EmulatorEnv, EmulatorModule } from "../context";
 import type { Merchant } from "../domain";
 import { fail, reply } from "../http/errors";
@@ -360,13 +360,13 @@ export const testMerchantModule: EmulatorModule = {
       const callback = id === "callback.purchase-data" ? "purchase_data" : "shopper_data";
       if (callback === "purchase_data") shopOf(shop).cart = null;
       const response = await fetch(`${origin}${BASE}/${shop}/${callback}`);
-      // As the SDK starts on the merchant's page: its origin, and the token init hands out.
-      const init = await fetch(`${origin}/sdk/v1/init`, {
+      // As the SDK does on the merchant's page: its origin, and its observation session's token.
+      const session = await fetch(`${origin}${OBSERVATIONS_PATH}/session`, {
         method: "POST",
         headers: { "content-type": "application/json", origin },
-        body: JSON.stringify({ merchant_id: TEST_MERCHANT_ID, session_hash: null, customer: null }),
+        body: JSON.stringify({ merchant_id: TEST_MERCHANT_ID }),
       });
-      const { observation_token } = (await init.json()) as InitResponse;
+      const { observation_token } = (await session.json()) as ObservationSessionResponse;
       await fetch(`${origin}${OBSERVATIONS_PATH}`, {
         method: "POST",
         headers: { "content-type": "application/json", origin },
