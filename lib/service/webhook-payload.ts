@@ -11,6 +11,12 @@ import { wellFormedString } from "./well-formed";
 
 const text = (max: number) => wellFormedString().max(max);
 const idLike = z.union([text(500).min(1), z.number()]).transform(String);
+// Stored in 32-bit integer columns (PostgreSQL `integer`): a larger amount is no order of this
+// shop's, and a malformed body (400), never a failed insert (500).
+const storedInt = z
+  .int()
+  .min(-(2 ** 31))
+  .max(2 ** 31 - 1);
 // Amounts are integer cents (contract: Limits); a decimal makes the body malformed (400).
 const fields = {
   id: idLike.nullish(),
@@ -18,9 +24,9 @@ const fields = {
   order_id: idLike.nullish(),
   cart_id: idLike.nullish(),
   status: text(200).min(1).nullish(),
-  amount: z.int().nullish(),
+  amount: storedInt.nullish(),
   currency: text(20).nullish(),
-  trade_in_discount: z.int().nullish(),
+  trade_in_discount: storedInt.nullish(),
   customer_id: idLike.nullish(),
 };
 const bodySchema = z.looseObject({ ...fields, data: z.looseObject(fields).nullish() });

@@ -155,6 +155,17 @@ describe("a signed webhook with strings that are not well-formed Unicode", () =>
     expect(await shop.db.serviceNotification.count()).toBe(before);
   });
 
+  it("an amount beyond the stored integer's range is 400, and nothing is stored", async () => {
+    const before = await shop.db.serviceNotification.count();
+    for (const field of ["amount", "trade_in_discount"]) {
+      for (const value of [3_000_000_000, -3_000_000_000, Number.MAX_SAFE_INTEGER]) {
+        const res = await webhook(webhookRequest({ ...base(++n), [field]: value }));
+        expect(res.status, `${field} ${value}`).toBe(400);
+      }
+    }
+    expect(await shop.db.serviceNotification.count()).toBe(before);
+  });
+
   it("any string in any field, flat or wrapped in data: 200 and stored once, or 400 and nothing stored", async () => {
     await fc.assert(
       fc.asyncProperty(
