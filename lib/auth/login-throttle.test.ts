@@ -181,6 +181,12 @@ describe("a password spray from one address", () => {
     return results;
   };
 
+  it("with no proxy (the default) is locked by the address `next start` wrote from the socket", async () => {
+    const results = await spray(0, () => "198.51.100.30", new Date("2027-01-03T09:00:00Z"));
+    expect(results.at(ADDRESS_POLICY.free - 1)).toMatchObject({ locked: false });
+    expect(results.slice(ADDRESS_POLICY.free).every((r) => !r.ok && r.locked)).toBe(true);
+  });
+
   it("behind one proxy (nginx appends the address it saw) is locked after the address's allowance", async () => {
     const results = await spray(
       1,
