@@ -6,6 +6,7 @@ import {
   originOf,
   STATIC_SECURITY_HEADERS,
 } from "@/lib/http/security-headers";
+import { screenServerAction } from "@/lib/http/server-action-request";
 import { readServiceConfig } from "@/lib/service/config";
 import { withShopSession } from "@/lib/session/proxy-session";
 
@@ -36,6 +37,8 @@ export async function proxy(request: NextRequest) {
       { status: 413, headers: { connection: "close", "cache-control": "no-store" } },
     );
   }
+  const refused = await screenServerAction(request);
+  if (refused) return refused;
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
   const csp = contentSecurityPolicy({
     nonce,

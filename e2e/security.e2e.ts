@@ -284,6 +284,48 @@ test.describe("bodies and inputs @security", () => {
     );
   });
 
+  test("malformed Server Action calls are a 4xx, never a 500; the page's own call still works", async ({
+    page,
+  }) => {
+    await page.goto("/account/login");
+    // The login form's action id, as React renders it for a page without JavaScript.
+    const reference = await page.locator('input[name="$ACTION_1:0"]').getAttribute("value");
+    const id = (JSON.parse(reference ?? "{}") as { id?: string }).id ?? "";
+    expect(id).toMatch(/^[0-9a-f]{42}$/);
+    const call = (body: BodyInit, headers: Record<string, string> = {}) =>
+      fetch(`${SHOP}/account/login`, {
+        method: "POST",
+        headers: { "next-action": id, origin: SHOP, ...headers },
+        body,
+      }).then((response) => response.status);
+    const text = { "content-type": "text/plain;charset=UTF-8" };
+    const multipart = (root: string) => {
+      const form = new FormData();
+      // Not an email: the form answers before any password check, so no throttle is touched.
+      form.set("_1_email", "not-an-email");
+      form.set("_1_password", "x");
+      form.set("0", root);
+      return form;
+    };
+    const statuses = {
+      "not JSON": await call("not json", text),
+      "not the arguments' array": await call('{"a":1}', text),
+      "a reference to a missing part": await call('["$Q1"]', text),
+      "a promise reference": await call('["$@1"]', text),
+      "numbers instead of the form": await call("[1,2,3]", text),
+      "an unparsable multipart body": await call("--x\r\ngarbage", {
+        "content-type": "multipart/form-data; boundary=zzz",
+      }),
+      "a multipart body without the form": await call(multipart("[1,2]")),
+      "a foreign Origin": await call(multipart('[{},"$K1"]'), { origin: "https://evil.example" }),
+    };
+    for (const [what, status] of Object.entries(statuses)) {
+      expect(status >= 400 && status < 500, `${what}: ${status}`).toBe(true);
+    }
+    // What the page itself sends passes the screen: the login form answers (the email's error).
+    expect(await call(multipart('[{},"$K1"]'))).toBe(200);
+  });
+
   test("search treats % and _ as text", async ({ page }) => {
     for (const q of ["%", "_", "a%", "%_%"]) {
       await page.goto(`/search?q=${encodeURIComponent(q)}`);

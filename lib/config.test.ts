@@ -20,6 +20,16 @@ describe("parseConfig", () => {
     );
   });
 
+  it("reads TRUSTED_PROXY_HOPS as a small whole number, 0 by default", () => {
+    expect(parseConfig(good).TRUSTED_PROXY_HOPS).toBe(0);
+    expect(parseConfig({ ...good, TRUSTED_PROXY_HOPS: "1" }).TRUSTED_PROXY_HOPS).toBe(1);
+    for (const hops of ["-1", "1.5", "eleven", "11"]) {
+      expect(() => parseConfig({ ...good, TRUSTED_PROXY_HOPS: hops })).toThrow(
+        /TRUSTED_PROXY_HOPS/,
+      );
+    }
+  });
+
   it("takes a SQLite or a PostgreSQL DATABASE_URL, and nothing else", () => {
     for (const url of ["file:./dev.db", "postgresql://shop@db:5432/shop", "postgres://db/shop"]) {
       expect(parseConfig({ ...good, DATABASE_URL: url }).DATABASE_URL).toBe(url);

@@ -15,6 +15,13 @@ const schema = z.object({
   ADMIN_PASSWORD: z.string().min(8, "must be at least 8 characters"),
   SHOP_BASE_URL: z.url("must be an absolute URL such as http://localhost:3000"),
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  /** Proxies in front of the shop that append to X-Forwarded-For (lib/auth/client-address.ts). */
+  TRUSTED_PROXY_HOPS: z.coerce
+    .number()
+    .int("must be a whole number of proxies")
+    .min(0)
+    .max(10, "must be 10 or fewer")
+    .default(0),
 });
 
 export type ShopConfig = z.infer<typeof schema>;

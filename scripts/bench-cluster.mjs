@@ -144,6 +144,7 @@ async function startCluster(instances) {
     SERVICE_API_BASE_URL: "http://127.0.0.1:9", // never called: the token is seeded
     INTEGRATION_INSPECTOR: "off",
     TRADE_IN_RETRY_INTERVAL_MS: "0",
+    TRUSTED_PROXY_HOPS: "1",
   };
   const children = ports.map((port) =>
     start(

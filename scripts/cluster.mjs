@@ -126,6 +126,8 @@ async function main() {
     SHOP_BASE_URL: balancer,
     SERVICE_API_BASE_URL: `http://localhost:${emulatorPort}`,
     SERVICE_ASSETS_URL: `http://localhost:${emulatorPort}/assets`,
+    // nginx appends the address it saw to X-Forwarded-For (lib/auth/client-address.ts).
+    TRUSTED_PROXY_HOPS: "1",
   };
   prepareDatabase(databaseUrl);
   if (!values["no-build"]) {

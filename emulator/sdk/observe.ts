@@ -3,7 +3,7 @@
 // type, text: `12.00` survives only in the text) and, once per page, the Service Pay option's
 // markup. Fire and forget: a report that fails changes nothing for the shopper.
 import type { ServiceApi } from "./api";
-import type { PaymentOptionDetails } from "./wire";
+import type { ObservationSessionResponse, ObservationStamp, PaymentOptionDetails } from "./wire";
 
 export type CallbackName = "shopper_data" | "purchase_data";
 export type Observer = {
@@ -76,8 +76,24 @@ function findServiceRadio(label: string): HTMLInputElement | null {
 
 export function observer(api: ServiceApi, merchantId: string): Observer {
   let markupSeen = false;
-  const report = (body: Record<string, unknown>) =>
-    void api("/observations", { merchant_id: merchantId, ...body }).catch(() => undefined);
+  // The page's observation session, asked for with the first report: every report carries its
+  // token and a number of its own (the service refuses any other, emulator/README.md).
+  let session: Promise<string | null> | undefined;
+  let seq = 0;
+  const report = (body: Record<string, unknown>) => {
+    session ??= api<ObservationSessionResponse>("/observations/session", {
+      merchant_id: merchantId,
+    }).then(
+      (answer) => answer.observation_token,
+      () => null,
+    );
+    void session.then((token) => {
+      if (token === null) return;
+      seq += 1;
+      const stamp: ObservationStamp = { merchant_id: merchantId, token, seq };
+      return api("/observations", { ...body, ...stamp }).catch(() => undefined);
+    });
+  };
   return {
     callback(name, response) {
       void response

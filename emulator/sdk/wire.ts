@@ -89,6 +89,13 @@ export type InitResponse = {
   earlier_valuation: boolean;
 };
 
+/** POST /sdk/v1/observations/session: the token every observation of this page carries. */
+export type ObservationSessionResponse = { observation_token: string };
+
+/** What the SDK reports of the merchant's page: its session's token and a number of its own,
+ *  each used once. */
+export type ObservationStamp = { merchant_id: string; token: string; seq: number };
+
 export type CatalogResponse = { categories: CatalogCategory[] };
 
 export type ValuationRequest = {

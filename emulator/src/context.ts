@@ -14,6 +14,8 @@ export interface EmulatorVariables {
   journalBody: unknown;
   /** OAuth client of the request, for the journal. */
   clientId: string;
+  /** What the route decided about the request, for the journal (e.g. a refused observation). */
+  journalMeta: Record<string, unknown>;
 }
 
 export type EmulatorEnv = { Variables: EmulatorVariables };

@@ -183,6 +183,147 @@ describe("the report", () => {
   });
 });
 
+describe("observations are bound to the SDK start-up the emulator issued", () => {
+  const merchant = "m_demo";
+  const origin = () => h.ctx.state.getMerchant(merchant)?.allowed_origins[0] ?? "";
+  const hash = "a".repeat(64);
+  const goodShopper = {
+    kind: "callback",
+    callback: "shopper_data",
+    status: 200,
+    content_type: "application/json",
+    body_text: JSON.stringify({
+      customer: { id: "c1", email: "a@example.com", given_name: "A", family_name: "B" },
+      session_hash_token: hash,
+    }),
+  };
+  const goodPurchase = {
+    kind: "callback",
+    callback: "purchase_data",
+    status: 200,
+    content_type: "application/json",
+    body_text: '{"purchase":null}',
+  };
+  const goodMarkup = {
+    kind: "payment_option_markup",
+    found: true,
+    name: "payment_method",
+    value: "service_pay",
+    module_name: "servicepay",
+    has_icon: true,
+    info_visible: false,
+    extra_visible_unselected: false,
+    visible_in: null,
+  };
+  const JUDGED = [
+    "callback.shopper-data",
+    "callback.purchase-data",
+    "markup.payment-option",
+    "markup.info-extra-hidden",
+    "session.hash-form",
+    "money.integer-cents",
+  ];
+
+  const start = (headers: Record<string, string>) =>
+    h.fetch("/sdk/v1/observations/session", {
+      method: "POST",
+      headers: { "content-type": "application/json", ...headers },
+      body: JSON.stringify({ merchant_id: merchant }),
+    });
+  async function startSdk(): Promise<string> {
+    const res = await start({ origin: origin() });
+    expect(res.status).toBe(201);
+    return ((await res.json()) as { observation_token: string }).observation_token;
+  }
+  function observe(body: unknown, headers: Record<string, string>) {
+    return h.fetch("/sdk/v1/observations", {
+      method: "POST",
+      headers,
+      body: JSON.stringify(body),
+    });
+  }
+  const verdicts = async () => {
+    const r = await report(merchant);
+    return Object.fromEntries(JUDGED.map((id) => [id, rule(r, id).verdict]));
+  };
+  const json = () => ({ "content-type": "application/json", origin: origin() });
+
+  it("refuses forged and replayed observations, journals them as refused, and keeps every verdict", async () => {
+    await h.control("POST", "/reset", {});
+    const token = await startSdk();
+    expect(token).toMatch(/^[\w-]{20,}$/);
+    let seq = 0;
+    for (const body of [goodShopper, goodPurchase, goodMarkup]) {
+      seq += 1;
+      const res = await observe({ ...body, merchant_id: merchant, token, seq }, json());
+      expect(res.status).toBe(204);
+    }
+    const before = await verdicts();
+    expect(
+      Object.values(before).every((v) => v === "pass"),
+      JSON.stringify(before),
+    ).toBe(true);
+
+    const badShopper = { ...goodShopper, status: 500, body_text: "12.00 oops" };
+    const badMarkup = { ...goodMarkup, name: "pay", info_visible: true };
+    const badPurchase = { ...goodPurchase, status: 500 };
+    const attempts: [unknown, Record<string, string>, number][] = [
+      // The probe: any merchant, any Origin, text/plain, no token.
+      [{ ...badShopper, merchant_id: merchant }, { "content-type": "text/plain" }, 415],
+      [
+        { ...badMarkup, merchant_id: merchant },
+        { "content-type": "text/plain", origin: "https://evil.example" },
+        415,
+      ],
+      [
+        { ...badPurchase, merchant_id: merchant, token: "x".repeat(32), seq: 1 },
+        { "content-type": "text/plain" },
+        415,
+      ],
+      // JSON, but no token of the emulator's, or not from the merchant's origin.
+      [{ ...badShopper, merchant_id: merchant, token: "x".repeat(32), seq: 9 }, json(), 403],
+      [
+        { ...badShopper, merchant_id: merchant, token, seq: 9 },
+        { "content-type": "application/json", origin: "https://evil.example" },
+        403,
+      ],
+      [
+        { ...badShopper, merchant_id: merchant, token, seq: 9 },
+        { "content-type": "application/json" },
+        403,
+      ],
+      // Another merchant's token.
+      [{ ...badShopper, merchant_id: "m_test", token, seq: 9 }, json(), 403],
+      // A replay of a genuine sequence number with another body.
+      [{ ...badMarkup, merchant_id: merchant, token, seq: 3 }, json(), 409],
+    ];
+    for (const [body, headers, status] of attempts) {
+      const res = await observe(body, headers);
+      expect(res.status, JSON.stringify(body)).toBe(status);
+    }
+    // No token for another origin's page, nor for a start without an Origin.
+    expect((await start({ origin: "https://evil.example" })).status).toBe(403);
+    expect((await start({})).status).toBe(403);
+
+    expect(await verdicts()).toEqual(before);
+    const journal = (await (await h.control("GET", "/journal")).json()) as {
+      entries: { path: string; status: number; meta?: { observation?: string } }[];
+    };
+    const observed = journal.entries.filter((e) => e.path === "/sdk/v1/observations");
+    expect(observed.filter((e) => e.meta?.observation === "refused")).toHaveLength(attempts.length);
+    expect(observed.filter((e) => e.meta?.observation === "accepted")).toHaveLength(3);
+
+    // A genuine observation after the forged ones is still judged (here: a failing one).
+    const again = await startSdk();
+    const res = await observe(
+      { ...badPurchase, merchant_id: merchant, token: again, seq: 1 },
+      json(),
+    );
+    expect(res.status).toBe(204);
+    expect((await verdicts())["callback.purchase-data"]).toBe("fail");
+  });
+});
+
 describe("decimalLiterals", () => {
   it("finds decimal and exponent notation outside strings only", () => {
     expect(decimalLiterals('{"a":12.00,"b":"3.5","c":1e3,"d":7,"e":-0.5}')).toEqual([

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { getDb } from "@/lib/db/client";
 
 // Login throttling, in the database so every instance counts the same failures (several
@@ -38,11 +39,34 @@ export interface LoginKeys {
   address: string;
 }
 
+/** A key is a SHA-256 in hex (64 characters) whatever was typed: a row's size never depends on
+ *  the request, and the table holds no email address. */
+function throttleKey(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
+}
+
 export function loginKeys(audience: LoginAudience, email: string, address: string): LoginKeys {
   return {
-    account: `${audience}:account:${email.trim().toLowerCase()}`,
-    address: `${audience}:address:${address}`,
+    account: throttleKey(`${audience}:account:${email.trim().toLowerCase()}`),
+    address: throttleKey(`${audience}:address:${address}`),
   };
+}
+
+/** A row with no failure for this long counts for nothing (its lock ended long before). */
+const KEEP_SECONDS = Math.max(ACCOUNT_POLICY.forgetAfterSeconds, ADDRESS_POLICY.forgetAfterSeconds);
+
+/**
+ * Drops the rows no policy reads any more, on every counted failure, so the table holds only
+ * the last hour's failing keys. Bound: one address (as clientAddress reads it) adds its own row
+ * and one account row per failure it is allowed, ADDRESS_POLICY.free + 1 before its first lock
+ * and one per lock that ends after (locked attempts store nothing), all dropped an hour after.
+ */
+export async function pruneLoginThrottle(now = new Date()): Promise<number> {
+  const before = new Date(now.getTime() - KEEP_SECONDS * 1000);
+  const { count } = await getDb().loginThrottle.deleteMany({
+    where: { lastFailureAt: { lt: before } },
+  });
+  return count;
 }
 
 /** Null when a login may be tried now, else the seconds until it may. */
@@ -55,13 +79,11 @@ export async function loginLockedFor(keys: LoginKeys, now = new Date()): Promise
   return until > now.getTime() ? Math.ceil((until - now.getTime()) / 1000) : null;
 }
 
-/** Counts a failed login against both keys; returns the lock it caused in seconds (0: none). */
+/** Counts a failed login against the account; returns the lock it caused in seconds (0: none).
+ *  The address was counted when the attempt claimed it (claimAddress). */
 export async function recordLoginFailure(keys: LoginKeys, now = new Date()): Promise<number> {
-  const [account, address] = await Promise.all([
-    countFailure(keys.account, ACCOUNT_POLICY, now),
-    countFailure(keys.address, ADDRESS_POLICY, now),
-  ]);
-  return Math.max(account, address);
+  await pruneLoginThrottle(now);
+  return countFailure(keys.account, ACCOUNT_POLICY, now);
 }
 
 /** A successful login clears the account's failures (not the address's: others may share it). */
@@ -69,28 +91,93 @@ export async function recordLoginSuccess(keys: LoginKeys): Promise<void> {
   await getDb().loginThrottle.deleteMany({ where: { key: keys.account } });
 }
 
-async function countFailure(key: string, policy: ThrottlePolicy, now: Date): Promise<number> {
-  const db = getDb();
+/** A stale count starts again: no failure for `forgetAfterSeconds`. */
+async function forgetStale(key: string, policy: ThrottlePolicy, now: Date): Promise<void> {
   const forgetBefore = new Date(now.getTime() - policy.forgetAfterSeconds * 1000);
-  // A stale count starts again; then one atomic increment, so concurrent failures on several
-  // instances are all counted.
-  await db.loginThrottle.updateMany({
+  await getDb().loginThrottle.updateMany({
     where: { key, lastFailureAt: { lt: forgetBefore } },
     data: { failures: 0, lockedUntil: null },
   });
+}
+
+async function countFailure(key: string, policy: ThrottlePolicy, now: Date): Promise<number> {
+  const db = getDb();
+  // One atomic increment, so concurrent failures on several instances are all counted.
+  await forgetStale(key, policy, now);
   const row = await db.loginThrottle.upsert({
     where: { key },
     create: { key, failures: 1, lastFailureAt: now },
     update: { failures: { increment: 1 }, lastFailureAt: now },
   });
-  const seconds = lockSeconds(row.failures, policy);
+  return lockFor(key, row.failures, policy, now);
+}
+
+async function lockFor(key: string, failures: number, policy: ThrottlePolicy, now: Date) {
+  const seconds = lockSeconds(failures, policy);
   if (seconds > 0) {
-    await db.loginThrottle.update({
+    await getDb().loginThrottle.update({
       where: { key },
       data: { lockedUntil: new Date(now.getTime() + seconds * 1000) },
     });
   }
   return seconds;
+}
+
+/**
+ * An attempt takes one of its address's allowed failures before the password is checked, in
+ * one conditional update, so attempts arriving together cannot all slip past a lock that the
+ * first of them is about to set: within the allowance any number may claim; past it, exactly
+ * one per ended lock (the first claim after the lock sets `lastFailureAt` past `lockedUntil`,
+ * which closes the door until its own outcome is written). A refused claim stores nothing
+ * and checks no password. This is what bounds the rows one address can make the shop store.
+ */
+async function claimAddress(key: string, now: Date): Promise<boolean> {
+  const db = getDb();
+  await forgetStale(key, ADDRESS_POLICY, now);
+  const claim = () =>
+    db.loginThrottle.updateMany({
+      where: {
+        key,
+        OR: [
+          { lockedUntil: null, failures: { lte: ADDRESS_POLICY.free } },
+          {
+            lockedUntil: { lte: now },
+            lastFailureAt: { lt: db.loginThrottle.fields.lockedUntil },
+          },
+        ],
+      },
+      data: { failures: { increment: 1 }, lastFailureAt: now },
+    });
+  if ((await claim()).count === 1) return true;
+  // No row yet (or a claim refused): make sure the row exists (another attempt may be creating
+  // it at this moment), then claim once more.
+  await db.loginThrottle
+    .create({ data: { key, failures: 0, lastFailureAt: now } })
+    .catch((error: unknown) => {
+      // P2002: the unique key exists already, which is all that was wanted.
+      if ((error as { code?: unknown } | null)?.code !== "P2002") throw error;
+    });
+  return (await claim()).count === 1;
+}
+
+/** The attempt failed: its claimed failure stands; lock the address if it was one too many. */
+async function settleAddress(key: string, now: Date): Promise<number> {
+  const row = await getDb().loginThrottle.findUnique({ where: { key } });
+  return row ? lockFor(key, row.failures, ADDRESS_POLICY, now) : 0;
+}
+
+/** The attempt succeeded: give the claimed failure back and reopen the door it held shut. */
+async function releaseAddress(key: string): Promise<void> {
+  const db = getDb();
+  const row = await db.loginThrottle.findUnique({ where: { key } });
+  if (!row) return;
+  await db.loginThrottle.update({
+    where: { key },
+    data: {
+      failures: Math.max(0, row.failures - 1),
+      ...(row.lockedUntil ? { lastFailureAt: new Date(row.lockedUntil.getTime() - 1) } : {}),
+    },
+  });
 }
 
 /** "30 seconds", "2 minutes": for the message the person sees. */
@@ -118,13 +205,22 @@ export async function throttledLogin<T>(
   const keys = loginKeys(audience, email, address);
   const locked = await loginLockedFor(keys, now);
   if (locked !== null) return { ok: false, locked: true, message: lockedMessage(locked) };
+  if (!(await claimAddress(keys.address, now))) {
+    const wait = (await loginLockedFor(keys, now)) ?? ADDRESS_POLICY.firstLockSeconds;
+    return { ok: false, locked: true, message: lockedMessage(wait) };
+  }
   const value = await verify();
   if (value === null) {
-    const lock = await recordLoginFailure(keys, now);
+    const [account, addressLock] = [
+      await recordLoginFailure(keys, now),
+      await settleAddress(keys.address, now),
+    ];
+    const lock = Math.max(account, addressLock);
     return lock > 0
       ? { ok: false, locked: true, message: lockedMessage(lock) }
       : { ok: false, locked: false };
   }
+  await releaseAddress(keys.address);
   await recordLoginSuccess(keys);
   return { ok: true, value };
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { wellFormedString } from "./well-formed";
 
 /**
  * The order webhook's body (contract: Resources › Order, Events › Webhook). Fields seen: id,
@@ -8,17 +9,24 @@ import { z } from "zod";
  * crash). Parse only after the signature was verified over the same raw bytes.
  */
 
-const idLike = z.union([z.string().min(1), z.number()]).transform(String);
+const text = (max: number) => wellFormedString().max(max);
+const idLike = z.union([text(500).min(1), z.number()]).transform(String);
+// Stored in 32-bit integer columns (PostgreSQL `integer`): a larger amount is no order of this
+// shop's, and a malformed body (400), never a failed insert (500).
+const storedInt = z
+  .int()
+  .min(-(2 ** 31))
+  .max(2 ** 31 - 1);
 // Amounts are integer cents (contract: Limits); a decimal makes the body malformed (400).
 const fields = {
   id: idLike.nullish(),
-  event: z.string().nullish(),
+  event: text(200).nullish(),
   order_id: idLike.nullish(),
   cart_id: idLike.nullish(),
-  status: z.string().min(1).nullish(),
-  amount: z.int().nullish(),
-  currency: z.string().nullish(),
-  trade_in_discount: z.int().nullish(),
+  status: text(200).min(1).nullish(),
+  amount: storedInt.nullish(),
+  currency: text(20).nullish(),
+  trade_in_discount: storedInt.nullish(),
   customer_id: idLike.nullish(),
 };
 const bodySchema = z.looseObject({ ...fields, data: z.looseObject(fields).nullish() });

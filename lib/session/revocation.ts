@@ -1,6 +1,11 @@
 import { createHash } from "node:crypto";
 import { getDb } from "@/lib/db/client";
-import { randomHex32, SESSION_TTL_SECONDS, type ShopSessionData } from "./session-data";
+import {
+  randomHex32,
+  replaceIdentity,
+  SESSION_TTL_SECONDS,
+  type ShopSessionData,
+} from "./session-data";
 
 export type RevocationReason = "login" | "logout" | "admin_login" | "admin_sign_out";
 
@@ -40,4 +45,20 @@ export async function rotateToken(
   }
   await db.revokedSession.deleteMany({ where: { expiresAt: { lt: now } } });
   data.token = randomHex32();
+}
+
+/**
+ * Logout and admin sign-out: the session ends and a new identity starts. Only a signed-in
+ * session's token is revoked (a row, kept for the cookie lifetime): a copy of that cookie would
+ * otherwise still be signed in. An anonymous session has nothing a copy could reach after it
+ * (and its cart and trade-in go with the identity), so ending one stores nothing: a flood of
+ * logouts without a sign-in leaves the table as it was (docs/security.md, "Bounded storage").
+ */
+export async function endSession(
+  data: ShopSessionData,
+  reason: Extract<RevocationReason, "logout" | "admin_sign_out">,
+  now = new Date(),
+): Promise<void> {
+  if (data.customerId || data.admin) await rotateToken(data, reason, now);
+  replaceIdentity(data);
 }

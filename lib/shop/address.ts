@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { wellFormedString } from "./well-formed";
 
 // Contract: Address fields (all strings): given_name, family_name, phone, address, city, state,
 // country_code, postal_code.
@@ -28,8 +29,7 @@ export const COUNTRIES = [
 ] as const;
 
 const text = (label: string, max: number) =>
-  z
-    .string({ error: `Enter ${label}.` })
+  wellFormedString({ error: `Enter ${label}.` })
     .trim()
     .min(1, `Enter ${label}.`)
     .max(
@@ -40,19 +40,17 @@ const text = (label: string, max: number) =>
 export const addressSchema = z.object({
   given_name: text("a first name", 80),
   family_name: text("a last name", 80),
-  phone: z
-    .string({ error: "Enter a phone number." })
+  phone: wellFormedString({ error: "Enter a phone number." })
     .trim()
     .regex(/^\+?[0-9 ()-]{6,20}$/, "Enter a phone number, digits and + ( ) - only."),
   address: text("a street address", 200),
   city: text("a town or city", 100),
-  state: z.string().trim().max(100, "County or region is too long.").default(""),
+  state: wellFormedString().trim().max(100, "County or region is too long.").default(""),
   country_code: z.enum(
     COUNTRIES.map((c) => c.code),
     { error: "Choose a country from the list." },
   ),
-  postal_code: z
-    .string({ error: "Enter a postal code." })
+  postal_code: wellFormedString({ error: "Enter a postal code." })
     .trim()
     .regex(/^[A-Za-z0-9 -]{2,12}$/, "Enter a postal code (letters, digits, spaces)."),
 });

@@ -3,17 +3,16 @@ import { ADDRESS_FIELDS, type Address, addressSchema } from "./address";
 import { CHECKOUT_PAYMENT_VALUES } from "./payment-methods";
 import { SHIPPING_METHOD_IDS } from "./shipping";
 import { normaliseCardNumber, passesLuhn } from "./test-card";
+import { wellFormedString } from "./well-formed";
 
 // Checkout form fields: email, billing_<Address field>, shipping_same, shipping_<Address field>,
 // shipping_method, payment_method, card_number, card_expiry, card_cvc.
 
 const cardSchema = z.object({
-  card_number: z
-    .string({ error: "Enter the card number." })
+  card_number: wellFormedString({ error: "Enter the card number." })
     .transform(normaliseCardNumber)
     .refine(passesLuhn, "Enter a valid card number."),
-  card_expiry: z
-    .string({ error: "Enter the expiry date." })
+  card_expiry: wellFormedString({ error: "Enter the expiry date." })
     .trim()
     .regex(/^(0[1-9]|1[0-2])\s*\/\s*\d{2}$/, "Enter the expiry date as MM/YY.")
     .refine((value) => {
@@ -21,8 +20,7 @@ const cardSchema = z.object({
       const expiry = new Date(Date.UTC(2000 + (yy ?? 0), mm ?? 0, 1));
       return expiry.getTime() > Date.now();
     }, "This card has expired."),
-  card_cvc: z
-    .string({ error: "Enter the security code." })
+  card_cvc: wellFormedString({ error: "Enter the security code." })
     .trim()
     .regex(/^\d{3,4}$/, "Enter the 3 or 4 digit security code."),
 });
@@ -145,7 +143,7 @@ export const serviceCheckoutSchema = z
  * details; without them the details kept by POST /api/service/checkout are used.
  */
 export const pendingOrderRequestSchema = z
-  .looseObject({ cart_id: z.string().min(1).max(100).optional() })
+  .looseObject({ cart_id: wellFormedString().min(1).max(100).optional() })
   .transform((body, ctx) => {
     const hasDetails = ["email", "billing", "shipping", "shipping_method"].some(
       (key) => body[key] !== undefined,

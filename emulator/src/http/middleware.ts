@@ -108,6 +108,7 @@ export function journalRequests(ctx: EmulatorContext): MiddlewareHandler<Emulato
       request_body: requestBody,
       response_body: c.get("journalBody"),
       client_id: c.get("clientId") ?? c.get("auth")?.client_id,
+      ...(c.get("journalMeta") ? { meta: c.get("journalMeta") } : {}),
     });
     if (ctx.config.log) {
       console.log(`${method} ${path} → ${c.res.status} (${entry.duration_ms} ms)`);

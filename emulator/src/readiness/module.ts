@@ -7,6 +7,7 @@ import type { EmulatorModule } from "../context";
 import { readJson } from "../http/body";
 import { fail, reply } from "../http/errors";
 import { CONTROL_PREFIX } from "../http/middleware";
+import { observationSessionsFor, REFUSAL_TEXT } from "./observation-sessions";
 import { readinessPage } from "./page";
 import { OBSERVATIONS_PATH } from "./passive";
 import { readinessFor } from "./report";
@@ -25,12 +26,20 @@ const declareBody = z.object({
   salt: z.string().min(1).max(1000).optional(),
 });
 const clearBody = z.object({ merchant_id: z.string().min(1).max(200).optional() });
+const sessionBody = z.object({ merchant_id: z.string().min(1).max(200) });
+
+/** Binds an observation to the SDK start-up that issued its token (observation-sessions.ts). */
+const issued = {
+  merchant_id: z.string().min(1).max(200),
+  token: z.string().min(1).max(100),
+  seq: z.number().int().min(1).max(1_000_000),
+};
 
 /** What the SDK reports (emulator/sdk/observe.ts): a callback's raw answer, or the option's markup. */
 export const observationSchema = z.discriminatedUnion("kind", [
   z.object({
     kind: z.literal("callback"),
-    merchant_id: z.string().min(1).max(200),
+    ...issued,
     callback: z.enum(["shopper_data", "purchase_data"]),
     status: z.number().int().min(0).max(999),
     content_type: z.string().max(200),
@@ -38,7 +47,7 @@ export const observationSchema = z.discriminatedUnion("kind", [
   }),
   z.object({
     kind: z.literal("payment_option_markup"),
-    merchant_id: z.string().min(1).max(200),
+    ...issued,
     found: z.boolean(),
     name: z.string().max(200).nullable(),
     value: z.string().max(200).nullable(),
@@ -92,10 +101,51 @@ export const readinessModule: EmulatorModule = {
     });
 
     // The SDK's report of the merchant's page (journaled like every SDK route: the journal IS
-    // the evidence). Nothing is stored here.
-    app.post(OBSERVATIONS_PATH, async (c) => {
-      const parsed = await readJson(c, observationSchema);
+    // the evidence, and only an accepted observation, answered 204, is read by a rule). JSON
+    // only, from the merchant's registered origin, with the token its SDK start-up was given.
+    const sessions = observationSessionsFor(ctx);
+    // The SDK starts its page's observation session: a token for this merchant and the page's
+    // origin, which must be one the merchant registered.
+    app.post(`${OBSERVATIONS_PATH}/session`, async (c) => {
+      const parsed = await readJson(c, sessionBody);
       if (!parsed.ok) return parsed.response;
+      const merchant = parsed.value.merchant_id;
+      if (!ctx.state.getMerchant(merchant)) {
+        return fail(c, 404, "not_found", `Unknown merchant ${merchant}.`);
+      }
+      const token = sessions.issue(merchant, c.req.header("origin"));
+      if (token === null) {
+        return fail(c, 403, "forbidden", "Observations come from one of the merchant's origins.");
+      }
+      return reply(c, { observation_token: token }, 201);
+    });
+    app.post(OBSERVATIONS_PATH, async (c) => {
+      const refuse = (status: number, error: string, reason: string, text: string) => {
+        c.set("journalMeta", { observation: "refused", reason });
+        return fail(c, status, error, text);
+      };
+      const type = (c.req.header("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
+      if (type !== "application/json") {
+        return refuse(415, "unsupported_media_type", "not_json", "Observations are JSON.");
+      }
+      const parsed = await readJson(c, observationSchema);
+      if (!parsed.ok) {
+        c.set("journalMeta", { observation: "refused", reason: "malformed" });
+        return parsed.response;
+      }
+      const { merchant_id, token, seq } = parsed.value;
+      const verdict = sessions.accept({
+        merchantId: merchant_id,
+        origin: c.req.header("origin"),
+        token,
+        seq,
+      });
+      if (!verdict.ok) {
+        const status = verdict.reason === "replayed" ? 409 : 403;
+        const error = status === 409 ? "conflict" : "forbidden";
+        return refuse(status, error, verdict.reason, REFUSAL_TEXT[verdict.reason]);
+      }
+      c.set("journalMeta", { observation: "accepted" });
       return c.body(null, 204);
     });
   },

@@ -102,7 +102,12 @@ function stripVersion(value: string): string {
 
 export function evaluatePassive(input: PassiveInput): PassiveFindings {
   const { merchantId, epoch } = input;
-  const mine = input.entries.filter((e) => input.merchantOf(e) === merchantId);
+  // A refused observation (no token from the emulator's own SDK start-up, another origin, a
+  // replay: observation-sessions.ts) is journaled for the record but is no evidence of anything.
+  const entries = input.entries.filter(
+    (e) => e.kind !== "request" || e.path !== OBSERVATIONS_PATH || e.status === 204,
+  );
+  const mine = entries.filter((e) => input.merchantOf(e) === merchantId);
   const requests = mine.filter((e) => e.kind === "request");
   const out: PassiveFindings = {};
   const verdict = (
@@ -403,7 +408,7 @@ export function evaluatePassive(input: PassiveInput): PassiveFindings {
   const secrets = input.declared.filter((s) => s.length >= 8);
   if (secrets.length > 0) {
     // Anywhere: every request of anyone, path, query, headers and body (and the Base64 cart).
-    const leaks = input.entries.filter((e) => {
+    const leaks = entries.filter((e) => {
       if (e.kind !== "request") return false;
       const texts = [
         e.path,
@@ -494,7 +499,7 @@ export function evaluatePassive(input: PassiveInput): PassiveFindings {
   );
 
   // ---- webhook deliveries (genuine notifications the service sent) ----
-  const deliveries = input.entries.filter(
+  const deliveries = entries.filter(
     (e) =>
       e.kind === "webhook" &&
       e.path.startsWith(input.webhookBase) &&

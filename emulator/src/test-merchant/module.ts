@@ -5,6 +5,7 @@
 import { timingSafeEqual } from "node:crypto";
 import type { Context } from "hono";
 import { z } from "zod";
+import type { ObservationSessionResponse } from "../../sdk/wire";
 import type { EmulatorEnv, EmulatorModule } from "../context";
 import type { Merchant } from "../domain";
 import { fail, reply } from "../http/errors";
@@ -359,12 +360,21 @@ export const testMerchantModule: EmulatorModule = {
       const callback = id === "callback.purchase-data" ? "purchase_data" : "shopper_data";
       if (callback === "purchase_data") shopOf(shop).cart = null;
       const response = await fetch(`${origin}${BASE}/${shop}/${callback}`);
+      // As the SDK does on the merchant's page: its origin, and its observation session's token.
+      const session = await fetch(`${origin}${OBSERVATIONS_PATH}/session`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin },
+        body: JSON.stringify({ merchant_id: TEST_MERCHANT_ID }),
+      });
+      const { observation_token } = (await session.json()) as ObservationSessionResponse;
       await fetch(`${origin}${OBSERVATIONS_PATH}`, {
         method: "POST",
-        headers: { "content-type": "application/json" },
+        headers: { "content-type": "application/json", origin },
         body: JSON.stringify({
           kind: "callback",
           merchant_id: TEST_MERCHANT_ID,
+          token: observation_token,
+          seq: 1,
           callback,
           status: response.status,
           content_type: response.headers.get("content-type") ?? "",

@@ -3,12 +3,13 @@
 import { z } from "zod";
 import { clientAddress } from "@/lib/auth/client-address";
 import { throttledLogin } from "@/lib/auth/login-throttle";
-import { rotateToken } from "@/lib/session/revocation";
+import { endSession, rotateToken } from "@/lib/session/revocation";
 import { requireSessionIdentity } from "@/lib/session/session";
-import { replaceIdentity } from "@/lib/session/session-data";
+import { requireFormData } from "../action-arguments";
 import { attachCustomer } from "../cart";
 import { authenticateCustomer } from "../customers";
 import { safeReturnPath } from "../safe-redirect";
+import { wellFormedString } from "../well-formed";
 
 export interface LoginState {
   error?: string;
@@ -20,7 +21,7 @@ export interface LoginState {
 
 const loginSchema = z.object({
   email: z.email("Enter your email address.").max(200),
-  password: z.string().min(1, "Enter your password.").max(200),
+  password: wellFormedString().min(1, "Enter your password.").max(200),
 });
 
 /**
@@ -36,6 +37,7 @@ const loginSchema = z.object({
  * is a plain form post to /account/logout, answered with a redirect: a full page load too.)
  */
 export async function loginAction(_previous: LoginState, form: FormData): Promise<LoginState> {
+  requireFormData(form);
   const email = String(form.get("email") ?? "").trim();
   const parsed = loginSchema.safeParse({ email, password: form.get("password") ?? "" });
   if (!parsed.success) {
@@ -74,8 +76,7 @@ export async function loginAction(_previous: LoginState, form: FormData): Promis
 export async function logOutShopper(): Promise<void> {
   const session = await requireSessionIdentity();
   const ended = session.sessionId;
-  await rotateToken(session, "logout");
-  replaceIdentity(session);
+  await endSession(session, "logout");
   await session.save();
   await attachCustomer(ended, null);
 }

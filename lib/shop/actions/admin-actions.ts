@@ -6,10 +6,11 @@ import { z } from "zod";
 import { isAdminLogin, requireAdmin } from "@/lib/auth/admin";
 import { clientAddress } from "@/lib/auth/client-address";
 import { throttledLogin } from "@/lib/auth/login-throttle";
-import { rotateToken } from "@/lib/session/revocation";
+import { endSession, rotateToken } from "@/lib/session/revocation";
 import { requireSessionIdentity } from "@/lib/session/session";
-import { replaceIdentity } from "@/lib/session/session-data";
+import { requireFormData } from "../action-arguments";
 import { changeOrderStatus } from "../orders";
+import { wellFormedString } from "../well-formed";
 
 export interface AdminLoginState {
   error?: string;
@@ -20,6 +21,7 @@ export async function adminLoginAction(
   _previous: AdminLoginState,
   form: FormData,
 ): Promise<AdminLoginState> {
+  requireFormData(form);
   const email = String(form.get("email") ?? "").slice(0, 200);
   const password = String(form.get("password") ?? "").slice(0, 200);
   if (!email || !password) return { error: "Enter the admin email and password.", email };
@@ -37,8 +39,7 @@ export async function adminLoginAction(
 export async function adminLogoutAction(): Promise<void> {
   // Signing out ends the session on the server: any copy of the cookie is anonymous afterwards.
   const session = await requireSessionIdentity();
-  await rotateToken(session, "admin_sign_out");
-  replaceIdentity(session);
+  await endSession(session, "admin_sign_out");
   await session.save();
   redirect("/admin/login");
 }
@@ -49,15 +50,16 @@ export interface StatusChangeState {
 }
 
 const statusSchema = z.object({
-  orderId: z.string().min(1).max(64),
-  to: z.string().min(1).max(64),
-  note: z.string().max(500).default(""),
+  orderId: wellFormedString().min(1).max(64),
+  to: wellFormedString().min(1).max(64),
+  note: wellFormedString().max(500).default(""),
 });
 
 export async function changeStatusAction(
   _previous: StatusChangeState,
   form: FormData,
 ): Promise<StatusChangeState> {
+  requireFormData(form);
   await requireAdmin();
   const parsed = statusSchema.safeParse({
     orderId: form.get("orderId"),

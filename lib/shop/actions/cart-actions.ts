@@ -8,6 +8,7 @@ import { releaseServicePayment, servicePaymentOpen } from "@/lib/service/pending
 import { servicePayDeps } from "@/lib/service-adapter/service";
 import { requireSessionIdentity } from "@/lib/session/session";
 import { sessionCurrency } from "@/lib/session/session-data";
+import { requireFormData } from "../action-arguments";
 import { addToCart, MAX_QUANTITY, setCartCurrency, setItemQuantity } from "../cart";
 import { addToCartInput, cartQuantityInput } from "../cart-input";
 import { CURRENCIES } from "../money";
@@ -26,6 +27,7 @@ export async function addToCartAction(
   _previous: AddToCartState,
   form: FormData,
 ): Promise<AddToCartState> {
+  requireFormData(form);
   const parsed = addToCartInput.safeParse({
     productId: form.get("productId"),
     quantity: form.get("quantity") ?? "1",
@@ -50,6 +52,7 @@ export async function addToCartAction(
 
 /** Changes a cart line's quantity (0 removes it). Bad input changes nothing. */
 export async function updateCartItemAction(form: FormData): Promise<void> {
+  requireFormData(form);
   const parsed = cartQuantityInput.safeParse({
     itemId: form.get("itemId"),
     quantity: form.get("quantity"),
@@ -73,6 +76,7 @@ export async function releaseServicePaymentAction(): Promise<void> {
 
 /** The shopper switches currency; the open cart switches with it (the cart carries its currency). */
 export async function setCurrencyAction(form: FormData): Promise<void> {
+  requireFormData(form);
   const currency = z.enum(CURRENCIES).safeParse(form.get("currency"));
   const returnTo = await returnPath(form.get("returnTo"));
   if (currency.success) {

@@ -7,6 +7,7 @@ import { applyTradeInAfterCardPayment } from "@/lib/service/card-trade-in";
 import { withInspectorSession } from "@/lib/service/integration-log";
 import { tradeInDeps } from "@/lib/service-adapter/service";
 import { requireSessionIdentity } from "@/lib/session/session";
+import { requireFormData } from "../action-arguments";
 import { type FieldErrors, parseCheckoutForm } from "../checkout-input";
 import { placeCardOrder } from "../orders";
 
@@ -35,6 +36,7 @@ export async function checkoutAction(
   _previous: CheckoutState,
   form: FormData,
 ): Promise<CheckoutState> {
+  requireFormData(form);
   const parsed = parseCheckoutForm(form);
   if (!parsed.ok) {
     return {

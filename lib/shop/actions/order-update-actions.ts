@@ -7,7 +7,9 @@ import { sendOrderUpdate } from "@/lib/service/order-updates";
 import { reconcileServiceOrders } from "@/lib/service/reconciliation";
 import { UPDATE_TYPES } from "@/lib/service/resources";
 import { serviceOrderDeps } from "@/lib/service-adapter/service";
+import { requireFormData } from "../action-arguments";
 import { quantityField } from "../quantity";
+import { wellFormedString } from "../well-formed";
 
 export interface OrderUpdateState {
   ok?: boolean;
@@ -18,9 +20,9 @@ export interface OrderUpdateState {
 const QTY_PREFIX = "qty_";
 
 const updateFormSchema = z.object({
-  orderId: z.string().min(1).max(64),
+  orderId: wellFormedString().min(1).max(64),
   updateType: z.enum(UPDATE_TYPES),
-  quantities: z.record(z.string().min(1).max(64), quantityField(0, 1000)),
+  quantities: z.record(wellFormedString().min(1).max(64), quantityField(0, 1000)),
 });
 
 /** One post-purchase update of a service order, from the order page's forms. */
@@ -28,6 +30,7 @@ export async function orderUpdateAction(
   _previous: OrderUpdateState,
   form: FormData,
 ): Promise<OrderUpdateState> {
+  requireFormData(form);
   await requireAdmin();
   const quantities: Record<string, unknown> = {};
   for (const [key, value] of form.entries()) {
@@ -60,6 +63,7 @@ export async function reconcileAction(
   _previous: ReconcileState,
   _form: FormData,
 ): Promise<ReconcileState> {
+  requireFormData(_form);
   await requireAdmin();
   try {
     const report = await reconcileServiceOrders(serviceOrderDeps());

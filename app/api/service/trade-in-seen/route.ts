@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import { errorJson, internalError, json } from "@/lib/service/route-responses";
+import { wellFormedString } from "@/lib/service/well-formed";
 import { readSessionJson } from "@/lib/service-adapter/route-input";
 
 // POST /api/service/trade-in-seen { tradein_id }: the page tells the shop which trade-in the SDK
@@ -9,7 +10,7 @@ import { readSessionJson } from "@/lib/service-adapter/route-input";
 // Only an id is kept; the purchase decision is still the service's answer about that id.
 export const dynamic = "force-dynamic";
 
-const bodySchema = z.object({ tradein_id: z.string().min(1).max(100) });
+const bodySchema = z.object({ tradein_id: wellFormedString().min(1).max(100) });
 
 export async function POST(request: Request): Promise<Response> {
   try {
