@@ -14,7 +14,7 @@ import {
   signWebhook,
   valueDevice,
 } from "../support/journeys";
-import { PAID_ONCE, cluster, instanceOf, instancesServing, orderHistory } from "./support";
+import { cluster, instanceOf, instancesServing, orderHistory, PAID_ONCE } from "./support";
 
 const grantsAfter = (journal: JournalEntry[], seq: number) =>
   journal
