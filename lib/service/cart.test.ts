@@ -60,18 +60,19 @@ const shopLine = fc.record({
   rate: fc.integer({ min: 0, max: 2700 }), // 0 % to 27 %, in basis points
 });
 
-const itemsOf = (
-  lines: { productId: string; name: string; price: number; quantity: number; rate: number }[],
-): ShopOrderItem[] =>
-  lines.map((l) => ({
-    productId: l.productId,
-    name: l.name,
-    description: "",
-    url: "https://shop.example/p",
-    quantity: l.quantity,
-    price: l.price,
-    tax: perLineTax(l.price, l.quantity, l.rate),
-  }));
+type ShopLine = { productId: string; name: string; price: number; quantity: number; rate: number };
+
+const itemOf = (l: ShopLine): ShopOrderItem => ({
+  productId: l.productId,
+  name: l.name,
+  description: "",
+  url: "https://shop.example/p",
+  quantity: l.quantity,
+  price: l.price,
+  tax: perLineTax(l.price, l.quantity, l.rate),
+});
+
+const itemsOf = (lines: ShopLine[]): ShopOrderItem[] => lines.map(itemOf);
 
 const delivery = { id: "express", name: "Express", price: 1499, url: "https://shop.example/" };
 
@@ -96,7 +97,7 @@ describe("cartOfLines from any shop's rounding", () => {
   it("re-derives a changed line's tax in whole cents, within half a cent of its proportion", () => {
     fc.assert(
       fc.property(shopLine, fc.integer({ min: 0, max: 999 }), (line, quantity) => {
-        const [item] = itemsOf([line]);
+        const item = itemOf(line);
         const cart = cartOfLines(
           { id: "c", currency: "EUR", items: [item], delivery: null },
           { [item.productId]: quantity },
@@ -122,20 +123,19 @@ describe("cartOfLines from any shop's rounding", () => {
   });
 
   it("refuses, by name, a line the contract cannot carry: not whole cents, negative, no units", () => {
-    const base = itemsOf([
-      { productId: "p-1", name: "x", price: 1000, quantity: 3, rate: 2300 },
-    ])[0];
+    const base = itemOf({ productId: "p-1", name: "x", price: 1000, quantity: 3, rate: 2300 });
+    const notWhole = fc.double({ min: 0.01, max: 1e6, noInteger: true, noNaN: true });
     fc.assert(
       fc.property(
         fc.oneof(
-          fc.record({ price: fc.double({ min: 0.01, max: 1e6, noInteger: true, noNaN: true }) }),
-          fc.record({ tax: fc.integer({ min: -1e6, max: -1 }) }),
-          fc.record({ tax: fc.double({ min: 0.01, max: 1e6, noInteger: true, noNaN: true }) }),
-          fc.record({ quantity: fc.integer({ min: -5, max: 0 }) }),
-          fc.record({ price: fc.constant(Number.MAX_SAFE_INTEGER) }),
+          notWhole.map((price): ShopOrderItem => ({ ...base, price })),
+          fc.integer({ min: -1e6, max: -1 }).map((tax): ShopOrderItem => ({ ...base, tax })),
+          notWhole.map((tax): ShopOrderItem => ({ ...base, tax })),
+          fc.integer({ min: -5, max: 0 }).map((quantity): ShopOrderItem => ({ ...base, quantity })),
+          fc.constant<ShopOrderItem>({ ...base, price: Number.MAX_SAFE_INTEGER }),
         ),
         (broken) => {
-          const items = [{ ...base, ...broken }];
+          const items = [broken];
           expect(() => cartOfLines({ id: "c", currency: "EUR", items, delivery })).toThrow(
             ServiceInputError,
           );
