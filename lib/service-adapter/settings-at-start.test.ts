@@ -30,7 +30,7 @@ const everyServiceSetting = {
 afterEach(() => vi.unstubAllEnvs());
 
 describe("the server's start with NODE_ENV=production", () => {
-  it("refuses to start without the service settings, naming what is missing", async () => {
+  it("stops the process without the service settings, naming what is missing", async () => {
     vi.stubEnv("NEXT_RUNTIME", "nodejs");
     vi.stubEnv("NODE_ENV", "production");
     for (const [name, value] of Object.entries(shopSettings)) vi.stubEnv(name, value);
@@ -49,9 +49,22 @@ describe("the server's start with NODE_ENV=production", () => {
     ]) {
       vi.stubEnv(name, undefined);
     }
-    await expect(register()).rejects.toThrow(
-      "missing: SERVICE_API_BASE_URL, SERVICE_ASSETS_URL, SERVICE_CLIENT_ID, SERVICE_USERNAME, SERVICE_MERCHANT_ID, SERVICE_PRODUCTS, SERVICE_ORDER_CREATION",
-    );
+    const exit = vi.spyOn(process, "exit").mockImplementation((code) => {
+      throw new Error(`exit ${code}`);
+    });
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      await expect(register()).rejects.toThrow("exit 1");
+      expect(exit).toHaveBeenCalledWith(1);
+      expect(logged).toHaveBeenCalledWith(
+        expect.stringContaining(
+          "missing: SERVICE_API_BASE_URL, SERVICE_ASSETS_URL, SERVICE_CLIENT_ID, SERVICE_USERNAME, SERVICE_MERCHANT_ID, SERVICE_PRODUCTS, SERVICE_ORDER_CREATION",
+        ),
+      );
+    } finally {
+      exit.mockRestore();
+      logged.mockRestore();
+    }
   });
 
   it("accepts every setting, and checks the browser's ones too", () => {
