@@ -140,10 +140,10 @@ export function readServiceConfig(env: Env = process.env): ServiceConfig {
 }
 
 /**
- * `SERVICE_ORDER_CREATION`: `ready_to_place_order` (the demo's default: a pending order is created when the
- * SDK's ready-to-place-order listener fires) or `webhook` (the contract's default: the order is
- * created when the webhook arrives). Anything else is refused loudly rather than guessed
- * (docs/decisions/order-creation-mode.md).
+ * `SERVICE_ORDER_CREATION`: `ready_to_place_order` (the demo's value: a pending order is created
+ * when the SDK's ready-to-place-order listener fires) or `webhook` (the contract's default: the
+ * order is created when the webhook arrives). Required with NODE_ENV=production; anything else is
+ * refused loudly rather than guessed (docs/decisions/order-creation-mode.md).
  */
 export function readOrderCreationMode(env: Env = process.env): "ready_to_place_order" | "webhook" {
   const value = env.SERVICE_ORDER_CREATION?.trim() || demoSettings(env).SERVICE_ORDER_CREATION;

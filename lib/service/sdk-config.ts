@@ -8,10 +8,10 @@ import { demoSettings } from "./config";
  * the client loader as plain data. Only non-secret values: it is rendered into every page.
  *
  * Decisions (lib/service/README.md, "Browser SDK"):
- * - `merchantId` comes from `SERVICE_MERCHANT_ID` (outside production `m_demo`, the emulator's seed;
- *   required in production, config.ts), not
- *   from the token response: reading the token would put a service round trip (or a database
- *   read) on every page, and a page must render even when the service is down.
+ * - `merchantId` comes from `SERVICE_MERCHANT_ID` (required in production; elsewhere `m_demo`, the
+ *   emulator's seed, config.ts), not from the token response: reading the token would put a
+ *   service round trip (or a database read) on every page, and a page must render even when the
+ *   service is down.
  * - `products` comes from `SERVICE_PRODUCTS` (outside production `valuations+ep1`: Service Pay on).
  * - The SDK's address is `${SERVICE_ASSETS_URL}/v1/main.js` (Versioning: the `v1` segment).
  */
