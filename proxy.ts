@@ -60,6 +60,7 @@ export async function proxy(request: NextRequest) {
 
 export const config = {
   // Pages and routes only: static assets and files with an extension need no session, nor does
-  // the service's server-to-server order webhook (contract: signature is its only authentication).
-  matcher: ["/((?!_next/|api/service/webhooks/|.*\\.[a-z0-9]+$).*)"],
+  // the service's server-to-server order webhook (contract: signature is its only authentication),
+  // nor a scheduler's call of a job route (its bearer secret is; docs/decisions/scheduled-jobs.md).
+  matcher: ["/((?!_next/|api/service/webhooks/|api/service/jobs/|.*\\.[a-z0-9]+$).*)"],
 };

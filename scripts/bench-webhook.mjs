@@ -267,7 +267,13 @@ async function main() {
         ADMIN_EMAIL: "admin@example.com",
         ADMIN_PASSWORD: "bench-admin-password",
         SHOP_BASE_URL: `http://127.0.0.1:${nextPort}`,
+        // Production needs every service setting (lib/service/config.ts); none is called here.
         SERVICE_API_BASE_URL: "http://127.0.0.1:9", // never called: the token is seeded
+        SERVICE_ASSETS_URL: "http://127.0.0.1:9/assets",
+        SERVICE_CLIENT_ID: "unused",
+        SERVICE_USERNAME: "unused",
+        SERVICE_MERCHANT_ID: "unused",
+        SERVICE_PRODUCTS: "valuations+ep1",
         SERVICE_CLIENT_SECRET: "unused",
         SERVICE_PASSWORD: "unused",
         SERVICE_TOKEN_KEY: TOKEN_KEY,

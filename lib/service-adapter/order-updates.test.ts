@@ -4,7 +4,7 @@ import { ServiceApiError } from "@/lib/service/errors";
 import { type OrderUpdateDeps, sendOrderUpdate } from "@/lib/service/order-updates";
 import { randomHex32 } from "@/lib/session/session-data";
 import { addToCart } from "@/lib/shop/cart";
-import { placeCardOrder } from "@/lib/shop/orders";
+import { placeCardOrder, writeOrderChange } from "@/lib/shop/orders";
 import { TEST_CARDS } from "@/lib/shop/test-card";
 import { cardCheckoutInput } from "@/test-support/checkout";
 import { setUpTestDb } from "@/test-support/test-db";
@@ -119,5 +119,39 @@ describe("sendOrderUpdate", () => {
     });
     expect(b).toEqual({ ok: false, error: "Choose at least one item and a quantity." });
     expect(c.sent).toHaveLength(0);
+  });
+
+  it("writes against the order as it is when a notification moved it during the call", async () => {
+    const orderId = await serviceOrder("ord_5");
+    const c = client();
+    // The service's `completed` arrives while the admin's `shipped` is on its way to the service.
+    c.client.updateOrder.mockImplementationOnce(async (u: OrderUpdate) => {
+      c.sent.push(u);
+      await shop.db.$transaction((tx) =>
+        writeOrderChange(
+          tx,
+          {
+            id: orderId,
+            status: "payment_completed",
+            price: 0,
+            tax: 0,
+            shippingPrice: 0,
+            tradeInDiscount: 0,
+          },
+          { to: "completed", source: "service", note: "completed meanwhile" },
+        ),
+      );
+      return { ok: true };
+    });
+    const result = await sendOrderUpdate(deps(c.client), { orderId, type: "shipped" });
+    expect(result.ok).toBe(true);
+    const order = await shop.db.order.findUniqueOrThrow({
+      where: { id: orderId },
+      include: { history: { orderBy: [{ createdAt: "asc" }, { id: "asc" }] } },
+    });
+    // Not moved back from completed to shipped, and the history says what it really was.
+    expect(order.status).toBe("completed");
+    const last = order.history.find((h) => h.note.includes("shipped (whole order) accepted"));
+    expect(last).toMatchObject({ from: "completed", to: "completed", source: "admin" });
   });
 });

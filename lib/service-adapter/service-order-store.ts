@@ -1,8 +1,8 @@
 import "server-only";
-import type { Db } from "@/lib/db/client";
+import { type Db, isPostgres } from "@/lib/db/client";
 import type { ServiceOrderStore } from "@/lib/service/shop-ports";
-import { HELD_STATUS } from "@/lib/shop/order-status";
-import { writeOrderChange } from "@/lib/shop/orders";
+import { canTransition, HELD_STATUS } from "@/lib/shop/order-status";
+import { lockOrders, writeOrderChange } from "@/lib/shop/orders";
 import { loadOrderWithItems } from "./trade-in-store";
 
 /** The back office's orders as order updates and reconciliation read and change them. */
@@ -10,7 +10,19 @@ export function createServiceOrderStore(db: Db): ServiceOrderStore {
   return {
     order: (orderId) => loadOrderWithItems(db, orderId),
     async changeOrder(order, change) {
-      await db.$transaction((tx) => writeOrderChange(tx, order, change));
+      await db.$transaction(async (tx) => {
+        // Written against the order as it is now, locked (a notification may have moved it
+        // since the caller read it): the history's `from` is true, and a status the order can no
+        // longer reach in one step is not forced on it (docs/decisions/concurrent-order-changes.md).
+        await lockOrders(tx, isPostgres(db), { id: order.id });
+        const current = await tx.order.findUniqueOrThrow({ where: { id: order.id } });
+        const keep =
+          change.to !== undefined &&
+          current.status !== order.status &&
+          current.status !== change.to &&
+          !canTransition(current.status, change.to);
+        await writeOrderChange(tx, current, keep ? { ...change, to: undefined } : change);
+      });
     },
     async needsAttention() {
       const held = await db.order.findMany({

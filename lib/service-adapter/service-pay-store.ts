@@ -1,6 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import type { Db, Tx } from "@/lib/db/client";
+import { type Db, isPostgres, type Tx } from "@/lib/db/client";
 import type {
   AcceptedValuation,
   CheckoutDetails,
@@ -20,7 +20,12 @@ import {
   isOrderStatus,
   PAID_OR_LATER,
 } from "@/lib/shop/order-status";
-import { CheckoutError, createOrderFromCart, writeOrderChange } from "@/lib/shop/orders";
+import {
+  CheckoutError,
+  createOrderFromCart,
+  lockOrders,
+  writeOrderChange,
+} from "@/lib/shop/orders";
 import { isShippingMethodId } from "@/lib/shop/shipping";
 
 // lib/service's Service Pay store (shop-ports.ts) on the shop's tables, in plain Prisma: one
@@ -50,7 +55,7 @@ export function createServicePayStore(db: Db): ServicePayStore {
   return {
     async transaction(fn) {
       try {
-        return await db.$transaction((tx) => fn(servicePayTx(tx)));
+        return await db.$transaction((tx) => fn(servicePayTx(tx, isPostgres(db))));
       } catch (error) {
         if (isUniqueViolation(error))
           throw new ConcurrentWriteError("unique key taken", { cause: error });
@@ -79,7 +84,7 @@ function valuationNoteOnCreation(note: string, v: AcceptedValuation): string {
   return `${note}; ${found}`;
 }
 
-function servicePayTx(tx: Tx): ServicePayTx {
+function servicePayTx(tx: Tx, postgres: boolean): ServicePayTx {
   return {
     async openCartId(sessionId) {
       const cart = await loadCartWith(tx, sessionId);
@@ -225,6 +230,9 @@ function servicePayTx(tx: Tx): ServicePayTx {
     },
 
     async findOrderFor(serviceOrderId, cartId) {
+      // Locked before it is read: the notification's change is planned from this row
+      // (shop-ports.ts, findOrderFor).
+      await lockOrders(tx, postgres, { serviceOrderId, cartId });
       const rows = await tx.order.findMany({
         where: {
           OR: [...(serviceOrderId ? [{ serviceOrderId }] : []), ...(cartId ? [{ cartId }] : [])],

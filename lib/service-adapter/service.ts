@@ -1,9 +1,13 @@
 import "server-only";
-import { getConfig } from "@/lib/config";
+import { getConfig, parseConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { retryDueRegistrations, type TradeInDeps } from "@/lib/service/card-trade-in";
 import { createServiceClient, type ServiceClient } from "@/lib/service/client";
-import { readOrderCreationMode, readServiceConfig } from "@/lib/service/config";
+import {
+  assertProductionServiceSettings,
+  readOrderCreationMode,
+  readServiceConfig,
+} from "@/lib/service/config";
 import { installIntegrationLog, integrationObserver } from "@/lib/service/integration-log";
 import {
   createWebhookSecretSource,
@@ -11,6 +15,7 @@ import {
   type WebhookSecretSource,
 } from "@/lib/service/order-webhook";
 import { processSingleton } from "@/lib/service/process-singleton";
+import { browserServiceConfiguration } from "@/lib/service/sdk-config";
 import { createTokenSealer } from "@/lib/service/token-sealing";
 import { createPrismaIntegrationLog } from "./integration-log-store";
 import { createServiceOrderStore } from "./service-order-store";
@@ -42,6 +47,18 @@ export function getWebhookSecretSource(): WebhookSecretSource {
   return processSingleton("webhook-secret", () =>
     createWebhookSecretSource(() => getServiceClient().tokens.getIdentity()),
   );
+}
+
+/**
+ * Run once when a server starts (instrumentation.ts): with NODE_ENV=production a missing or
+ * invalid service setting stops the server, naming what is missing, instead of the shop quietly
+ * talking to the demo's emulator (docs/decisions/production-settings.md). Outside production the
+ * demo's values stand in and this does nothing.
+ */
+export function checkServiceSettingsAtStart(env: Record<string, string | undefined> = process.env) {
+  assertProductionServiceSettings(env);
+  if (env.NODE_ENV === "production")
+    browserServiceConfiguration(parseConfig(env).SHOP_BASE_URL, env);
 }
 
 /** What the webhook, the pending order and reconciliation need: the store and the settings. */

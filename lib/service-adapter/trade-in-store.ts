@@ -7,7 +7,7 @@ import type {
   TradeInRegistration,
   TradeInRegistrationStore,
 } from "@/lib/service/shop-ports";
-import { writeOrderChange } from "@/lib/shop/orders";
+import { lockOrders, writeOrderChange } from "@/lib/shop/orders";
 import { deliveryChargeOf } from "./contract-cart";
 import { isUniqueViolation } from "./service-pay-store";
 
@@ -68,6 +68,7 @@ export function createTradeInStore(db: Db): TradeInRegistrationStore {
       await db.$transaction(async (tx) => {
         await tx.tradeInRegistration.update({ where: { id: row.id }, data: result });
         if (!change) return;
+        await lockOrders(tx, isPostgres(db), { id: row.orderId });
         const order = await tx.order.findUniqueOrThrow({ where: { id: row.orderId } });
         if (order.tradeInStatus === change.tradeInStatus) return;
         await writeOrderChange(tx, order, { source: "service", ...change });

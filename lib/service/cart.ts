@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ServiceInputError } from "./errors";
 import type { ShopOrderItem } from "./shop-ports";
 
 /**
@@ -129,8 +130,19 @@ export function buildCart(input: {
     ...totals,
     ...(input.discounts && input.discounts.length > 0 ? { discounts: input.discounts } : {}),
   };
-  // Validates the inputs too: a decimal price or a zero quantity throws here.
-  return cartSchema.parse(cart);
+  // Validates the inputs too: a decimal price, a zero quantity or a sum past what an integer
+  // holds exactly cannot be said in the contract's Cart; that is refused by name, never sent.
+  const parsed = cartSchema.safeParse(cart);
+  if (!parsed.success) throw new ServiceInputError("cart", cartProblems(parsed.error));
+  return parsed.data;
+}
+
+/** The Cart's problems in words (paths and messages; amounts are not secrets, but not needed). */
+function cartProblems(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 5)
+    .map((issue) => `${issue.path.join(".") || "cart"}: ${issue.message}`)
+    .join("; ");
 }
 
 /**
@@ -168,10 +180,17 @@ export function deliveryLine(delivery: DeliveryCharge): CartLineInput {
 
 /**
  * The contract Cart of a shop's cart or placed order, from its lines (unit price, the line's
- * tax) and its delivery, which is a line of its own (deliveryLine). `quantities` (product id →
- * new quantity; 0 drops the line) gives the edited cart of an order update `cart_update`; the
- * line tax is re-derived from the unit tax, which a line keeps exactly as tax / quantity
- * (contract Cart item: tax is the line's tax). The delivery stays as it was charged.
+ * tax) and its delivery, which is a line of its own (deliveryLine). Contract, Cart item: `tax`
+ * is the tax for the line and `total` = (price * quantity) + tax, so the line's tax is taken as
+ * the shop computed it, whatever its rounding (per unit or per line): the Cart's totals are the
+ * sums of the shop's own line totals (docs/decisions/money-and-cart.md).
+ *
+ * `quantities` (product id → new quantity; 0 drops the line) gives the edited cart of an order
+ * update `cart_update`. A changed line's tax is re-derived from the line: exactly `tax /
+ * quantity` per unit when that is whole cents, else the line's tax in proportion, rounded half
+ * up to a cent (a shop that rounds tax per line rounds the new line the same way, within a cent).
+ * A line the contract cannot carry (not whole cents, negative, no units) throws
+ * ServiceInputError naming it: a 4xx for a route, never a 500.
  */
 export function cartOfLines(
   source: {
@@ -184,20 +203,55 @@ export function cartOfLines(
 ): Cart {
   const items: CartLineInput[] = [];
   for (const item of source.items) {
+    const problem = lineProblem(item);
+    if (problem) throw new ServiceInputError("cart", `line ${item.productId}: ${problem}`);
     const quantity = quantities?.[item.productId] ?? item.quantity;
     if (!Number.isSafeInteger(quantity) || quantity < 0) {
-      throw new RangeError(`quantity of ${item.productId} must be a whole number from 0`);
+      throw new ServiceInputError(
+        "cart",
+        `quantity of ${item.productId} must be a whole number from 0`,
+      );
     }
     if (quantity === 0) continue;
-    const unitTax = item.tax / item.quantity;
-    if (!Number.isSafeInteger(unitTax)) {
-      throw new RangeError(`tax of ${item.productId} is not a whole number of cents per unit`);
-    }
     const { productId, name, description, url, price } = item;
-    items.push({ id: productId, name, description, url, quantity, price, tax: unitTax * quantity });
+    items.push({
+      id: productId,
+      name,
+      description,
+      url,
+      quantity,
+      price,
+      tax: lineTaxFor(item.tax, item.quantity, quantity),
+    });
   }
   if (items.length > 0 && source.delivery) items.push(deliveryLine(source.delivery));
   return buildCart({ id: source.id, currency: source.currency, items });
+}
+
+/** Why a shop's line cannot be a contract Cart item, or null (contract: Limits, whole cents). */
+function lineProblem(item: Pick<ShopOrderItem, "quantity" | "price" | "tax">): string | null {
+  if (!Number.isSafeInteger(item.quantity) || item.quantity < 1) {
+    return "quantity must be a whole number from 1";
+  }
+  if (!Number.isSafeInteger(item.price) || item.price < 0) {
+    return "unit price must be a whole number of cents from 0";
+  }
+  if (!Number.isSafeInteger(item.tax) || item.tax < 0) {
+    return "tax must be a whole number of cents from 0";
+  }
+  return null;
+}
+
+/**
+ * The tax of a line of `quantity` units, from the same line's `tax` at `was` units: the line's
+ * own tax when the quantity is unchanged; the unit tax times the quantity when the tax divides
+ * evenly; else in proportion, rounded half up (integers only: no floating cents).
+ */
+export function lineTaxFor(tax: number, was: number, quantity: number): number {
+  if (quantity === was) return tax;
+  if (tax % was === 0) return (tax / was) * quantity;
+  const scaled = BigInt(tax) * BigInt(quantity);
+  return Number((2n * scaled + BigInt(was)) / (2n * BigInt(was)));
 }
 
 function cartTotals(

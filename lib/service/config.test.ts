@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { readServiceConfig, ServiceConfigError } from "./config";
+import {
+  assertProductionServiceSettings,
+  DEMO_SERVICE_SETTINGS,
+  readOrderCreationMode,
+  readServiceConfig,
+  SERVICE_SETTING_NAMES,
+  ServiceConfigError,
+} from "./config";
 
 const secrets = {
   SERVICE_CLIENT_SECRET: "s3cret",
@@ -60,5 +67,74 @@ describe("readServiceConfig", () => {
     expect(() => readServiceConfig({ ...secrets, SERVICE_ASSETS_URL: "ftp://x.example" })).toThrow(
       ServiceConfigError,
     );
+  });
+});
+
+describe("with NODE_ENV=production", () => {
+  const production = { NODE_ENV: "production", ...secrets };
+  const everySetting = {
+    ...production,
+    SERVICE_API_BASE_URL: "https://api.service.example",
+    SERVICE_ASSETS_URL: "https://assets.service.example",
+    SERVICE_CLIENT_ID: "live-client",
+    SERVICE_USERNAME: "live-user",
+    SERVICE_MERCHANT_ID: "m_live",
+    SERVICE_PRODUCTS: "valuations",
+    SERVICE_ORDER_CREATION: "webhook",
+  };
+
+  it("has no demo value: each non-secret setting is required and named", () => {
+    let message = "";
+    try {
+      readServiceConfig(production);
+    } catch (error) {
+      expect(error).toBeInstanceOf(ServiceConfigError);
+      message = String(error);
+    }
+    for (const name of [
+      "SERVICE_API_BASE_URL",
+      "SERVICE_ASSETS_URL",
+      "SERVICE_CLIENT_ID",
+      "SERVICE_USERNAME",
+    ]) {
+      expect(message).toContain(`${name} is required`);
+    }
+    expect(() => readOrderCreationMode(production)).toThrow(/SERVICE_ORDER_CREATION is required/);
+    // An empty variable is unset there too: it does not bring the demo value back.
+    expect(() => readServiceConfig({ ...everySetting, SERVICE_API_BASE_URL: "" })).toThrow(
+      /SERVICE_API_BASE_URL is required/,
+    );
+  });
+
+  it("reads what is set, and the start check passes with every setting", () => {
+    expect(readServiceConfig(everySetting)).toMatchObject({
+      apiBaseUrl: "https://api.service.example",
+      clientId: "live-client",
+      username: "live-user",
+    });
+    expect(readOrderCreationMode(everySetting)).toBe("webhook");
+    expect(() => assertProductionServiceSettings(everySetting)).not.toThrow();
+  });
+
+  it("the start check names every missing setting in one message, never a value", () => {
+    const { SERVICE_MERCHANT_ID: _, SERVICE_USERNAME: __, ...without } = everySetting;
+    expect(() => assertProductionServiceSettings(without)).toThrow(
+      /missing: SERVICE_USERNAME, SERVICE_MERCHANT_ID/,
+    );
+    expect(() => assertProductionServiceSettings({ NODE_ENV: "production" })).toThrow(
+      new RegExp(`missing: ${SERVICE_SETTING_NAMES.join(", ")}`),
+    );
+    expect(() =>
+      assertProductionServiceSettings({ ...without, SERVICE_PASSWORD: "hunter2" }),
+    ).not.toThrow(/hunter2/);
+    // A bad value is refused at start as well.
+    expect(() =>
+      assertProductionServiceSettings({ ...everySetting, SERVICE_ORDER_CREATION: "later" }),
+    ).toThrow(/SERVICE_ORDER_CREATION/);
+  });
+
+  it("does nothing outside production: the demo's values stand in", () => {
+    expect(() => assertProductionServiceSettings({ NODE_ENV: "development" })).not.toThrow();
+    expect(readOrderCreationMode({})).toBe(DEMO_SERVICE_SETTINGS.SERVICE_ORDER_CREATION);
   });
 });

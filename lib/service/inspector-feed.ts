@@ -10,10 +10,14 @@ import type { InspectorSource } from "./shop-ports";
  * extra). Only ever the caller's own session.
  */
 
-/** `INTEGRATION_INSPECTOR=off` (or 0/false) hides the drawer and this feed; on by default. */
+/**
+ * The drawer and this feed exist only with `INTEGRATION_INSPECTOR=on` (or 1/true): a demo aid,
+ * off unless turned on, so a production shop that never heard of it does not show it
+ * (docs/decisions/production-settings.md). The demo and the test stacks turn it on (.env.example).
+ */
 export function inspectorEnabled(env: Record<string, string | undefined> = process.env): boolean {
   const value = env.INTEGRATION_INSPECTOR?.trim().toLowerCase();
-  return !(value === "off" || value === "0" || value === "false");
+  return value === "on" || value === "1" || value === "true";
 }
 
 /**

@@ -43,4 +43,18 @@ describe("browserServiceConfiguration", () => {
       browserServiceConfiguration("http://localhost:3000", { SERVICE_PRODUCTS: "ep1; x" }),
     ).toThrow(/SERVICE_PRODUCTS/);
   });
+
+  it("has no demo value with NODE_ENV=production: the merchant id, assets and products are required", () => {
+    expect(() =>
+      browserServiceConfiguration("https://shop.example", { NODE_ENV: "production" }),
+    ).toThrow(/SERVICE_ASSETS_URL, SERVICE_MERCHANT_ID, SERVICE_PRODUCTS/);
+    expect(
+      browserServiceConfiguration("https://shop.example", {
+        NODE_ENV: "production",
+        SERVICE_ASSETS_URL: "https://assets.service.example",
+        SERVICE_MERCHANT_ID: "m_live",
+        SERVICE_PRODUCTS: "valuations",
+      }).merchantId,
+    ).toBe("m_live");
+  });
 });

@@ -1,5 +1,6 @@
 import "server-only";
 import { z } from "zod";
+import { demoSettings } from "./config";
 
 /**
  * The browser side of the integration's configuration (contract: Front-end SDK, configuration
@@ -7,10 +8,11 @@ import { z } from "zod";
  * the client loader as plain data. Only non-secret values: it is rendered into every page.
  *
  * Decisions (lib/service/README.md, "Browser SDK"):
- * - `merchantId` comes from `SERVICE_MERCHANT_ID` (default `m_demo`, the emulator's seed), not
- *   from the token response: reading the token would put a service round trip (or a database
- *   read) on every page, and a page must render even when the service is down.
- * - `products` comes from `SERVICE_PRODUCTS` (default `valuations+ep1`: Service Pay on).
+ * - `merchantId` comes from `SERVICE_MERCHANT_ID` (required in production; elsewhere `m_demo`, the
+ *   emulator's seed, config.ts), not from the token response: reading the token would put a
+ *   service round trip (or a database read) on every page, and a page must render even when the
+ *   service is down.
+ * - `products` comes from `SERVICE_PRODUCTS` (outside production `valuations+ep1`: Service Pay on).
  * - The SDK's address is `${SERVICE_ASSETS_URL}/v1/main.js` (Versioning: the `v1` segment).
  */
 export interface BrowserServiceConfiguration {
@@ -31,13 +33,12 @@ const trimmedUrl = z
   .transform((value) => value.replace(/\/+$/, ""));
 
 const schema = z.object({
-  SERVICE_ASSETS_URL: trimmedUrl.default("http://localhost:4010/assets"),
-  SERVICE_MERCHANT_ID: z.string().trim().min(1).default("m_demo"),
+  SERVICE_ASSETS_URL: trimmedUrl,
+  SERVICE_MERCHANT_ID: z.string().trim().min(1),
   SERVICE_PRODUCTS: z
     .string()
     .trim()
-    .regex(/^[a-z0-9]+([+][a-z0-9]+)*$/, "products like valuations or valuations+ep1")
-    .default("valuations+ep1"),
+    .regex(/^[a-z0-9]+([+][a-z0-9]+)*$/, "products like valuations or valuations+ep1"),
 });
 
 type Env = Record<string, string | undefined>;
@@ -47,8 +48,11 @@ export function browserServiceConfiguration(
   shopBaseUrl: string,
   env: Env = process.env,
 ): BrowserServiceConfiguration {
-  // An empty variable means "unset", as in config.ts.
-  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ""));
+  // An empty variable means "unset", as in config.ts: the demo's value outside production only.
+  const present = {
+    ...demoSettings(env),
+    ...Object.fromEntries(Object.entries(env).filter(([, value]) => value !== "")),
+  };
   const parsed = schema.safeParse(present);
   if (!parsed.success) {
     const names = parsed.error.issues.map((issue) => issue.path.join(".")).join(", ");

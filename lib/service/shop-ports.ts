@@ -221,11 +221,21 @@ export interface ServicePayTx {
   ): Promise<WaitingNotification[]>;
   /** Whether a notification for this cart is waiting for its order. */
   hasWaitingNotification(cartId: string): Promise<boolean>;
-  /** The order a notification names: by the service's order id first, else by cart id. */
+  /**
+   * The order a notification names: by the service's order id first, else by cart id, LOCKED
+   * until the transaction ends. Two notifications for one order may be handled at the same
+   * moment (contract, Events › Webhook: deliveries repeat and arrive out of order), and the
+   * change is planned from the status read here, so a second transaction must wait here until
+   * the first commits, then read what it wrote; never plan from a status about to be replaced.
+   * Must hold at the database's default isolation (PostgreSQL: READ COMMITTED) and on SQLite:
+   * this shop locks with `SELECT … FOR UPDATE` on PostgreSQL and takes SQLite's one write lock
+   * (a write statement) before reading (docs/decisions/concurrent-order-changes.md).
+   */
   findOrderFor(serviceOrderId: string | null, cartId: string | null): Promise<ShopOrder | null>;
   /** Statuses the order has had, newest first (its history). */
   statusHistory(orderId: string): Promise<string[]>;
-  /** Changes the order (status, service id, discount; total re-derived) and records history. */
+  /** Changes the order (status, service id, discount; total re-derived) and records history.
+   *  `order` is one this transaction read through findOrderFor (locked) or created. */
   changeOrder(order: ShopOrder, change: OrderChange): Promise<ShopOrder>;
 }
 
@@ -335,6 +345,12 @@ export interface TradeInRegistrationStore {
 /** The back office's order changes that the service is told about (orders/update). */
 export interface ServiceOrderStore {
   order(orderId: string): Promise<PlacedOrder | null>;
+  /**
+   * Writes `change` against the order as it is when written, locked (a notification may have
+   * moved it since `order` was read): the history records the real `from`, and a `to` the order
+   * can no longer take in one step is dropped, the change's note still recorded
+   * (docs/decisions/concurrent-order-changes.md).
+   */
   changeOrder(order: ShopOrder, change: OrderChange): Promise<void>;
   /** Orders with one of these service order ids or cart ids (reconciliation). */
   findOrders(serviceOrderIds: string[], cartIds: string[]): Promise<ShopOrder[]>;

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import "server-only";
-import { getDb, type Tx } from "@/lib/db/client";
+import { getDb, isPostgres, type Tx } from "@/lib/db/client";
+import { Prisma } from "@/lib/db/generated/client";
 import { loadCartWith } from "./cart";
 import { productUrl } from "./catalog";
 import type { CheckoutInput } from "./checkout-input";
@@ -39,6 +40,37 @@ type ChangedOrder = {
   shippingPrice: number;
   tradeInDiscount: number;
 };
+
+/** The orders a lock names: by id, the service's order id or the cart (any that match). */
+export interface OrderLockKeys {
+  id?: string | null;
+  serviceOrderId?: string | null;
+  cartId?: string | null;
+}
+
+/**
+ * Locks the orders `keys` name until the caller's transaction ends, so what the caller reads
+ * next is the order as it is and stays until its change is written: a change is never decided
+ * against a status another transaction is about to replace (docs/decisions/concurrent-order-changes.md).
+ * PostgreSQL: `SELECT … FOR UPDATE` (a second locker waits; at READ COMMITTED its next statements
+ * see the first one's commit). SQLite has no row locks: a write statement takes the database's one
+ * write lock, held to commit (other writers wait on the busy timeout, lib/db/client.ts).
+ * `postgres`: whether the transaction's client is on PostgreSQL (isPostgres of the root client).
+ */
+export async function lockOrders(tx: Tx, postgres: boolean, keys: OrderLockKeys): Promise<void> {
+  const matches = [
+    ...(keys.id ? [Prisma.sql`"id" = ${keys.id}`] : []),
+    ...(keys.serviceOrderId ? [Prisma.sql`"serviceOrderId" = ${keys.serviceOrderId}`] : []),
+    ...(keys.cartId ? [Prisma.sql`"cartId" = ${keys.cartId}`] : []),
+  ];
+  if (matches.length === 0) return;
+  const where = Prisma.join(matches, " OR ");
+  if (postgres) {
+    await tx.$queryRaw`SELECT "id" FROM "Order" WHERE ${where} FOR UPDATE`;
+  } else {
+    await tx.$executeRaw`UPDATE "Order" SET "id" = "id" WHERE ${where}`;
+  }
+}
 
 /**
  * The one writer of an order's status: changes the order (the total re-derived when the
@@ -227,7 +259,9 @@ export async function changeOrderStatus(params: {
   source: StatusSource;
   note?: string;
 }): Promise<{ ok: true } | { ok: false; error: string }> {
-  return getDb().$transaction(async (tx) => {
+  const db = getDb();
+  return db.$transaction(async (tx) => {
+    await lockOrders(tx, isPostgres(db), { id: params.orderId });
     const order = await tx.order.findUnique({ where: { id: params.orderId } });
     if (!order) return { ok: false, error: "Order not found." };
     if (order.status === params.to) return { ok: true };

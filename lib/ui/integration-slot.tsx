@@ -15,7 +15,7 @@ export async function inspectorPlacement(): Promise<InspectorPlacement | null> {
 }
 
 /** The shop layout's one mount point for the integration's browser parts: the trade-in memo,
- *  and the integration inspector unless INTEGRATION_INSPECTOR=off (placement null). */
+ *  and the integration inspector only with INTEGRATION_INSPECTOR=on (placement null otherwise). */
 export function IntegrationSlot({ placement }: { placement: InspectorPlacement | null }) {
   return (
     <>

@@ -5,7 +5,7 @@ import { createInspectorSource } from "@/lib/service-adapter/inspector-source";
 import { readRequestSession } from "@/lib/service-adapter/request-session";
 
 // GET /api/service/inspector: the integration inspector's server-side entries for the caller's
-// own session (docs/decisions/inspector-feed.md). Off with INTEGRATION_INSPECTOR=off: then 404 like any path.
+// own session (docs/decisions/inspector-feed.md). On only with INTEGRATION_INSPECTOR=on; otherwise 404 like any path.
 export const dynamic = "force-dynamic";
 
 export async function GET(request: Request): Promise<Response> {

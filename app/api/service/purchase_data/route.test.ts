@@ -130,4 +130,29 @@ describe("GET /api/service/purchase_data", () => {
     expect(body.purchase.cart.total).toBe(1999 + 460 + 1499);
     expect(JSON.stringify(body)).not.toContain(session.sessionId);
   });
+
+  it("answers the contract's 400, naming the line, for a cart the contract's Cart cannot carry", async () => {
+    // A price row the contract cannot express (negative tax): never a 500, never a half Cart.
+    const broken = await shop.db.product.create({
+      data: {
+        slug: `broken-${Date.now()}`,
+        name: "broken",
+        description: "broken description",
+        image: "/products/broken.svg",
+        categoryId: (await shop.db.category.findFirstOrThrow()).id,
+        prices: { create: [{ currency: "EUR", price: 1000, tax: -5 }] },
+      },
+    });
+    const session = newSession();
+    const cookie = await sessionCookie(session);
+    await seedCart(shop.db, session.sessionId, [{ productId: broken.id, quantity: 2 }]);
+    const res = await get(cookie);
+    expect(res.status).toBe(400);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    const body = await res.json();
+    expect(body.error).toBe("bad_request");
+    expect(body.error_description).toContain(
+      `line ${broken.id}: tax must be a whole number of cents`,
+    );
+  });
 });

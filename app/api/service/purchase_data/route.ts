@@ -1,8 +1,9 @@
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { purchaseDataFor } from "@/lib/service/callbacks";
+import { ServiceInputError } from "@/lib/service/errors";
 import { buildPurchaseData } from "@/lib/service/purchase-data";
-import { internalError, json } from "@/lib/service/route-responses";
+import { errorJson, internalError, json } from "@/lib/service/route-responses";
 import { readRequestSession } from "@/lib/service-adapter/request-session";
 import { createShopperSource } from "@/lib/service-adapter/shopper-source";
 
@@ -18,6 +19,14 @@ export async function GET(request: Request): Promise<Response> {
       await purchaseDataFor(createShopperSource(getDb()), session, getConfig().SHOP_BASE_URL),
     );
   } catch (error) {
+    // A cart the contract's Cart cannot carry (lib/service/cart.ts): the contract's 400, named.
+    if (error instanceof ServiceInputError) {
+      return errorJson(
+        400,
+        "bad_request",
+        `This cart cannot be paid with the service: ${error.detail}`,
+      );
+    }
     return internalError("purchase_data", error);
   }
 }

@@ -1,0 +1,94 @@
+import { describe, expect, it } from "vitest";
+import { createServicePayOrder, receiveNotification } from "@/lib/service/order-webhook";
+import { parseOrderNotification } from "@/lib/service/webhook-payload";
+import { serviceCheckoutSchema } from "@/lib/shop/checkout-input";
+import { CHECKOUT, newSession, seedCart, setUpTestShop } from "@/test-support/test-shop";
+import { servicePayDeps } from "./service";
+
+// Two different notifications for one order handled at the same moment (two webhook deliveries
+// on two connections): the order change is decided against the locked order
+// (ServicePayTx.findOrderFor, docs/decisions/concurrent-order-changes.md), so the order ends on
+// the later status whichever commits first, and its history is one chain of transitions.
+
+const shop = setUpTestShop();
+const ROUNDS = 25;
+
+async function pendingOrder() {
+  const session = newSession();
+  const cart = await seedCart(shop.db, session.sessionId, [
+    { productId: shop.products.phone.id, quantity: 1 },
+  ]);
+  const order = await servicePayDeps().store.transaction((tx) =>
+    createServicePayOrder(tx, {
+      sessionId: session.sessionId,
+      customerId: null,
+      details: serviceCheckoutSchema.parse(CHECKOUT),
+      valuation: {
+        valuationState: "unknown",
+        valuationItemId: null,
+        valuationValue: null,
+        valuationCurrency: null,
+        valuationNote: "not looked up in this test",
+      },
+      shopBaseUrl: "http://shop.test",
+      note: "created by the test",
+    }),
+  );
+  if (!order) throw new Error("no order");
+  return { cartId: cart.id, order };
+}
+
+function notify(cartId: string, id: string, status: string) {
+  const body = JSON.stringify({
+    id,
+    event: `order.${status}`,
+    order_id: `ord_${cartId}`,
+    cart_id: cartId,
+    status,
+    amount: 12300 + 1499, // items, tax and the express delivery: the Cart's total
+    currency: "EUR",
+    trade_in_discount: 1500,
+  });
+  return receiveNotification(
+    servicePayDeps(),
+    parseOrderNotification(new TextEncoder().encode(body)),
+  );
+}
+
+describe("two notifications for one order at the same moment", () => {
+  for (let round = 0; round < ROUNDS; round++) {
+    it(`end on the later status with one chain of history (round ${round})`, async () => {
+      const { cartId, order } = await pendingOrder();
+      // Alternate which one starts first, so neither order of arrival is favoured.
+      const sends = [
+        () => notify(cartId, `wh_paid_${round}`, "payment_completed"),
+        () => notify(cartId, `wh_done_${round}`, "completed"),
+      ];
+      if (round % 2 === 1) sends.reverse();
+      const receipts = await Promise.all(sends.map((send) => send()));
+      expect(receipts.map((r) => r.outcome)).toContain("applied");
+
+      const after = await shop.db.order.findUniqueOrThrow({
+        where: { id: order.id },
+        include: { history: true },
+      });
+      expect(after.status, `round ${round}`).toBe("completed");
+      expect(after.tradeInDiscount).toBe(1500);
+      const transitions = after.history
+        .filter((line) => line.source === "service")
+        .map((line) => `${line.from}→${line.to}`)
+        .sort();
+      // payment_completed first: two steps; completed first: one step, and the late
+      // payment_completed is kept in the notification log only (contract: Events, out of order).
+      expect(
+        [["payment_completed→completed", "pending→payment_completed"], ["pending→completed"]],
+        `round ${round}: ${transitions.join(", ")}`,
+      ).toContainEqual(transitions);
+
+      // Each notification stored once and tied to the order.
+      const stored = await shop.db.serviceNotification.findMany({ where: { cartId } });
+      expect(stored).toHaveLength(2);
+      expect(stored.every((n) => n.orderId === order.id)).toBe(true);
+    });
+  }
+});
