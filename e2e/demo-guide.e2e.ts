@@ -5,11 +5,12 @@
 // guide quotes a sentence no journey here has seen. One stack, in order: the back office reads
 // the orders the scenarios before it placed.
 import type { Page } from "@playwright/test";
-import { ADMIN, CARDS, fillCard, SHOPPER } from "./fixtures";
+import { adminLogin, CARDS, fillCard, SHOPPER } from "./fixtures";
 import { DemoGuide } from "./support/demo-guide";
-import { sessionHashOf } from "./support/emulator";
+import { type emulator as emulatorControl, sessionHashOf } from "./support/emulator";
 import { expect, test } from "./support/fixtures";
 import type { ServiceSdkDriver } from "./support/service-sdk-driver";
+import type { ShopSteps } from "./support/shop";
 import { advanceShopClock } from "./support/shop-clock";
 import { storedOrder } from "./support/shop-db";
 
@@ -51,6 +52,26 @@ async function payByCard(page: Page, card: string = CARDS.success) {
   await page.getByRole("button", { name: "Place order" }).click();
 }
 
+/**
+ * "The same valuation": the demo shopper, signed in, with the €420.00 trade-in of scenario 1
+ * accepted at the service (its control API; scenario 1 shows the wizard).
+ */
+async function signedInWithTradeIn(
+  page: Page,
+  sdk: ServiceSdkDriver,
+  shop: ShopSteps,
+  emulator: typeof emulatorControl,
+) {
+  await shop.startSignedIn();
+  await page.goto("/");
+  await sdk.ready();
+  await emulator.createTradeIn({
+    session_hash: await sessionHashOf(page),
+    value: 42_000,
+    currency: "EUR",
+  });
+}
+
 /** A test phone from the wizard's **Test devices**, valued and accepted from the home banner. */
 async function valueTestPhone(page: Page, sdk: ServiceSdkDriver, model: string) {
   await page.goto("/");
@@ -62,6 +83,21 @@ async function valueTestPhone(page: Page, sdk: ServiceSdkDriver, model: string) 
   // The wizard marks a test device's model "(test)".
   await sdk.valueDevice("Test devices", `${model} (test)`);
   await sdk.acceptOffer();
+}
+
+/**
+ * A magic choice's test phone, then a cart and the checkout: the Service Pay option disabled with
+ * the template's explanation, in the guide's words.
+ */
+async function disabledWithExplanation(
+  { page, sdk, shop }: { page: Page; sdk: ServiceSdkDriver; shop: ShopSteps },
+  choice: { model: string; product: string; template: string },
+  sentence: string,
+) {
+  await valueTestPhone(page, sdk, choice.model);
+  await addToCartAndCheckOut(page, choice.product);
+  await shop.expectServicePayMode("tradein_invalid", choice.template);
+  await guide.shows(shop.servicePayExplanation(), sentence);
 }
 
 test("scenario 1, Service Pay: the guide's amounts on every page, in the service's window, its order and the shop's database @emulator", async ({
@@ -136,14 +172,7 @@ test("scenarios 2 and 3: a card order registers the trade-in; after another shop
   shop,
   emulator,
 }) => {
-  await shop.startSignedIn();
-  await page.goto("/");
-  await sdk.ready();
-  await emulator.createTradeIn({
-    session_hash: await sessionHashOf(page),
-    value: 42_000,
-    currency: "EUR",
-  });
+  await signedInWithTradeIn(page, sdk, shop, emulator);
   await addToCartAndCheckOut(page, "aurora-x1");
   await payByCard(page);
   await guide.shows(
@@ -192,10 +221,7 @@ test("scenarios 2 and 3: a card order registers the trade-in; after another shop
 
 test("the back office's list: a registered card trade-in, and none @emulator", async ({ page }) => {
   expect(placed.registered && placed.plain, "the scenarios before placed both orders").toBeTruthy();
-  await page.goto("/admin/login");
-  await page.getByLabel("Email").fill(ADMIN.email);
-  await page.getByLabel("Password").fill(ADMIN.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await adminLogin(page);
   await guide.shows(
     page.getByRole("row").filter({ hasText: placed.registered ?? "" }),
     "Registered",
@@ -209,11 +235,9 @@ test("magic choices: an offer in another currency, a cart too small for the offe
   shop,
 }) => {
   await shop.startSignedIn();
-  await valueTestPhone(page, sdk, "Test phone: offer in another currency");
-  await addToCartAndCheckOut(page, "aurora-x1");
-  await shop.expectServicePayMode("tradein_invalid", "currency");
-  await guide.shows(
-    shop.servicePayExplanation(),
+  await disabledWithExplanation(
+    { page, sdk, shop },
+    { model: "Test phone: offer in another currency", product: "aurora-x1", template: "currency" },
     "Your offer is in GBP and your cart is in EUR. Value your device again in the shop's currency.",
   );
 
@@ -238,11 +262,9 @@ test("magic choices: trade-in by card only (other_ok), and a declined card @emul
   shop,
 }) => {
   await shop.startSignedIn();
-  await valueTestPhone(page, sdk, "Test phone: offer of 10.00");
-  await addToCartAndCheckOut(page, "echo-buds-pro");
-  await shop.expectServicePayMode("tradein_invalid", "other_ok");
-  await guide.shows(
-    shop.servicePayExplanation(),
+  await disabledWithExplanation(
+    { page, sdk, shop },
+    { model: "Test phone: offer of 10.00", product: "echo-buds-pro", template: "other_ok" },
     "Service Pay needs a cart of at least €200.00. Pay with another method and you still get €10.00 for your device.",
   );
   await payByCard(page, CARDS.declined);
@@ -279,14 +301,7 @@ test("magic choices: the service busy (503) during a card checkout, registered o
   shop,
   emulator,
 }) => {
-  await shop.startSignedIn();
-  await page.goto("/");
-  await sdk.ready();
-  await emulator.createTradeIn({
-    session_hash: await sessionHashOf(page),
-    value: 42_000,
-    currency: "EUR",
-  });
+  await signedInWithTradeIn(page, sdk, shop, emulator);
   // The guide's curl: one 503, with the emulator's default Retry-After (30 s).
   await emulator.addFault({ endpoint: "register_purchase", status: 503, count: 1 });
   await addToCartAndCheckOut(page, "aurora-x1");
@@ -314,23 +329,13 @@ test("a lost webhook: the order stays pending until the back office reconciles i
   await emulator.patchMerchant("m_demo", {
     webhook_base: "http://127.0.0.1:9/api/service/webhooks",
   });
-  await shop.startSignedIn();
-  await page.goto("/");
-  await sdk.ready();
-  await emulator.createTradeIn({
-    session_hash: await sessionHashOf(page),
-    value: 42_000,
-    currency: "EUR",
-  });
+  await signedInWithTradeIn(page, sdk, shop, emulator);
   await addToCartAndCheckOut(page, "aurora-x1");
   await shop.servicePayRadio().check();
   await page.getByRole("button", { name: "Place order" }).click();
   await sdk.pay();
   await guide.shows(shop.orderStatus(), "Pending payment");
-  await page.goto("/admin/login");
-  await page.getByLabel("Email").fill(ADMIN.email);
-  await page.getByLabel("Password").fill(ADMIN.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await adminLogin(page);
   await page.getByRole("button", { name: "Reconcile with the service" }).click();
   await guide.shows(
     page.getByTestId("reconcile-report"),
