@@ -1,5 +1,6 @@
 import type { Address, CartLineInput, DeliveryCharge } from "./cart";
 import type { IntegrationEntry } from "./integration-log";
+import type { ServiceOrderStatus, UpdateType } from "./resources";
 import type { OrderNotification } from "./webhook-payload";
 
 /**
@@ -117,8 +118,24 @@ export interface OrderChange {
   tradeInMessage?: string | null;
 }
 
-/** The shop's order statuses (contract, Order status: "Transitions: not shown"). */
+/**
+ * The shop's order statuses (contract, Order status: "Transitions: not shown"). lib/service names
+ * none of them: it writes into an order only statuses it got from here, so a host whose orders
+ * say `awaiting_payment`, `paid` or `dispatched` gets its own names written.
+ */
 export interface OrderStatusRules {
+  /**
+   * The host status each of the contract's order statuses means (Resources › Order: `pending`,
+   * `payment_completed`, `completed`). A notification's status is written as this; `pending` is
+   * also the status judged from when an order has no status the host knows.
+   */
+  forServiceStatus: Readonly<Record<ServiceOrderStatus, string>>;
+  /**
+   * The host status an accepted order update of each type moves the order to (contract:
+   * Endpoints › POST /payments/orders/update), or null to keep the status (e.g. `cart_update`).
+   * Written only when canTransition allows it from the order's status.
+   */
+  afterUpdate: Readonly<Record<UpdateType, string | null>>;
   /** Whether the shop knows this status. */
   isKnown(status: string): boolean;
   /** Whether `to` lies ahead of `from` by the shop's transitions. */
