@@ -273,6 +273,43 @@ export function isConcurrentWrite(error: unknown): boolean {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The host's checkout page and routes, as the browser side needs them (contract: Front-end SDK)
+
+/**
+ * Where the host serves the pages and routes the service's browser side uses: paths from the
+ * shop's base URL, each starting with "/". The host mounts lib/service's handlers wherever it
+ * likes; the SDK configuration and the payment option read the paths from here.
+ */
+export interface ShopRoutes {
+  /** `{merchant_callbacks_base}`: under it the host serves shopper_data and purchase_data. */
+  callbacks: string;
+  /** `{merchant_success_url}`: the page the service sends the shopper to after paying. */
+  confirmation: string;
+  /** The route that checks and keeps the checkout's details before openPayment(). */
+  checkout: string;
+  /** The route that creates the pending order on ready-to-place-order (idempotent by cart id). */
+  pendingOrder: string;
+}
+
+/**
+ * The names of the host checkout form's fields the payment option reads when the shopper pays
+ * with the service (it posts them to `ShopRoutes.checkout` and `pendingOrder` in the contract's
+ * words). The radio's own name and value are the contract's, not the host's: `payment_method`,
+ * `service_pay` (Front-end SDK › Payment option markup).
+ */
+export interface CheckoutFormFields {
+  email: string;
+  /** The input of each contract Address field in the billing address. */
+  billing: Readonly<Record<keyof Address, string>>;
+  /** The input of each contract Address field in the shipping address. */
+  shipping: Readonly<Record<keyof Address, string>>;
+  /** A checkbox: when it is checked the shipping address is the billing one. */
+  shippingSame: string;
+  /** The chosen delivery method's id. */
+  shippingMethod: string;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Merchant endpoints (shopper data, purchase data)
 
 export interface ShopCustomer {
