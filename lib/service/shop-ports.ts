@@ -11,6 +11,39 @@ import type { OrderNotification } from "./webhook-payload";
  */
 
 // ---------------------------------------------------------------------------------------------
+// Session identity (contract: Resources › Session hash, Authentication 6–7)
+
+/**
+ * The current shopper as the service knows them: the contract's "session identifier" and the
+ * per-session salt the session hash is made of (HMAC-SHA256(salt, sessionId), session-hash.ts),
+ * and the signed-in customer, if any. Raw id and salt stay on the server (Authentication 6).
+ */
+export interface ShopperIdentity {
+  sessionId: string;
+  salt: string;
+  customerId?: string | undefined;
+}
+
+/**
+ * Where lib/service reads the current shopper's identity (this shop: the sealed session cookie,
+ * docs/decisions/session-identity.md). What the service relies on, and the host's session must
+ * give:
+ * - `sessionId` and `salt` SURVIVE SIGN-IN: the service keys the trade-in valued before sign-in
+ *   by the hash made of them, so a new id or salt at sign-in loses the shopper's trade-in.
+ * - Both are REPLACED AT SIGN-OUT (and wherever the host ends a session): otherwise the next
+ *   person at that browser is handed the previous shopper's trade-in, cart and checkout.
+ * - One identity per browser session, never shared: the shop keys carts, kept checkout details
+ *   and the seen trade-in by `sessionId`, and the service keys the trade-in by its hash.
+ * - Reading is read-only: it never creates, renews or writes a session (the callbacks answer the
+ *   SDK's calls with the shopper's own cookie, Authentication 7; a request without one is
+ *   anonymous: null).
+ */
+export interface SessionIdentity {
+  /** The identity of the shopper who sent `request` (their own session cookie), or null. */
+  ofRequest(request: Request): Promise<ShopperIdentity | null>;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Tokens (contract: Authentication 1–4)
 
 /**
