@@ -58,7 +58,7 @@ export const GUEST_EMAIL = "guest@example.invalid";
  * Purchase data from the live cart, built fresh on every call ("called fresh each time the
  * payment modal opens"); `purchase: null` when the cart is empty. Addresses (decision in README,
  * "Service integration"): what the shopper entered at checkout for this cart when it was kept
- * (POST /api/service/checkout), else the customer's saved address, else empty fields.
+ * (the host's ShopRoutes.checkout route), else the customer's saved address, else empty fields.
  */
 export async function purchaseDataFor(
   deps: CallbackDeps,
