@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { getConfig } from "@/lib/config";
 import { browserServiceConfiguration } from "@/lib/service/sdk-config";
 import { ServiceSdkLoader } from "@/lib/service/sdk-loader";
+import { shopRoutes } from "@/lib/service-adapter/checkout-wiring";
 import { getShopSession } from "@/lib/session/session";
 import { IntegrationSlot, inspectorPlacement } from "@/lib/ui/integration-slot";
 import { SiteFooter } from "@/lib/ui/site-footer";
@@ -19,7 +20,9 @@ export default async function ShopLayout({ children }: { children: ReactNode }) 
         </main>
         <SiteFooter />
       </div>
-      <ServiceSdkLoader config={browserServiceConfiguration(getConfig().SHOP_BASE_URL)} />
+      <ServiceSdkLoader
+        config={browserServiceConfiguration(getConfig().SHOP_BASE_URL, shopRoutes)}
+      />
       <IntegrationSlot placement={placement} />
     </>
   );

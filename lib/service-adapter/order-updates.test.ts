@@ -155,3 +155,17 @@ describe("sendOrderUpdate", () => {
     expect(last).toMatchObject({ from: "completed", to: "completed", source: "admin" });
   });
 });
+
+describe("this shop's status names for the service's statuses and update types", () => {
+  it("maps each to a status the shop knows (cart_update keeps it), in the order the service uses", () => {
+    const { forServiceStatus, afterUpdate, isKnown, canReach } = shopOrderStatuses;
+    for (const status of [...Object.values(forServiceStatus), ...Object.values(afterUpdate)]) {
+      if (status !== null) expect(isKnown(status)).toBe(true);
+    }
+    expect(afterUpdate.partial_shipment).toBe("partially_shipped");
+    expect(afterUpdate.partial_return).toBe("partially_returned");
+    expect(afterUpdate.cart_update).toBeNull();
+    expect(canReach(forServiceStatus.pending, forServiceStatus.payment_completed)).toBe(true);
+    expect(canReach(forServiceStatus.payment_completed, forServiceStatus.completed)).toBe(true);
+  });
+});

@@ -1,23 +1,30 @@
 import "server-only";
 import { getIronSession } from "iron-session";
-import type { CallbackSession } from "@/lib/service/callbacks";
+import type { SessionIdentity, ShopperIdentity } from "@/lib/service/shop-ports";
 import { shopSessionOptions } from "@/lib/session/session";
 import { hasIdentity, type ShopSessionData } from "@/lib/session/session-data";
 
 /**
- * The shopper's session as the callback routes see it: read from the sealed cookie of the
- * request itself (contract, Authentication 7: the callbacks rely on the shopper's own session
- * cookie), so the handlers run the same under Next and when called directly in tests. Read only:
- * nothing here writes a cookie. Null when the request carries no valid session.
+ * lib/service's SessionIdentity over this shop's sealed `shop_session` cookie (lib/session). The
+ * cookie's `sessionId` and `salt` are the service identity: login keeps them, logout and admin
+ * sign-out replace them (replaceIdentity), and a cookie whose token was revoked is given a new
+ * identity by proxy.ts before any route runs (docs/decisions/session-identity.md).
+ *
+ * Read from the request's own cookie header (contract, Authentication 7: the callbacks rely on
+ * the shopper's own session cookie), so the handlers run the same under Next and when called
+ * directly in tests. Read only: nothing here writes a cookie. Null when the request carries no
+ * valid session.
  */
-export async function readRequestSession(request: Request): Promise<CallbackSession | null> {
-  // The request/response form: the cookie is read from the request's own header; the response
-  // is a throwaway, since nothing is saved here.
-  const session = await getIronSession<ShopSessionData>(
-    request,
-    new Response(),
-    shopSessionOptions(),
-  );
-  if (!hasIdentity(session)) return null;
-  return { sessionId: session.sessionId, salt: session.salt, customerId: session.customerId };
-}
+export const shopSessionIdentity: SessionIdentity = {
+  async ofRequest(request: Request): Promise<ShopperIdentity | null> {
+    // The request/response form: the cookie is read from the request's own header; the
+    // response is a throwaway, since nothing is saved here.
+    const session = await getIronSession<ShopSessionData>(
+      request,
+      new Response(),
+      shopSessionOptions(),
+    );
+    if (!hasIdentity(session)) return null;
+    return { sessionId: session.sessionId, salt: session.salt, customerId: session.customerId };
+  },
+};

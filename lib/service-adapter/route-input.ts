@@ -1,8 +1,8 @@
 import "server-only";
 import type { z } from "zod";
-import type { CallbackSession } from "@/lib/service/callbacks";
 import { errorJson, json, readJsonBody } from "@/lib/service/route-responses";
-import { readRequestSession } from "./request-session";
+import type { ShopperIdentity } from "@/lib/service/shop-ports";
+import { shopSessionIdentity } from "./request-session";
 
 /** How the checkout form labels a field (lib/ui/checkout-form.tsx, lib/ui/address-fields.tsx). */
 const FIELD_LABELS: Record<string, string> = {
@@ -59,9 +59,9 @@ export async function readSessionJson<Schema extends z.ZodType>(
   schema: Schema,
   messages: SessionJsonMessages = {},
 ): Promise<
-  { ok: true; session: CallbackSession; data: z.output<Schema> } | { ok: false; response: Response }
+  { ok: true; session: ShopperIdentity; data: z.output<Schema> } | { ok: false; response: Response }
 > {
-  const session = await readRequestSession(request);
+  const session = await shopSessionIdentity.ofRequest(request);
   if (!session) {
     const description = messages.noSession ?? "No shop session: reload the page.";
     return { ok: false, response: errorJson(401, "unauthorized", description) };

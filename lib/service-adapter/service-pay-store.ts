@@ -33,8 +33,22 @@ import { isShippingMethodId } from "@/lib/shop/shipping";
 // deciding duplicates (INSERT … ON CONFLICT DO NOTHING through Prisma's raw tagged template; the
 // one statement Prisma's model API cannot express on SQLite).
 
-/** The shop's order statuses, as lib/service's webhook judges incoming ones. */
+/** The shop's order statuses, as lib/service's webhook and order updates write them. */
 export const shopOrderStatuses: OrderStatusRules = {
+  // This shop keeps the contract's own three names for the statuses the service reports.
+  forServiceStatus: {
+    pending: "pending",
+    payment_completed: "payment_completed",
+    completed: "completed",
+  },
+  // The partial states mirror the update types (lib/shop/order-status.ts).
+  afterUpdate: {
+    shipped: "shipped",
+    returned: "returned",
+    partial_shipment: "partially_shipped",
+    partial_return: "partially_returned",
+    cart_update: null,
+  },
   isKnown: isOrderStatus,
   canReach,
   canTransition,

@@ -17,6 +17,7 @@ import {
 import { processSingleton } from "@/lib/service/process-singleton";
 import { browserServiceConfiguration } from "@/lib/service/sdk-config";
 import { createTokenSealer } from "@/lib/service/token-sealing";
+import { shopRoutes } from "./checkout-wiring";
 import { createPrismaIntegrationLog } from "./integration-log-store";
 import { createServiceOrderStore } from "./service-order-store";
 import { createServicePayStore, shopOrderStatuses } from "./service-pay-store";
@@ -58,7 +59,7 @@ export function getWebhookSecretSource(): WebhookSecretSource {
 export function checkServiceSettingsAtStart(env: Record<string, string | undefined> = process.env) {
   assertProductionServiceSettings(env);
   if (env.NODE_ENV === "production")
-    browserServiceConfiguration(parseConfig(env).SHOP_BASE_URL, env);
+    browserServiceConfiguration(parseConfig(env).SHOP_BASE_URL, shopRoutes, env);
 }
 
 /** What the webhook, the pending order and reconciliation need: the store and the settings. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { lookupAcceptedValuation, NOT_LOOKED_UP } from "./accepted-valuation";
 import { planNotification } from "./order-webhook";
 import type { AcceptedValuation, OrderStatusRules, ShopOrder } from "./shop-ports";
+import { contractStatusNames } from "./test-support/status-names";
 import {
   serviceDown,
   serviceHanging,
@@ -87,6 +88,7 @@ describe("lookupAcceptedValuation", () => {
 
 describe("planNotification: the discount must match the accepted valuation", () => {
   const rules: OrderStatusRules = {
+    ...contractStatusNames,
     isKnown: () => true,
     canReach: () => true,
     canTransition: () => true,

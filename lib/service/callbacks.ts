@@ -2,30 +2,34 @@ import "server-only";
 import { ADDRESS_FIELDS, type Address, cartOfLines } from "./cart";
 import { buildPurchaseData, type PurchaseData } from "./purchase-data";
 import { sessionHash } from "./session-hash";
-import type { ShopperSource } from "./shop-ports";
+import type { SessionIdentity, ShopperIdentity, ShopperSource } from "./shop-ports";
 import { buildShopperData, SHOPPER_NOT_FOUND, type ShopperData } from "./shopper-data";
 
 /**
  * The two browser callbacks at `{merchant_callbacks_base}` (contract: Merchant endpoints), built
- * from the shopper's own session (Authentication 7). Framework-free; the routes read the sealed
- * session cookie and pass its values. The raw session id goes into the HMAC and nowhere else.
+ * from the shopper's own session (Authentication 7), read through the host's SessionIdentity
+ * port. Framework-free: the routes pass the request. The raw session id goes into the HMAC and
+ * nowhere else.
  */
 
-export interface CallbackSession {
-  sessionId: string;
-  salt: string;
-  customerId?: string | undefined;
+export interface CallbackDeps {
+  shop: ShopperSource;
+  identity: SessionIdentity;
 }
 
 export type ShopperDataResult =
   | { status: 200; body: ShopperData }
   | { status: 404; body: typeof SHOPPER_NOT_FOUND };
 
-/** Shopper data: 200 for a logged-in customer, 404 `not_found` otherwise (Errors by condition). */
+/** Shopper data: 200 for a logged-in customer, 404 `not_found` otherwise (Errors by condition):
+ *  a request without a session is an anonymous shopper. */
 export async function shopperDataFor(
-  shop: ShopperSource,
-  session: CallbackSession,
+  deps: CallbackDeps,
+  request: Request,
 ): Promise<ShopperDataResult> {
+  const session = await deps.identity.ofRequest(request);
+  if (!session) return { status: 404, body: SHOPPER_NOT_FOUND };
+  const shop = deps.shop;
   const customer = session.customerId ? await shop.customer(session.customerId) : null;
   if (!customer) return { status: 404, body: SHOPPER_NOT_FOUND };
   return {
@@ -54,11 +58,22 @@ export const GUEST_EMAIL = "guest@example.invalid";
  * Purchase data from the live cart, built fresh on every call ("called fresh each time the
  * payment modal opens"); `purchase: null` when the cart is empty. Addresses (decision in README,
  * "Service integration"): what the shopper entered at checkout for this cart when it was kept
- * (POST /api/service/checkout), else the customer's saved address, else empty fields.
+ * (the host's ShopRoutes.checkout route), else the customer's saved address, else empty fields.
  */
 export async function purchaseDataFor(
+  deps: CallbackDeps,
+  request: Request,
+  shopBaseUrl: string,
+): Promise<PurchaseData> {
+  const session = await deps.identity.ofRequest(request);
+  // No session: no cart (purchase null), as for an empty cart.
+  if (!session) return buildPurchaseData(null);
+  return purchaseDataOf(deps.shop, session, shopBaseUrl);
+}
+
+async function purchaseDataOf(
   shop: ShopperSource,
-  session: CallbackSession,
+  session: ShopperIdentity,
   shopBaseUrl: string,
 ): Promise<PurchaseData> {
   const lines = await shop.openCart(session.sessionId, shopBaseUrl);

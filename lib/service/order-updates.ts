@@ -17,15 +17,6 @@ import type { OrderStatusRules, PlacedOrder, ServiceOrderStore } from "./shop-po
  * failure means in an admin's words (a 403, 404 or 400 is shown in plain words).
  */
 
-/** The shop status an accepted update moves the order to; `cart_update` keeps the status. */
-export const LOCAL_STATUS_AFTER: Record<UpdateType, string | null> = {
-  shipped: "shipped",
-  returned: "returned",
-  partial_shipment: "partially_shipped",
-  partial_return: "partially_returned",
-  cart_update: null,
-};
-
 /**
  * The order id the service knows an order by: the service's own id for a Service Pay order (from
  * its webhook), or, for a card order whose trade-in was registered, the shop's order number, which
@@ -151,7 +142,8 @@ export async function sendOrderUpdate(
     });
     return { ok: false, error: message };
   }
-  const after = LOCAL_STATUS_AFTER[update.update_type];
+  // The host's own status for this update type (OrderStatusRules.afterUpdate).
+  const after = deps.statuses.afterUpdate[update.update_type];
   const to = after && deps.statuses.canTransition(order.status, after) ? after : null;
   await deps.orders.changeOrder(order, {
     ...(to ? { to } : {}),

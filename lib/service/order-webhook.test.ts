@@ -3,9 +3,11 @@ import { readOrderCreationMode } from "./config";
 import {
   createWebhookSecretSource,
   decideServiceStatus,
+  planNotification,
   receiveOrderWebhook,
 } from "./order-webhook";
-import type { OrderStatusRules, ServicePayStore } from "./shop-ports";
+import type { OrderStatusRules, ServicePayStore, ShopOrder } from "./shop-ports";
+import { contractStatusNames } from "./test-support/status-names";
 import { signWebhookBody } from "./webhook-signature";
 
 // The receiver's checks that come before any database work; the stored and applied paths are
@@ -21,6 +23,7 @@ const untouchable: ServicePayStore = {
   },
 };
 const statuses: OrderStatusRules = {
+  ...contractStatusNames,
   isKnown: () => true,
   canReach: () => true,
   canTransition: () => true,
@@ -111,6 +114,7 @@ describe("decideServiceStatus", () => {
   // A shop whose statuses run pending → payment_completed → completed.
   const order = ["pending", "payment_completed", "completed"];
   const rules: OrderStatusRules = {
+    ...contractStatusNames,
     isKnown: (status) => order.includes(status),
     canReach: (from, to) => order.indexOf(to) > order.indexOf(from),
     canTransition: (from, to) => order.indexOf(to) === order.indexOf(from) + 1,
@@ -135,5 +139,92 @@ describe("decideServiceStatus", () => {
     expect(decide("disputed", "payment_completed", "payment_completed")).toBe("stale");
     expect(decide("disputed", "payment_completed", "pending")).toBe("stale");
     expect(decide("disputed", "payment_completed", "completed")).toBe("apply");
+  });
+});
+
+describe("a host with status names of its own", () => {
+  // awaiting_payment → on_hold | paid → fulfilled: none of the contract's names.
+  const flow = ["awaiting_payment", "paid", "fulfilled"];
+  const rules: OrderStatusRules = {
+    forServiceStatus: {
+      pending: "awaiting_payment",
+      payment_completed: "paid",
+      completed: "fulfilled",
+    },
+    afterUpdate: contractStatusNames.afterUpdate,
+    isKnown: (status) => flow.includes(status) || status === "on_hold",
+    canReach: (from, to) => flow.includes(to) && flow.indexOf(to) > flow.indexOf(from),
+    canTransition: () => true,
+    isPaidOrLater: (status) => flow.indexOf(status) > 0,
+    held: "on_hold",
+  };
+  const order: ShopOrder = {
+    id: "o1",
+    number: "SO-1",
+    cartId: "c1",
+    sessionId: "s1",
+    customerId: null,
+    status: "awaiting_payment",
+    serviceOrderId: null,
+    paymentMethod: "service_pay",
+    currency: "EUR",
+    price: 10_000,
+    tax: 0,
+    shippingPrice: 0,
+    tradeInDiscount: 0,
+    total: 10_000,
+    tradeInStatus: null,
+    tradeInMessage: null,
+    valuationState: "none",
+    valuationItemId: null,
+    valuationValue: null,
+    valuationCurrency: null,
+    valuationNote: null,
+  };
+  const notification = (status: string, amount = 10_000) => ({
+    notificationId: "wh_1",
+    dedupeKey: "k1",
+    event: null,
+    serviceOrderId: "ord_1",
+    status,
+    amount,
+    currency: "EUR",
+    tradeInDiscount: null,
+  });
+
+  it("writes the host's own name for the service's status", () => {
+    const paid = planNotification(
+      order,
+      "awaiting_payment",
+      notification("payment_completed"),
+      rules,
+    );
+    expect(paid.outcome).toBe("applied");
+    expect(paid.change?.to).toBe("paid");
+    const done = planNotification(
+      { ...order, status: "paid" },
+      "paid",
+      notification("completed"),
+      rules,
+    );
+    expect(done.change?.to).toBe("fulfilled");
+  });
+
+  it("judges order by the host's names: a late pending is stale, a paid status twice is the same", () => {
+    const paidOrder = { ...order, status: "paid", serviceOrderId: "ord_1" };
+    expect(decideServiceStatus("paid", "paid", "pending", rules)).toBe("stale");
+    expect(decideServiceStatus("paid", "paid", "payment_completed", rules)).toBe("same");
+    expect(planNotification(paidOrder, "paid", notification("pending"), rules).change).toBeNull();
+  });
+
+  it("holds a mismatched payment in the host's held status, never the contract's name", () => {
+    const held = planNotification(
+      order,
+      "awaiting_payment",
+      notification("payment_completed", 1),
+      rules,
+    );
+    expect(held.outcome).toBe("held");
+    expect(held.change?.to).toBe("on_hold");
   });
 });

@@ -5,6 +5,7 @@ import {
   valuationMismatch,
 } from "./accepted-valuation";
 import { centsText } from "./cart";
+import { isServiceOrderStatus } from "./resources";
 import {
   type AcceptedValuation,
   isConcurrentWrite,
@@ -238,20 +239,14 @@ async function applyNotification(
 ): Promise<NotificationOutcome> {
   const lastKnown = statuses.isKnown(order.status)
     ? order.status
-    : ((await tx.statusHistory(order.id)).find(statuses.isKnown) ?? "pending");
+    : ((await tx.statusHistory(order.id)).find(statuses.isKnown) ??
+      statuses.forServiceStatus.pending);
   const reused =
     n.notificationId !== null && (await tx.notificationIdTaken(n.notificationId, n.dedupeKey));
   const plan = planNotification(order, lastKnown, n, statuses, reused);
   if (plan.change) await tx.changeOrder(order, plan.change);
   return plan.outcome;
 }
-
-/** The order statuses the contract names (Resources › Order); only these move an order. */
-export const CONTRACT_ORDER_STATUSES: readonly string[] = [
-  "pending",
-  "payment_completed",
-  "completed",
-];
 
 /**
  * Why a payment notification does not match the order it would mark paid, or null when it
@@ -334,6 +329,8 @@ export function planNotification(
   const link =
     n.serviceOrderId && !order.serviceOrderId ? { serviceOrderId: n.serviceOrderId } : {};
   const decision = decideServiceStatus(order.status, lastKnown, n.status, statuses);
+  // The host's own name for the notification's status; null only when it is not in the contract.
+  const target = isServiceOrderStatus(n.status) ? statuses.forServiceStatus[n.status] : null;
   if (decision === "not_in_contract" || order.status === statuses.held) {
     // Stored with the notification and shown in the history; never applied over a known status,
     // and never over a hold a person has to resolve.
@@ -345,7 +342,8 @@ export function planNotification(
   }
   if (
     decision === "apply" &&
-    statuses.isPaidOrLater(n.status) &&
+    target !== null &&
+    statuses.isPaidOrLater(target) &&
     !statuses.isPaidOrLater(order.status)
   ) {
     const mismatch = paymentMismatch(order, n);
@@ -362,7 +360,7 @@ export function planNotification(
     }
   }
   const change: OrderChange = { ...link, source: "service", note };
-  if (decision === "apply") change.to = n.status;
+  if (decision === "apply" && target !== null) change.to = target;
   if (
     change.to !== undefined &&
     statuses.isPaidOrLater(change.to) &&
@@ -413,7 +411,9 @@ export type ServiceStatusDecision =
   | "not_in_contract";
 
 /**
- * `current` is the order's status; `lastKnown` its latest status the shop knows.
+ * `current` is the order's status; `lastKnown` its latest status the shop knows; `incoming` the
+ * notification's status in the contract's words, judged as the host status it maps to
+ * (OrderStatusRules.forServiceStatus).
  * - A status outside the contract's table is stored and shown, never applied.
  * - A contract status is applied only when it lies ahead of the last known status, so `pending`
  *   after `payment_completed` is recorded but never regresses the order; `completed` after
@@ -425,7 +425,8 @@ export function decideServiceStatus(
   incoming: string,
   statuses: OrderStatusRules,
 ): ServiceStatusDecision {
-  if (!CONTRACT_ORDER_STATUSES.includes(incoming)) return "not_in_contract";
-  if (incoming === current) return "same";
-  return statuses.canReach(lastKnown, incoming) ? "apply" : "stale";
+  if (!isServiceOrderStatus(incoming)) return "not_in_contract";
+  const target = statuses.forServiceStatus[incoming];
+  if (target === current) return "same";
+  return statuses.canReach(lastKnown, target) ? "apply" : "stale";
 }

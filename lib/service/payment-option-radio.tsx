@@ -2,8 +2,8 @@
 
 import { useEffect, useId, useRef, useState } from "react";
 import { publishPaymentOptionDetails, rememberTradeInAtPayment } from "./active-trade-in";
-import { ADDRESS_FIELDS } from "./cart";
 import {
+  checkoutDetailsFromForm,
   PAYMENT_METHOD_INPUT_NAME,
   type PaymentOptionDetails,
   parsePaymentOptionDetails,
@@ -19,6 +19,7 @@ import {
   servicePaymentIconUrl,
   whenServiceReady,
 } from "./sdk-events";
+import type { CheckoutFormFields, ShopRoutes } from "./shop-ports";
 
 /** `data-module-name` of the radio (contract: Payment option markup; README decision). */
 const SERVICE_MODULE_NAME = "servicepay";
@@ -33,6 +34,10 @@ interface Props {
   onSelectedChange: (selected: boolean) => void;
   /** Changes whenever the cart or its currency does: the details are fetched again. */
   cartKey: string;
+  /** The names of the host form's inputs the checkout's details are read from. */
+  fields: CheckoutFormFields;
+  /** Where the host serves lib/service's checkout and pending-order handlers. */
+  routes: Pick<ShopRoutes, "checkout" | "pendingOrder">;
 }
 
 type Status = "loading" | "no-sdk" | "ready";
@@ -45,10 +50,19 @@ type Status = "loading" | "no-sdk" | "ready";
  * - tradein_missing: choosing the option opens the wizard; after `service-valuation-updated`
  *   the details are fetched again and the option stays chosen only if now tradein_valid,
  * - submitting with the option chosen: no normal submit; the details are validated by
- *   POST /api/service/checkout, then `openPayment()`,
- * - the ready-to-place-order listener creates the pending order (POST /api/service/pending-order).
+ *   POST `routes.checkout`, then `openPayment()`,
+ * - the ready-to-place-order listener creates the pending order (POST `routes.pendingOrder`).
+ * The form's inputs are read by the host's names (`fields`); only the radio's name and value are
+ * fixed by the contract.
  */
-export function ServicePaymentOption({ formId, selected, onSelectedChange, cartKey }: Props) {
+export function ServicePaymentOption({
+  formId,
+  selected,
+  onSelectedChange,
+  cartKey,
+  fields,
+  routes,
+}: Props) {
   const id = useId();
   const [status, setStatus] = useState<Status>("loading");
   // undefined: not fetched yet; null: unreadable (hidden).
@@ -64,6 +78,9 @@ export function ServicePaymentOption({ formId, selected, onSelectedChange, cartK
   const fetchSeq = useRef(0);
   const detailsRef = useRef(details);
   detailsRef.current = details;
+  // Read at event time, so the listeners below need not be re-attached when the host re-renders.
+  const wiringRef = useRef({ fields, routes });
+  wiringRef.current = { fields, routes };
 
   /** Fetches the details; only the latest answer is applied. */
   const refreshRef = useRef(async (): Promise<PaymentOptionDetails | null | undefined> => {
@@ -125,13 +142,13 @@ export function ServicePaymentOption({ formId, selected, onSelectedChange, cartK
       const onSubmit = (event: SubmitEvent) => {
         if (!selectedRef.current) return;
         event.preventDefault();
-        void payWithService(sdk, form, setError, setBusy);
+        void payWithService(sdk, form, wiringRef.current, setError, setBusy);
       };
       form.addEventListener("submit", onSubmit);
       cleanups.push(() => form.removeEventListener("submit", onSubmit));
 
       const unsubscribe = sdk.addReadyToPlaceOrderListener((detail) =>
-        createPendingOrder(form, detail),
+        createPendingOrder(form, wiringRef.current, detail),
       );
       if (typeof unsubscribe === "function") cleanups.push(unsubscribe as () => void);
 
@@ -267,21 +284,15 @@ export function ServicePaymentOption({ formId, selected, onSelectedChange, cartK
   );
 }
 
-/** The checkout's details as POST /api/service/checkout and pending-order take them. */
-function checkoutDetails(form: HTMLFormElement) {
-  const data = new FormData(form);
-  const text = (name: string) => {
-    const value = data.get(name);
-    return typeof value === "string" ? value : "";
-  };
-  const address = (prefix: string) =>
-    Object.fromEntries(ADDRESS_FIELDS.map((field) => [field, text(`${prefix}_${field}`)]));
-  return {
-    email: text("email"),
-    billing: address("billing"),
-    ...(data.get("shipping_same") === "on" ? {} : { shipping: address("shipping") }),
-    shipping_method: text("shipping_method"),
-  };
+interface Wiring {
+  fields: CheckoutFormFields;
+  routes: Pick<ShopRoutes, "checkout" | "pendingOrder">;
+}
+
+/** The checkout's details, read by the host's field names, as lib/service's checkout and
+ *  pending-order handlers take them (checkoutDetailsFromForm, payment-option.ts). */
+function checkoutDetails(form: HTMLFormElement, fields: CheckoutFormFields) {
+  return checkoutDetailsFromForm(new FormData(form), fields);
 }
 
 async function postJson(path: string, body: unknown): Promise<Response> {
@@ -297,13 +308,14 @@ async function postJson(path: string, body: unknown): Promise<Response> {
 async function payWithService(
   sdk: ServiceSdk,
   form: HTMLFormElement,
+  wiring: Wiring,
   setError: (message: string | null) => void,
   setBusy: (busy: boolean) => void,
 ) {
   setError(null);
   setBusy(true);
   try {
-    const response = await postJson("/api/service/checkout", checkoutDetails(form));
+    const response = await postJson(wiring.routes.checkout, checkoutDetails(form, wiring.fields));
     if (!response.ok) {
       const body = (await response.json().catch(() => null)) as {
         error_description?: unknown;
@@ -333,15 +345,19 @@ async function payWithService(
  * A failure is thrown back to the SDK, which pays anyway; the webhook then waits on the server
  * until the order exists.
  */
-async function createPendingOrder(form: HTMLFormElement, detail: ReadyToPlaceOrderDetail) {
+async function createPendingOrder(
+  form: HTMLFormElement,
+  wiring: Wiring,
+  detail: ReadyToPlaceOrderDetail,
+) {
   const cartId = typeof detail?.cart_id === "string" ? detail.cart_id : undefined;
-  const body = { ...(cartId ? { cart_id: cartId } : {}), ...checkoutDetails(form) };
+  const body = { ...(cartId ? { cart_id: cartId } : {}), ...checkoutDetails(form, wiring.fields) };
   // Idempotent by cart id, so a repeat is safe: two more tries after a dropped connection or a
   // 5xx, well inside the SDK's wait for its listeners. A 4xx is final.
   for (const pauseMs of [0, 500, 1500]) {
     if (pauseMs) await new Promise((resolve) => setTimeout(resolve, pauseMs));
     try {
-      const response = await postJson("/api/service/pending-order", body);
+      const response = await postJson(wiring.routes.pendingOrder, body);
       if (response.ok) return;
       if (response.status < 500) throw new Error(`pending order: HTTP ${response.status}`);
     } catch (problem) {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { ADDRESS_FIELDS } from "./cart";
 import {
+  checkoutDetailsFromForm,
   isServicePaySelected,
   parsePaymentOptionDetails,
   presentPaymentOption,
@@ -134,5 +136,54 @@ describe("sanitizeServiceHtml", () => {
     const out = sanitizeServiceHtml(hostile);
     const tags = out.match(/<[^>]*>/g) ?? [];
     for (const tag of tags) expect(["<br>", "<strong>", "</strong>"]).toContain(tag);
+  });
+});
+
+describe("checkoutDetailsFromForm: the host's field names", () => {
+  // A host whose form says customer[email], bill[zip], … and ship_to_billing.
+  const named = (prefix: string) =>
+    Object.fromEntries(ADDRESS_FIELDS.map((field) => [field, `${prefix}[${field}]`])) as Record<
+      (typeof ADDRESS_FIELDS)[number],
+      string
+    >;
+  const fields = {
+    email: "customer[email]",
+    billing: named("bill"),
+    shipping: named("ship"),
+    shippingSame: "ship_to_billing",
+    shippingMethod: "delivery",
+  };
+  const form = (same: boolean) => {
+    const data = new FormData();
+    data.set("customer[email]", "ana@example.com");
+    for (const field of ADDRESS_FIELDS) {
+      data.set(`bill[${field}]`, `b-${field}`);
+      data.set(`ship[${field}]`, `s-${field}`);
+    }
+    data.set("delivery", "express");
+    // The shop's own names, which this host does not use: never read.
+    data.set("email", "wrong@example.com");
+    data.set("shipping_method", "standard");
+    if (same) data.set("ship_to_billing", "1");
+    return data;
+  };
+
+  it("reads each detail by the host's name into the handlers' body", () => {
+    const body = checkoutDetailsFromForm(form(false), fields);
+    expect(body.email).toBe("ana@example.com");
+    expect(body.shipping_method).toBe("express");
+    expect(body.billing.postal_code).toBe("b-postal_code");
+    expect(body.shipping?.city).toBe("s-city");
+    expect(Object.keys(body.billing).sort()).toEqual([...ADDRESS_FIELDS].sort());
+  });
+
+  it("leaves out the shipping address when the host's same-address box is checked", () => {
+    expect(checkoutDetailsFromForm(form(true), fields).shipping).toBeUndefined();
+  });
+
+  it("reads a missing input as empty, for the handler to name, not the shop's field", () => {
+    const body = checkoutDetailsFromForm(new FormData(), fields);
+    expect(body.email).toBe("");
+    expect(body.billing.given_name).toBe("");
   });
 });

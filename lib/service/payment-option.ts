@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { CheckoutFormFields } from "./shop-ports";
 
 /**
  * The Service Pay payment option (contract: Resources › Payment option details, States ›
@@ -196,4 +197,36 @@ export function escapeHtml(text: string): string {
     .replace(/>/g, "&gt;")
     .replace(/"/g, "&quot;")
     .replace(/'/g, "&#39;");
+}
+
+/** The checkout's details as lib/service's checkout and pending-order handlers take them. */
+export interface CheckoutDetailsBody {
+  email: string;
+  billing: Record<string, string>;
+  /** Absent: deliver to the billing address. */
+  shipping?: Record<string, string>;
+  shipping_method: string;
+}
+
+/**
+ * Reads the checkout's details from the host's form by the host's field names (`fields`, the
+ * adapter's CheckoutFormFields) into the body the handlers take, in the contract's words. A
+ * missing input reads as "": the handler's validation names it.
+ */
+export function checkoutDetailsFromForm(
+  data: Pick<FormData, "get">,
+  fields: CheckoutFormFields,
+): CheckoutDetailsBody {
+  const text = (name: string) => {
+    const value = data.get(name);
+    return typeof value === "string" ? value : "";
+  };
+  const address = (names: Readonly<Record<string, string>>) =>
+    Object.fromEntries(Object.entries(names).map(([field, name]) => [field, text(name)]));
+  return {
+    email: text(fields.email),
+    billing: address(fields.billing),
+    ...(data.get(fields.shippingSame) !== null ? {} : { shipping: address(fields.shipping) }),
+    shipping_method: text(fields.shippingMethod),
+  };
 }

@@ -48,6 +48,16 @@ export const orderListSchema = z.looseObject({
   ),
 });
 
+/** The order statuses the contract names (Resources › Order). A host maps each to a status of its
+ *  own (OrderStatusRules.forServiceStatus); only these move a host's order. */
+export const SERVICE_ORDER_STATUSES = ["pending", "payment_completed", "completed"] as const;
+
+export type ServiceOrderStatus = (typeof SERVICE_ORDER_STATUSES)[number];
+
+export function isServiceOrderStatus(value: string): value is ServiceOrderStatus {
+  return (SERVICE_ORDER_STATUSES as readonly string[]).includes(value);
+}
+
 /** The five update types of the contract's reference list (Endpoints › POST
  *  /payments/orders/update); the conflicting three-value error message is not followed. */
 export const UPDATE_TYPES = [

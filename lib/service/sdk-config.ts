@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { demoSettings } from "./config";
+import type { ShopRoutes } from "./shop-ports";
 
 /**
  * The browser side of the integration's configuration (contract: Front-end SDK, configuration
@@ -43,11 +44,28 @@ const schema = z.object({
 
 type Env = Record<string, string | undefined>;
 
-/** `shopBaseUrl`: the shop's own SHOP_BASE_URL (lib/config.ts), the base of both shop addresses. */
+/** Where a host serves the two addresses the SDK needs: paths from its base URL. */
+export type SdkRoutes = Pick<ShopRoutes, "callbacks" | "confirmation">;
+
+const pathSchema = z
+  .string()
+  .regex(/^\/[^?#\s]*$/, "a path starting with / (no query, fragment or spaces)")
+  .transform((value) => value.replace(/\/+$/, ""));
+
+/**
+ * `shopBaseUrl`: the shop's own base URL, the base of both shop addresses; `routes`: where this
+ * host serves the merchant callbacks and the confirmation page (ShopRoutes, the adapter's choice).
+ */
 export function browserServiceConfiguration(
   shopBaseUrl: string,
+  routes: SdkRoutes,
   env: Env = process.env,
 ): BrowserServiceConfiguration {
+  const paths = z.object({ callbacks: pathSchema, confirmation: pathSchema }).safeParse(routes);
+  if (!paths.success) {
+    const names = paths.error.issues.map((issue) => issue.path.join(".")).join(", ");
+    throw new Error(`Invalid shop routes for the service's SDK: ${names}`);
+  }
   // An empty variable means "unset", as in config.ts: the demo's value outside production only.
   const present = {
     ...demoSettings(env),
@@ -62,8 +80,8 @@ export function browserServiceConfiguration(
   const shop = shopBaseUrl.replace(/\/+$/, "");
   return {
     merchantId: v.SERVICE_MERCHANT_ID,
-    browserCallbackBase: `${shop}/api/service`,
-    confirmUrl: `${shop}/checkout/confirmation`,
+    browserCallbackBase: `${shop}${paths.data.callbacks}`,
+    confirmUrl: `${shop}${paths.data.confirmation}`,
     products: v.SERVICE_PRODUCTS,
     sdkUrl: `${v.SERVICE_ASSETS_URL}/v1/main.js`,
   };

@@ -1,5 +1,6 @@
 import type { Address, CartLineInput, DeliveryCharge } from "./cart";
 import type { IntegrationEntry } from "./integration-log";
+import type { ServiceOrderStatus, UpdateType } from "./resources";
 import type { OrderNotification } from "./webhook-payload";
 
 /**
@@ -7,7 +8,53 @@ import type { OrderNotification } from "./webhook-payload";
  * code, so an integrator copies this folder and implements these interfaces once, in one
  * adapter folder (this shop: lib/service-adapter/, plain Prisma). Each interface is small and
  * named after the contract concern that needs it. Money is integer cents (contract: Limits).
+ *
+ * The idempotency rests on unique keys the HOST's database must enforce (a check in code races
+ * between server instances); each method that relies on one says so below ("Unique key:"):
+ * - `Order.cartId`: one order per cart (the checkout's cart id, the id the service knows the
+ *   purchase by);
+ * - `Order.serviceOrderId`: one order per service order;
+ * - the notification's dedupe key (webhook-payload.ts, `dedupeKey`): one stored notification
+ *   per delivery;
+ * - the kept checkout's cart id: one set of checkout details per cart;
+ * - `TradeInRegistration.orderId`: one register-purchase per card order.
+ * Isolation: the database's default (PostgreSQL READ COMMITTED; SQLite's one writer) is enough
+ * where the method says how it locks; nothing here needs SERIALIZABLE
+ * (docs/decisions/concurrent-order-changes.md).
  */
+
+// ---------------------------------------------------------------------------------------------
+// Session identity (contract: Resources › Session hash, Authentication 6–7)
+
+/**
+ * The current shopper as the service knows them: the contract's "session identifier" and the
+ * per-session salt the session hash is made of (HMAC-SHA256(salt, sessionId), session-hash.ts),
+ * and the signed-in customer, if any. Raw id and salt stay on the server (Authentication 6).
+ */
+export interface ShopperIdentity {
+  sessionId: string;
+  salt: string;
+  customerId?: string | undefined;
+}
+
+/**
+ * Where lib/service reads the current shopper's identity (this shop: the sealed session cookie,
+ * docs/decisions/session-identity.md). What the service relies on, and the host's session must
+ * give:
+ * - `sessionId` and `salt` SURVIVE SIGN-IN: the service keys the trade-in valued before sign-in
+ *   by the hash made of them, so a new id or salt at sign-in loses the shopper's trade-in.
+ * - Both are REPLACED AT SIGN-OUT (and wherever the host ends a session): otherwise the next
+ *   person at that browser is handed the previous shopper's trade-in, cart and checkout.
+ * - One identity per browser session, never shared: the shop keys carts, kept checkout details
+ *   and the seen trade-in by `sessionId`, and the service keys the trade-in by its hash.
+ * - Reading is read-only: it never creates, renews or writes a session (the callbacks answer the
+ *   SDK's calls with the shopper's own cookie, Authentication 7; a request without one is
+ *   anonymous: null).
+ */
+export interface SessionIdentity {
+  /** The identity of the shopper who sent `request` (their own session cookie), or null. */
+  ofRequest(request: Request): Promise<ShopperIdentity | null>;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Tokens (contract: Authentication 1–4)
@@ -117,8 +164,24 @@ export interface OrderChange {
   tradeInMessage?: string | null;
 }
 
-/** The shop's order statuses (contract, Order status: "Transitions: not shown"). */
+/**
+ * The shop's order statuses (contract, Order status: "Transitions: not shown"). lib/service names
+ * none of them: it writes into an order only statuses it got from here, so a host whose orders
+ * say `awaiting_payment`, `paid` or `dispatched` gets its own names written.
+ */
 export interface OrderStatusRules {
+  /**
+   * The host status each of the contract's order statuses means (Resources › Order: `pending`,
+   * `payment_completed`, `completed`). A notification's status is written as this; `pending` is
+   * also the status judged from when an order has no status the host knows.
+   */
+  forServiceStatus: Readonly<Record<ServiceOrderStatus, string>>;
+  /**
+   * The host status an accepted order update of each type moves the order to (contract:
+   * Endpoints › POST /payments/orders/update), or null to keep the status (e.g. `cart_update`).
+   * Written only when canTransition allows it from the order's status.
+   */
+  afterUpdate: Readonly<Record<UpdateType, string | null>>;
   /** Whether the shop knows this status. */
   isKnown(status: string): boolean;
   /** Whether `to` lies ahead of `from` by the shop's transitions. */
@@ -170,20 +233,27 @@ export interface WaitingNotification extends OrderNotification {
 
 /** One database transaction of the Service Pay store: everything in it is written, or nothing. */
 export interface ServicePayTx {
-  /** The session's open cart (not checked out) when it has at least one line, else null. */
+  /** The session's open cart (not checked out) when it has at least one line, else null. Its
+   *  id is the checkout's cart id: the key of the kept details and of the order made from it. */
   openCartId(sessionId: string): Promise<string | null>;
   /** This session's order of `cartId`; without one, its latest Service Pay order since `since`. */
   findSessionOrder(
     sessionId: string,
     where: { cartId: string } | { since: Date },
   ): Promise<ShopOrder | null>;
-  /** Keeps the details; `valuation` replaces the kept one, omitted it stays as it was. */
+  /**
+   * Keeps the details; `valuation` replaces the kept one, omitted it stays as it was.
+   * Unique key: the kept checkout's cart id (an upsert by it). Without it two payment starts
+   * for one cart keep two sets of details, and the order made from them (webhook mode) or
+   * purchase_data's addresses may come from either.
+   */
   saveCheckout(
     kept: Omit<KeptCheckout, "keptAt" | keyof AcceptedValuation> & {
       valuation?: AcceptedValuation;
     },
   ): Promise<void>;
-  /** The details kept for a cart; a row that no longer reads as valid details counts as none. */
+  /** The details kept for a cart (one per cart id, see saveCheckout); a row that no longer
+   *  reads as valid details counts as none. */
   loadCheckout(cartId: string): Promise<KeptCheckout | null>;
   /** Forgets the details kept for a cart (the shopper gave up the payment). */
   dropCheckout(cartId: string): Promise<void>;
@@ -191,6 +261,10 @@ export interface ServicePayTx {
    * Moves the session's open cart into a new `pending` Service Pay order with these details
    * and the valuation kept at payment start (items, amounts and shipping fixed now). Null when
    * the cart is empty or no longer open.
+   * Unique key: `Order.cartId`. Two instances creating the order of one cart at the same moment
+   * (the SDK's listener retried, a webhook in webhook mode) must collide on it: the loser's
+   * transaction throws ConcurrentWriteError and pending-order.ts returns the winner's order.
+   * Without it the cart gets two orders and the payment is applied to either one.
    */
   createPendingOrder(params: {
     sessionId: string;
@@ -204,9 +278,14 @@ export interface ServicePayTx {
    * Inserts the notification under its unique key, not tied to any order yet. Returns the new
    * row's id, or null when a notification with this key is already stored: the database's
    * unique key decides (INSERT … ON CONFLICT DO NOTHING), so concurrent copies insert once.
+   * Unique key: the notification's dedupe key (docs/decisions/webhook-idempotency.md). Without
+   * it the contract's repeated deliveries (Events › Webhook) are each applied: history written
+   * twice, a hold or discount taken over again. The insert must be in the same transaction as
+   * the order change, so a failed change leaves no "already stored" row behind.
    */
   claimNotification(notification: OrderNotification): Promise<string | null>;
-  /** Whether another stored notification (another payment) already carries this notification id. */
+  /** Whether another stored notification (another payment) already carries this notification id.
+   *  Not unique: the id alone is reused by a restarted service, so it is looked up, not keyed. */
   notificationIdTaken(notificationId: string, dedupeKey: string): Promise<boolean>;
   /** What became of the notification stored under this key (null: none). */
   notificationOutcome(
@@ -222,7 +301,9 @@ export interface ServicePayTx {
   /** Whether a notification for this cart is waiting for its order. */
   hasWaitingNotification(cartId: string): Promise<boolean>;
   /**
-   * The order a notification names: by the service's order id first, else by cart id, LOCKED
+   * The order a notification names: by the service's order id first, else by cart id, LOCKED.
+   * Unique keys: `Order.serviceOrderId` and `Order.cartId`, so each names at most one order;
+   * without them a notification could pick either of two orders and pay the wrong one.
    * until the transaction ends. Two notifications for one order may be handled at the same
    * moment (contract, Events › Webhook: deliveries repeat and arrive out of order), and the
    * change is planned from the status read here, so a second transaction must wait here until
@@ -235,13 +316,17 @@ export interface ServicePayTx {
   /** Statuses the order has had, newest first (its history). */
   statusHistory(orderId: string): Promise<string[]>;
   /** Changes the order (status, service id, discount; total re-derived) and records history.
-   *  `order` is one this transaction read through findOrderFor (locked) or created. */
+   *  `order` is one this transaction read through findOrderFor (locked) or created.
+   *  Unique key: `Order.serviceOrderId`; setting an id another order holds throws
+   *  ConcurrentWriteError (nothing of the transaction is written) instead of tying one service
+   *  order to two shop orders. */
   changeOrder(order: ShopOrder, change: OrderChange): Promise<ShopOrder>;
 }
 
 export interface ServicePayStore {
-  /** Runs `fn` in one transaction. A unique-key race with another instance throws
-   *  `ConcurrentWriteError` (nothing of `fn` is written). */
+  /** Runs `fn` in one transaction, at the database's default isolation. A unique-key race
+   *  with another instance (the keys named on ServicePayTx) throws `ConcurrentWriteError`
+   *  (nothing of `fn` is written); any other error is thrown as it is. */
   transaction<T>(fn: (tx: ServicePayTx) => Promise<T>): Promise<T>;
 }
 
@@ -253,6 +338,43 @@ export class ConcurrentWriteError extends Error {
 /** By name, so it holds across two bundled copies of this module in one process. */
 export function isConcurrentWrite(error: unknown): boolean {
   return error instanceof Error && error.name === "ConcurrentWriteError";
+}
+
+// ---------------------------------------------------------------------------------------------
+// The host's checkout page and routes, as the browser side needs them (contract: Front-end SDK)
+
+/**
+ * Where the host serves the pages and routes the service's browser side uses: paths from the
+ * shop's base URL, each starting with "/". The host mounts lib/service's handlers wherever it
+ * likes; the SDK configuration and the payment option read the paths from here.
+ */
+export interface ShopRoutes {
+  /** `{merchant_callbacks_base}`: under it the host serves shopper_data and purchase_data. */
+  callbacks: string;
+  /** `{merchant_success_url}`: the page the service sends the shopper to after paying. */
+  confirmation: string;
+  /** The route that checks and keeps the checkout's details before openPayment(). */
+  checkout: string;
+  /** The route that creates the pending order on ready-to-place-order (idempotent by cart id). */
+  pendingOrder: string;
+}
+
+/**
+ * The names of the host checkout form's fields the payment option reads when the shopper pays
+ * with the service (it posts them to `ShopRoutes.checkout` and `pendingOrder` in the contract's
+ * words). The radio's own name and value are the contract's, not the host's: `payment_method`,
+ * `service_pay` (Front-end SDK › Payment option markup).
+ */
+export interface CheckoutFormFields {
+  email: string;
+  /** The input of each contract Address field in the billing address. */
+  billing: Readonly<Record<keyof Address, string>>;
+  /** The input of each contract Address field in the shipping address. */
+  shipping: Readonly<Record<keyof Address, string>>;
+  /** A checkbox: when it is checked the shipping address is the billing one. */
+  shippingSame: string;
+  /** The chosen delivery method's id. */
+  shippingMethod: string;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -308,11 +430,18 @@ export interface TradeInRegistration {
 export interface TradeInRegistrationStore {
   order(orderId: string): Promise<PlacedOrder | null>;
   find(orderId: string): Promise<TradeInRegistration | null>;
-  /** Creates the row; false when the order already has one (unique per order). */
+  /**
+   * Creates the row; false when the order already has one.
+   * Unique key: `TradeInRegistration.orderId` (the insert's conflict, not a read first). The
+   * card order may be submitted twice at once; without the key both requests write a row and
+   * register-purchase is sent twice for one order (two attempts, two outcomes on one order).
+   */
   create(
     row: Omit<TradeInRegistration, "id" | "attempts" | "precheck"> & { nextAttemptAt: Date },
   ): Promise<boolean>;
-  /** Compare-and-set on `attempts`: true when this caller now holds the attempt until `until`. */
+  /** Compare-and-set on `attempts`: true when this caller now holds the attempt until `until`.
+   *  One conditional UPDATE (… WHERE attempts = row.attempts), atomic at the default isolation;
+   *  a read then a write would let two runners both send the same registration. */
   claim(row: TradeInRegistration, until: Date): Promise<boolean>;
   /** The row's outcome and, when the trade-in state changed, the order with its history. */
   finish(
@@ -352,7 +481,8 @@ export interface ServiceOrderStore {
    * (docs/decisions/concurrent-order-changes.md).
    */
   changeOrder(order: ShopOrder, change: OrderChange): Promise<void>;
-  /** Orders with one of these service order ids or cart ids (reconciliation). */
+  /** Orders with one of these service order ids or cart ids (reconciliation). Unique keys:
+   *  `Order.serviceOrderId` and `Order.cartId`: each listed service order matches one order. */
   findOrders(serviceOrderIds: string[], cartIds: string[]): Promise<ShopOrder[]>;
   /** What a person must look at: held orders (each with the history note that held it), and
    *  notification ids used by two payments. */

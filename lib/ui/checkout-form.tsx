@@ -4,6 +4,7 @@ import { type ReactNode, useActionState, useEffect, useRef, useState } from "rea
 import { useActiveTradeIn } from "@/lib/service/active-trade-in";
 import { SERVICE_PAY_VALUE } from "@/lib/service/payment-option";
 import { ServicePaymentOption } from "@/lib/service/payment-option-radio";
+import { checkoutFormFields, shopRoutes } from "@/lib/service-adapter/checkout-wiring";
 import { type CheckoutState, checkoutAction } from "@/lib/shop/actions/checkout-actions";
 import { type CartAmounts, formatMoney, orderTotal, toPayWithTradeIn } from "@/lib/shop/money";
 import { PAYMENT_METHODS } from "@/lib/shop/payment-methods";
@@ -190,6 +191,8 @@ export function CheckoutForm(props: Props) {
             setPayment(chosen ? SERVICE_PAY_VALUE : (PAYMENT_METHODS[0]?.value ?? "card"))
           }
           cartKey={`${props.currency}:${props.amounts.total}`}
+          fields={checkoutFormFields}
+          routes={shopRoutes}
         />
         <p className="trade-in-line" data-testid="service-pay-trade-in">
           {tradeInUsable ? (

@@ -2,7 +2,7 @@ import { getDb } from "@/lib/db/client";
 import { inspectorEnabled, inspectorFeed, inspectorOwner } from "@/lib/service/inspector-feed";
 import { errorJson, internalError, json } from "@/lib/service/route-responses";
 import { createInspectorSource } from "@/lib/service-adapter/inspector-source";
-import { readRequestSession } from "@/lib/service-adapter/request-session";
+import { shopSessionIdentity } from "@/lib/service-adapter/request-session";
 
 // GET /api/service/inspector: the integration inspector's server-side entries for the caller's
 // own session (docs/decisions/inspector-feed.md). On only with INTEGRATION_INSPECTOR=on; otherwise 404 like any path.
@@ -11,7 +11,7 @@ export const dynamic = "force-dynamic";
 export async function GET(request: Request): Promise<Response> {
   if (!inspectorEnabled()) return errorJson(404, "not_found", "The inspector is off.");
   try {
-    const session = await readRequestSession(request);
+    const session = await shopSessionIdentity.ofRequest(request);
     if (!session) return json({ owner: null, entries: [] });
     return json({
       owner: inspectorOwner(session.sessionId),

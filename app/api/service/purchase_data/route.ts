@@ -2,9 +2,8 @@ import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { purchaseDataFor } from "@/lib/service/callbacks";
 import { ServiceInputError } from "@/lib/service/errors";
-import { buildPurchaseData } from "@/lib/service/purchase-data";
 import { errorJson, internalError, json } from "@/lib/service/route-responses";
-import { readRequestSession } from "@/lib/service-adapter/request-session";
+import { shopSessionIdentity } from "@/lib/service-adapter/request-session";
 import { createShopperSource } from "@/lib/service-adapter/shopper-source";
 
 // GET {merchant_callbacks_base}/purchase_data (contract: Merchant endpoints, Purchase data):
@@ -13,10 +12,12 @@ export const dynamic = "force-dynamic";
 
 export async function GET(request: Request): Promise<Response> {
   try {
-    const session = await readRequestSession(request);
-    if (!session) return json(buildPurchaseData(null));
     return json(
-      await purchaseDataFor(createShopperSource(getDb()), session, getConfig().SHOP_BASE_URL),
+      await purchaseDataFor(
+        { shop: createShopperSource(getDb()), identity: shopSessionIdentity },
+        request,
+        getConfig().SHOP_BASE_URL,
+      ),
     );
   } catch (error) {
     // A cart the contract's Cart cannot carry (lib/service/cart.ts): the contract's 400, named.

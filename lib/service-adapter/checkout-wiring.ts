@@ -1,0 +1,28 @@
+// This shop's routes and checkout field names, as lib/service's browser side reads them
+// (ShopRoutes, CheckoutFormFields in shop-ports.ts). No server-only import: the checkout form, a
+// client component, passes the field names and routes to the payment option.
+import { ADDRESS_FIELDS, type Address } from "@/lib/service/cart";
+import type { CheckoutFormFields, ShopRoutes } from "@/lib/service/shop-ports";
+
+/** Where this shop mounts lib/service's handlers and its confirmation page (app/). */
+export const shopRoutes: ShopRoutes = {
+  callbacks: "/api/service",
+  confirmation: "/checkout/confirmation",
+  checkout: "/api/service/checkout",
+  pendingOrder: "/api/service/pending-order",
+};
+
+const prefixed = (prefix: string) =>
+  Object.fromEntries(ADDRESS_FIELDS.map((field) => [field, `${prefix}_${field}`])) as Record<
+    keyof Address,
+    string
+  >;
+
+/** The checkout form's inputs (lib/ui/checkout-form.tsx; parsed by lib/shop/checkout-input.ts). */
+export const checkoutFormFields: CheckoutFormFields = {
+  email: "email",
+  billing: prefixed("billing"),
+  shipping: prefixed("shipping"),
+  shippingSame: "shipping_same",
+  shippingMethod: "shipping_method",
+};
