@@ -38,7 +38,7 @@ async function paidOrder() {
     shopBaseUrl: "http://shop.test",
   });
   if (!placed.ok) throw new Error(placed.error);
-  return { ...session, orderId: placed.orderId };
+  return { shopper: session, orderId: placed.orderId };
 }
 
 const accepted: TradeInItem = {
@@ -115,7 +115,9 @@ describe("trade-in after a card payment (go-live scenario 2)", () => {
 
   it("explains an expired valuation the browser saw accepted, and sends nothing", async () => {
     const o = await paidOrder();
-    await shop.db.sessionTradeIn.create({ data: { sessionId: o.sessionId, tradeInId: "ti_old" } });
+    await shop.db.sessionTradeIn.create({
+      data: { sessionId: o.shopper.sessionId, tradeInId: "ti_old" },
+    });
     const { client, sent } = fakeClient({
       session: {},
       item: apiError(410, "/core/tradeinitems/"),

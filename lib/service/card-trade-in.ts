@@ -11,7 +11,7 @@ import {
 } from "./register-purchase";
 import { sessionHash } from "./session-hash";
 import { checkSessionTradeIn, lookupSession } from "./session-lookup";
-import type { TradeInRegistration, TradeInRegistrationStore } from "./shop-ports";
+import type { ShopperIdentity, TradeInRegistration, TradeInRegistrationStore } from "./shop-ports";
 import { checkTradeIn, tradeInProblemFromError } from "./trade-in";
 
 // Go-live scenario 2 (public-docs-facts; contract: What the service does 4, POST
@@ -60,10 +60,12 @@ function orderAmountOf(order: { total: number }): number {
   return order.total;
 }
 
-/** After a successful card payment: record the registration, then make the first attempt. */
+/** After a successful card payment: record the registration, then make the first attempt. The
+ *  shopper is the one who paid (the host's SessionIdentity, shop-ports.ts): their session hash is
+ *  what the service keyed the trade-in by. */
 export async function applyTradeInAfterCardPayment(
   deps: TradeInDeps,
-  params: { orderId: string; sessionId: string; salt: string },
+  params: { orderId: string; shopper: ShopperIdentity },
 ): Promise<TradeInResult> {
   const order = await deps.store.order(params.orderId);
   if (!order) throw new Error(`order ${params.orderId} not found`);
@@ -72,7 +74,7 @@ export async function applyTradeInAfterCardPayment(
   // false: the same order submitted twice at once; the other request owns the row.
   await deps.store.create({
     orderId: order.id,
-    sessionHash: sessionHash(params.sessionId, params.salt),
+    sessionHash: sessionHash(params.shopper.sessionId, params.shopper.salt),
     cart: encodeCart(cartOfLines({ ...order, id: order.cartId })),
     orderAmount: orderAmountOf(order),
     customerId: order.customerId,

@@ -5,6 +5,7 @@ import { redirect } from "next/navigation";
 import { getConfig } from "@/lib/config";
 import { applyTradeInAfterCardPayment } from "@/lib/service/card-trade-in";
 import { withInspectorSession } from "@/lib/service/integration-log";
+import type { ShopperIdentity } from "@/lib/service/shop-ports";
 import { tradeInDeps } from "@/lib/service-adapter/service";
 import { requireSessionIdentity } from "@/lib/session/session";
 import { requireFormData } from "../action-arguments";
@@ -66,7 +67,7 @@ export async function checkoutAction(
   }
   // Go-live scenario 2: the card payment is done; apply the trade-in, if any, by registering the
   // purchase. It never undoes the order; the confirmation page tells the shopper the outcome.
-  await registerTradeIn(result.orderId, session.sessionId, session.salt);
+  await registerTradeIn(result.orderId, session);
   // The header's cart badge lives in the shared layout: refresh it along with the page.
   revalidatePath("/", "layout");
   redirect("/checkout/confirmation");
@@ -76,9 +77,9 @@ export async function checkoutAction(
  *  the background (the attempt keeps its claim and records its outcome; README, Card payment). */
 const TRADE_IN_WAIT_MS = 8_000;
 
-async function registerTradeIn(orderId: string, sessionId: string, salt: string) {
-  const attempt = withInspectorSession(sessionId, () =>
-    applyTradeInAfterCardPayment(tradeInDeps(), { orderId, sessionId, salt }),
+async function registerTradeIn(orderId: string, shopper: ShopperIdentity) {
+  const attempt = withInspectorSession(shopper.sessionId, () =>
+    applyTradeInAfterCardPayment(tradeInDeps(), { orderId, shopper }),
   ).catch((error) => {
     // The paid order stands; a written registration row is retried by the job.
     console.error("[checkout] trade-in registration failed", error);
