@@ -85,6 +85,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   const clock = new Clock();
   const resetListeners = new Set<() => void>();
   const beforeResetListeners = new Set<() => void>();
+  let resets = 0;
   const ctx: EmulatorContext = {
     state: new Store(seed, clock, options.idPrefix ?? newIdPrefix()),
     clock,
@@ -100,8 +101,12 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
       beforeResetListeners.add(listener);
       return () => beforeResetListeners.delete(listener);
     },
+    get resets() {
+      return resets;
+    },
     reset() {
       for (const listener of beforeResetListeners) listener();
+      resets += 1;
       // Back to the state the emulator started with, including the configured limits.
       ctx.state.reset();
       ctx.clock.reset();

@@ -58,6 +58,9 @@ export interface EmulatorContext {
   onBeforeReset(listener: () => void): () => void;
   /** Back to the seed: state, clock, journal, faults, limits, then every onReset listener. */
   reset(): void;
+  /** How many resets so far: a request that was in flight across one belongs to the run the
+   *  reset ended, so it is neither journaled nor answered from the new state. */
+  readonly resets: number;
 }
 
 /**

@@ -138,6 +138,26 @@ describe("fault injection", () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(290);
   });
 
+  it("a request still waiting on a latency when the emulator is reset is refused and stays out of the next run's journal", async () => {
+    await h.control("POST", "/faults", { endpoint: "merchants", latency_ms: 200 });
+    const waiting = h.api(token, "/core/merchants/");
+    // The fault has fired (the request is waiting) before the reset.
+    await expect
+      .poll(async () => (await (await h.control("GET", "/faults")).json()).faults[0]?.fired)
+      .toBe(1);
+    await h.control("POST", "/reset");
+    const res = await waiting;
+    expect(await errorOf(res)).toMatchObject({ status: 503, error: "service_unavailable" });
+    const journal = (await (await h.control("GET", "/journal")).json()).entries;
+    expect(journal.filter((e: { path?: string }) => e.path === "/core/merchants/")).toEqual([]);
+    // Without the reset the same wait is answered from the state, and journaled.
+    token = (await h.login()).access_token;
+    await h.control("POST", "/faults", { endpoint: "merchants", latency_ms: 50 });
+    expect((await h.api(token, "/core/merchants/")).status).toBe(200);
+    const after = (await (await h.control("GET", "/journal")).json()).entries;
+    expect(after.filter((e: { path?: string }) => e.path === "/core/merchants/")).toHaveLength(1);
+  });
+
   it("injects 503 and 429 with Retry-After, by path prefix and method", async () => {
     await h.control("POST", "/faults", { endpoint: "/payments/", method: "GET", status: 503 });
     const listed = await h.api(token, "/payments/orders/");

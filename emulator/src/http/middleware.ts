@@ -83,6 +83,7 @@ export function journalRequests(ctx: EmulatorContext): MiddlewareHandler<Emulato
     if (isControl(path)) return next();
     const started = performance.now();
     const at = ctx.clock.now();
+    const run = ctx.resets;
     const method = c.req.method;
     let requestBody: string | undefined;
     if (method !== "GET" && method !== "HEAD") {
@@ -93,6 +94,9 @@ export function journalRequests(ctx: EmulatorContext): MiddlewareHandler<Emulato
         .catch(() => undefined);
     }
     await next();
+    // Answered after a reset (it waited on an injected latency): it belongs to the run the
+    // reset archived, not to the journal of the next one.
+    if (ctx.resets !== run) return;
     const url = c.req.url;
     const q = url.indexOf("?");
     const entry = ctx.journal.record({
@@ -140,7 +144,19 @@ export function serviceGuards(ctx: EmulatorContext): MiddlewareHandler<EmulatorE
     const rule = ctx.faults.match(c.req.method, path);
     if (!rule) return next();
     c.header("X-Emulator-Fault", rule.id);
-    if (rule.latency_ms > 0) await new Promise((r) => setTimeout(r, rule.latency_ms));
+    if (rule.latency_ms > 0) {
+      const run = ctx.resets;
+      await new Promise((r) => setTimeout(r, rule.latency_ms));
+      // The emulator was reset meanwhile: the state this request was meant for is gone.
+      if (ctx.resets !== run) {
+        return fail(
+          c,
+          503,
+          "service_unavailable",
+          "The emulator was reset while this request waited on an injected latency.",
+        );
+      }
+    }
     if (rule.status === undefined) return next();
     const status = rule.status;
     const code = rule.error ?? ERROR_CODES[status] ?? "error";
