@@ -1,12 +1,12 @@
 import Link from "next/link";
-import { getShopSession } from "@/lib/session/session";
+import { getPageSession } from "@/lib/session/session";
 import { sessionCurrency } from "@/lib/session/session-data";
 import { listProducts } from "@/lib/shop/catalog";
 import { ProductGrid } from "@/lib/ui/product-card";
 import { TeaserSlot } from "@/lib/ui/teaser-slot";
 
 export default async function HomePage() {
-  const currency = sessionCurrency(await getShopSession());
+  const currency = sessionCurrency(await getPageSession());
   const products = await listProducts(currency);
   return (
     <>

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { getShopSession } from "@/lib/session/session";
+import { getPageSession } from "@/lib/session/session";
 import { adminLogoutAction } from "@/lib/shop/actions/admin-actions";
 
 export const metadata: Metadata = {
@@ -9,7 +9,7 @@ export const metadata: Metadata = {
 };
 
 export default async function AdminLayout({ children }: { children: ReactNode }) {
-  const session = await getShopSession();
+  const session = await getPageSession();
   return (
     <>
       <header className="site-header site-header--admin">

@@ -1,5 +1,6 @@
 import { getIronSession, type IronSession } from "iron-session";
 import { cookies } from "next/headers";
+import { cache } from "react";
 import { getConfig } from "@/lib/config";
 import { hasIdentity, type ShopSessionData, sessionOptions } from "./session-data";
 
@@ -19,6 +20,13 @@ export function shopSessionOptions() {
 export async function getShopSession(): Promise<ShopSession> {
   return getIronSession<ShopSessionData>(await cookies(), shopSessionOptions());
 }
+
+/**
+ * getShopSession for Server Components: unsealed once per render and shared by the layout and
+ * the page (React's `cache` lives for one request's render). Read only: actions and route
+ * handlers, which save the session, call getShopSession.
+ */
+export const getPageSession = cache(getShopSession);
 
 /** Like getShopSession but guarantees the identity (throws if the proxy did not run). */
 export async function requireSessionIdentity(): Promise<

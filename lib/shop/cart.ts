@@ -1,4 +1,5 @@
 import "server-only";
+import { cache } from "react";
 import { getDb, type Tx } from "@/lib/db/client";
 import { buildCartView, type CartView } from "./cart-view";
 import type { Currency } from "./money";
@@ -25,6 +26,13 @@ function findActiveCart(db: Tx, sessionId: string) {
 export async function loadCart(sessionId: string): Promise<CartView | null> {
   return loadCartWith(getDb(), sessionId);
 }
+
+/**
+ * loadCart for one page render: the header's count and the page's own lines read the cart once
+ * (React's `cache` lives for one request's render). Pages and layouts only: an action that
+ * changes the cart reads it with loadCart or loadCartWith.
+ */
+export const loadPageCart = cache(loadCart);
 
 export async function loadCartWith(db: Tx, sessionId: string): Promise<CartView | null> {
   const cart = await findActiveCart(db, sessionId);

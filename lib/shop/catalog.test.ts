@@ -1,11 +1,28 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { setUpTestDb } from "@/test-support/test-db";
-import { listProducts } from "./catalog";
+import { CATALOG_TTL_MS, getProduct, listCategories, listProducts } from "./catalog";
 
 const shop = setUpTestDb();
 
+// The catalog is served from a snapshot read again after CATALOG_TTL_MS: each test starts on a
+// clock past any snapshot an earlier test left, and moves only the Date clock (Prisma's timers
+// keep running).
+let clock = Date.now();
+function moveClockPastSnapshot() {
+  clock += CATALOG_TTL_MS + 1;
+  vi.setSystemTime(clock);
+}
+afterEach(() => {
+  vi.useRealTimers();
+});
+function freshCatalog() {
+  vi.useFakeTimers({ toFake: ["Date"] });
+  moveClockPastSnapshot();
+}
+
 describe("catalog search", () => {
   it("finds products by name or description, case-insensitively", async () => {
+    freshCatalog();
     expect((await listProducts("EUR", { query: "phone" })).map((p) => p.slug)).toEqual(["phone"]);
     expect((await listProducts("EUR", { query: "ABOUT BUDS" })).map((p) => p.slug)).toEqual([
       "buds",
@@ -13,6 +30,7 @@ describe("catalog search", () => {
   });
 
   it("treats % and _ literally, not as wildcards", async () => {
+    freshCatalog();
     expect(await listProducts("EUR", { query: "%" })).toEqual([]);
     expect(await listProducts("EUR", { query: "_" })).toEqual([]);
     expect(await listProducts("EUR", { query: "b_ds" })).toEqual([]);
@@ -21,7 +39,50 @@ describe("catalog search", () => {
       where: { slug: "buds" },
       data: { description: "100% wireless, model_b" },
     });
+    moveClockPastSnapshot();
     expect((await listProducts("EUR", { query: "100%" })).map((p) => p.slug)).toEqual(["buds"]);
     expect((await listProducts("EUR", { query: "l_b" })).map((p) => p.slug)).toEqual(["buds"]);
+  });
+});
+
+describe("catalog snapshot", () => {
+  it("serves one read until it is CATALOG_TTL_MS old, then shows a change", async () => {
+    freshCatalog();
+    const before = await getProduct("phone", "GBP");
+    expect(before?.price).toBeGreaterThan(0);
+    await shop.db.productPrice.update({
+      where: { productId_currency: { productId: before?.id ?? "", currency: "GBP" } },
+      data: { price: 12345 },
+    });
+    await shop.db.category.update({ where: { slug: "phones" }, data: { name: "Mobiles" } });
+    // Within the snapshot's life: the read the page made a moment ago.
+    vi.setSystemTime(clock + CATALOG_TTL_MS - 1);
+    expect((await getProduct("phone", "GBP"))?.price).toBe(before?.price);
+    expect((await listCategories()).map((c) => c.name)).toContain("Phones");
+    // Past it: the database's catalog, on this instance as on every other.
+    moveClockPastSnapshot();
+    expect((await getProduct("phone", "GBP"))?.price).toBe(12345);
+    expect((await listCategories()).map((c) => c.name)).toContain("Mobiles");
+    expect((await getProduct("phone", "EUR"))?.category.name).toBe("Mobiles");
+  });
+
+  it("reads the catalog once for many requests at the same moment", async () => {
+    freshCatalog();
+    const reads = vi.spyOn(shop.db.product, "findMany");
+    const pages = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        i % 2 ? getProduct("buds", "EUR") : listProducts("EUR", { categorySlug: "phones" }),
+      ),
+    );
+    expect(reads).toHaveBeenCalledTimes(1);
+    expect(pages[1]).toMatchObject({ slug: "buds" });
+    expect((pages[0] as { slug: string }[]).map((p) => p.slug)).toContain("phone");
+    reads.mockRestore();
+  });
+
+  it("an unknown product or category is absent, not an error", async () => {
+    freshCatalog();
+    expect(await getProduct("no-such-thing", "EUR")).toBeNull();
+    expect(await listProducts("EUR", { categorySlug: "no-such-category" })).toEqual([]);
   });
 });

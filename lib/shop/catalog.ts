@@ -1,5 +1,5 @@
 import "server-only";
-import { getDb, isPostgres } from "@/lib/db/client";
+import { type Db, getDb } from "@/lib/db/client";
 import type { Currency } from "./money";
 
 /** A product page's absolute URL (the contract Cart item's `url`). */
@@ -47,54 +47,94 @@ function toView(row: ProductRow, currency: Currency): ProductView {
   };
 }
 
-export async function listCategories() {
-  return getDb().category.findMany({
-    orderBy: { position: "asc" },
-    select: { slug: true, name: true },
-  });
+/**
+ * How long an instance serves its catalog snapshot before it reads the database again. The
+ * catalog changes only when the seed runs (the back office does not edit it), so every catalog
+ * page reads one in-memory snapshot rather than querying per request; a change reaches every
+ * instance within this time, with no message between instances (docs/decisions/catalog-rendering.md).
+ * Amounts that are charged never come from here: the cart reads its prices from the database.
+ */
+export const CATALOG_TTL_MS = 5_000;
+
+interface CatalogSnapshot {
+  /** in their navigation order */
+  categories: { slug: string; name: string }[];
+  /** in listing order: by category position, then name */
+  products: ProductRow[];
+  readAt: number;
 }
 
-export async function getCategory(slug: string) {
-  return getDb().category.findUnique({ where: { slug }, select: { slug: true, name: true } });
+interface SnapshotSlot {
+  snapshot?: CatalogSnapshot;
+  reading?: Promise<CatalogSnapshot>;
 }
 
+/** One snapshot per database client (a test's own database has its own). Where Next bundles
+ *  this module twice in one process, each copy keeps its own: a second read, never a wrong one. */
+const snapshotSlots = new WeakMap<object, SnapshotSlot>();
+
+async function readCatalog(db: Db, now: number): Promise<CatalogSnapshot> {
+  // One consistent read of the whole catalog (a dozen products, a few categories).
+  const [categories, products] = await db.$transaction([
+    db.category.findMany({ orderBy: { position: "asc" }, select: { slug: true, name: true } }),
+    db.product.findMany({
+      include: productInclude,
+      orderBy: [{ category: { position: "asc" } }, { name: "asc" }],
+    }),
+  ]);
+  return { categories, products, readAt: now };
+}
+
+/** The catalog as this instance last read it, read again once older than CATALOG_TTL_MS;
+ *  concurrent requests share one read. */
+async function catalogSnapshot(): Promise<CatalogSnapshot> {
+  const db = getDb();
+  let slot = snapshotSlots.get(db);
+  if (!slot) {
+    slot = {};
+    snapshotSlots.set(db, slot);
+  }
+  const now = Date.now();
+  if (slot.snapshot && now - slot.snapshot.readAt < CATALOG_TTL_MS) return slot.snapshot;
+  const current = slot;
+  current.reading ??= readCatalog(db, now)
+    .then((snapshot) => {
+      current.snapshot = snapshot;
+      return snapshot;
+    })
+    .finally(() => {
+      current.reading = undefined;
+    });
+  return current.reading;
+}
+
+export async function listCategories(): Promise<{ slug: string; name: string }[]> {
+  return (await catalogSnapshot()).categories;
+}
+
+export async function getCategory(slug: string): Promise<{ slug: string; name: string } | null> {
+  return (await catalogSnapshot()).categories.find((c) => c.slug === slug) ?? null;
+}
+
+/** Products in listing order, of one category or matching a search: the text the shopper
+ *  typed, literally and in any case, in the name or the description. */
 export async function listProducts(
   currency: Currency,
   filter: { categorySlug?: string; query?: string } = {},
 ): Promise<ProductView[]> {
-  const query = filter.query?.trim().slice(0, 100);
-  const db = getDb();
-  // SQLite's LIKE ignores ASCII case; PostgreSQL's needs the insensitive mode (which SQLite's
-  // client does not know, hence the spread).
-  const anyCase = isPostgres(db) ? { mode: "insensitive" as const } : {};
-  const rows = await db.product.findMany({
-    where: {
-      ...(filter.categorySlug ? { category: { slug: filter.categorySlug } } : {}),
-      ...(query
-        ? {
-            OR: [
-              { name: { contains: query, ...anyCase } },
-              { description: { contains: query, ...anyCase } },
-            ],
-          }
-        : {}),
-    },
-    include: productInclude,
-    orderBy: [{ category: { position: "asc" } }, { name: "asc" }],
-  });
-  // The database's LIKE reads % and _ as wildcards; what the shopper typed is text. Every literal
-  // match is also a LIKE match, so keeping the literal ones gives exactly the literal matches.
-  const needle = query?.toLowerCase();
-  const literal = needle
-    ? rows.filter(
-        (row) =>
-          row.name.toLowerCase().includes(needle) || row.description.toLowerCase().includes(needle),
-      )
-    : rows;
-  return literal.map((row) => toView(row, currency));
+  const needle = filter.query?.trim().slice(0, 100).toLowerCase();
+  return (await catalogSnapshot()).products
+    .filter((row) => !filter.categorySlug || row.category.slug === filter.categorySlug)
+    .filter(
+      (row) =>
+        !needle ||
+        row.name.toLowerCase().includes(needle) ||
+        row.description.toLowerCase().includes(needle),
+    )
+    .map((row) => toView(row, currency));
 }
 
 export async function getProduct(slug: string, currency: Currency): Promise<ProductView | null> {
-  const row = await getDb().product.findUnique({ where: { slug }, include: productInclude });
+  const row = (await catalogSnapshot()).products.find((p) => p.slug === slug);
   return row ? toView(row, currency) : null;
 }

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import type { ShopSession } from "@/lib/session/session";
 import { sessionCurrency } from "@/lib/session/session-data";
-import { loadCart } from "@/lib/shop/cart";
+import { loadPageCart } from "@/lib/shop/cart";
 import { listCategories } from "@/lib/shop/catalog";
 import { CurrencySwitcher } from "./currency-switcher";
 import { SearchField } from "./search-field";
@@ -9,7 +9,7 @@ import { SearchField } from "./search-field";
 export async function SiteHeader({ session }: { session: ShopSession }) {
   const [categories, cart] = await Promise.all([
     listCategories(),
-    session.sessionId ? loadCart(session.sessionId) : null,
+    session.sessionId ? loadPageCart(session.sessionId) : null,
   ]);
   const count = cart?.count ?? 0;
   return (

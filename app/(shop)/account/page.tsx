@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
-import { getShopSession } from "@/lib/session/session";
+import { getPageSession } from "@/lib/session/session";
 import { getCustomer } from "@/lib/shop/customers";
 import { statusLabel } from "@/lib/shop/order-status";
 import { Money } from "@/lib/ui/money";
@@ -10,7 +10,7 @@ import { AddressBlock } from "@/lib/ui/order-details";
 export const metadata: Metadata = { title: "Your account" };
 
 export default async function AccountPage() {
-  const session = await getShopSession();
+  const session = await getPageSession();
   const customer = session.customerId ? await getCustomer(session.customerId) : null;
   if (!customer) redirect("/account/login");
   return (

@@ -2,9 +2,9 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { servicePaymentOpen } from "@/lib/service/pending-order";
 import { servicePayDeps } from "@/lib/service-adapter/service";
-import { getShopSession } from "@/lib/session/session";
+import { getPageSession } from "@/lib/session/session";
 import { releaseServicePaymentAction, updateCartItemAction } from "@/lib/shop/actions/cart-actions";
-import { loadCart, QUANTITY_CHOICES } from "@/lib/shop/cart";
+import { loadPageCart, QUANTITY_CHOICES } from "@/lib/shop/cart";
 import { DEFAULT_SHIPPING_METHOD, deliveryShown } from "@/lib/shop/shipping";
 import { CartSummary } from "@/lib/ui/cart-summary";
 import { EmptyCart } from "@/lib/ui/empty-cart";
@@ -15,8 +15,8 @@ import { TotalWithTradeIn } from "@/lib/ui/trade-in-amounts";
 export const metadata: Metadata = { title: "Your cart" };
 
 export default async function CartPage() {
-  const session = await getShopSession();
-  const cart = session.sessionId ? await loadCart(session.sessionId) : null;
+  const session = await getPageSession();
+  const cart = session.sessionId ? await loadPageCart(session.sessionId) : null;
   if (!cart || cart.lines.length === 0) {
     return <EmptyCart heading="Your cart" message="Your cart is empty." />;
   }

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { getShopSession } from "@/lib/session/session";
-import { loadCart } from "@/lib/shop/cart";
+import { getPageSession } from "@/lib/session/session";
+import { loadPageCart } from "@/lib/shop/cart";
 import { getCustomer } from "@/lib/shop/customers";
 import { DEFAULT_SHIPPING_METHOD, deliveryShown, SHIPPING_METHODS } from "@/lib/shop/shipping";
 import { CartSummary } from "@/lib/ui/cart-summary";
@@ -13,8 +13,8 @@ import { TotalWithTradeIn } from "@/lib/ui/trade-in-amounts";
 export const metadata: Metadata = { title: "Checkout" };
 
 export default async function CheckoutPage() {
-  const session = await getShopSession();
-  const cart = session.sessionId ? await loadCart(session.sessionId) : null;
+  const session = await getPageSession();
+  const cart = session.sessionId ? await loadPageCart(session.sessionId) : null;
   if (!cart || cart.lines.length === 0) {
     return (
       <EmptyCart

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { getShopSession } from "@/lib/session/session";
+import { getPageSession } from "@/lib/session/session";
 import { sessionCurrency } from "@/lib/session/session-data";
 import { listProducts } from "@/lib/shop/catalog";
 import { CategoryLinks } from "@/lib/ui/category-links";
@@ -22,7 +22,7 @@ export default async function SearchPage({
 }) {
   const raw = (await searchParams).q;
   const query = (typeof raw === "string" ? raw : "").trim().slice(0, 100);
-  const currency = sessionCurrency(await getShopSession());
+  const currency = sessionCurrency(await getPageSession());
   const products = query ? await listProducts(currency, { query }) : [];
   return (
     <>

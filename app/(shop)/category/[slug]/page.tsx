@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { getShopSession } from "@/lib/session/session";
+import { getPageSession } from "@/lib/session/session";
 import { sessionCurrency } from "@/lib/session/session-data";
 import { getCategory, listProducts } from "@/lib/shop/catalog";
 import { ProductGrid } from "@/lib/ui/product-card";
@@ -16,7 +16,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function CategoryPage({ params }: Props) {
   const category = await getCategory((await params).slug);
   if (!category) notFound();
-  const currency = sessionCurrency(await getShopSession());
+  const currency = sessionCurrency(await getPageSession());
   const products = await listProducts(currency, { categorySlug: category.slug });
   return (
     <>

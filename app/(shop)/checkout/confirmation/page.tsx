@@ -3,7 +3,7 @@ import Link from "next/link";
 import { PaymentStatusWatcher } from "@/lib/service/payment-status-watcher";
 import { settleAwaitedServiceOrder } from "@/lib/service/pending-order";
 import { servicePayDeps } from "@/lib/service-adapter/service";
-import { getShopSession } from "@/lib/session/session";
+import { getPageSession } from "@/lib/session/session";
 import { sessionCurrency } from "@/lib/session/session-data";
 import { formatMoney } from "@/lib/shop/money";
 import { PAID_OR_LATER, statusLabel } from "@/lib/shop/order-status";
@@ -21,7 +21,7 @@ export const metadata: Metadata = { title: "Thank you for your order" };
  * query parameter (the service redirects here after its payment modal).
  */
 export default async function ConfirmationPage() {
-  const session = await getShopSession();
+  const session = await getPageSession();
   let order = session.sessionId ? await latestOrderForSession(session.sessionId) : null;
   if (!order && session.sessionId) {
     // Arriving from the service's payment modal before the order exists (lib/service/pending-order.ts).

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { getShopSession } from "@/lib/session/session";
+import { getPageSession } from "@/lib/session/session";
 import { sessionCurrency } from "@/lib/session/session-data";
 import { QUANTITY_CHOICES } from "@/lib/shop/cart";
 import { getProduct } from "@/lib/shop/catalog";
@@ -21,7 +21,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 }
 
 export default async function ProductPage({ params }: Props) {
-  const currency = sessionCurrency(await getShopSession());
+  const currency = sessionCurrency(await getPageSession());
   const product = await getProduct((await params).slug, currency);
   if (!product) notFound();
   return (
