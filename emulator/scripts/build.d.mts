@@ -1,0 +1,4 @@
+// Types of emulator/scripts/build.mjs.
+export const DIST: string;
+export const CLI: string;
+export function buildEmulator(): Promise<{ cli: string; ms: number }>;
