@@ -12,12 +12,16 @@ import { ALL_SCOPES, basic, DEMO_CLIENT } from "./harness";
 // dependency of this repository (emulator/README.md, "Run it from the tarball").
 
 let dir: string;
+let tgz: string;
 let bin: string;
 const running = new Set<PackedEmulator>();
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), "service-emulator-"));
-  bin = installPacked(await packEmulator(), dir);
+  tgz = await packEmulator();
+});
+beforeAll(() => {
+  bin = installPacked(tgz, dir);
 });
 afterAll(async () => {
   await Promise.all([...running].map((e) => e.stop()));

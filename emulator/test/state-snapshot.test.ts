@@ -98,6 +98,35 @@ describe("GET and PUT /__emulator/state", () => {
     ]);
   });
 
+  it("loads a file saved before the merchants' readings, session uuids and the id prefix existed", async () => {
+    const made = await purchase(a, "SO-OLD");
+    const snapshot = (await exported(a)) as unknown as OldSnapshot;
+    const { id_prefix: _prefix, ...state } = snapshot.state;
+    const old = {
+      ...snapshot,
+      state: {
+        ...state,
+        merchants: state.merchants.map(
+          ({ session_versioning, session_id_form, tradein_item_form, ...m }) => m,
+        ),
+        sessions: state.sessions.map((x) => ({
+          ...x,
+          versions: x.versions.map(({ uuid, ...v }) => v),
+        })),
+      },
+    };
+    expect((await b.control("PUT", "/state", old)).status).toBe(200);
+    expect((await ordersOf(b, made.token)).map((o) => o.order_id)).toEqual(["SO-OLD"]);
+    const merchants = (await (await b.control("GET", "/merchants")).json()) as {
+      merchants: Record<string, unknown>[];
+    };
+    expect(merchants.merchants[0]).toMatchObject({
+      session_versioning: "as_is",
+      session_id_form: "hash_version",
+      tradein_item_form: "object",
+    });
+  });
+
   it.each([
     ["not JSON", "not valid JSON", "{"],
     ["an empty object", "state:", "{}"],
@@ -185,5 +214,13 @@ interface Snapshot {
     version: number;
     orders: Record<string, unknown>[];
     sessions: Record<string, unknown>[];
+  };
+}
+
+interface OldSnapshot {
+  state: {
+    id_prefix?: string;
+    merchants: Record<string, unknown>[];
+    sessions: { versions: Record<string, unknown>[] }[];
   };
 }

@@ -8,6 +8,7 @@ import type { EmulatorContext } from "../context";
 import { ORDER_STATUSES, SCOPES, UPDATE_TYPES } from "../domain";
 import type { Notification } from "../webhooks/dispatcher";
 import { webhooksFor } from "../webhooks/module";
+import { SESSION_DEFAULTS } from "./seed";
 import type { Snapshot } from "./store";
 
 export interface SavedState {
@@ -40,9 +41,10 @@ const merchant = z.looseObject({
   allowed_origins: z.array(text),
   webhook_base: text,
   webhook_form: z.enum(["flat", "wrapped"]),
-  session_versioning: z.enum(["as_is", "regenerate"]),
-  session_id_form: z.enum(["hash_version", "uuid"]),
-  tradein_item_form: z.enum(["object", "id"]),
+  // Files saved before these settings existed take the seed's defaults.
+  session_versioning: z.enum(["as_is", "regenerate"]).default(SESSION_DEFAULTS.session_versioning),
+  session_id_form: z.enum(["hash_version", "uuid"]).default(SESSION_DEFAULTS.session_id_form),
+  tradein_item_form: z.enum(["object", "id"]).default(SESSION_DEFAULTS.tradein_item_form),
 });
 
 const catalog = z.looseObject({
