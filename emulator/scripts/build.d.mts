@@ -2,3 +2,4 @@
 export const DIST: string;
 export const CLI: string;
 export function buildEmulator(): Promise<{ cli: string; ms: number }>;
+export const NOTICES: string;
