@@ -21,6 +21,7 @@ import { controlModule } from "./routes/control";
 import { coreModule } from "./routes/core";
 import { inspectorModule } from "./routes/inspector";
 import { oauthModule } from "./routes/oauth";
+import { openApiModule } from "./routes/openapi";
 import { ordersModule } from "./routes/orders";
 import { registerPurchaseModule } from "./routes/register-purchase";
 import { sdkApiModule } from "./sdk-api/routes";
@@ -44,6 +45,7 @@ const MODULES: EmulatorModule[] = [
   webhooksModule, // signed order webhook dispatcher, /__emulator/webhooks/*
   testMerchantModule, // /__emulator/test-merchant/* (bare test page, callbacks, receiver)
   readinessModule, // /__emulator/readiness* (go-live report) and the SDK's /sdk/v1/observations
+  openApiModule, // GET /openapi.json (the service API as OpenAPI 3.1)
 ];
 
 export interface EmulatorOptions {

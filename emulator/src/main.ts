@@ -2,20 +2,22 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { createEmulator, DEFAULT_CONFIG } from "./app";
 import { servedSdk } from "./sdk-api/routes";
+import { loadState, parseSavedState, type SavedState, saveState } from "./state/saved";
 import { seedForShop } from "./state/seed";
-import type { Snapshot } from "./state/store";
-import type { Notification } from "./webhooks/dispatcher";
-import { webhooksFor } from "./webhooks/module";
 
-// CLI: `npm run emulator -- [--port 4010] [--host HOST] [--state FILE] [--log] [--sdk PATH|URL]
-// [--shop-url URL] [--control-host NAME …]`. EMULATOR_PORT / EMULATOR_HOST / EMULATOR_STATE /
-// EMULATOR_SDK / EMULATOR_SHOP_URL / EMULATOR_CONTROL_HOSTS (comma-separated) work as well.
+// CLI: `npm run emulator -- [--port 4010] [--host HOST] [--state FILE] [--import FILE]
+// [--export FILE] [--log] [--sdk PATH|URL] [--shop-url URL] [--control-host NAME …]` (or, from
+// the tarball, `npx service-emulator …`). EMULATOR_PORT / EMULATOR_HOST / EMULATOR_STATE /
+// EMULATOR_IMPORT / EMULATOR_EXPORT / EMULATOR_SDK / EMULATOR_SHOP_URL / EMULATOR_CONTROL_HOSTS
+// (comma-separated) work as well.
 
 const { values } = parseArgs({
   options: {
     port: { type: "string" },
     host: { type: "string" },
     state: { type: "string" },
+    import: { type: "string" },
+    export: { type: "string" },
     log: { type: "boolean", default: false },
     sdk: { type: "string" },
     "shop-url": { type: "string" },
@@ -51,22 +53,32 @@ const controlHosts = [
   .map((name) => name.trim().toLowerCase())
   .filter(Boolean);
 const stateFile = values.state ?? process.env.EMULATOR_STATE;
+const importFile = values.import ?? (process.env.EMULATOR_IMPORT || undefined);
+const exportFile = values.export ?? (process.env.EMULATOR_EXPORT || undefined);
 
-interface SavedState {
-  state: Snapshot;
-  clock_offset_ms?: number;
-  webhooks?: Notification[];
-}
-
-let saved: SavedState | undefined;
-if (stateFile && existsSync(stateFile)) {
+/** Reads a snapshot file (--state, --import); a file that is not one stops the emulator. */
+function readSnapshot(file: string, flag: string): SavedState {
+  let parsed: ReturnType<typeof parseSavedState>;
   try {
-    saved = JSON.parse(readFileSync(stateFile, "utf8")) as SavedState;
+    parsed = parseSavedState(readFileSync(file, "utf8"));
   } catch (err) {
-    console.error(`[emulator] cannot load state from ${stateFile}:`, err);
+    console.error(`[emulator] cannot read ${flag} ${file}:`, err);
     process.exit(2);
   }
+  if (!parsed.ok) {
+    console.error(`[emulator] ${flag} ${file} is not a valid snapshot: ${parsed.error}`);
+    process.exit(2);
+  }
+  return parsed.value;
 }
+
+// --import loads a snapshot at start (the file must exist); --state loads one if it exists.
+// With both, --import wins at start; on exit each of --state and --export gets the state.
+const saved: SavedState | undefined = importFile
+  ? readSnapshot(importFile, "--import")
+  : stateFile && existsSync(stateFile)
+    ? readSnapshot(stateFile, "--state")
+    : undefined;
 
 const sdk = values.sdk ?? (process.env.EMULATOR_SDK || undefined);
 // The seed's merchants serve the storefront at http://localhost:3000 unless told otherwise (a
@@ -89,10 +101,8 @@ if (sdk) {
 }
 
 if (saved) {
-  emulator.ctx.state.restore(saved.state);
-  if (saved.clock_offset_ms) emulator.ctx.clock.advance(saved.clock_offset_ms);
-  if (saved.webhooks) webhooksFor(emulator.ctx).restore(saved.webhooks);
-  console.log(`[emulator] state loaded from ${stateFile}`);
+  loadState(emulator.ctx, saved);
+  console.log(`[emulator] state loaded from ${importFile ?? stateFile}`);
 }
 
 const running = await emulator.listen(port, host);
@@ -102,14 +112,13 @@ let stopping = false;
 async function stop(signal: string) {
   if (stopping) return;
   stopping = true;
-  if (stateFile) {
-    const toSave: SavedState = {
-      state: emulator.ctx.state.snapshot(),
-      clock_offset_ms: emulator.ctx.clock.offset,
-      webhooks: webhooksFor(emulator.ctx).snapshot(),
-    };
-    writeFileSync(stateFile, JSON.stringify(toSave, null, 2));
-    console.log(`[emulator] state saved to ${stateFile}`);
+  const files = [...new Set([stateFile, exportFile].filter((f): f is string => Boolean(f)))];
+  if (files.length > 0) {
+    const text = JSON.stringify(saveState(emulator.ctx), null, 2);
+    for (const file of files) {
+      writeFileSync(file, text);
+      console.log(`[emulator] state saved to ${file}`);
+    }
   }
   await running.close();
   console.log(`[emulator] stopped (${signal})`);

@@ -6,7 +6,13 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
-import { build } from "esbuild";
+
+/**
+ * The built-in SDK, already built: set only in the packed tool (emulator/scripts/build.mjs
+ * defines it), which carries no esbuild. From the source tree it is undefined and the SDK is
+ * built at start.
+ */
+declare const __EMULATOR_PREBUILT_SDK__: string | undefined;
 
 export const SDK_BUDGET_GZIP_BYTES = 20 * 1024;
 
@@ -34,6 +40,8 @@ function bundleOf(code: Uint8Array, source: string): SdkBundle {
 
 /** Builds the SDK from `entry` (default: emulator/sdk/main.ts; a copy for mutation runs). */
 export async function buildSdk(entry = SDK_ENTRY): Promise<SdkBundle> {
+  // Loaded on demand: the packed tool never calls this for its built-in SDK.
+  const { build } = await import("esbuild");
   const result = await build({
     entryPoints: [entry],
     bundle: true,
@@ -74,7 +82,11 @@ export async function loadSdk(source: string): Promise<SdkBundle> {
 
 /** The SDK the emulator serves: the candidate when one is given, else its own build. */
 export function sdkFor(candidate: string | undefined): Promise<SdkBundle> {
-  return candidate ? loadSdk(candidate) : buildSdk();
+  if (candidate) return loadSdk(candidate);
+  if (typeof __EMULATOR_PREBUILT_SDK__ === "string") {
+    return Promise.resolve(bundleOf(Buffer.from(__EMULATOR_PREBUILT_SDK__, "utf8"), "built-in"));
+  }
+  return buildSdk();
 }
 
 export function describeBundle(bundle: SdkBundle): string {

@@ -1,4 +1,5 @@
 import { type Context, Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
 import type { EmulatorContext, EmulatorEnv, EmulatorModule } from "../context";
 import { type Merchant, ORDER_STATUSES } from "../domain";
@@ -10,6 +11,7 @@ import { MONEY_KEYS } from "../http/notation";
 import { merchantView, orderView, tradeInView } from "../http/views";
 import { presentEntry } from "../journal";
 import { quote } from "../state/catalog";
+import { loadState, MAX_SNAPSHOT_BYTES, parseSavedState, saveState } from "../state/saved";
 import { currentVersion } from "../state/store";
 
 // The control API under /__emulator/ (WireMock's /__admin in spirit): never journaled,
@@ -385,6 +387,36 @@ export function controlRoutes(ctx: EmulatorContext): Hono<EmulatorEnv> {
     ctx.journal.clear();
     return reply(c, { entries: [] });
   });
+
+  // ---- the whole state as one snapshot (the --state / --export / --import file) ----
+  r.get("/state", (c) => reply(c, saveState(ctx)));
+  r.put(
+    "/state",
+    bodyLimit({
+      maxSize: MAX_SNAPSHOT_BYTES,
+      onError: (c) =>
+        fail(c, 413, "payload_too_large", `A snapshot is at most ${MAX_SNAPSHOT_BYTES} bytes.`),
+    }),
+    async (c) => {
+      const text = await c.req.text();
+      if (text.trim() === "") return fail(c, 400, "bad_request", "A JSON body is required.");
+      // Validated whole before anything changes: a bad snapshot leaves the state as it was.
+      const parsed = parseSavedState(text);
+      if (!parsed.ok) return fail(c, 400, "bad_request", `Not a valid snapshot: ${parsed.error}`);
+      // Like POST /reset (journal, faults, config, modules' own state), then the snapshot's state.
+      ctx.reset();
+      loadState(ctx, parsed.value);
+      const { state, webhooks = [] } = parsed.value;
+      return reply(c, {
+        status: "loaded",
+        merchants: state.merchants.length,
+        sessions: state.sessions.length,
+        tradein_items: state.tradein_items.length,
+        orders: state.orders.length,
+        webhooks: webhooks.length,
+      });
+    },
+  );
 
   // ---- device catalog (read-only, for demos and the wizard's tests) ----
   r.get("/catalog", (c) => reply(c, ctx.state.seed.catalog));

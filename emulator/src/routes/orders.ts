@@ -17,7 +17,7 @@ const STATUS_AFTER: Record<Exclude<UpdateType, "cart_update">, OrderStatus> = {
   partial_return: "partially_returned",
 };
 
-const updateBody = z.object({
+export const updateBody = z.object({
   order_id: z.string().min(1, "order_id is required"),
   update_type: z.string({ error: "update_type is required" }),
   items: z
@@ -32,7 +32,7 @@ const updateBody = z.object({
   cart: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
 });
 
-const listQuery = z.object({
+export const listQuery = z.object({
   status: z.enum(ORDER_STATUSES).optional(),
   limit: z.coerce.number().int().min(1).max(1000).optional(),
 });

@@ -11,7 +11,7 @@ import { orderView } from "../http/views";
 // trade-in is applied as cashback. The session hash travels in `session_hash` (the contract
 // leaves the field name open; the public docs call the value session_hash).
 
-const body = z.object({
+export const registerPurchaseBody = z.object({
   session_hash: z.string().min(1, "session_hash is required"),
   cart: z.string({ error: "cart must be a string: Base64 of the JSON cart" }),
   order_amount: cents,
@@ -86,7 +86,7 @@ export const registerPurchaseModule: EmulatorModule = {
   mount(app, ctx) {
     app.get("/__emulator/register-purchases", (c) => reply(c, { receipts: purchaseReceipts(ctx) }));
     app.post("/register-purchase", recordReceipts(ctx), requireBearer(ctx), async (c) => {
-      const parsed = await readJson(c, body);
+      const parsed = await readJson(c, registerPurchaseBody);
       if (!parsed.ok) return parsed.response;
       const input = parsed.value;
       const decoded = decodeCart(input.cart);
