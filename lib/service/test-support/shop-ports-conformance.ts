@@ -81,6 +81,9 @@ export interface ConformanceHost {
 export type MakeConformanceHost = () => Promise<ConformanceHost>;
 
 export interface ConformanceCheck {
+  /** A short stable id (e.g. to skip or pick a check). */
+  key: string;
+  /** The guarantee, in words. */
   name: string;
   run: () => Promise<void>;
 }
@@ -95,7 +98,8 @@ const LATER = new Date(NOW.getTime() + 60 * 60 * 1000);
 
 /** The suite's checks, each with its own host from `makeHost`. */
 export function shopPortsConformanceChecks(makeHost: MakeConformanceHost): ConformanceCheck[] {
-  const check = (name: string, body: (host: ConformanceHost) => Promise<void>) => ({
+  const check = (key: string, name: string, body: (host: ConformanceHost) => Promise<void>) => ({
+    key,
     name,
     run: async () => {
       const host = await makeHost();
@@ -108,54 +112,67 @@ export function shopPortsConformanceChecks(makeHost: MakeConformanceHost): Confo
   });
   return [
     check(
+      "rollback",
       "a Service Pay transaction that throws midway rolls back whole: nothing of it is visible afterwards",
       rollsBackWhole,
     ),
     check(
+      "duplicate-notification",
       `the same notification delivered ${CONCURRENT_COPIES} times at once is stored and applied once (unique dedupe key)`,
       duplicateNotifications,
     ),
     check(
+      "duplicate-early-notification",
       `the same early notification delivered ${CONCURRENT_COPIES} times at once waits once and is applied once when its order is created`,
       duplicateEarlyNotifications,
     ),
     check(
+      "one-order-per-cart",
       `${CONCURRENT_COPIES} ready-to-place-order calls at once for one cart make one order (unique Order.cartId and kept checkout's cart id)`,
       onePendingOrderPerCart,
     ),
     check(
+      "webhook-mode-one-order",
       `webhook mode: the paid notification delivered ${CONCURRENT_COPIES} times at once makes one order, paid once`,
       webhookModeMakesOneOrder,
     ),
     check(
+      "early-notification",
       "a notification that arrives before its order is kept and applied when the order is created",
       earlyNotificationApplied,
     ),
     check(
+      "out-of-order",
       "out-of-order notifications (completed before payment_completed), one after the other or at once, end on completed",
       outOfOrderNotifications,
     ),
     check(
+      "one-registration-per-order",
       `the card order's trade-in step run ${CONCURRENT_COPIES} times at once writes one registration and registers once (unique TradeInRegistration.orderId)`,
       oneRegistrationPerOrder,
     ),
     check(
+      "one-claim-per-attempt",
       `a registration attempt is claimed by exactly one of ${CONCURRENT_COPIES} claimers (compare-and-set)`,
       oneClaimPerAttempt,
     ),
     check(
+      "retry-job-claims",
       "the retry job's runners at once claim each due registration once, and none that is not due",
       retryRunnersClaimOnce,
     ),
     check(
+      "tokens-sealed",
       "the token store persists the tokens sealed: no raw access token, refresh token or user id in what it stores",
       tokensSealed,
     ),
     check(
+      "renewal-lease",
       `the renewal lease goes to exactly one of ${CONCURRENT_COPIES} holders; its holder may retake it, others only once released or expired`,
       renewalLease,
     ),
     check(
+      "one-grant",
       "an expired token noticed by 20 token managers at once costs one grant; all share its token",
       oneGrantForManyRenewers,
     ),
@@ -516,13 +533,9 @@ async function oneRegistrationPerOrder(host: ConformanceHost) {
       shopper: who,
     }),
   );
-  expect(
-    count(
-      results.map((r) => r.status),
-      "registered",
-    ),
-    "one attempt went through",
-  ).toBe(1);
+  // Each caller is told the one row's state: queued while the attempt runs, then registered.
+  const told = results.map((r) => r.status).filter((st) => st !== "registered" && st !== "queued");
+  expect(told, "every caller is told queued or registered").toEqual([]);
   expect(service.calls.get(order.number), "register-purchase sent once").toBe(1);
   expect(await host.tradeIns.find(order.id)).toMatchObject({ status: "registered", attempts: 1 });
 
@@ -608,14 +621,21 @@ async function retryRunnersClaimOnce(host: ConformanceHost) {
 // ---------------------------------------------------------------------------------------------
 // The token store
 
+/** Yields to other tasks instead of waiting on the clock. */
+const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** A token endpoint that answers every grant with a new access token, counting grants. */
 function tokenEndpoint(prefix: string) {
   let grants = 0;
-  const fake = createFakeDeps(() => {
+  const fake = createFakeDeps(async () => {
     grants += 1;
+    const grant = grants;
+    // A few turns of the event loop before the answer, as a real endpoint takes a round trip:
+    // renewers that all held the lease at once would all have asked before any one saved.
+    for (let i = 0; i < 5; i++) await yieldTurn();
     return reply(200, {
-      access_token: `${prefix}-access-${grants}`,
-      refresh_token: `${prefix}-refresh-${grants}`,
+      access_token: `${prefix}-access-${grant}`,
+      refresh_token: `${prefix}-refresh-${grant}`,
       user_id: `${prefix}-user`,
       merchant_id: "merchant-1",
       expires_in: 3600,
@@ -631,9 +651,6 @@ const credentials = {
   username: "user",
   password: "password",
 };
-
-/** Yields to other tasks instead of waiting on the clock. */
-const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 async function tokensSealed(host: ConformanceHost) {
   const prefix = `raw${randomUUID().replace(/-/g, "")}`;
