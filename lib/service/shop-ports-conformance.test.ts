@@ -360,6 +360,7 @@ describe("the shop-ports conformance suite against a naive host", () => {
     ["retry-job-claims", /due rows handed out/],
     ["renewal-lease", /exactly one holder/],
     ["one-grant", /token grants/],
+    ["unique-service-order", /thrown: null/],
     ["tokens-sealed", /the raw access token is in what the store persists/],
   ])("fails %s", async (key, why) => {
     await expect(run(key)).rejects.toThrow(why);

@@ -16,14 +16,15 @@ import {
 } from "../order-webhook";
 import { createServicePendingOrder } from "../pending-order";
 import { sessionSchema } from "../resources";
-import type {
-  CheckoutDetails,
-  OrderStatusRules,
-  ServicePayStore,
-  ShopOrder,
-  StoredTokens,
-  TokenStore,
-  TradeInRegistrationStore,
+import {
+  type CheckoutDetails,
+  isConcurrentWrite,
+  type OrderStatusRules,
+  type ServicePayStore,
+  type ShopOrder,
+  type StoredTokens,
+  type TokenStore,
+  type TradeInRegistrationStore,
 } from "../shop-ports";
 import { TokenManager } from "../tokens";
 import { type OrderNotification, parseOrderNotification } from "../webhook-payload";
@@ -135,6 +136,11 @@ export function shopPortsConformanceChecks(makeHost: MakeConformanceHost): Confo
       "webhook-mode-one-order",
       `webhook mode: the paid notification delivered ${CONCURRENT_COPIES} times at once makes one order, paid once`,
       webhookModeMakesOneOrder,
+    ),
+    check(
+      "unique-service-order",
+      "tying a second order to a service order another order holds throws ConcurrentWriteError and writes nothing (unique Order.serviceOrderId)",
+      uniqueServiceOrderId,
     ),
     check(
       "early-notification",
@@ -420,6 +426,46 @@ async function webhookModeMakesOneOrder(host: ConformanceHost) {
       orderId: order.id,
     });
   });
+}
+
+async function uniqueServiceOrderId(host: ConformanceHost) {
+  const first = await pendingOrder(host);
+  const second = await pendingOrder(host);
+  // The first order is tied to its service order by its notification.
+  const n = notification(first.cart, first.cartId, "payment_completed");
+  expect((await receiveNotification(deps(host), n)).outcome).toBe("applied");
+  const serviceOrderId = n.serviceOrderId ?? "";
+  expect((await orderOf(host, first.cartId)).serviceOrderId).toBe(serviceOrderId);
+  const thrown = await host.servicePay
+    .transaction(async (tx) => {
+      const order = await tx.findOrderFor(null, second.cartId);
+      if (!order) throw new Error("findOrderFor gives no order for the second cart");
+      await tx.changeOrder(order, {
+        to: host.statuses.forServiceStatus.completed,
+        source: "service",
+        note: "conformance: must not be written",
+      });
+      await tx.changeOrder(
+        { ...order, status: host.statuses.forServiceStatus.completed },
+        {
+          serviceOrderId,
+          source: "service",
+          note: "conformance: a service order another order holds",
+        },
+      );
+    })
+    .then(
+      () => null,
+      (error: unknown) => error,
+    );
+  expect(isConcurrentWrite(thrown), `thrown: ${String(thrown)}`).toBe(true);
+  const after = await orderOf(host, second.cartId);
+  expect(after, "nothing of the transaction was written").toMatchObject({
+    status: second.order.status,
+    serviceOrderId: null,
+  });
+  const history = await host.servicePay.transaction((tx) => tx.statusHistory(after.id));
+  expect(historyCount(history, host.statuses.forServiceStatus.completed)).toBe(0);
 }
 
 async function earlyNotificationApplied(host: ConformanceHost) {
