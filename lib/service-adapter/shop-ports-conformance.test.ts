@@ -8,6 +8,7 @@ import { serviceCheckoutSchema } from "@/lib/shop/checkout-input";
 import { shippingPrice } from "@/lib/shop/shipping";
 import { openTestDatabase } from "@/test-support/test-db";
 import { CHECKOUT, TEST_ENV } from "@/test-support/test-shop";
+import { createServiceOrderStore } from "./service-order-store";
 import { createServicePayStore, shopOrderStatuses } from "./service-pay-store";
 import { createPrismaTokenStore } from "./token-store";
 import { createTradeInStore } from "./trade-in-store";
@@ -38,6 +39,7 @@ async function prismaHost(): Promise<ConformanceHost> {
   return {
     servicePay: createServicePayStore(db),
     statuses: shopOrderStatuses,
+    orders: createServiceOrderStore(db),
     tradeIns: createTradeInStore(db),
     tokens: createPrismaTokenStore(db, createTokenSealer(TEST_ENV.SERVICE_TOKEN_KEY)),
     async seedOpenCart() {

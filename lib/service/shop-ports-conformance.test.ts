@@ -36,12 +36,21 @@ const LADDER = [
   "returned",
 ];
 const HELD = "on_hold";
+const TRANSITIONS: Record<string, string[]> = {
+  pending: ["payment_completed", HELD],
+  [HELD]: ["payment_completed"],
+  payment_completed: ["partially_shipped", "shipped", "completed"],
+  partially_shipped: ["shipped"],
+  shipped: ["completed", "partially_returned", "returned"],
+  completed: ["partially_returned", "returned"],
+  partially_returned: ["returned"],
+};
 
 const statuses: OrderStatusRules = {
   ...contractStatusNames,
   isKnown: (status) => LADDER.includes(status) || status === HELD,
   canReach: (from, to) => LADDER.indexOf(to) > LADDER.indexOf(from),
-  canTransition: (from, to) => LADDER.indexOf(to) > LADDER.indexOf(from),
+  canTransition: (from, to) => TRANSITIONS[from]?.includes(to) ?? false,
   isPaidOrLater: (status) => LADDER.indexOf(status) >= 1,
   held: HELD,
 };
@@ -247,6 +256,30 @@ function naiveHost(): ConformanceHost {
     // No transaction: the callback's writes land as they are made, and stay when it throws.
     servicePay: { transaction: (fn) => fn(tx as never) },
     statuses,
+    orders: {
+      async order(orderId) {
+        const order = orders.find((o) => o.id === orderId);
+        return order ? { ...order } : null;
+      },
+      async changeOrder(order, change) {
+        // Written from the order as the caller read it, unlocked: a status it moved to since
+        // is overwritten.
+        await turn();
+        writeChange(order, change);
+      },
+      async findOrders(serviceOrderIds, cartIds) {
+        return orders
+          .filter(
+            (o) =>
+              (o.serviceOrderId && serviceOrderIds.includes(o.serviceOrderId)) ||
+              cartIds.includes(o.cartId),
+          )
+          .map(snapshot);
+      },
+      async needsAttention() {
+        return { held: [], reusedNotificationIds: [] };
+      },
+    },
     tradeIns: {
       async order(orderId) {
         const order = orders.find((o) => o.id === orderId);
@@ -355,6 +388,7 @@ describe("the shop-ports conformance suite against a naive host", () => {
     ["duplicate-early-notification", /outcomes: early, early/],
     ["one-order-per-cart", /created once/],
     ["webhook-mode-one-order", /one delivery is not a duplicate/],
+    ["order-update-against-current", /not moved back to shipped/],
     ["one-registration-per-order", /register-purchase sent once/],
     ["one-claim-per-attempt", /one claimer holds the attempt/],
     ["retry-job-claims", /due rows handed out/],

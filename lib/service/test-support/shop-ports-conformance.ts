@@ -9,6 +9,7 @@ import {
 } from "../card-trade-in";
 import { ServiceApiError } from "../errors";
 import { HttpTransport } from "../http";
+import { sendOrderUpdate } from "../order-updates";
 import {
   createServicePayOrder,
   type NotificationDeps,
@@ -20,6 +21,7 @@ import {
   type CheckoutDetails,
   isConcurrentWrite,
   type OrderStatusRules,
+  type ServiceOrderStore,
   type ServicePayStore,
   type ShopOrder,
   type StoredTokens,
@@ -66,6 +68,8 @@ export interface ConformanceHost {
   servicePay: ServicePayStore;
   /** The host's order statuses, as its webhook uses them. */
   statuses: OrderStatusRules;
+  /** The back office's order store (order updates, reconciliation). */
+  orders: ServiceOrderStore;
   /** The register-purchase store; its rows belong to orders the checks create from seeded carts. */
   tradeIns: TradeInRegistrationStore;
   /** The token store, empty. */
@@ -151,6 +155,11 @@ export function shopPortsConformanceChecks(makeHost: MakeConformanceHost): Confo
       "out-of-order",
       "out-of-order notifications (completed before payment_completed), one after the other or at once, end on completed",
       outOfOrderNotifications,
+    ),
+    check(
+      "order-update-against-current",
+      "an order update written after a notification moved the order is written against the order as it is now: a status it can no longer take is dropped",
+      orderUpdateAgainstCurrent,
     ),
     check(
       "one-registration-per-order",
@@ -527,6 +536,49 @@ async function outOfOrderNotifications(host: ConformanceHost) {
     expect(historyCount(history, completed)).toBe(1);
     expect(historyCount(history, paid)).toBeLessThanOrEqual(1);
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The back office's order updates
+
+async function orderUpdateAgainstCurrent(host: ConformanceHost) {
+  const { forServiceStatus, afterUpdate, canTransition } = host.statuses;
+  const { payment_completed: paid, completed } = forServiceStatus;
+  // An update the paid order may take but the completed one may not (this shop: a partial
+  // shipment); a host without one has nothing to check here.
+  const types = Object.keys(afterUpdate) as (keyof typeof afterUpdate)[];
+  const type = types.find((t) => {
+    const after = afterUpdate[t];
+    return after !== null && canTransition(paid, after) && !canTransition(completed, after);
+  });
+  if (!type) return;
+  const after = afterUpdate[type] as string;
+  const { cart, cartId, order } = await pendingOrder(host);
+  await receiveNotification(deps(host), notification(cart, cartId, "payment_completed"));
+  const placed = await host.orders.order(order.id);
+  if (!placed) throw new Error("ServiceOrderStore.order gives no order for a placed order");
+  // While the service accepts the admin's update, the order's completed notification lands.
+  const result = await sendOrderUpdate(
+    {
+      orders: host.orders,
+      statuses: host.statuses,
+      client: {
+        updateOrder: async () => {
+          await receiveNotification(deps(host), notification(cart, cartId, "completed"));
+          return { ok: true };
+        },
+      },
+    },
+    {
+      orderId: order.id,
+      type,
+      quantities: Object.fromEntries(placed.items.map((item) => [item.productId, 1])),
+    },
+  );
+  expect(result.ok, JSON.stringify(result)).toBe(true);
+  expect((await orderOf(host, cartId)).status, `not moved back to ${after}`).toBe(completed);
+  const history = await host.servicePay.transaction((tx) => tx.statusHistory(order.id));
+  expect(history, `history: ${history.join(" ← ")}`).not.toContain(after);
 }
 
 // ---------------------------------------------------------------------------------------------
