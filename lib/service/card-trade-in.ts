@@ -84,7 +84,7 @@ export async function applyTradeInAfterCardPayment(
     // The same order submitted twice at once: the other request owns the row and its attempt
     // (a second attempt now could send register-purchase twice); this one reports the row.
     const owned = await deps.store.find(order.id);
-    return resultOf(owned?.status ?? "queued", null);
+    return resultOf(owned?.status ?? "queued", order.tradeInMessage);
   }
   // The service did not answer a moment ago: the shopper does not wait for it again. The row
   // stays queued and the retry job makes the attempt in the background.
