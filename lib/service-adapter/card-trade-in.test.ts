@@ -104,6 +104,46 @@ describe("trade-in after a card payment (go-live scenario 2)", () => {
     expect(sent).toHaveLength(1);
   });
 
+  it("leaves the attempt to the request that wrote the row when the same order is submitted twice at once", async () => {
+    const o = await paidOrder();
+    const { client, sent } = fakeClient({ session: { tradein_item: accepted } });
+    const store = createTradeInStore(shop.db);
+    // The other request wrote the row after this one looked for it (and is making the attempt).
+    const row = {
+      orderId: o.orderId,
+      sessionHash: "hash",
+      cart: "e30=",
+      orderAmount: 1,
+      customerId: null,
+      status: "queued" as const,
+      nextAttemptAt: NOW,
+    };
+    expect(await store.create(row)).toBe(true);
+    const claim = vi.fn(store.claim);
+    let looked = false;
+    const lateLook = {
+      ...store,
+      claim,
+      find: async (orderId: string) => {
+        if (looked) return store.find(orderId);
+        looked = true;
+        return null;
+      },
+    };
+    const result = await applyTradeInAfterCardPayment(
+      { store: lateLook, client, now: () => NOW },
+      o,
+    );
+    expect(result).toEqual({ status: "queued" });
+    expect(claim).not.toHaveBeenCalled();
+    expect(sent).toHaveLength(0);
+    // The other request's attempt ends (the row must not stay due for this file's job tests).
+    await shop.db.tradeInRegistration.update({
+      where: { orderId: o.orderId },
+      data: { status: "registered" },
+    });
+  });
+
   it("leaves a plain purchase alone (go-live scenario 3): no registration, nothing to tell", async () => {
     const o = await paidOrder();
     const { client, sent } = fakeClient({ session: {} });

@@ -71,8 +71,7 @@ export async function applyTradeInAfterCardPayment(
   if (!order) throw new Error(`order ${params.orderId} not found`);
   const existing = await deps.store.find(order.id);
   if (existing) return resultOf(existing.status, order.tradeInMessage);
-  // false: the same order submitted twice at once; the other request owns the row.
-  await deps.store.create({
+  const created = await deps.store.create({
     orderId: order.id,
     sessionHash: sessionHash(params.shopper.sessionId, params.shopper.salt),
     cart: encodeCart(cartOfLines({ ...order, id: order.cartId })),
@@ -81,6 +80,12 @@ export async function applyTradeInAfterCardPayment(
     status: "queued",
     nextAttemptAt: deps.now(),
   });
+  if (!created) {
+    // The same order submitted twice at once: the other request owns the row and its attempt
+    // (a second attempt now could send register-purchase twice); this one reports the row.
+    const owned = await deps.store.find(order.id);
+    return resultOf(owned?.status ?? "queued", order.tradeInMessage);
+  }
   // The service did not answer a moment ago: the shopper does not wait for it again. The row
   // stays queued and the retry job makes the attempt in the background.
   const since = new Date(deps.now().getTime() - UNREACHABLE_MEMORY_MS);

@@ -1,0 +1,68 @@
+import { randomUUID } from "node:crypto";
+import {
+  type ConformanceHost,
+  runShopPortsConformance,
+} from "@/lib/service/test-support/shop-ports-conformance";
+import { createTokenSealer } from "@/lib/service/token-sealing";
+import { serviceCheckoutSchema } from "@/lib/shop/checkout-input";
+import { shippingPrice } from "@/lib/shop/shipping";
+import { openTestDatabase } from "@/test-support/test-db";
+import { CHECKOUT, TEST_ENV } from "@/test-support/test-shop";
+import { createServiceOrderStore } from "./service-order-store";
+import { createServicePayStore, shopOrderStatuses } from "./service-pay-store";
+import { createPrismaTokenStore } from "./token-store";
+import { createTradeInStore } from "./trade-in-store";
+
+// The shop's Prisma adapter against lib/service's conformance suite: every check on a fresh,
+// migrated database (SQLite; PostgreSQL with TEST_DATABASE=postgresql).
+
+// The stores read the shop's base URL from its settings (loadOrderWithItems).
+Object.assign(process.env, TEST_ENV, { DATABASE_URL: process.env.DATABASE_URL ?? "file:unused" });
+
+const PRICE = 10_000;
+const TAX = 2_300;
+
+async function prismaHost(): Promise<ConformanceHost> {
+  const { db, cleanup } = await openTestDatabase("conformance-");
+  const category = await db.category.create({ data: { slug: "phones", name: "Phones" } });
+  const product = await db.product.create({
+    data: {
+      slug: "phone",
+      name: "Phone",
+      description: "A phone",
+      image: "/products/phone.svg",
+      categoryId: category.id,
+      prices: { create: [{ currency: "EUR", price: PRICE, tax: TAX }] },
+    },
+  });
+  const details = serviceCheckoutSchema.parse(CHECKOUT);
+  return {
+    servicePay: createServicePayStore(db),
+    statuses: shopOrderStatuses,
+    orders: createServiceOrderStore(db),
+    tradeIns: createTradeInStore(db),
+    tokens: createPrismaTokenStore(db, createTokenSealer(TEST_ENV.SERVICE_TOKEN_KEY)),
+    async seedOpenCart() {
+      const sessionId = randomUUID();
+      await db.cart.create({
+        data: {
+          sessionId,
+          currency: "EUR",
+          items: { create: [{ productId: product.id, quantity: 1 }] },
+        },
+      });
+      return {
+        sessionId,
+        details,
+        owes: PRICE + TAX + shippingPrice(CHECKOUT.shipping_method, "EUR"),
+        currency: "EUR",
+      };
+    },
+    async persistedTokenText() {
+      return JSON.stringify(await db.serviceToken.findMany());
+    },
+    close: cleanup,
+  };
+}
+
+runShopPortsConformance(prismaHost, "the shop's Prisma adapter");
