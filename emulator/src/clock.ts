@@ -35,11 +35,22 @@ export class Clock {
     return own.frozenAt ?? base + own.offset;
   }
 
-  /** A merchant's clock as the control API shows it. */
-  merchantView(merchant: string): { offset_ms: Millis; frozen: boolean } {
+  /**
+   * A merchant's clock as the control API shows it: `offset_ms` from real time (as the emulator
+   * clock's), `merchant_offset_ms` from the emulator clock (this merchant's own move).
+   */
+  merchantView(merchant: string): {
+    offset_ms: Millis;
+    merchant_offset_ms: Millis;
+    frozen: boolean;
+  } {
     const own = this.#merchants.get(merchant);
+    // One read of real time, so a clock that was not moved shows exactly 0.
+    const real = Date.now();
+    const base = this.#frozenAt ?? real + this.#offset;
+    const now = own ? (own.frozenAt ?? base + own.offset) : base;
     const frozen = (own?.frozenAt ?? null) !== null || this.frozen;
-    return { offset_ms: this.now(merchant) - this.now(), frozen };
+    return { offset_ms: now - real, merchant_offset_ms: now - base, frozen };
   }
 
   /** Moves one merchant's clock (a negative amount moves it back); others stay where they are. */

@@ -165,9 +165,14 @@ export function mountMerchantControl(r: Hono<EmulatorEnv>, ctx: EmulatorContext)
     return reply(c, { deleted: id });
   });
 
-  r.post("/merchants/:id/reset", (c) => {
+  r.post("/merchants/:id/reset", async (c) => {
     const id = c.req.param("id");
     if (!ctx.state.getMerchant(id)) return unknown(c, id);
+    // No body, or an empty object: anything else is a caller that meant something else.
+    if ((await c.req.text()).trim() !== "") {
+      const parsed = await read(c, z.object({}).strict());
+      if (!parsed.ok) return parsed.response;
+    }
     ctx.resetMerchant(id);
     return reply(c, { status: "reset", merchant_id: id });
   });
