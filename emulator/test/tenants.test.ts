@@ -1,4 +1,5 @@
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { webhooksFor } from "../src/webhooks/module";
 import { emulatorPerFile, errorOf, type Harness, newHash, tokenRequest } from "./harness";
 
 // Several merchants in one emulator (README, "Several merchants in one emulator"): two test
@@ -319,6 +320,75 @@ describe("POST /__emulator/merchants/{id}/clock", () => {
       await h.control("POST", "/merchants/m_worker_a/clock", { reset: true })
     ).json();
     expect(back).toMatchObject({ frozen: false, merchant_offset_ms: 0 });
+  });
+
+  it("opens a new rate-limit window for A's client only", async () => {
+    // The emulator clock stands still, so no real minute boundary passes during the test.
+    await h.control("POST", "/clock/set", { now: "2030-01-01T00:00:10.000Z", freeze: true });
+    const tokenA = (await login(a)).access_token; // the token request counts: 1
+    const tokenB = (await login(b)).access_token;
+    await h.control("PATCH", "/config", { rate_limit_per_minute: 2 });
+    for (const token of [tokenA, tokenB]) {
+      expect((await h.api(token, "/core/merchants/")).status).toBe(200);
+      expect((await h.api(token, "/core/merchants/")).status).toBe(429);
+    }
+    await h.control("POST", "/merchants/m_worker_a/clock", { minutes: 1 });
+    expect((await h.api(tokenA, "/core/merchants/")).status).toBe(200);
+    expect((await h.api(tokenB, "/core/merchants/")).status).toBe(429);
+  });
+
+  it("fires A's due webhook retries only; A's reset empties A's queue only", async () => {
+    // Nothing listens on this port (the brief's range): every attempt fails, a retry is due 10 s on.
+    for (const m of [a, b]) {
+      await h.control("PATCH", `/merchants/${m.id}`, {
+        webhook_base: "http://127.0.0.1:5699/hooks",
+      });
+      const res = await h.control("POST", "/orders", {
+        merchant_id: m.id,
+        cart_id: `cart-${m.id}`,
+        amount: 30250,
+        status: "payment_completed",
+      });
+      const { order_id } = await res.json();
+      const order = h.ctx.state.findOrder(m.id, order_id);
+      if (!order) throw new Error("order not stored");
+      webhooksFor(h.ctx).notifyOrder(order);
+    }
+    type Listed = { merchant_id: string; attempts: unknown[]; failures: number };
+    const queue = async () =>
+      ((await (await h.control("GET", "/webhooks")).json()).notifications as Listed[]).map((n) => [
+        n.merchant_id,
+        n.failures,
+      ]);
+    await expect.poll(queue).toEqual([
+      [a.id, 1],
+      [b.id, 1],
+    ]);
+    await h.control("POST", "/merchants/m_worker_a/clock", { seconds: 10 });
+    await expect.poll(queue).toEqual([
+      [a.id, 2],
+      [b.id, 1],
+    ]);
+    await h.control("POST", "/merchants/m_worker_a/reset");
+    expect(await queue()).toEqual([[b.id, 1]]);
+  });
+
+  it("is saved with the state: a snapshot put back keeps A's clock, A's order and A's credentials", async () => {
+    const heldA = await holdings(a);
+    await h.control("POST", "/merchants/m_worker_a/clock", { hours: 2 });
+    const saved = await (await h.control("GET", "/state")).json();
+    expect(Object.keys(saved.merchant_clocks)).toEqual([a.id]);
+    await h.control("POST", "/reset");
+    expect((await h.control("PUT", "/state", saved)).status).toBe(200);
+    const clockA = await (await h.control("GET", "/merchants/m_worker_a/clock")).json();
+    expect(clockA.merchant_offset_ms).toBeGreaterThanOrEqual(2 * 3_600_000);
+    const clockB = await (await h.control("GET", "/merchants/m_worker_b/clock")).json();
+    expect(clockB.merchant_offset_ms).toBe(0);
+    // A's token expired on A's clock (two hours on); its credentials came back with the state.
+    expect((await h.api(heldA.token, "/core/merchants/")).status).toBe(401);
+    const fresh = await login(a);
+    expect(fresh.merchant_id).toBe(a.id);
+    expect(await orderIds(fresh.access_token)).toEqual([heldA.orderId]);
   });
 
   it("refuses an unknown merchant (404) and a bad body (400)", async () => {
