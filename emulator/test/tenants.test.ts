@@ -250,12 +250,25 @@ describe("faults with a merchant", () => {
     );
     expect(refused.status).toBe(500);
 
+    // The SDK routes: addressed to a merchant by the merchant_id of their query or body.
+    await h.control("POST", "/faults", { endpoint: "/sdk/v1/", status: 500, merchant: a.id });
+    expect((await h.fetch(`/sdk/v1/catalog?merchant_id=${a.id}`)).status).toBe(500);
+    expect((await h.fetch(`/sdk/v1/catalog?merchant_id=${b.id}`)).status).toBe(200);
+    const init = (m: Cloned) =>
+      h.fetch("/sdk/v1/init", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ merchant_id: m.id, session_hash: newHash() }),
+      });
+    expect((await init(a)).status).toBe(500);
+    expect((await init(b)).status).not.toBe(500);
+
     // A fault without a merchant still hits everyone.
     await h.control("POST", "/faults", { endpoint: "orders_list", status: 429, count: 2 });
     expect((await h.api(tokenA, "/payments/orders/")).status).toBe(429);
     expect((await h.api(tokenB, "/payments/orders/")).status).toBe(429);
     const listed = await (await h.control("GET", `/faults?merchant=${a.id}`)).json();
-    expect(listed.faults).toHaveLength(1);
+    expect(listed.faults).toHaveLength(2);
   });
 
   it("refuses a fault for an unknown merchant (404) or a bad merchant field (400)", async () => {
