@@ -117,6 +117,25 @@ describe("POST /__emulator/merchants/{id}/clone", () => {
     });
   });
 
+  it("holds at most 200 merchants, and answers this machine's tools only", async () => {
+    const made: string[] = [];
+    let res = await h.control("POST", "/merchants/m_demo/clone", { id: "m_many_0" });
+    while (res.status === 201) {
+      made.push((await res.json()).merchant.id);
+      res = await h.control("POST", "/merchants/m_demo/clone", { id: `m_many_${made.length}` });
+    }
+    expect(await errorOf(res)).toMatchObject({ status: 409, error: "conflict" });
+    const { merchants } = await (await h.control("GET", "/merchants")).json();
+    expect(merchants).toHaveLength(200);
+    for (const id of made) await h.control("DELETE", `/merchants/${id}`);
+    const foreign = await h.fetch("/__emulator/merchants/m_demo/clone", {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: "https://evil.example" },
+      body: JSON.stringify({ id: "m_evil" }),
+    });
+    expect(await errorOf(foreign)).toMatchObject({ status: 403, error: "forbidden" });
+  });
+
   it("refuses an unknown source (404), a bad body (400) and a taken id (409)", async () => {
     expect(
       await errorOf(await h.control("POST", "/merchants/m_nobody/clone", { id: "m_x" })),
