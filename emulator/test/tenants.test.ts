@@ -322,6 +322,23 @@ describe("POST /__emulator/merchants/{id}/clock", () => {
     expect((await (await h.control("GET", "/clock")).json()).offset_ms).toBe(0);
   });
 
+  it("expires A's sessions only", async () => {
+    const hashes = { [a.id]: newHash(), [b.id]: newHash() };
+    for (const m of [a, b]) {
+      const res = await h.control("POST", "/sessions", {
+        merchant_id: m.id,
+        session_hash: hashes[m.id],
+      });
+      expect(res.status).toBe(201);
+    }
+    // Sessions live 72 hours after they were last bound (README, fidelity table).
+    await h.control("POST", "/merchants/m_worker_a/clock", { hours: 73 });
+    const tokenA = (await login(a)).access_token;
+    const tokenB = (await login(b)).access_token;
+    expect((await h.api(tokenA, `/core/sessions/${hashes[a.id]}/`)).status).toBe(404);
+    expect((await h.api(tokenB, `/core/sessions/${hashes[b.id]}/`)).status).toBe(200);
+  });
+
   it("freezes A's clock, sets it, and puts it back; moving the emulator clock moves both", async () => {
     const frozen = await (
       await h.control("POST", "/merchants/m_worker_a/clock", {
