@@ -87,6 +87,9 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   const clock = new Clock();
   const resetListeners = new Set<() => void>();
   const beforeResetListeners = new Set<() => void>();
+  const merchantResetListeners = new Set<(merchantId: string) => void>();
+  /** Resets per merchant; a global reset changes every merchant's run through `resets`. */
+  const merchantResets = new Map<string, number>();
   let resets = 0;
   const ctx: EmulatorContext = {
     state: new Store(seed, clock, options.idPrefix ?? newIdPrefix()),
@@ -105,6 +108,26 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     },
     get resets() {
       return resets;
+    },
+    onMerchantReset(listener) {
+      merchantResetListeners.add(listener);
+      return () => merchantResetListeners.delete(listener);
+    },
+    runOf(merchantId) {
+      const own = merchantId === undefined ? 0 : (merchantResets.get(merchantId) ?? 0);
+      return `${resets}.${own}`;
+    },
+    resetMerchant(merchantId) {
+      merchantResets.set(merchantId, (merchantResets.get(merchantId) ?? 0) + 1);
+      const clients = [...ctx.state.clients.values()]
+        .filter((c) => c.merchant_id === merchantId)
+        .map((c) => c.client_id);
+      ctx.state.resetMerchant(merchantId);
+      ctx.clock.resetMerchant(merchantId);
+      ctx.journal.clearMerchant(merchantId);
+      ctx.faults.clearMerchant(merchantId);
+      ctx.rateLimiter.forget(clients);
+      for (const listener of merchantResetListeners) listener(merchantId);
     },
     reset() {
       for (const listener of beforeResetListeners) listener();

@@ -28,4 +28,30 @@ describe("Clock", () => {
     expect(seen[0]).toBeGreaterThanOrEqual(1000);
     expect(seen[0]).toBeLessThan(1050);
   });
+
+  it("gives each merchant its own clock on top of the emulator clock", () => {
+    const clock = new Clock();
+    const at = Date.parse("2030-01-01T00:00:00Z");
+    clock.set(at, true);
+    clock.advanceMerchant("m_a", 60_000);
+    expect(clock.now("m_a")).toBe(at + 60_000);
+    expect(clock.now("m_b")).toBe(at);
+    expect(clock.now()).toBe(at);
+    // The emulator clock carries every merchant with it, a stopped one too.
+    clock.setMerchant("m_b", at + 5_000, true);
+    clock.advance(1_000);
+    expect([clock.now("m_a"), clock.now("m_b"), clock.now()]).toEqual([
+      at + 61_000,
+      at + 6_000,
+      at + 1_000,
+    ]);
+    expect(clock.merchantView("m_a")).toMatchObject({ merchant_offset_ms: 60_000 });
+    const moved: (string | undefined)[] = [];
+    clock.onChange((_now, _previous, merchant) => moved.push(merchant));
+    clock.resetMerchant("m_a");
+    expect(clock.now("m_a")).toBe(at + 1_000);
+    clock.reset();
+    expect(clock.merchantView("m_b")).toMatchObject({ merchant_offset_ms: 0, frozen: false });
+    expect(moved).toEqual(["m_a", undefined]);
+  });
 });

@@ -16,6 +16,9 @@ export interface EmulatorVariables {
   clientId: string;
   /** What the route decided about the request, for the journal (e.g. a refused observation). */
   journalMeta: Record<string, unknown>;
+  /** The merchant the request is authenticated as or addressed to, when known (set before the
+   *  faults are matched: merchant-scoped faults and resets go by it). */
+  merchantId: string;
 }
 
 export type EmulatorEnv = { Variables: EmulatorVariables };
@@ -61,6 +64,17 @@ export interface EmulatorContext {
   /** How many resets so far: a request that was in flight across one belongs to the run the
    *  reset ended, so it is neither journaled nor answered from the new state. */
   readonly resets: number;
+  /**
+   * One merchant back to its seed (or creation) state: its tokens, sessions, trade-ins, orders,
+   * faults, journal entries, clock and rate-limit windows, then every onMerchantReset listener
+   * (its webhook queue…). Other merchants keep everything.
+   */
+  resetMerchant(merchantId: string): void;
+  /** Registers a module's own reset of one merchant's part; returns an unsubscribe. */
+  onMerchantReset(listener: (merchantId: string) => void): () => void;
+  /** The run a request of this merchant belongs to: it changes with every reset and with every
+   *  reset of that merchant (without a merchant: with every reset only). */
+  runOf(merchantId?: string): string;
 }
 
 /**

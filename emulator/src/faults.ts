@@ -10,6 +10,8 @@ export interface FaultRule {
   endpoint: string;
   /** Only this method, when set. */
   method?: string;
+  /** Only requests authenticated as or addressed to this merchant, when set. */
+  merchant?: string;
   /** Answer this status instead of running the endpoint. Latency alone when unset. */
   status?: number;
   /** Delay before answering (or before running the endpoint when no status is set). */
@@ -93,12 +95,22 @@ export class Faults {
     this.#random = mulberry32(this.#seed);
   }
 
-  /** The rule that fires for this request, if any (consumes one of its `count`). */
-  match(method: string, path: string): FaultRule | undefined {
+  /** Removes the rules scoped to one merchant (its reset); global rules stay. */
+  clearMerchant(merchant: string): void {
+    this.#rules = this.#rules.filter((r) => r.merchant !== merchant);
+  }
+
+  /**
+   * The rule that fires for this request, if any (consumes one of its `count`). `merchant` is
+   * the merchant the request is authenticated as or addressed to: a rule scoped to another
+   * merchant (or to one, when the request's merchant is unknown) does not fire.
+   */
+  match(method: string, path: string, merchant?: string): FaultRule | undefined {
     if (this.#rules.length === 0) return undefined;
     const name = endpointFor(path)?.name;
     for (const rule of this.#rules) {
       if (rule.method && rule.method.toUpperCase() !== method) continue;
+      if (rule.merchant !== undefined && rule.merchant !== merchant) continue;
       const hit =
         rule.endpoint === "*" ||
         rule.endpoint === name ||

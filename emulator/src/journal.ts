@@ -22,6 +22,8 @@ export interface JournalEntry {
   response_body?: unknown;
   /** OAuth client that made the request, when known. */
   client_id?: string;
+  /** Merchant the request was authenticated as or addressed to (or the webhook's), when known. */
+  merchant_id?: string;
   /** Fault rule that shaped this response, when one did. */
   fault?: string;
   /** Webhook delivery attempt number (1 = first). */
@@ -140,6 +142,7 @@ export class Journal {
     request_body?: unknown;
     response_body?: unknown;
     error?: string;
+    merchant_id?: string;
     meta?: Record<string, unknown>;
   }): JournalEntry {
     const { url, ...rest } = attempt;
@@ -171,12 +174,22 @@ export class Journal {
     this.#seq = 0;
   }
 
+  /** Drops one merchant's entries (its reset); sequence numbers go on, others stay. */
+  clearMerchant(merchant: string): void {
+    for (let i = 0; i < this.#entries.length; i++) {
+      if (this.#entries[i]?.merchant_id === merchant) this.#entries[i] = undefined;
+    }
+  }
+
   /** Entries after `after` (oldest first), redacted, at most `limit` of the newest. */
-  read(options: { after?: number; limit?: number; kind?: JournalKind } = {}): JournalEntry[] {
+  read(
+    options: { after?: number; limit?: number; kind?: JournalKind; merchant?: string } = {},
+  ): JournalEntry[] {
     const after = options.after ?? 0;
     const out: JournalEntry[] = [];
     for (const entry of this.raw(after)) {
       if (options.kind && entry.kind !== options.kind) continue;
+      if (options.merchant !== undefined && entry.merchant_id !== options.merchant) continue;
       out.push(presentEntry(entry));
     }
     const limit = options.limit ?? out.length;

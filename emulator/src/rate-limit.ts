@@ -32,4 +32,9 @@ export class RateLimiter {
   reset(): void {
     this.#windows.clear();
   }
+
+  /** Forgets these keys' windows (one merchant's clients, at its reset). */
+  forget(keys: Iterable<string>): void {
+    for (const key of keys) this.#windows.delete(key);
+  }
 }

@@ -82,8 +82,6 @@ export function journalRequests(ctx: EmulatorContext): MiddlewareHandler<Emulato
     const path = c.req.path;
     if (isControl(path)) return next();
     const started = performance.now();
-    const at = ctx.clock.now();
-    const run = ctx.resets;
     const method = c.req.method;
     let requestBody: string | undefined;
     if (method !== "GET" && method !== "HEAD") {
@@ -93,10 +91,20 @@ export function journalRequests(ctx: EmulatorContext): MiddlewareHandler<Emulato
         .text()
         .catch(() => undefined);
     }
+    const addressed = requestMerchant(
+      ctx,
+      c.req.raw.headers,
+      c.req.query("merchant_id"),
+      requestBody,
+    );
+    if (addressed !== undefined) c.set("merchantId", addressed);
+    const at = ctx.clock.now(addressed);
+    const run = ctx.runOf(addressed);
     await next();
-    // Answered after a reset (it waited on an injected latency): it belongs to the run the
-    // reset archived, not to the journal of the next one.
-    if (ctx.resets !== run) return;
+    // Answered after a reset, of the emulator or of the request's merchant (it waited on an
+    // injected latency): it belongs to the run the reset archived, not to the next one's journal.
+    if (ctx.runOf(addressed) !== run) return;
+    const merchantId = c.get("auth")?.merchant_id ?? addressed;
     const url = c.req.url;
     const q = url.indexOf("?");
     const entry = ctx.journal.record({
@@ -112,6 +120,7 @@ export function journalRequests(ctx: EmulatorContext): MiddlewareHandler<Emulato
       request_body: requestBody,
       response_body: c.get("journalBody"),
       client_id: c.get("clientId") ?? c.get("auth")?.client_id,
+      ...(merchantId !== undefined ? { merchant_id: merchantId } : {}),
       ...(c.get("journalMeta") ? { meta: c.get("journalMeta") } : {}),
     });
     if (ctx.config.log) {
@@ -130,6 +139,50 @@ export function journalRequests(ctx: EmulatorContext): MiddlewareHandler<Emulato
   };
 }
 
+const MAX_SNIFFED_BODY = 64 * 1024;
+
+/**
+ * The merchant a request is authenticated as or addressed to, read before any route runs (so
+ * merchant-scoped faults and resets can go by it): a bearer token's merchant (expired or not),
+ * a Basic-authenticated OAuth client's merchant (secret not checked: this only attributes), or
+ * the `merchant_id` of the SDK routes' query or JSON body. Undefined when none says.
+ */
+export function requestMerchant(
+  ctx: EmulatorContext,
+  headers: Headers,
+  queryMerchant: string | undefined,
+  body: string | undefined,
+): string | undefined {
+  const header = headers.get("authorization") ?? "";
+  const bearer = BEARER.exec(header)?.[1];
+  if (bearer) return ctx.state.accessTokens.get(bearer)?.merchant_id;
+  const basic = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header)?.[1];
+  if (basic) {
+    const decoded = Buffer.from(basic, "base64").toString("utf8");
+    const colon = decoded.indexOf(":");
+    let id: string | undefined;
+    try {
+      id = decodeURIComponent(
+        (colon === -1 ? decoded : decoded.slice(0, colon)).replace(/\+/g, " "),
+      );
+    } catch {
+      id = undefined;
+    }
+    return id === undefined ? undefined : ctx.state.getClient(id)?.merchant_id;
+  }
+  const known = (id: unknown) =>
+    typeof id === "string" && ctx.state.getMerchant(id) ? id : undefined;
+  if (queryMerchant !== undefined) return known(queryMerchant);
+  if (body && body.length <= MAX_SNIFFED_BODY && body.trimStart().startsWith("{")) {
+    try {
+      return known((JSON.parse(body) as { merchant_id?: unknown }).merchant_id);
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
 function retryAfterOf(headers: Headers): { response_headers?: Record<string, string> } {
   const value = headers.get("retry-after");
   return value === null ? {} : { response_headers: { "retry-after": value } };
@@ -141,14 +194,16 @@ export function serviceGuards(ctx: EmulatorContext): MiddlewareHandler<EmulatorE
     const path = c.req.path;
     if (isControl(path)) return next();
     if (ctx.config.maintenance) return serviceUnavailable(c, ctx.config.maintenanceRetryAfter);
-    const rule = ctx.faults.match(c.req.method, path);
+    const merchant = c.get("merchantId");
+    const rule = ctx.faults.match(c.req.method, path, merchant);
     if (!rule) return next();
     c.header("X-Emulator-Fault", rule.id);
     if (rule.latency_ms > 0) {
-      const run = ctx.resets;
+      const run = ctx.runOf(merchant);
       await new Promise((r) => setTimeout(r, rule.latency_ms));
-      // The emulator was reset meanwhile: the state this request was meant for is gone.
-      if (ctx.resets !== run) {
+      // The emulator (or this request's merchant) was reset meanwhile: the state this request
+      // was meant for is gone.
+      if (ctx.runOf(merchant) !== run) {
         return fail(
           c,
           503,
@@ -191,7 +246,7 @@ export function requireBearer(ctx: EmulatorContext): MiddlewareHandler<EmulatorE
     const access = token ? ctx.state.validAccessToken(token) : undefined;
     if (!access) return unauthorized(c, "The access token is invalid or expired.");
     c.set("auth", access);
-    const decision = ctx.rateLimiter.hit(access.client_id, ctx.clock.now());
+    const decision = ctx.rateLimiter.hit(access.client_id, ctx.clock.now(access.merchant_id));
     if (!decision.ok) return tooManyRequests(c, ctx.rateLimiter.limit, decision.retryAfterSeconds);
     return next();
   };

@@ -53,6 +53,8 @@ export class Readiness {
   constructor(private readonly ctx: EmulatorContext) {
     // Before the journal is cleared, what it showed becomes part of the run's record.
     ctx.onBeforeReset(() => this.#archiveEpoch());
+    // A merchant's reset starts its record over; other merchants keep theirs.
+    ctx.onMerchantReset((merchantId) => this.clear(merchantId));
   }
 
   /** Raw session ids and salts a merchant's test declares (checked nowhere in the traffic). */

@@ -13,6 +13,7 @@ import { presentEntry } from "../journal";
 import { quote } from "../state/catalog";
 import { loadState, MAX_SNAPSHOT_BYTES, parseSavedState, saveState } from "../state/saved";
 import { currentVersion } from "../state/store";
+import { mountMerchantControl } from "./merchants";
 
 // The control API under /__emulator/ (WireMock's /__admin in spirit): never journaled,
 // never rate limited, never faulted, and it keeps working in maintenance mode.
@@ -101,6 +102,8 @@ const faultBody = z.object({
   error: z.string().optional(),
   error_description: z.string().optional(),
   retry_after_seconds: z.number().int().min(0).max(86_400).optional(),
+  /** Only requests authenticated as or addressed to this merchant. */
+  merchant: z.string().min(1).max(64).optional(),
 });
 
 const orderBody = z.object({
@@ -209,6 +212,7 @@ export function controlRoutes(ctx: EmulatorContext): Hono<EmulatorEnv> {
     if (!merchant) return fail(c, 404, "not_found", "Unknown merchant.");
     return reply(c, merchantView(merchant));
   });
+  mountMerchantControl(r, ctx);
 
   // ---- sessions and trade-ins ----
   r.get("/sessions", (c) =>
@@ -275,7 +279,7 @@ export function controlRoutes(ctx: EmulatorContext): Hono<EmulatorEnv> {
     const validUntil = b.valid_until
       ? Date.parse(b.valid_until)
       : b.valid_for_seconds !== undefined
-        ? ctx.clock.now() + b.valid_for_seconds * 1000
+        ? ctx.clock.now(merchant.id) + b.valid_for_seconds * 1000
         : undefined;
     const item = ctx.state.createTradeIn({
       merchant_id: merchant.id,
@@ -325,13 +329,23 @@ export function controlRoutes(ctx: EmulatorContext): Hono<EmulatorEnv> {
   });
 
   // ---- faults ----
-  r.get("/faults", (c) => reply(c, { faults: ctx.faults.list() }));
+  r.get("/faults", (c) => {
+    const merchant = c.req.query("merchant");
+    const faults = ctx.faults.list();
+    return reply(c, {
+      faults: merchant === undefined ? faults : faults.filter((f) => f.merchant === merchant),
+    });
+  });
   r.post("/faults", async (c) => {
     const parsed = await readControlJson(c, faultBody);
     if (!parsed.ok) return parsed.response;
-    const { method, status, error, error_description, ...rest } = parsed.value;
+    const { method, status, error, error_description, merchant, ...rest } = parsed.value;
+    if (merchant !== undefined && !ctx.state.getMerchant(merchant)) {
+      return fail(c, 404, "not_found", `Unknown merchant ${merchant}.`);
+    }
     const rule = ctx.faults.add({
       ...rest,
+      ...(merchant ? { merchant } : {}),
       ...(method ? { method } : {}),
       ...(status !== undefined ? { status } : {}),
       ...(error ? { error } : {}),
@@ -356,14 +370,25 @@ export function controlRoutes(ctx: EmulatorContext): Hono<EmulatorEnv> {
         after: z.coerce.number().int().min(0).optional(),
         limit: z.coerce.number().int().min(1).max(10_000).optional(),
         kind: z.enum(["request", "webhook"]).optional(),
+        merchant: z.string().min(1).max(64).optional(),
       })
       .safeParse({
         after: c.req.query("after") || undefined,
         limit: c.req.query("limit") || undefined,
         kind: c.req.query("kind") || undefined,
+        merchant: c.req.query("merchant"),
       });
-    if (!q.success)
-      return fail(c, 400, "bad_request", "after/limit must be integers; kind request or webhook.");
+    if (!q.success) {
+      return fail(
+        c,
+        400,
+        "bad_request",
+        "after/limit must be integers; kind request or webhook; merchant a merchant id.",
+      );
+    }
+    if (q.data.merchant !== undefined && !ctx.state.getMerchant(q.data.merchant)) {
+      return fail(c, 404, "not_found", `Unknown merchant ${q.data.merchant}.`);
+    }
     return reply(c, {
       entries: ctx.journal.read(q.data),
       last_seq: ctx.journal.lastSeq,

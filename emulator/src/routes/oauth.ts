@@ -92,7 +92,7 @@ export const oauthModule: EmulatorModule = {
         );
       }
       c.set("clientId", client.client_id);
-      const decision = ctx.rateLimiter.hit(client.client_id, ctx.clock.now());
+      const decision = ctx.rateLimiter.hit(client.client_id, ctx.clock.now(client.merchant_id));
       if (!decision.ok)
         return tooManyRequests(c, ctx.rateLimiter.limit, decision.retryAfterSeconds);
 
@@ -164,7 +164,7 @@ export const oauthModule: EmulatorModule = {
             "The refresh token is unknown, already used, or was issued to another client.",
           );
         }
-        if (ctx.clock.now() >= refresh.expires_at) {
+        if (ctx.clock.now(refresh.merchant_id) >= refresh.expires_at) {
           // Contract, error table: expired refresh token → 401 invalid_grant.
           return oauthError(c, 401, "invalid_grant", "The refresh token has expired.");
         }

@@ -33,6 +33,8 @@ export interface PurchaseReceipt {
   cart_id: string | null;
   order_amount: unknown;
   duplicate: boolean;
+  /** The merchant whose token sent it (null without a known token). */
+  merchant_id: string | null;
 }
 
 const receipts = new WeakMap<EmulatorContext, PurchaseReceipt[]>();
@@ -60,8 +62,13 @@ function recordReceipts(ctx: EmulatorContext): MiddlewareHandler<EmulatorEnv> {
   ctx.onReset(() => {
     list.length = 0;
   });
+  ctx.onMerchantReset((merchantId) => {
+    const kept = list.filter((r) => r.merchant_id !== merchantId);
+    list.length = 0;
+    list.push(...kept);
+  });
   return async (c, next) => {
-    const received_at = new Date(ctx.clock.now()).toISOString();
+    const received_at = new Date(ctx.clock.now(c.get("merchantId"))).toISOString();
     await next();
     // After the answer: the body was read (and cached) by the route, read here leniently.
     const body = lenientJson(await c.req.text().catch(() => ""));
@@ -77,6 +84,7 @@ function recordReceipts(ctx: EmulatorContext): MiddlewareHandler<EmulatorEnv> {
       cart_id: cart?.ok ? cart.cart.id : null,
       order_amount: body.order_amount ?? null,
       duplicate: answer?.duplicate === true,
+      merchant_id: c.get("auth")?.merchant_id ?? c.get("merchantId") ?? null,
     });
   };
 }

@@ -53,6 +53,9 @@ export const sdkApiModule: EmulatorModule = {
     const carts = new Map<string, string>();
     seenCarts.set(ctx, carts);
     ctx.onReset(() => carts.clear());
+    ctx.onMerchantReset((merchantId) => {
+      for (const key of [...carts.keys()]) if (key.startsWith(`${merchantId}|`)) carts.delete(key);
+    });
 
     const merchantFor = (c: C, merchantId: string): Merchant | Response => {
       const merchant = ctx.state.getMerchant(merchantId);
@@ -219,7 +222,7 @@ export const sdkApiModule: EmulatorModule = {
             name: magic.name,
           },
           condition: { answers: input.answers, factor: 1 },
-          ...(magic.validFor ? { valid_until: ctx.clock.now() + magic.validFor } : {}),
+          ...(magic.validFor ? { valid_until: ctx.clock.now(merchant.id) + magic.validFor } : {}),
         });
         return reply(c, tradeInView(item), 201);
       }

@@ -17,6 +17,9 @@ export interface SavedState {
   clock_offset_ms?: number;
   /** Set when the clock stood still: the emulator time it stands at (ms). */
   clock_frozen_at_ms?: number;
+  /** Merchants whose own clock was moved (README, "Several merchants in one emulator"): the
+   *  offset from the emulator clock, or the time it stands at. */
+  merchant_clocks?: Record<string, { offset_ms: number; frozen_at_ms?: number }>;
   webhooks?: Notification[];
 }
 
@@ -225,6 +228,9 @@ export const savedStateSchema = z
     state: snapshot,
     clock_offset_ms: millis.optional(),
     clock_frozen_at_ms: millis.optional(),
+    merchant_clocks: z
+      .record(id, z.object({ offset_ms: millis, frozen_at_ms: millis.optional() }))
+      .optional(),
     webhooks: z.array(notification).optional(),
   })
   .superRefine((saved, issues) => {
@@ -247,16 +253,27 @@ export const savedStateSchema = z
     check(saved.state.tradein_items, ["state", "tradein_items"]);
     check(saved.state.orders, ["state", "orders"]);
     check(saved.webhooks ?? [], ["webhooks"]);
+    for (const merchantId of Object.keys(saved.merchant_clocks ?? {})) {
+      if (!merchants.has(merchantId)) {
+        issues.addIssue({
+          code: "custom",
+          path: ["merchant_clocks", merchantId],
+          message: `unknown merchant ${merchantId}`,
+        });
+      }
+    }
   });
 
 // ---- taking and applying a snapshot
 
 /** The whole state now (a deep copy: later requests do not change it). */
 export function saveState(ctx: EmulatorContext): SavedState {
+  const merchantClocks = ctx.clock.merchantClocks();
   return {
     state: ctx.state.snapshot(),
     clock_offset_ms: ctx.clock.offset,
     ...(ctx.clock.frozen ? { clock_frozen_at_ms: ctx.clock.now() } : {}),
+    ...(Object.keys(merchantClocks).length > 0 ? { merchant_clocks: merchantClocks } : {}),
     webhooks: webhooksFor(ctx).snapshot(),
   };
 }
@@ -277,11 +294,15 @@ export function loadState(ctx: EmulatorContext, saved: SavedState): void {
 
 function apply(ctx: EmulatorContext, saved: SavedState): void {
   ctx.state.restore(saved.state);
+  ctx.clock.reset(); // every merchant's clock too
   if (saved.clock_frozen_at_ms !== undefined) {
     ctx.clock.set(saved.clock_frozen_at_ms, true);
-  } else {
-    ctx.clock.reset();
-    if (saved.clock_offset_ms) ctx.clock.advance(saved.clock_offset_ms);
+  } else if (saved.clock_offset_ms) {
+    ctx.clock.advance(saved.clock_offset_ms);
+  }
+  for (const [merchantId, own] of Object.entries(saved.merchant_clocks ?? {})) {
+    if (own.frozen_at_ms !== undefined) ctx.clock.setMerchant(merchantId, own.frozen_at_ms, true);
+    else ctx.clock.advanceMerchant(merchantId, own.offset_ms);
   }
   webhooksFor(ctx).restore(saved.webhooks ?? []);
 }

@@ -28,7 +28,7 @@ import type {
 
 // Plain synchronous operations on the in-memory state. Routes (the service API, the control
 // API, the SDK routes and the webhook dispatcher) call these; none of them touch the maps
-// directly. Every time comes from the one clock.
+// directly. Every time comes from the clock of the merchant concerned (clock.ts).
 
 export const HOUR: Millis = 60 * 60 * 1000;
 export const DAY: Millis = 24 * HOUR;
@@ -215,6 +215,77 @@ export class Store {
     return next;
   }
 
+  /**
+   * Adds a merchant with its API users and OAuth clients (control API: a clone of a seed
+   * merchant). It joins the store's seed: its reset state, kept by a global reset and saved
+   * with --state like the seed's own merchants.
+   */
+  addMerchant(merchant: Merchant, users: ApiUser[], clients: OAuthClient[]): void {
+    this.seed = {
+      ...this.seed,
+      merchants: [...this.seed.merchants, clone(merchant)],
+      users: [...this.seed.users, ...clone(users)],
+      clients: [...this.seed.clients, ...clone(clients)],
+    };
+    this.merchants.set(merchant.id, clone(merchant));
+    for (const user of users) this.users.set(user.id, clone(user));
+    for (const c of clients) this.clients.set(c.client_id, clone(c));
+  }
+
+  /** Drops a merchant added with addMerchant, with everything of it. */
+  removeMerchant(id: string): void {
+    this.resetMerchant(id);
+    this.seed = {
+      ...this.seed,
+      merchants: this.seed.merchants.filter((m) => m.id !== id),
+      users: this.seed.users.filter((u) => u.merchant_id !== id),
+      clients: this.seed.clients.filter((c) => c.merchant_id !== id),
+    };
+    this.merchants.delete(id);
+    for (const user of [...this.users.values()]) {
+      if (user.merchant_id === id) this.users.delete(user.id);
+    }
+    for (const c of [...this.clients.values()]) {
+      if (c.merchant_id === id) this.clients.delete(c.client_id);
+    }
+  }
+
+  /**
+   * One merchant back to its seed (or creation) state: its settings, users and clients as
+   * seeded, and none of its tokens, sessions, trade-ins, orders or registered purchases. Other
+   * merchants keep everything; ids keep counting.
+   */
+  resetMerchant(id: string): void {
+    const seeded = this.seed.merchants.find((m) => m.id === id);
+    if (seeded) this.merchants.set(id, clone(seeded));
+    for (const user of this.seed.users) {
+      if (user.merchant_id === id) this.users.set(user.id, clone(user));
+    }
+    for (const c of this.seed.clients) {
+      if (c.merchant_id === id) this.clients.set(c.client_id, clone(c));
+    }
+    for (const [key, token] of this.accessTokens) {
+      if (token.merchant_id === id) this.accessTokens.delete(key);
+    }
+    for (const [key, token] of this.refreshTokens) {
+      if (token.merchant_id === id) this.refreshTokens.delete(key);
+    }
+    for (const [hash, session] of this.sessions) {
+      if (session.merchant_id !== id) continue;
+      for (const version of session.versions) this.sessionUuids.delete(version.uuid);
+      this.sessions.delete(hash);
+    }
+    for (const [key, item] of this.tradeIns) {
+      if (item.merchant_id === id) this.tradeIns.delete(key);
+    }
+    for (const [key, orderId] of this.purchases) {
+      if (this.orders.get(orderId)?.merchant_id === id) this.purchases.delete(key);
+    }
+    for (const [key, order] of this.orders) {
+      if (order.merchant_id === id) this.orders.delete(key);
+    }
+  }
+
   getClient(clientId: string): OAuthClient | undefined {
     return this.clients.get(clientId);
   }
@@ -237,7 +308,7 @@ export class Store {
     user: ApiUser,
     scopes: Scope[],
   ): { access: AccessToken; refresh: RefreshToken } {
-    const now = this.clock.now();
+    const now = this.clock.now(user.merchant_id);
     const base = {
       client_id: client.client_id,
       user_id: user.id,
@@ -264,7 +335,7 @@ export class Store {
   validAccessToken(token: string): AccessToken | undefined {
     const access = this.accessTokens.get(token);
     if (!access) return undefined;
-    if (this.clock.now() >= access.expires_at) return undefined;
+    if (this.clock.now(access.merchant_id) >= access.expires_at) return undefined;
     return access;
   }
 
@@ -288,14 +359,14 @@ export class Store {
     hash: string,
     customer?: Customer,
   ): { session: Session; version: SessionVersion } {
-    const now = this.clock.now();
+    const now = this.clock.now(merchantId);
     const existing = this.sessions.get(hash);
     if (existing && existing.merchant_id === merchantId && now < existing.expires_at) {
       existing.expires_at = now + LIFETIMES.session;
       if (customer) existing.customer = customer;
       return { session: existing, version: currentVersion(existing) };
     }
-    const version = this.#newVersion(hash, 1);
+    const version = this.#newVersion(merchantId, hash, 1);
     const session: Session = {
       hash,
       merchant_id: merchantId,
@@ -308,10 +379,10 @@ export class Store {
     return { session, version };
   }
 
-  #newVersion(hash: string, version: number, note?: string): SessionVersion {
+  #newVersion(merchantId: string, hash: string, version: number, note?: string): SessionVersion {
     const uuid = randomUUID();
     this.sessionUuids.set(uuid, hash);
-    return { version, uuid, created_at: this.clock.now(), ...(note ? { note } : {}) };
+    return { version, uuid, created_at: this.clock.now(merchantId), ...(note ? { note } : {}) };
   }
 
   /**
@@ -341,7 +412,7 @@ export class Store {
   getSession(merchantId: string, hash: string): Session | undefined {
     const session = this.sessions.get(hash);
     if (!session || session.merchant_id !== merchantId) return undefined;
-    if (this.clock.now() >= session.expires_at) return undefined;
+    if (this.clock.now(merchantId) >= session.expires_at) return undefined;
     return session;
   }
 
@@ -384,8 +455,8 @@ export class Store {
   ): { session: Session; version: SessionVersion } | undefined {
     const session = this.getSession(merchantId, hash);
     if (!session) return undefined;
-    const now = this.clock.now();
-    const version = this.#newVersion(hash, currentVersion(session).version + 1, note);
+    const now = this.clock.now(merchantId);
+    const version = this.#newVersion(merchantId, hash, currentVersion(session).version + 1, note);
     session.versions.push(version);
     session.expires_at = now + LIFETIMES.session;
     const active = this.sessionTradeIn(merchantId, hash);
@@ -398,7 +469,7 @@ export class Store {
   /** Contract, Valuation validity: expired when "now is after valid_until"; at valid_until
    *  exactly the valuation is still valid. */
   isExpired(item: TradeInItem): boolean {
-    return this.clock.now() > item.valid_until;
+    return this.clock.now(item.merchant_id) > item.valid_until;
   }
 
   /**
@@ -416,7 +487,7 @@ export class Store {
         other.status = "cancelled";
       }
     }
-    const now = this.clock.now();
+    const now = this.clock.now(input.merchant_id);
     const status = input.status ?? "offered";
     const item: TradeInItem = {
       id: this.nextId("ti"),
@@ -454,7 +525,7 @@ export class Store {
     if (item.status === "accepted") return item;
     if (item.status !== "offered") return undefined;
     item.status = "accepted";
-    item.accepted_at = this.clock.now();
+    item.accepted_at = this.clock.now(item.merchant_id);
     return item;
   }
 
@@ -463,7 +534,7 @@ export class Store {
     const item = this.tradeIns.get(id);
     if (item?.status !== "accepted") return undefined;
     item.status = "used";
-    item.used_at = this.clock.now();
+    item.used_at = this.clock.now(item.merchant_id);
     item.used_by_order = orderId;
     return item;
   }
@@ -517,7 +588,7 @@ export class Store {
   // ---- orders ----
 
   createOrder(input: CreateOrderInput): Order {
-    const now = this.clock.now();
+    const now = this.clock.now(input.merchant_id);
     const id = this.nextId("ord");
     const order: Order = {
       id,
@@ -561,7 +632,7 @@ export class Store {
   updateOrderStatus(merchantId: string, orderId: string, status: OrderStatus): Order | undefined {
     const order = this.findOrder(merchantId, orderId);
     if (!order) return undefined;
-    const now = this.clock.now();
+    const now = this.clock.now(merchantId);
     order.status = status;
     order.updated_at = now;
     order.updates.push({ update_type: "status", at: now, status });
@@ -578,7 +649,7 @@ export class Store {
       cart?: Cart;
     },
   ): Order {
-    const now = this.clock.now();
+    const now = this.clock.now(order.merchant_id);
     order.status = update.status;
     order.updated_at = now;
     if (update.cart) {

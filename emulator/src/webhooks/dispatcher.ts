@@ -129,6 +129,16 @@ export class WebhookDispatcher {
     this.#deliveryFaults = [];
   }
 
+  /** One merchant's reset: its notifications leave the queue; other merchants' stay. */
+  resetMerchant(merchantId: string): void {
+    for (const [id, notification] of this.#notifications) {
+      if (notification.merchant_id !== merchantId) continue;
+      this.#notifications.delete(id);
+      this.#secrets.delete(id);
+      this.#started.delete(id);
+    }
+  }
+
   /** Control: the next scheduled attempts fail, one per fault, in order; then they go out again. */
   failNextDeliveries(faults: readonly DeliveryFault[]): DeliveryFault[] {
     this.#deliveryFaults.push(...faults);
@@ -145,7 +155,7 @@ export class WebhookDispatcher {
     const merchant = this.#state.getMerchant(order.merchant_id);
     if (!merchant) throw new Error(`unknown merchant ${order.merchant_id}`);
     const id = this.#state.nextId("wh");
-    const created_at = this.#clock.iso();
+    const created_at = this.#clock.iso(this.#clock.now(merchant.id));
     const notification: Notification = {
       id,
       event,
@@ -156,7 +166,7 @@ export class WebhookDispatcher {
       body: webhookBody({ id, event, created_at, order }, merchant.webhook_form),
       created_at,
       status: "scheduled",
-      next_attempt_at: this.#clock.now() + this.firstAttemptDelayMs,
+      next_attempt_at: this.#clock.now(merchant.id) + this.firstAttemptDelayMs,
       failures: 0,
       attempts: [],
     };
@@ -186,12 +196,12 @@ export class WebhookDispatcher {
 
   /** Sends every due notification that is not already in flight; resolves when they answered. */
   async tick(): Promise<void> {
-    const now = this.#clock.now();
+    // Each notification is due on its merchant's clock.
     const due = this.list().filter(
       (n) =>
         n.status === "scheduled" &&
         n.next_attempt_at !== null &&
-        n.next_attempt_at <= now &&
+        n.next_attempt_at <= this.#clock.now(n.merchant_id) &&
         !this.#inFlight.has(n.id),
     );
     await Promise.all(due.map((n) => this.#scheduledAttempt(n)));
@@ -217,7 +227,7 @@ export class WebhookDispatcher {
   delay(id: string, ms: Millis): Notification {
     const notification = this.#require(id);
     notification.status = "scheduled";
-    notification.next_attempt_at = this.#clock.now() + ms;
+    notification.next_attempt_at = this.#clock.now(notification.merchant_id) + ms;
     return notification;
   }
 
@@ -252,7 +262,7 @@ export class WebhookDispatcher {
           notification.status = "failed";
           notification.next_attempt_at = null;
         } else {
-          notification.next_attempt_at = this.#clock.now() + wait;
+          notification.next_attempt_at = this.#clock.now(notification.merchant_id) + wait;
         }
       })
       .finally(() => this.#inFlight.delete(notification.id));
@@ -281,7 +291,7 @@ export class WebhookDispatcher {
     };
     const n = (this.#started.get(notification.id) ?? 0) + 1;
     this.#started.set(notification.id, n);
-    const at = this.#clock.now();
+    const at = this.#clock.now(notification.merchant_id);
     const started = performance.now();
     let status = 0;
     let responseText: string | undefined;
@@ -330,8 +340,12 @@ export class WebhookDispatcher {
       notification.status = "delivered";
       notification.next_attempt_at = null;
     }
+    // A reset (of everything or of this merchant) dropped the notification while the attempt
+    // was out: the attempt belongs to the run the reset ended, not to the next one's journal.
+    if (this.#notifications.get(notification.id) !== notification) return attempt;
     this.#journal.recordWebhook({
       at,
+      merchant_id: notification.merchant_id,
       url: notification.url,
       status,
       duration_ms,

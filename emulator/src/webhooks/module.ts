@@ -22,6 +22,7 @@ export function webhooksFor(ctx: EmulatorContext): WebhookDispatcher {
       state: ctx.state,
     });
     ctx.onReset(() => created.reset());
+    ctx.onMerchantReset((merchantId) => created.resetMerchant(merchantId));
     dispatchers.set(ctx, created);
     dispatcher = created;
   }
