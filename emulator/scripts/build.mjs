@@ -7,6 +7,7 @@ import { chmod, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
+import { SDK_BUILD_OPTIONS } from "../sdk/build-options.mjs";
 
 const EMULATOR = path.resolve(import.meta.dirname, "..");
 export const DIST = path.join(EMULATOR, "dist");
@@ -17,14 +18,7 @@ export const NOTICES = path.join(DIST, "THIRD_PARTY_LICENSES.txt");
 async function buildSdkCode() {
   const result = await build({
     entryPoints: [path.join(EMULATOR, "sdk/main.ts")],
-    bundle: true,
-    format: "esm",
-    platform: "browser",
-    target: "es2022",
-    minify: true,
-    write: false,
-    legalComments: "none",
-    logLevel: "silent",
+    ...SDK_BUILD_OPTIONS,
   });
   const file = result.outputFiles[0];
   if (!file) throw new Error("esbuild produced no output for the SDK");

@@ -6,6 +6,7 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
+import { SDK_BUILD_OPTIONS } from "../../sdk/build-options.mjs";
 
 /**
  * The built-in SDK, already built: set only in the packed tool (emulator/scripts/build.mjs
@@ -42,17 +43,7 @@ function bundleOf(code: Uint8Array, source: string): SdkBundle {
 export async function buildSdk(entry = SDK_ENTRY): Promise<SdkBundle> {
   // Loaded on demand: the packed tool never calls this for its built-in SDK.
   const { build } = await import("esbuild");
-  const result = await build({
-    entryPoints: [entry],
-    bundle: true,
-    format: "esm",
-    platform: "browser",
-    target: "es2022",
-    minify: true,
-    write: false,
-    legalComments: "none",
-    logLevel: "silent",
-  });
+  const result = await build({ entryPoints: [entry], ...SDK_BUILD_OPTIONS });
   const file = result.outputFiles[0];
   if (!file) throw new Error("esbuild produced no output for the SDK");
   return bundleOf(file.contents, entry === SDK_ENTRY ? "built-in" : entry);

@@ -5,6 +5,7 @@ import type { EmulatorContext, EmulatorEnv, EmulatorModule } from "../context";
 import { type Merchant, ORDER_STATUSES } from "../domain";
 import { readJson } from "../http/body";
 import { cents } from "../http/cart";
+import { clockAmountFields, clockAmountMs } from "../http/clock-amount";
 import { fail, reply } from "../http/errors";
 import { CONTROL_PREFIX } from "../http/middleware";
 import { MONEY_KEYS } from "../http/notation";
@@ -23,13 +24,7 @@ const currency = z.string().regex(/^[A-Z]{3}$/, "must be an ISO 4217 code");
 const DEFAULT_MERCHANT = "m_demo";
 
 const advanceBody = z
-  .object({
-    ms: z.number().optional(),
-    seconds: z.number().optional(),
-    minutes: z.number().optional(),
-    hours: z.number().optional(),
-    days: z.number().optional(),
-  })
+  .object(clockAmountFields)
   .refine(
     (b) => Object.values(b).some((v) => v !== undefined),
     "give ms, seconds, minutes, hours or days",
@@ -164,13 +159,7 @@ export function controlRoutes(ctx: EmulatorContext): Hono<EmulatorEnv> {
     const parsed = await readControlJson(c, advanceBody);
     if (!parsed.ok) return parsed.response;
     const b = parsed.value;
-    const ms =
-      (b.ms ?? 0) +
-      (b.seconds ?? 0) * 1000 +
-      (b.minutes ?? 0) * 60_000 +
-      (b.hours ?? 0) * 3_600_000 +
-      (b.days ?? 0) * 86_400_000;
-    ctx.clock.advance(ms);
+    ctx.clock.advance(clockAmountMs(b));
     return reply(c, clockView(ctx));
   });
   r.post("/clock/set", async (c) => {

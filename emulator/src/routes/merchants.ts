@@ -5,6 +5,7 @@ import type { EmulatorContext, EmulatorEnv } from "../context";
 import type { ApiUser, Merchant, OAuthClient } from "../domain";
 import { readJson } from "../http/body";
 import { cents } from "../http/cart";
+import { clockAmountFields, clockAmountMs } from "../http/clock-amount";
 import { fail, reply } from "../http/errors";
 import { MONEY_KEYS } from "../http/notation";
 import { merchantView } from "../http/views";
@@ -45,11 +46,7 @@ const cloneBody = z
 
 const clockBody = z
   .object({
-    ms: z.number().optional(),
-    seconds: z.number().optional(),
-    minutes: z.number().optional(),
-    hours: z.number().optional(),
-    days: z.number().optional(),
+    ...clockAmountFields,
     now: iso.optional(),
     freeze: z.boolean().optional(),
     reset: z.literal(true).optional(),
@@ -194,12 +191,7 @@ export function mountMerchantControl(r: Hono<EmulatorEnv>, ctx: EmulatorContext)
     } else if (b.now !== undefined) {
       ctx.clock.setMerchant(id, Date.parse(b.now), b.freeze ?? false);
     } else {
-      const ms =
-        (b.ms ?? 0) +
-        (b.seconds ?? 0) * 1000 +
-        (b.minutes ?? 0) * 60_000 +
-        (b.hours ?? 0) * 3_600_000 +
-        (b.days ?? 0) * 86_400_000;
+      const ms = clockAmountMs(b);
       if (ms !== 0) ctx.clock.advanceMerchant(id, ms);
       if (b.freeze !== undefined) ctx.clock.setMerchant(id, ctx.clock.now(id), b.freeze);
     }
