@@ -23,6 +23,7 @@ import {
   type OrderStatusRules,
   type ServiceOrderStore,
   type ServicePayStore,
+  type ServicePayTx,
   type ShopOrder,
   type StoredTokens,
   type TokenStore,
@@ -279,6 +280,18 @@ function historyCount(history: string[], status: string): number {
   return count(history, status);
 }
 
+/** The order reached `status` once, and the notification is recorded as applied to it. */
+async function expectAppliedOnce(
+  tx: ServicePayTx,
+  orderId: string,
+  dedupeKey: string,
+  status: string,
+): Promise<void> {
+  const history = await tx.statusHistory(orderId);
+  expect(historyCount(history, status), `history: ${history.join(" ← ")}`).toBe(1);
+  expect(await tx.notificationOutcome(dedupeKey)).toEqual({ outcome: "applied", orderId });
+}
+
 // ---------------------------------------------------------------------------------------------
 // The Service Pay store
 
@@ -343,12 +356,7 @@ async function duplicateNotifications(host: ConformanceHost) {
   const paid = host.statuses.forServiceStatus.payment_completed;
   expect((await orderOf(host, cartId)).status).toBe(paid);
   await host.servicePay.transaction(async (tx) => {
-    const history = await tx.statusHistory(order.id);
-    expect(historyCount(history, paid), `history: ${history.join(" ← ")}`).toBe(1);
-    expect(await tx.notificationOutcome(n.dedupeKey)).toEqual({
-      outcome: "applied",
-      orderId: order.id,
-    });
+    await expectAppliedOnce(tx, order.id, n.dedupeKey, paid);
   });
 }
 
@@ -428,12 +436,7 @@ async function webhookModeMakesOneOrder(host: ConformanceHost) {
   await host.servicePay.transaction(async (tx) => {
     const latest = await tx.findSessionOrder(cart.sessionId, { since: new Date(0) });
     expect(latest?.id, "the session's latest order is the cart's one order").toBe(order.id);
-    const history = await tx.statusHistory(order.id);
-    expect(historyCount(history, paid), `history: ${history.join(" ← ")}`).toBe(1);
-    expect(await tx.notificationOutcome(n.dedupeKey)).toEqual({
-      outcome: "applied",
-      orderId: order.id,
-    });
+    await expectAppliedOnce(tx, order.id, n.dedupeKey, paid);
   });
 }
 
