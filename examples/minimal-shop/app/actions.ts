@@ -1,13 +1,11 @@
 "use server";
 
-import { timingSafeEqual } from "node:crypto";
 import { checkoutBodySchema } from "@mini/lib/adapter/checkout-input";
 import { productUrl } from "@mini/lib/adapter/orders";
 import { servicePayDeps, tradeInDeps } from "@mini/lib/adapter/service";
 import { miniFormFields } from "@mini/lib/adapter/wiring";
-import { currentSession, saveSession } from "@mini/lib/current";
-import { db, hashPassword, transaction } from "@mini/lib/db";
-import { newSession } from "@mini/lib/session";
+import { currentSession } from "@mini/lib/current";
+import { transaction } from "@mini/lib/db";
 import { addToCart, createOrderFromCart } from "@mini/lib/shop";
 import { applyTradeInAfterCardPayment } from "@service/card-trade-in";
 import { checkoutDetailsFromForm } from "@service/payment-option";
@@ -25,28 +23,6 @@ export async function addToCartAction(form: FormData): Promise<void> {
 
 export async function cancelPaymentAction(): Promise<void> {
   await releaseServicePayment(servicePayDeps(), (await currentSession()).sessionId);
-  redirect("/");
-}
-
-export async function signInAction(_: string | null, form: FormData): Promise<string | null> {
-  const email = String(form.get("email") ?? "");
-  const row = db().prepare("SELECT id, passwordHash FROM customers WHERE email = ?").get(email) as
-    | { id: string; passwordHash: string }
-    | undefined;
-  const stored = Buffer.from(row?.passwordHash ?? "");
-  const salt = row?.passwordHash.split(":")[0] ?? "";
-  const given = Buffer.from(hashPassword(String(form.get("password") ?? ""), salt));
-  if (!row || given.length !== stored.length || !timingSafeEqual(given, stored)) {
-    return "Wrong email or password.";
-  }
-  // Sign-in keeps the guest identity (and so the trade-in valued before it).
-  await saveSession({ ...(await currentSession()), customerId: row.id });
-  redirect("/");
-}
-
-export async function signOutAction(): Promise<void> {
-  // Sign-out replaces the identity: the next shopper at this browser is another session.
-  await saveSession(newSession());
   redirect("/");
 }
 

@@ -1,4 +1,3 @@
-import { signOutAction } from "@mini/app/actions";
 import { shopBaseUrl } from "@mini/lib/adapter/orders";
 import { miniRoutes } from "@mini/lib/adapter/wiring";
 import { currentSession } from "@mini/lib/current";
@@ -22,8 +21,10 @@ export default async function Layout({ children }: { children: ReactNode }) {
           <a href="/">Minimal shop</a>
           <a href="/checkout">Checkout</a>
           {session.customerId ? (
-            <form action={signOutAction}>
-              <button type="submit">Sign out</button>
+            <form method="post" action="/session">
+              <button type="submit" name="action" value="signout">
+                Sign out
+              </button>
             </form>
           ) : (
             <a href="/login">Sign in</a>

@@ -1,12 +1,10 @@
-"use client";
-
-import { signInAction } from "@mini/app/actions";
-import { useActionState } from "react";
-
-export default function Login() {
-  const [error, action] = useActionState(signInAction, null);
+export default async function Login({
+  searchParams,
+}: {
+  searchParams: Promise<{ failed?: string }>;
+}) {
   return (
-    <form action={action}>
+    <form method="post" action="/session">
       <h1>Sign in</h1>
       <label>
         Email <input name="email" type="email" autoComplete="username" required />
@@ -14,7 +12,7 @@ export default function Login() {
       <label>
         Password <input name="password" type="password" autoComplete="current-password" required />
       </label>
-      {error ? <p role="alert">{error}</p> : null}
+      {(await searchParams).failed ? <p role="alert">Wrong email or password.</p> : null}
       <button type="submit">Sign in</button>
     </form>
   );

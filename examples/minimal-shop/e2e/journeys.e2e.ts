@@ -1,0 +1,100 @@
+// Go-live scenarios 1 and 2 of the minimal shop, through the emulator's real SDK screens.
+import { expect, type Page, test } from "@playwright/test";
+import { EVERYDAY_DEVICE, ServiceSdkDriver } from "../../../e2e/support/service-sdk-driver";
+import { SESSION_COOKIE, unseal } from "../lib/session";
+
+const EMULATOR = process.env.EMULATOR_URL ?? "http://localhost:5520";
+
+async function control<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${EMULATOR}/__emulator${path}`, {
+    method,
+    headers: { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  expect(response.ok, `${method} ${path}`).toBe(true);
+  return (await response.json()) as T;
+}
+
+const cents = (text: string) => Math.round(Number(text.replace(/[^0-9.]/g, "")) * 100);
+
+/** Signs in by the form, puts the laptop in the cart and accepts a trade-in in the SDK's wizard. */
+async function signInCartAndTradeIn(page: Page): Promise<{ sdk: ServiceSdkDriver; offer: number }> {
+  const sdk = await ServiceSdkDriver.attach(page);
+  await page.goto("/login");
+  await page.getByLabel("Email").fill("ada@example.com");
+  await page.getByLabel("Password").fill(process.env.MINI_CUSTOMER_PASSWORD ?? "");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
+  await page.getByRole("button", { name: "Add Laptop 14 to cart" }).click();
+  await expect(page.getByTestId("cart")).toContainText("1 × Laptop 14");
+  await sdk.ready();
+  await sdk.openWizardFromTeaser("banner");
+  const offer = await sdk.valueAndAccept(EVERYDAY_DEVICE.category, EVERYDAY_DEVICE.model);
+  // The raw identity must appear nowhere in the service's traffic (readiness: privacy.raw-session).
+  const cookie = (await page.context().cookies()).find((c) => c.name === SESSION_COOKIE);
+  const raw = unseal(cookie ? decodeURIComponent(cookie.value) : null);
+  expect(raw).not.toBeNull();
+  await control("POST", "/readiness/declare", {
+    merchant_id: "m_demo",
+    session_id: raw?.sessionId,
+    salt: raw?.salt,
+  });
+  return { sdk, offer };
+}
+
+async function fillCheckout(page: Page, sdk: ServiceSdkDriver) {
+  await page.goto("/checkout");
+  await sdk.ready();
+  for (const [field, value] of [
+    ["address", "1 Main Street"],
+    ["city", "Berlin"],
+    ["postal code", "10115"],
+    ["country code", "DE"],
+  ]) {
+    await page.getByLabel(field, { exact: true }).fill(value as string);
+  }
+  return cents((await page.getByText("To pay:").textContent()) ?? "");
+}
+
+test("scenario 1: Service Pay with a trade-in; the signed webhook marks the order paid", async ({
+  page,
+}) => {
+  const { sdk, offer } = await signInCartAndTradeIn(page);
+  const total = await fillCheckout(page, sdk);
+  const option = page.locator('input[name="payment_method"][value="service_pay"]');
+  await expect(option).toBeEnabled();
+  await option.check();
+  await page.getByRole("button", { name: "Pay", exact: true }).click();
+  const paid = await sdk.pay();
+
+  await expect(page.getByTestId("order-status")).toHaveText("Paid");
+  await expect(page.getByTestId("order-total")).toHaveText(
+    `€${((total - offer) / 100).toFixed(2)}`,
+  );
+  // The order is paid only by the signed webhook, which the emulator delivered (answered 200).
+  const { notifications } = await control<{
+    notifications: { order_id: string; status: string }[];
+  }>("GET", "/webhooks");
+  expect(notifications).toContainEqual(
+    expect.objectContaining({ order_id: paid.order_id, status: "delivered" }),
+  );
+});
+
+test("scenario 2: card payment; the trade-in is registered with the order's amount", async ({
+  page,
+}) => {
+  const { sdk } = await signInCartAndTradeIn(page);
+  const total = await fillCheckout(page, sdk);
+  await page.getByLabel("Card").check();
+  await page.getByRole("button", { name: "Pay", exact: true }).click();
+
+  await expect(page.getByTestId("order-status")).toHaveText("Paid");
+  await expect(page.getByTestId("trade-in-status")).toContainText("registered");
+  const number = await page.getByTestId("order-number").textContent();
+  const { receipts } = await control<{
+    receipts: { order_id: string; order_amount: number; status: number }[];
+  }>("GET", "/register-purchases");
+  expect(receipts.filter((r) => r.order_id === number)).toEqual([
+    expect.objectContaining({ order_amount: total, status: 200 }),
+  ]);
+});
