@@ -104,8 +104,6 @@ try {
     "--active",
     "--url",
     emulatorUrl,
-    "--explain",
-    "examples/minimal-shop/readiness-explained.json",
   ]);
   console.log(
     `[minimal-shop] passed: ${((Date.now() - afterBuild) / 1000).toFixed(1)} s after the build, ${((Date.now() - t0) / 1000).toFixed(1)} s in all`,

@@ -53,6 +53,16 @@ async function fillCheckout(page: Page, sdk: ServiceSdkDriver) {
   ]) {
     await page.getByLabel(field, { exact: true }).fill(value as string);
   }
+  // The SDK reports the option's markup (readiness: markup.*) half a second after it shows.
+  await expect
+    .poll(async () => {
+      const { entries } = await control<{ entries: { request_body?: { kind?: string } }[] }>(
+        "GET",
+        "/journal?kind=request&limit=2000",
+      );
+      return entries.some((e) => e.request_body?.kind === "payment_option_markup");
+    })
+    .toBe(true);
   return cents((await page.getByText("To pay:").textContent()) ?? "");
 }
 
@@ -86,6 +96,13 @@ test("scenario 2: card payment; the trade-in is registered with the order's amou
   const { sdk } = await signInCartAndTradeIn(page);
   const total = await fillCheckout(page, sdk);
   await page.getByLabel("Card").check();
+  // One 429 on the session look-up before register-purchase: retried after its Retry-After.
+  await control("POST", "/faults", {
+    endpoint: "session",
+    status: 429,
+    retry_after_seconds: 1,
+    count: 1,
+  });
   await page.getByRole("button", { name: "Pay", exact: true }).click();
 
   await expect(page.getByTestId("order-status")).toHaveText("Paid");
@@ -97,4 +114,45 @@ test("scenario 2: card payment; the trade-in is registered with the order's amou
   expect(receipts.filter((r) => r.order_id === number)).toEqual([
     expect.objectContaining({ order_amount: total, status: 200 }),
   ]);
+  const { entries } = await control<{ entries: { path?: string; status?: number }[] }>(
+    "GET",
+    "/journal?kind=request&limit=2000",
+  );
+  expect(
+    entries.filter((e) => e.path?.startsWith("/core/sessions/") && e.status === 429),
+  ).toHaveLength(1);
+});
+
+test("the service client: a token the service expired is refreshed, not replaced by a login", async ({
+  page,
+}) => {
+  await signInCartAndTradeIn(page);
+  const details = {
+    email: "ada@example.com",
+    billing: {
+      given_name: "Ada",
+      family_name: "Lovelace",
+      phone: "",
+      address: "1 Main Street",
+      city: "Berlin",
+      state: "",
+      country_code: "DE",
+      postal_code: "10115",
+    },
+    shipping_method: "standard",
+  };
+  // Each payment start asks the service for the session's accepted valuation (GET /core/sessions/…).
+  const startPayment = async () => {
+    const response = await page.request.post("/api/service/checkout", { data: details });
+    expect(response.status()).toBe(200);
+  };
+  await startPayment();
+  // An hour later on the service's clock the token is refused: refreshed once, never a new login.
+  await control("POST", "/clock/advance", { minutes: 61 });
+  await startPayment();
+  const { entries } = await control<{
+    entries: { path?: string; request_body?: { grant_type?: string } }[];
+  }>("GET", "/journal?kind=request&limit=2000");
+  const grants = entries.filter((e) => e.path === "/oauth2/token/");
+  expect(grants.at(-1)?.request_body?.grant_type).toBe("refresh_token");
 });
