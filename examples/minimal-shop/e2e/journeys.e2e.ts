@@ -15,25 +15,33 @@ async function control<T>(method: string, path: string, body?: unknown): Promise
   return (await response.json()) as T;
 }
 
+/** The shop's identity in this browser, unsealed with the test's own secret. */
+async function identity(page: Page) {
+  const cookie = (await page.context().cookies()).find((c) => c.name === SESSION_COOKIE);
+  return unseal(cookie ? decodeURIComponent(cookie.value) : null);
+}
+
 const cents = (text: string) => Math.round(Number(text.replace(/[^0-9.]/g, "")) * 100);
 
 /** Signs in by the form, puts the laptop in the cart and accepts a trade-in in the SDK's wizard. */
 async function signInCartAndTradeIn(page: Page): Promise<{ sdk: ServiceSdkDriver; offer: number }> {
   const sdk = await ServiceSdkDriver.attach(page);
   await page.goto("/login");
+  const guest = await identity(page);
+  expect(guest).toMatchObject({ sessionId: expect.any(String), salt: expect.any(String) });
   await page.getByLabel("Email").fill("ada@example.com");
   await page.getByLabel("Password").fill(process.env.MINI_CUSTOMER_PASSWORD ?? "");
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
+  // Sign-in keeps the guest identity (and so what the service keyed by its hash).
+  expect(await identity(page)).toEqual({ ...guest, customerId: "c_1" });
   await page.getByRole("button", { name: "Add Laptop 14 to cart" }).click();
   await expect(page.getByTestId("cart")).toContainText("1 × Laptop 14");
   await sdk.ready();
   await sdk.openWizardFromTeaser("banner");
   const offer = await sdk.valueAndAccept(EVERYDAY_DEVICE.category, EVERYDAY_DEVICE.model);
   // The raw identity must appear nowhere in the service's traffic (readiness: privacy.raw-session).
-  const cookie = (await page.context().cookies()).find((c) => c.name === SESSION_COOKIE);
-  const raw = unseal(cookie ? decodeURIComponent(cookie.value) : null);
-  expect(raw).not.toBeNull();
+  const raw = await identity(page);
   await control("POST", "/readiness/declare", {
     merchant_id: "m_demo",
     session_id: raw?.sessionId,
@@ -114,6 +122,14 @@ test("scenario 2: card payment; the trade-in is registered with the order's amou
   expect(receipts.filter((r) => r.order_id === number)).toEqual([
     expect.objectContaining({ order_amount: total, status: 200 }),
   ]);
+  // Sign-out replaces the identity: the next shopper here is another session at the service.
+  const before = await identity(page);
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page.getByRole("link", { name: "Sign in" })).toBeVisible();
+  const after = await identity(page);
+  expect(after?.customerId).toBeUndefined();
+  expect(after?.sessionId).not.toBe(before?.sessionId);
+  expect(after?.salt).not.toBe(before?.salt);
   const { entries } = await control<{ entries: { path?: string; status?: number }[] }>(
     "GET",
     "/journal?kind=request&limit=2000",
