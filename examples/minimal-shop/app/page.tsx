@@ -22,10 +22,12 @@ export default async function Home({
       <div className="service-teaser" data-type="product-widget" />
       <h2>Cart</h2>
       {(await searchParams).locked ? (
-        <form action={cancelPaymentAction} role="alert">
-          A payment with the service is open for this cart.{" "}
-          <button type="submit">Cancel the payment to change the cart</button>
-        </form>
+        <div role="alert">
+          A payment with the service is open for this cart.
+          <form action={cancelPaymentAction}>
+            <button type="submit">Cancel the payment to change the cart</button>
+          </form>
+        </div>
       ) : null}
       <ul data-testid="cart">
         {lines.map((l) => (

@@ -15,6 +15,14 @@ async function control<T>(method: string, path: string, body?: unknown): Promise
   return (await response.json()) as T;
 }
 
+// No uncaught exception in any page of a journey.
+const pageErrors: string[] = [];
+test.beforeEach(({ page }) => {
+  pageErrors.length = 0;
+  page.on("pageerror", (error) => pageErrors.push(error.message));
+});
+test.afterEach(() => expect(pageErrors).toEqual([]));
+
 /** The shop's identity in this browser, unsealed with the test's own secret. */
 async function identity(page: Page) {
   const cookie = (await page.context().cookies()).find((c) => c.name === SESSION_COOKIE);
@@ -171,4 +179,23 @@ test("the service client: a token the service expired is refreshed, not replaced
   }>("GET", "/journal?kind=request&limit=2000");
   const grants = entries.filter((e) => e.path === "/oauth2/token/");
   expect(grants.at(-1)?.request_body?.grant_type).toBe("refresh_token");
+});
+
+test("the cart is locked while a Service Pay payment is open, until the shopper cancels it", async ({
+  page,
+}) => {
+  const { sdk } = await signInCartAndTradeIn(page);
+  await fillCheckout(page, sdk);
+  await page.locator('input[name="payment_method"][value="service_pay"]').check();
+  await page.getByRole("button", { name: "Pay", exact: true }).click();
+  await expect(sdk.paymentModal()).toBeVisible();
+  // The shopper leaves the modal open and goes back to shopping.
+  await page.goto("/");
+  await page.getByRole("button", { name: "Add USB-C cable to cart" }).click();
+  const locked = page.getByRole("alert").filter({ hasText: "A payment with the service is open" });
+  await expect(locked).toBeVisible();
+  await expect(page.getByTestId("cart")).not.toContainText("USB-C cable");
+  await locked.getByRole("button", { name: "Cancel the payment to change the cart" }).click();
+  await page.getByRole("button", { name: "Add USB-C cable to cart" }).click();
+  await expect(page.getByTestId("cart")).toContainText("1 × USB-C cable");
 });
