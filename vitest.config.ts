@@ -5,12 +5,15 @@ export default defineConfig({
   resolve: {
     alias: {
       "@": path.resolve(import.meta.dirname),
+      // The minimal shop's own aliases (examples/minimal-shop/tsconfig.json).
+      "@service": path.resolve(import.meta.dirname, "lib/service"),
+      "@mini": path.resolve(import.meta.dirname, "examples/minimal-shop"),
       // Tests run outside React's server environment; the marker's server build is empty.
       "server-only": path.resolve(import.meta.dirname, "node_modules/server-only/empty.js"),
     },
   },
   test: {
-    include: ["{lib,app,emulator,scripts,prisma}/**/*.test.{ts,tsx}"],
+    include: ["{lib,app,emulator,scripts,prisma,examples}/**/*.test.{ts,tsx}"],
     exclude: ["**/node_modules/**", "**/e2e/**", "**/.next/**"],
     environment: "node",
     // TEST_DATABASE=postgresql runs the database tests on PostgreSQL instead of SQLite.

@@ -1,0 +1,29 @@
+import { checkoutBodySchema } from "@mini/lib/adapter/checkout-input";
+import { readSessionJson } from "@mini/lib/adapter/route-input";
+import { serviceClient, servicePayDeps } from "@mini/lib/adapter/service";
+import { saveServiceCheckout } from "@service/pending-order";
+import { errorJson, internalError, json } from "@service/route-responses";
+import { sessionHash } from "@service/session-hash";
+
+export const dynamic = "force-dynamic";
+
+export async function POST(request: Request): Promise<Response> {
+  try {
+    const input = await readSessionJson(request, checkoutBodySchema);
+    if (!input.ok) return input.response;
+    const { session, data: details } = input;
+    const saved = await saveServiceCheckout(
+      { ...servicePayDeps(), client: serviceClient() },
+      {
+        sessionId: session.sessionId,
+        sessionHash: sessionHash(session.sessionId, session.salt),
+        customerId: session.customerId ?? null,
+        details,
+      },
+    );
+    if (!saved.ok) return errorJson(409, "empty_cart", "Your cart is empty.");
+    return json({ cart_id: saved.cartId });
+  } catch (error) {
+    return internalError("checkout", error);
+  }
+}

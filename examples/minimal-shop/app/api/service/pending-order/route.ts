@@ -1,0 +1,38 @@
+import { checkoutBodySchema, pendingOrderBodySchema } from "@mini/lib/adapter/checkout-input";
+import { readSessionJson } from "@mini/lib/adapter/route-input";
+import { servicePayDeps } from "@mini/lib/adapter/service";
+import { createServicePendingOrder } from "@service/pending-order";
+import { errorJson, internalError, json } from "@service/route-responses";
+
+export const dynamic = "force-dynamic";
+
+export async function POST(request: Request): Promise<Response> {
+  try {
+    const input = await readSessionJson(request, pendingOrderBodySchema);
+    if (!input.ok) return input.response;
+    const { session, data } = input;
+    // Details are optional: without them the ones kept by POST /api/service/checkout are used.
+    const details = checkoutBodySchema.safeParse(data);
+    const result = await createServicePendingOrder(servicePayDeps(), {
+      sessionId: session.sessionId,
+      customerId: session.customerId ?? null,
+      ...(data.cart_id ? { cartId: data.cart_id } : {}),
+      ...(details.success ? { details: details.data } : {}),
+    });
+    if (!result.ok) {
+      return errorJson(
+        result.error === "missing_details" ? 400 : 409,
+        result.error,
+        result.message,
+      );
+    }
+    return json({
+      mode: result.mode,
+      created: result.created,
+      cart_id: result.cartId,
+      order_number: result.number,
+    });
+  } catch (error) {
+    return internalError("pending-order", error);
+  }
+}

@@ -1,0 +1,23 @@
+import { servicePayDeps, webhookSecret } from "@mini/lib/adapter/service";
+import { receiveOrderWebhook } from "@service/order-webhook";
+import { readBodyAtMost, WEBHOOK_BODY_LIMIT } from "@service/request-body";
+import { errorJson, internalError, json } from "@service/route-responses";
+import { SIGNATURE_HEADER } from "@service/webhook-signature";
+
+// {merchant_webhook_base}/order: the raw bytes (at most 64 KB) and the signature go to lib/service.
+export const dynamic = "force-dynamic";
+
+export async function POST(request: Request): Promise<Response> {
+  try {
+    const raw = await readBodyAtMost(request, WEBHOOK_BODY_LIMIT);
+    if (!raw) return errorJson(413, "payload_too_large", "The body is larger than 64 KB.");
+    const result = await receiveOrderWebhook(raw, request.headers.get(SIGNATURE_HEADER), {
+      ...servicePayDeps(),
+      secret: webhookSecret(),
+      log: (message, error) => console.error(`[order webhook] ${message}`, error),
+    });
+    return json(result.body, result.status);
+  } catch (error) {
+    return internalError("order webhook", error);
+  }
+}

@@ -1,0 +1,9 @@
+// Once per server start: with NODE_ENV=production a missing service setting stops the server;
+// then the register-purchase retry job starts.
+export async function register() {
+  if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  const { assertProductionServiceSettings } = await import("@service/config");
+  assertProductionServiceSettings();
+  const { startRetryJob } = await import("@mini/lib/adapter/service");
+  startRetryJob();
+}

@@ -1,0 +1,66 @@
+import "server-only";
+import { retryDueRegistrations, type TradeInDeps } from "@service/card-trade-in";
+import { createServiceClient, type ServiceClient } from "@service/client";
+import { readOrderCreationMode, readServiceConfig } from "@service/config";
+import { createWebhookSecretSource, type NotificationDeps } from "@service/order-webhook";
+import { processSingleton } from "@service/process-singleton";
+import { createTokenSealer } from "@service/token-sealing";
+import { shopBaseUrl } from "./orders";
+import { miniServicePayStore } from "./service-pay-store";
+import { miniOrderStatuses } from "./statuses";
+import { miniTokenStore } from "./token-store";
+import { miniTradeInStore } from "./trade-in-store";
+
+// The shop's wiring of lib/service: one client per process, the webhook secret, the deps.
+
+export function serviceClient(): ServiceClient {
+  return processSingleton("mini-service-client", () => {
+    const config = readServiceConfig();
+    return createServiceClient({
+      config,
+      store: miniTokenStore(createTokenSealer(config.tokenKey)),
+    });
+  });
+}
+
+export const webhookSecret = () =>
+  processSingleton("mini-webhook-secret", () =>
+    createWebhookSecretSource(() => serviceClient().tokens.getIdentity()),
+  );
+
+export function servicePayDeps(): NotificationDeps {
+  return {
+    store: miniServicePayStore,
+    statuses: miniOrderStatuses,
+    mode: readOrderCreationMode(),
+    shopBaseUrl: shopBaseUrl(),
+  };
+}
+
+export function tradeInDeps(): TradeInDeps {
+  return {
+    store: miniTradeInStore,
+    get client() {
+      return serviceClient();
+    },
+    now: () => new Date(),
+  };
+}
+
+/** The register-purchase retry job, once per process (instrumentation.ts). */
+export function startRetryJob(): void {
+  processSingleton("mini-retry-job", () => {
+    let running = false;
+    const timer = setInterval(() => {
+      if (running) return;
+      running = true;
+      retryDueRegistrations(tradeInDeps())
+        .catch((error) => console.error("[retry job]", error))
+        .finally(() => {
+          running = false;
+        });
+    }, 2_000);
+    timer.unref?.();
+    return timer;
+  });
+}

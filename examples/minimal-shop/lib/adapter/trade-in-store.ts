@@ -1,0 +1,108 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import type { TradeInRegistration, TradeInRegistrationStore } from "@service/shop-ports";
+import { db, transaction } from "../db";
+import { orderById } from "../shop";
+import { changeOrder, placedOrder } from "./orders";
+
+// register-purchase of card orders (shop-ports.ts TradeInRegistrationStore) on `registrations`:
+// unique per order (INSERT … ON CONFLICT(orderId) DO NOTHING), claimed by a compare-and-set on
+// `attempts`.
+
+type Row = TradeInRegistration & { precheck: number | boolean };
+const asRegistration = (row: Row | undefined): TradeInRegistration | null =>
+  row ? { ...row, precheck: Boolean(row.precheck) } : null;
+const ms = (date: Date | null) => (date ? date.getTime() : null);
+
+export const miniTradeInStore: TradeInRegistrationStore = {
+  async order(orderId) {
+    return placedOrder(orderId);
+  },
+  async find(orderId) {
+    return asRegistration(
+      db().prepare("SELECT * FROM registrations WHERE orderId = ?").get(orderId) as Row,
+    );
+  },
+  async create(row) {
+    return transaction(
+      () =>
+        db()
+          .prepare(
+            `INSERT INTO registrations (id, orderId, sessionHash, cart, orderAmount, customerId,
+              status, nextAttemptAt, updatedAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+             ON CONFLICT(orderId) DO NOTHING`,
+          )
+          .run(
+            randomUUID(),
+            row.orderId,
+            row.sessionHash,
+            row.cart,
+            row.orderAmount,
+            row.customerId,
+            row.status,
+            ms(row.nextAttemptAt),
+            Date.now(),
+          ).changes === 1,
+    );
+  },
+  async claim(row, until) {
+    return transaction(
+      () =>
+        db()
+          .prepare(
+            `UPDATE registrations SET attempts = attempts + 1, nextAttemptAt = ?, updatedAt = ?
+             WHERE id = ? AND status = 'queued' AND attempts = ?`,
+          )
+          .run(until.getTime(), Date.now(), row.id, row.attempts).changes === 1,
+    );
+  },
+  async finish(row, result, change) {
+    await transaction(() => {
+      db()
+        .prepare(
+          `UPDATE registrations SET status = ?, precheck = ?, reason = ?, lastError = ?,
+            nextAttemptAt = ?, response = ?, updatedAt = ? WHERE id = ?`,
+        )
+        .run(
+          result.status,
+          result.precheck ? 1 : 0,
+          result.reason,
+          result.lastError,
+          ms(result.nextAttemptAt),
+          result.response ?? null,
+          Date.now(),
+          row.id,
+        );
+      const order = orderById(row.orderId);
+      if (!change || !order || order.tradeInStatus === change.tradeInStatus) return;
+      changeOrder(order, { source: "service", ...change });
+    });
+  },
+  async due(now, { limit, all, until }) {
+    return transaction(() => {
+      const rows = db()
+        .prepare(
+          `SELECT id, orderId FROM registrations WHERE status = 'queued' AND (? OR nextAttemptAt <= ?)
+           ORDER BY nextAttemptAt LIMIT ?`,
+        )
+        .all(all ? 1 : 0, now.getTime(), limit) as { id: string; orderId: string }[];
+      const claim = db().prepare("UPDATE registrations SET nextAttemptAt = ? WHERE id = ?");
+      for (const r of rows) claim.run(until.getTime(), r.id);
+      return rows.map((r) => r.orderId);
+    });
+  },
+  async tradeInSeen() {
+    // Not kept: this shop does not post the SDK's valuation to a trade-in-seen route.
+    return null;
+  },
+  async unreachableSince(since) {
+    return (
+      db()
+        .prepare(
+          `SELECT 1 FROM registrations WHERE status = 'queued' AND updatedAt >= ?
+           AND lastError LIKE 'network:%'`,
+        )
+        .get(since.getTime()) !== undefined
+    );
+  },
+};

@@ -1,0 +1,21 @@
+import { defineConfig, devices } from "@playwright/test";
+import { CHROMIUM_LAUNCH_OPTIONS } from "../../scripts/chromium-launch";
+
+// The minimal shop's journeys in real Chromium against `next start` of its build and the packed
+// emulator, both started by scripts/minimal-shop.mjs (which sets MINI_SHOP_URL, EMULATOR_URL).
+export default defineConfig({
+  testDir: "e2e",
+  testMatch: "**/*.e2e.ts",
+  outputDir: "../../test-results/minimal-shop",
+  retries: 0,
+  workers: 1,
+  reporter: "list",
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  use: {
+    baseURL: process.env.MINI_SHOP_URL ?? "http://localhost:5510",
+    trace: { mode: "retain-on-failure", screenshots: false },
+    ...devices["Desktop Chrome"],
+    launchOptions: CHROMIUM_LAUNCH_OPTIONS,
+  },
+});
