@@ -83,6 +83,13 @@ export function db(): Database.Database {
   return state.miniDb;
 }
 
+/** Closes the connection; the next db() opens the file again (with ":memory:", a new database). */
+export async function closeDb(): Promise<void> {
+  await state.miniChain;
+  state.miniDb?.close();
+  state.miniDb = undefined;
+}
+
 /**
  * One write transaction at a time: BEGIN IMMEDIATE takes SQLite's write lock at once (so what a
  * transaction reads stays as read until it commits, across processes), and a promise chain keeps

@@ -1,0 +1,66 @@
+// The minimal shop's adapter against lib/service's conformance suite (docs/integrating.md,
+// "Prove your adapter: the conformance suite"): every check on a fresh in-memory database.
+import { randomUUID } from "node:crypto";
+import {
+  type ConformanceHost,
+  runShopPortsConformance,
+} from "@service/test-support/shop-ports-conformance";
+import { createTokenSealer } from "@service/token-sealing";
+
+process.env.MINI_DATABASE_FILE = ":memory:";
+const { closeDb, db, transaction } = await import("../db");
+const { addToCart, products, SHIPPING } = await import("../shop");
+const { miniServicePayStore } = await import("./service-pay-store");
+const { miniOrderStatuses } = await import("./statuses");
+const { miniTokenStore } = await import("./token-store");
+const { miniTradeInStore } = await import("./trade-in-store");
+
+const address = {
+  given_name: "Ada",
+  family_name: "Lovelace",
+  phone: "",
+  address: "1 Main Street",
+  city: "Berlin",
+  state: "",
+  country_code: "DE",
+  postal_code: "10115",
+};
+
+async function miniHost(): Promise<ConformanceHost> {
+  await closeDb(); // the next db() opens a new, empty in-memory database
+  const phone = products().find((p) => p.id === "phone");
+  if (!phone) throw new Error("the seed has no phone");
+  return {
+    servicePay: miniServicePayStore,
+    statuses: miniOrderStatuses,
+    // No back office: the minimal shop sends no order updates (skipped below).
+    tradeIns: miniTradeInStore,
+    tokens: miniTokenStore(createTokenSealer("k".repeat(32))),
+    async seedOpenCart() {
+      const sessionId = randomUUID();
+      await transaction(() => addToCart(sessionId, "phone"));
+      return {
+        sessionId,
+        details: {
+          email: "ada@example.com",
+          billing: address,
+          shipping: address,
+          shippingMethod: SHIPPING.id,
+        },
+        owes: phone.price + phone.tax + SHIPPING.price,
+        currency: "EUR",
+      };
+    },
+    async persistedTokenText() {
+      return JSON.stringify([
+        db().prepare("SELECT * FROM tokens").all(),
+        db().prepare("SELECT * FROM leases").all(),
+      ]);
+    },
+    close: closeDb,
+  };
+}
+
+runShopPortsConformance(miniHost, "the minimal shop's better-sqlite3 adapter", {
+  skip: ["order-update-against-current"],
+});
