@@ -28,7 +28,11 @@ step("Browser", () => {
   console.log(`Chromium: ${chromium}`);
 });
 step("Prisma client", () => run(process.execPath, ["scripts/prisma.mjs", "generate"]));
-step("Typecheck (tsc --noEmit)", () => run(bin("tsc"), ["--noEmit"]));
+step("Typecheck (tsc --noEmit)", () => {
+  run(bin("tsc"), ["--noEmit"]);
+  // The second host has its own tsconfig (its aliases: @service for lib/service).
+  run(bin("tsc"), ["--noEmit", "-p", "examples/minimal-shop"]);
+});
 step("Lint and format (biome check)", () => run(bin("biome"), ["check", "."]));
 // Each runner also writes a JSON report, so the run can close on one plain count line.
 const reports = {
@@ -38,6 +42,7 @@ const reports = {
   // the SDK release suite against the emulator's own SDK build (scripts/sdk-release/run.ts).
   release: "sdk-release-report/results.json",
   cluster: "test-results/cluster.json",
+  minimalShop: "test-results/minimal-shop.json",
 };
 step("Unit tests (vitest run)", () =>
   run(bin("vitest"), [
@@ -74,6 +79,14 @@ step("SDK release suite: both browser suites against the emulator's own SDK buil
     env: { ...process.env, CHROMIUM_PATH: chromium },
   }),
 );
+// The second host (examples/minimal-shop: its own data layer and login, lib/service compiled in
+// place) against the packed emulator installed from its tarball: go-live scenarios 1 and 2 in
+// Chromium, then the readiness report with --strict --active.
+step("Second host: the minimal shop against the packed emulator", () =>
+  run(process.execPath, ["scripts/minimal-shop.mjs"], {
+    env: { ...process.env, CHROMIUM_PATH: chromium },
+  }),
+);
 // Two instances on PostgreSQL behind Debian's nginx (installed when missing): the project
 // `cluster` (playwright.cluster.config.ts, docs/decisions/scaling.md).
 step("Browser tests of the storefront at scale (project cluster)", () =>
@@ -98,14 +111,18 @@ const json = (file) => JSON.parse(readFileSync(`${root}/${file}`, "utf8"));
 const units = [json(reports.unit), json(reports.unitPostgres)];
 const release = json(reports.release).builds.flatMap((b) => b.tests);
 const cluster = json(reports.cluster).stats;
+const minimalShop = json(reports.minimalShop).stats;
 const passed =
   units.reduce((n, u) => n + u.numPassedTests, 0) +
   release.filter((t) => t.outcome === "passed").length +
-  cluster.expected;
+  cluster.expected +
+  minimalShop.expected;
 const failed =
   units.reduce((n, u) => n + u.numFailedTests, 0) +
   release.filter((t) => t.outcome === "failed").length +
   cluster.unexpected +
-  cluster.flaky;
+  cluster.flaky +
+  minimalShop.unexpected +
+  minimalShop.flaky;
 console.log(`\nAll checks passed in ${((Date.now() - started) / 1000).toFixed(0)} s.`);
 console.log(`${passed} passed, ${failed} failed`);

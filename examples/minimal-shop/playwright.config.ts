@@ -9,7 +9,11 @@ export default defineConfig({
   outputDir: "../../test-results/minimal-shop",
   retries: 0,
   workers: 1,
-  reporter: "list",
+  // The JSON report lets `npm test` count these journeys in its closing line.
+  reporter: [
+    [process.env.CI ? "line" : "list"],
+    ["json", { outputFile: "../../test-results/minimal-shop.json" }],
+  ],
   timeout: 30_000,
   expect: { timeout: 10_000 },
   use: {
