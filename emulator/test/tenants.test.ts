@@ -303,6 +303,34 @@ describe("faults with a merchant", () => {
     }
     expect((await (await h.control("GET", "/faults")).json()).faults).toEqual([]);
   });
+
+  it("takes delivery faults for one merchant, and refuses an unknown one (404) or a bad field (400)", async () => {
+    const scoped = await h.control("POST", "/webhooks/delivery-faults", {
+      faults: ["unreachable"],
+      merchant: a.id,
+    });
+    expect(scoped.status).toBe(200);
+    expect(await scoped.json()).toEqual({ merchant: a.id, delivery_faults: ["unreachable"] });
+    // Not among the unscoped ones every merchant's attempts take.
+    expect((await (await h.control("GET", "/webhooks")).json()).delivery_faults).toEqual([]);
+    expect(
+      await errorOf(
+        await h.control("POST", "/webhooks/delivery-faults", {
+          faults: ["unreachable"],
+          merchant: "m_nobody",
+        }),
+      ),
+    ).toMatchObject({ status: 404, error: "not_found" });
+    expect(
+      await errorOf(
+        await h.control("POST", "/webhooks/delivery-faults", {
+          faults: ["unreachable"],
+          merchant: 7,
+        }),
+      ),
+    ).toMatchObject({ status: 400, error: "bad_request" });
+    await h.control("POST", `/merchants/${a.id}/reset`);
+  });
 });
 
 describe("POST /__emulator/merchants/{id}/clock", () => {

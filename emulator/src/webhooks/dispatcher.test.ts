@@ -286,6 +286,32 @@ describe("delivery faults (control API)", () => {
   });
 });
 
+describe("delivery faults for one merchant (several merchants in one emulator)", () => {
+  it("only that merchant's attempts take them; another merchant's go out; its reset drops them", async () => {
+    store.updateMerchant("m_basic", { webhook_base: receiver.url });
+    expect(dispatcher.failNextDeliveries(["unreachable"], "m_demo")).toEqual(["unreachable"]);
+    expect(dispatcher.deliveryFaults).toEqual([]);
+
+    // The other merchant's attempt is delivered and leaves A's fault in place.
+    const other = dispatcher.notifyOrder(order({ merchant_id: "m_basic" }));
+    await dispatcher.idle();
+    expect(other.status).toBe("delivered");
+    expect(dispatcher.deliveryFaultsOf("m_demo")).toEqual(["unreachable"]);
+
+    const own = dispatcher.notifyOrder(order());
+    await dispatcher.idle();
+    expect(own.attempts[0]).toMatchObject({ status: 0, ok: false });
+    expect(receiver.hits).toHaveLength(1);
+    expect(dispatcher.deliveryFaultsOf("m_demo")).toEqual([]);
+
+    dispatcher.failNextDeliveries(["answer_lost"], "m_demo");
+    dispatcher.resetMerchant("m_basic");
+    expect(dispatcher.deliveryFaultsOf("m_demo")).toEqual(["answer_lost"]);
+    dispatcher.resetMerchant("m_demo");
+    expect(dispatcher.deliveryFaultsOf("m_demo")).toEqual([]);
+  });
+});
+
 describe("journal", () => {
   it("records every attempt with its number, status and notification, signature redacted", async () => {
     receiver.answer = (hit) => (receiver.hits.indexOf(hit) === 0 ? 204 : 200);

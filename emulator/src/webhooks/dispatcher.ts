@@ -94,6 +94,8 @@ export class WebhookDispatcher {
   firstAttemptDelayMs: Millis = 0;
   /** Faults for the next scheduled attempts, first one first, whichever notification. */
   #deliveryFaults: DeliveryFault[] = [];
+  /** Delivery faults for one merchant's notifications only (several merchants, one emulator). */
+  readonly #merchantDeliveryFaults = new Map<string, DeliveryFault[]>();
 
   constructor(options: DispatcherOptions) {
     this.#clock = options.clock;
@@ -127,10 +129,12 @@ export class WebhookDispatcher {
     // --state): ids are "unique per notification", and a merchant that dedupes by id keeps them.
     this.firstAttemptDelayMs = 0;
     this.#deliveryFaults = [];
+    this.#merchantDeliveryFaults.clear();
   }
 
   /** One merchant's reset: its notifications leave the queue; other merchants' stay. */
   resetMerchant(merchantId: string): void {
+    this.#merchantDeliveryFaults.delete(merchantId);
     for (const [id, notification] of this.#notifications) {
       if (notification.merchant_id !== merchantId) continue;
       this.#notifications.delete(id);
@@ -139,15 +143,34 @@ export class WebhookDispatcher {
     }
   }
 
-  /** Control: the next scheduled attempts fail, one per fault, in order; then they go out again. */
-  failNextDeliveries(faults: readonly DeliveryFault[]): DeliveryFault[] {
-    this.#deliveryFaults.push(...faults);
-    return this.deliveryFaults;
+  /** Control: the next scheduled attempts fail, one per fault, in order; then they go out again.
+   *  With a merchant, only that merchant's attempts take them (before any unscoped fault). */
+  failNextDeliveries(faults: readonly DeliveryFault[], merchantId?: string): DeliveryFault[] {
+    if (merchantId === undefined) {
+      this.#deliveryFaults.push(...faults);
+      return this.deliveryFaults;
+    }
+    const queue = this.#merchantDeliveryFaults.get(merchantId) ?? [];
+    queue.push(...faults);
+    this.#merchantDeliveryFaults.set(merchantId, queue);
+    return this.deliveryFaultsOf(merchantId);
   }
 
-  /** The delivery faults not used yet. */
+  /** The unscoped delivery faults not used yet. */
   get deliveryFaults(): DeliveryFault[] {
     return [...this.#deliveryFaults];
+  }
+
+  /** One merchant's delivery faults not used yet. */
+  deliveryFaultsOf(merchantId: string): DeliveryFault[] {
+    return [...(this.#merchantDeliveryFaults.get(merchantId) ?? [])];
+  }
+
+  #takeDeliveryFault(merchantId: string): DeliveryFault | undefined {
+    const own = this.#merchantDeliveryFaults.get(merchantId);
+    const fault = own?.shift();
+    if (own && own.length === 0) this.#merchantDeliveryFaults.delete(merchantId);
+    return fault ?? this.#deliveryFaults.shift();
   }
 
   /** Queues the notification of an order's new status; the first attempt is due now. */
@@ -297,7 +320,8 @@ export class WebhookDispatcher {
     let responseText: string | undefined;
     let error: string | undefined;
     // Only the schedule's own attempts take a fault: a control operation is an explicit send.
-    const fault = kind === "scheduled" ? this.#deliveryFaults.shift() : undefined;
+    const fault =
+      kind === "scheduled" ? this.#takeDeliveryFault(notification.merchant_id) : undefined;
     if (fault === "unreachable") {
       error = `${INJECTED}: the request did not reach the merchant`;
     } else {

@@ -48,6 +48,8 @@ const deliveryFaultsSchema = z.object({
     .array(z.enum(["unreachable", "answer_lost"]))
     .min(1)
     .max(20),
+  /** Only this merchant's notifications take them (several merchants in one emulator). */
+  merchant: z.string().min(1).max(100).optional(),
 });
 
 async function json(req: Request): Promise<unknown> {
@@ -81,10 +83,20 @@ export const webhooksModule: EmulatorModule = {
           c,
           400,
           "bad_request",
-          'Send { faults: [...] }: 1 to 20 of "unreachable", "answer_lost".',
+          'Send { faults: [...], merchant? }: 1 to 20 of "unreachable", "answer_lost".',
         );
       }
-      return reply(c, { delivery_faults: webhooks.failNextDeliveries(parsed.data.faults) });
+      const { faults, merchant } = parsed.data;
+      if (merchant === undefined) {
+        return reply(c, { delivery_faults: webhooks.failNextDeliveries(faults) });
+      }
+      if (!ctx.state.getMerchant(merchant)) {
+        return fail(c, 404, "not_found", `Unknown merchant ${merchant}.`);
+      }
+      return reply(c, {
+        merchant,
+        delivery_faults: webhooks.failNextDeliveries(faults, merchant),
+      });
     });
     app.post(`${base}/tick`, async (c) => {
       await webhooks.tick();
