@@ -2,6 +2,7 @@
 import { expect, type Page, test } from "@playwright/test";
 import { EVERYDAY_DEVICE, ServiceSdkDriver } from "../../../e2e/support/service-sdk-driver";
 import { SESSION_COOKIE, unseal } from "../lib/session";
+import { TEST_ADDRESS } from "../test-support/address";
 
 const EMULATOR = process.env.EMULATOR_URL ?? "http://localhost:5520";
 
@@ -153,16 +154,7 @@ test("the service client: a token the service expired is refreshed, not replaced
   await signInCartAndTradeIn(page);
   const details = {
     email: "ada@example.com",
-    billing: {
-      given_name: "Ada",
-      family_name: "Lovelace",
-      phone: "",
-      address: "1 Main Street",
-      city: "Berlin",
-      state: "",
-      country_code: "DE",
-      postal_code: "10115",
-    },
+    billing: TEST_ADDRESS,
     shipping_method: "standard",
   };
   // Each payment start asks the service for the session's accepted valuation (GET /core/sessions/…).

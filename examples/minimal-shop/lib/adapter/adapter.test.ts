@@ -4,6 +4,7 @@ import { isConcurrentWrite } from "@service/shop-ports";
 import { createTokenSealer } from "@service/token-sealing";
 import type { OrderNotification } from "@service/webhook-payload";
 import { beforeAll, describe, expect, it } from "vitest";
+import { TEST_ADDRESS } from "../../test-support/address";
 
 process.env.MINI_DATABASE_FILE = ":memory:";
 const { transaction } = await import("../db");
@@ -12,16 +13,7 @@ const { miniServicePayStore: store } = await import("./service-pay-store");
 const { miniTradeInStore } = await import("./trade-in-store");
 const { miniTokenStore } = await import("./token-store");
 
-const address = {
-  given_name: "Ada",
-  family_name: "Lovelace",
-  phone: "",
-  address: "1 Main Street",
-  city: "Berlin",
-  state: "",
-  country_code: "DE",
-  postal_code: "10115",
-};
+const address = TEST_ADDRESS;
 const details = {
   email: "a@example.com",
   billing: address,

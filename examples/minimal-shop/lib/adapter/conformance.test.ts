@@ -6,6 +6,7 @@ import {
   runShopPortsConformance,
 } from "@service/test-support/shop-ports-conformance";
 import { createTokenSealer } from "@service/token-sealing";
+import { TEST_ADDRESS } from "../../test-support/address";
 
 process.env.MINI_DATABASE_FILE = ":memory:";
 const { closeDb, db, transaction } = await import("../db");
@@ -15,16 +16,7 @@ const { miniOrderStatuses } = await import("./statuses");
 const { miniTokenStore } = await import("./token-store");
 const { miniTradeInStore } = await import("./trade-in-store");
 
-const address = {
-  given_name: "Ada",
-  family_name: "Lovelace",
-  phone: "",
-  address: "1 Main Street",
-  city: "Berlin",
-  state: "",
-  country_code: "DE",
-  postal_code: "10115",
-};
+const address = TEST_ADDRESS;
 
 async function miniHost(): Promise<ConformanceHost> {
   await closeDb(); // the next db() opens a new, empty in-memory database
