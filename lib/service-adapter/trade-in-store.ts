@@ -79,15 +79,15 @@ export function createTradeInStore(db: Db): TradeInRegistrationStore {
       if (isPostgres(db)) {
         // One statement claims a batch: rows another runner is claiming right now are skipped,
         // not waited for, so the instances' jobs split the queue between them.
-        const rows = await db.$queryRaw<{ orderId: string }[]>`
+        const rows = await db.$queryRaw<{ orderId: string; attempts: number }[]>`
           UPDATE "TradeInRegistration" SET "nextAttemptAt" = ${until}
           WHERE "id" IN (
             SELECT "id" FROM "TradeInRegistration"
             WHERE "status" = 'queued' ${all ? Prisma.empty : Prisma.sql`AND "nextAttemptAt" <= ${now}`}
             ORDER BY "nextAttemptAt" LIMIT ${limit}
             FOR UPDATE SKIP LOCKED)
-          RETURNING "orderId"`;
-        return rows.map((r) => r.orderId);
+          RETURNING "orderId", "attempts"`;
+        return rows.map((r) => ({ orderId: r.orderId, attempts: Number(r.attempts) }));
       }
       // SQLite (one writer at a time): a conditional update per row; a row another runner moved
       // on in between is not ours.
@@ -95,15 +95,21 @@ export function createTradeInStore(db: Db): TradeInRegistrationStore {
         where: { status: "queued", ...(all ? {} : { nextAttemptAt: { lte: now } }) },
         orderBy: { nextAttemptAt: "asc" },
         take: limit,
-        select: { id: true, orderId: true, nextAttemptAt: true },
+        select: { id: true, orderId: true, nextAttemptAt: true, attempts: true },
       });
-      const claimed: string[] = [];
+      const claimed: { orderId: string; attempts: number }[] = [];
       for (const row of rows) {
+        // Leased only as read: not moved on by another runner, no attempt claimed in between.
         const taken = await db.tradeInRegistration.updateMany({
-          where: { id: row.id, status: "queued", nextAttemptAt: row.nextAttemptAt },
+          where: {
+            id: row.id,
+            status: "queued",
+            nextAttemptAt: row.nextAttemptAt,
+            attempts: row.attempts,
+          },
           data: { nextAttemptAt: until },
         });
-        if (taken.count === 1) claimed.push(row.orderId);
+        if (taken.count === 1) claimed.push({ orderId: row.orderId, attempts: row.attempts });
       }
       return claimed;
     },

@@ -90,21 +90,28 @@ export async function applyTradeInAfterCardPayment(
   // stays queued and the retry job makes the attempt in the background.
   const since = new Date(deps.now().getTime() - UNREACHABLE_MEMORY_MS);
   if (await deps.store.unreachableSince(since)) return { status: "queued" };
-  return processRegistration(deps, order.id);
+  // The row was just written with no attempt: claimed only if no retry job took it meanwhile.
+  return processRegistration(deps, order.id, 0);
 }
 
 /**
  * One attempt for one order's row: claim it (compare-and-set on `attempts`), check the session
  * unless that already passed, send, and record the outcome on the row and the order.
+ * `expectedAttempts`: the row's attempts when the caller took it (its insert, or the retry job's
+ * lease); if another runner claimed an attempt since, this one makes none.
  */
 export async function processRegistration(
   deps: TradeInDeps,
   orderId: string,
+  expectedAttempts?: number,
 ): Promise<TradeInResult> {
   const row = await deps.store.find(orderId);
   if (!row) throw new Error(`no trade-in registration for order ${orderId}`);
   if (row.status !== "queued") {
     return resultOf(row.status, (await deps.store.order(orderId))?.tradeInMessage);
+  }
+  if (expectedAttempts !== undefined && row.attempts !== expectedAttempts) {
+    return { status: "queued" };
   }
   const now = deps.now();
   if (!(await deps.store.claim(row, new Date(now.getTime() + CLAIM_LEASE_MS)))) {
@@ -337,10 +344,10 @@ export async function retryDueRegistrations(
     noTradeIn: 0,
     stillQueued: 0,
   };
-  for (const orderId of due) {
+  for (const { orderId, attempts } of due) {
     const order = await deps.store.order(orderId);
     // The shopper's inspector drawer shows the retry too.
-    const run = () => processRegistration(deps, orderId);
+    const run = () => processRegistration(deps, orderId, attempts);
     const result = order ? await withInspectorSession(order.sessionId, run) : await run();
     if (result.status === "registered") summary.registered += 1;
     else if (result.status === "not_applied") summary.notApplied += 1;

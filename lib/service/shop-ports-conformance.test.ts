@@ -327,7 +327,7 @@ function naiveHost(): ConformanceHost {
           .slice(0, limit);
         await turn();
         for (const row of rows) row.nextAttemptAt = until;
-        return rows.map((r) => r.orderId);
+        return rows.map((r) => ({ orderId: r.orderId, attempts: r.attempts }));
       },
       async tradeInSeen() {
         return null;

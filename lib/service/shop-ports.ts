@@ -461,9 +461,15 @@ export interface TradeInRegistrationStore {
    * runner until `until`, and gives their orders. Every instance runs the retry job: rows one
    * runner claimed are not due for the others (a database lease; `FOR UPDATE SKIP LOCKED` where
    * the database has it), so each is tried by one runner at a time; `claim` still guards the
-   * attempt itself.
+   * attempt itself. Each row comes with its `attempts` as read in the same statement (or
+   * transaction) that leased it: the runner claims the row only if no attempt was claimed since
+   * (its creator may claim it between the row's insert and the lease), so one attempt is never
+   * made twice.
    */
-  due(now: Date, options: { limit: number; all: boolean; until: Date }): Promise<string[]>;
+  due(
+    now: Date,
+    options: { limit: number; all: boolean; until: Date },
+  ): Promise<{ orderId: string; attempts: number }[]>;
   /** The trade-in id this session's browser last saw accepted, if any. */
   tradeInSeen(sessionId: string): Promise<string | null>;
   /** Whether an attempt since `since` found the service unreachable (no connection): the

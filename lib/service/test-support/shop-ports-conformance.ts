@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { NOT_LOOKED_UP } from "../accepted-valuation";
 import {
   applyTradeInAfterCardPayment,
+  type RetryRunSummary,
   retryDueRegistrations,
   type TradeInClient,
   type TradeInDeps,
@@ -173,6 +174,11 @@ export function shopPortsConformanceChecks(makeHost: MakeConformanceHost): Confo
       "one-claim-per-attempt",
       `a registration attempt is claimed by exactly one of ${CONCURRENT_COPIES} claimers (compare-and-set)`,
       oneClaimPerAttempt,
+    ),
+    check(
+      "lease-before-claim",
+      "a row the retry job leased between its insert and its creator's claim is not attempted again while the creator's attempt runs (the lease's attempts)",
+      leaseBeforeClaim,
     ),
     check(
       "retry-job-claims",
@@ -691,6 +697,50 @@ async function oneClaimPerAttempt(host: ConformanceHost) {
   expect((await host.tradeIns.find(order.id))?.attempts).toBe(row.attempts + 1);
   // The row as first read is stale now: claiming with it again fails.
   expect(await host.tradeIns.claim(row, LATER)).toBe(false);
+}
+
+async function leaseBeforeClaim(host: ConformanceHost) {
+  const { cart, order } = await pendingOrder(host);
+  // The retry job's lease lands right after the card step's insert, before its claim.
+  let leased: Awaited<ReturnType<TradeInRegistrationStore["due"]>> = [];
+  const creatorStore: TradeInRegistrationStore = Object.assign(Object.create(host.tradeIns), {
+    async create(row: Parameters<TradeInRegistrationStore["create"]>[0]) {
+      const made = await host.tradeIns.create(row);
+      if (made) leased = await host.tradeIns.due(NOW, { limit: 10, all: false, until: LATER });
+      return made;
+    },
+  });
+  const jobStore: TradeInRegistrationStore = Object.assign(Object.create(host.tradeIns), {
+    async due() {
+      return leased;
+    },
+  });
+  const service = tradeInService();
+  let jobStarted = false;
+  let jobRun: RetryRunSummary | undefined;
+  const client: TradeInClient = {
+    ...service.client,
+    // While the creator's register-purchase is in flight, the job runs what it leased.
+    async registerPurchase(body) {
+      if (!jobStarted) {
+        jobStarted = true;
+        jobRun = await retryDueRegistrations({ store: jobStore, client, now: () => NOW });
+      }
+      return service.client.registerPurchase(body);
+    },
+  };
+  const result = await applyTradeInAfterCardPayment(
+    { store: creatorStore, client, now: () => NOW },
+    { orderId: order.id, shopper: shopper(cart) },
+  );
+  expect(
+    leased.map((l) => l.orderId),
+    "the job leased the new row",
+  ).toEqual([order.id]);
+  expect(result.status).toBe("registered");
+  expect(service.calls.get(order.number), "register-purchase sent once").toBe(1);
+  expect(jobRun, "the job left the row to its creator").toMatchObject({ due: 1, stillQueued: 1 });
+  expect(await host.tradeIns.find(order.id)).toMatchObject({ status: "registered", attempts: 1 });
 }
 
 async function retryRunnersClaimOnce(host: ConformanceHost) {

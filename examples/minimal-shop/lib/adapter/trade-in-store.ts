@@ -82,13 +82,18 @@ export const miniTradeInStore: TradeInRegistrationStore = {
     return transaction(() => {
       const rows = db()
         .prepare(
-          `SELECT id, orderId FROM registrations WHERE status = 'queued' AND (? OR nextAttemptAt <= ?)
-           ORDER BY nextAttemptAt LIMIT ?`,
+          `SELECT id, orderId, attempts FROM registrations
+           WHERE status = 'queued' AND (? OR nextAttemptAt <= ?) ORDER BY nextAttemptAt LIMIT ?`,
         )
-        .all(all ? 1 : 0, now.getTime(), limit) as { id: string; orderId: string }[];
+        .all(all ? 1 : 0, now.getTime(), limit) as {
+        id: string;
+        orderId: string;
+        attempts: number;
+      }[];
+      // One transaction (BEGIN IMMEDIATE): the attempts read are the ones leased.
       const claim = db().prepare("UPDATE registrations SET nextAttemptAt = ? WHERE id = ?");
       for (const r of rows) claim.run(until.getTime(), r.id);
-      return rows.map((r) => r.orderId);
+      return rows.map((r) => ({ orderId: r.orderId, attempts: r.attempts }));
     });
   },
   async tradeInSeen() {
