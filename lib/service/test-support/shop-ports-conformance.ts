@@ -295,6 +295,18 @@ function historyCount(history: string[], status: string): number {
   return count(history, status);
 }
 
+/** Creates the seeded cart's pending order through lib/service (as the checkout route does). */
+async function createPendingOrderOf(host: ConformanceHost, cart: SeededCart, cartId: string) {
+  const result = await createServicePendingOrder(deps(host), {
+    sessionId: cart.sessionId,
+    customerId: null,
+    cartId,
+    details: cart.details,
+  });
+  expect(result).toMatchObject({ ok: true, created: true });
+  return orderOf(host, cartId);
+}
+
 /** The order reached `status` once, and the notification is recorded as applied to it. */
 async function expectAppliedOnce(
   tx: ServicePayTx,
@@ -389,14 +401,7 @@ async function duplicateEarlyNotifications(host: ConformanceHost) {
     "stored once, waiting",
   ).toEqual([n.dedupeKey]);
 
-  const result = await createServicePendingOrder(deps(host), {
-    sessionId: cart.sessionId,
-    customerId: null,
-    cartId,
-    details: cart.details,
-  });
-  expect(result).toMatchObject({ ok: true, created: true });
-  const order = await orderOf(host, cartId);
+  const order = await createPendingOrderOf(host, cart, cartId);
   const paid = host.statuses.forServiceStatus.payment_completed;
   expect(order.status).toBe(paid);
   const history = await host.servicePay.transaction((tx) => tx.statusHistory(order.id));
@@ -501,14 +506,7 @@ async function earlyNotificationApplied(host: ConformanceHost) {
   const n = notification(cart, cartId, "payment_completed");
   expect((await receiveNotification(deps(host), n)).outcome).toBe("early");
   expect(await host.servicePay.transaction((tx) => tx.hasWaitingNotification(cartId))).toBe(true);
-  const result = await createServicePendingOrder(deps(host), {
-    sessionId: cart.sessionId,
-    customerId: null,
-    cartId,
-    details: cart.details,
-  });
-  expect(result).toMatchObject({ ok: true, created: true });
-  const order = await orderOf(host, cartId);
+  const order = await createPendingOrderOf(host, cart, cartId);
   expect(order).toMatchObject({
     status: host.statuses.forServiceStatus.payment_completed,
     serviceOrderId: `ord_${cartId}`,
