@@ -2,7 +2,7 @@
 // order, every "to pay" the shopper reads in the shop, what the service's payment window says
 // is left to pay, what the service's order records as collected and what the shop's database
 // records as paid are the same number of cents. Each is read from its own party (the page, the
-// window, the emulator's order, the shop's SQLite file), never derived from another.
+// window, the emulator's order and journal, the shop's SQLite file), never derived from another.
 import { formatMoney } from "../lib/shop/money";
 import { sessionHashOf } from "./support/emulator";
 import { expect, test } from "./support/fixtures";
@@ -85,6 +85,29 @@ for (const journey of [
     expect(serviceOrder?.trade_in_discount).toBe(journey.tradeIn);
     const collected = (serviceOrder?.amount ?? 0) - (serviceOrder?.trade_in_discount ?? 0);
     expect(money(collected)).toBe(toPay);
+
+    // The service's journal: the payment it was asked to start (the Cart from the shop's
+    // purchase_data, delivery a line of it) and the notification it signed carry the same amount.
+    const journal = await emulator.journal();
+    const bodyOf = (value: unknown) =>
+      (typeof value === "string" ? JSON.parse(value) : value) as Record<string, unknown>;
+    const start = journal.find(
+      (e) =>
+        e.kind === "request" &&
+        e.method === "POST" &&
+        e.path === "/sdk/v1/payments" &&
+        bodyOf(e.response_body)?.cart_id === paid.cart_id,
+    );
+    const startedCart = (bodyOf(start?.request_body).purchase as { cart: { total: number } }).cart;
+    expect(money(startedCart.total - journey.tradeIn)).toBe(toPay);
+    const signed = journal
+      .filter((e) => e.kind === "webhook" && e.status === 200)
+      .map((e) => bodyOf(e.request_body))
+      .filter((b) => b.order_id === paid.order_id);
+    expect(signed.length, "the paid notification was delivered").toBeGreaterThan(0);
+    for (const b of signed) {
+      expect(money((b.amount as number) - (b.trade_in_discount as number))).toBe(toPay);
+    }
 
     // The shop's database: paid, for exactly what the service collected.
     expect(storedOrder(number)).toMatchObject({
