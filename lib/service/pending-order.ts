@@ -6,6 +6,7 @@ import {
   type NotificationDeps,
   type OrderCreationMode,
 } from "./order-webhook";
+import { errorJson, json } from "./route-responses";
 import {
   type CheckoutDetails,
   isConcurrentWrite,
@@ -34,6 +35,29 @@ export type PendingOrderResult =
     }
   | { ok: false; error: "empty_cart" | "cart_changed" | "missing_details"; message: string };
 
+/** A kept checkout, or why there was nothing to keep. */
+export type SavedCheckout = { ok: true; cartId: string } | { ok: false; error: "empty_cart" };
+
+/** `POST /api/service/checkout`'s answer (docs/integrating.md, the routes a shop mounts). */
+export function serviceCheckoutResponse(saved: SavedCheckout): Response {
+  if (!saved.ok) return errorJson(409, "empty_cart", "Your cart is empty.");
+  return json({ cart_id: saved.cartId });
+}
+
+/** `POST /api/service/pending-order`'s answer: 400 without details to create from, 409 when the
+ *  cart is empty or changed since payment started. */
+export function pendingOrderResponse(result: PendingOrderResult): Response {
+  if (!result.ok) {
+    return errorJson(result.error === "missing_details" ? 400 : 409, result.error, result.message);
+  }
+  return json({
+    mode: result.mode,
+    created: result.created,
+    cart_id: result.cartId,
+    order_number: result.number,
+  });
+}
+
 /** How far back a repeat without a cart id finds the session's order (the modal's lifetime). */
 const REPLAY_WINDOW_MS = 30 * 60 * 1000;
 
@@ -51,7 +75,7 @@ export async function saveServiceCheckout(
     customerId: string | null;
     details: CheckoutDetails;
   },
-): Promise<{ ok: true; cartId: string } | { ok: false; error: "empty_cart" }> {
+): Promise<SavedCheckout> {
   const valuation = await lookupAcceptedValuation(deps, params.sessionHash);
   const { sessionId, customerId, details } = params;
   return deps.store.transaction(async (tx) => {

@@ -1,5 +1,5 @@
-import { saveServiceCheckout } from "@/lib/service/pending-order";
-import { errorJson, internalError, json } from "@/lib/service/route-responses";
+import { saveServiceCheckout, serviceCheckoutResponse } from "@/lib/service/pending-order";
+import { internalError } from "@/lib/service/route-responses";
 import { sessionHash } from "@/lib/service/session-hash";
 import { readSessionJson } from "@/lib/service-adapter/route-input";
 import { servicePaymentStartDeps } from "@/lib/service-adapter/service";
@@ -23,8 +23,7 @@ export async function POST(request: Request): Promise<Response> {
       customerId: session.customerId ?? null,
       details,
     });
-    if (!saved.ok) return errorJson(409, "empty_cart", "Your cart is empty.");
-    return json({ cart_id: saved.cartId });
+    return serviceCheckoutResponse(saved);
   } catch (error) {
     return internalError("service checkout", error);
   }

@@ -1,5 +1,5 @@
-import { createServicePendingOrder } from "@/lib/service/pending-order";
-import { errorJson, internalError, json } from "@/lib/service/route-responses";
+import { createServicePendingOrder, pendingOrderResponse } from "@/lib/service/pending-order";
+import { internalError } from "@/lib/service/route-responses";
 import { readSessionJson } from "@/lib/service-adapter/route-input";
 import { servicePayDeps } from "@/lib/service-adapter/service";
 import { pendingOrderRequestSchema } from "@/lib/shop/checkout-input";
@@ -22,18 +22,7 @@ export async function POST(request: Request): Promise<Response> {
       ...(data.cartId ? { cartId: data.cartId } : {}),
       ...(data.details ? { details: data.details } : {}),
     });
-    if (!result.ok)
-      return errorJson(
-        result.error === "missing_details" ? 400 : 409,
-        result.error,
-        result.message,
-      );
-    return json({
-      mode: result.mode,
-      created: result.created,
-      cart_id: result.cartId,
-      order_number: result.number,
-    });
+    return pendingOrderResponse(result);
   } catch (error) {
     return internalError("pending-order", error);
   }

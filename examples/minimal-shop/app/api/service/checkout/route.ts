@@ -1,8 +1,8 @@
 import { checkoutBodySchema } from "@mini/lib/adapter/checkout-input";
 import { readSessionJson } from "@mini/lib/adapter/route-input";
 import { serviceClient, servicePayDeps } from "@mini/lib/adapter/service";
-import { saveServiceCheckout } from "@service/pending-order";
-import { errorJson, internalError, json } from "@service/route-responses";
+import { saveServiceCheckout, serviceCheckoutResponse } from "@service/pending-order";
+import { internalError } from "@service/route-responses";
 import { sessionHash } from "@service/session-hash";
 
 export const dynamic = "force-dynamic";
@@ -21,8 +21,7 @@ export async function POST(request: Request): Promise<Response> {
         details,
       },
     );
-    if (!saved.ok) return errorJson(409, "empty_cart", "Your cart is empty.");
-    return json({ cart_id: saved.cartId });
+    return serviceCheckoutResponse(saved);
   } catch (error) {
     return internalError("checkout", error);
   }

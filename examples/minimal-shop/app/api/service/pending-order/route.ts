@@ -1,8 +1,8 @@
 import { checkoutBodySchema, pendingOrderBodySchema } from "@mini/lib/adapter/checkout-input";
 import { readSessionJson } from "@mini/lib/adapter/route-input";
 import { servicePayDeps } from "@mini/lib/adapter/service";
-import { createServicePendingOrder } from "@service/pending-order";
-import { errorJson, internalError, json } from "@service/route-responses";
+import { createServicePendingOrder, pendingOrderResponse } from "@service/pending-order";
+import { internalError } from "@service/route-responses";
 
 export const dynamic = "force-dynamic";
 
@@ -19,19 +19,7 @@ export async function POST(request: Request): Promise<Response> {
       ...(data.cart_id ? { cartId: data.cart_id } : {}),
       ...(details.success ? { details: details.data } : {}),
     });
-    if (!result.ok) {
-      return errorJson(
-        result.error === "missing_details" ? 400 : 409,
-        result.error,
-        result.message,
-      );
-    }
-    return json({
-      mode: result.mode,
-      created: result.created,
-      cart_id: result.cartId,
-      order_number: result.number,
-    });
+    return pendingOrderResponse(result);
   } catch (error) {
     return internalError("pending-order", error);
   }
