@@ -1,5 +1,6 @@
 // Go-live scenarios 1 and 2 of the minimal shop, through the emulator's real SDK screens.
 import { expect, type Page, test } from "@playwright/test";
+import Database from "better-sqlite3";
 import { EVERYDAY_DEVICE, ServiceSdkDriver } from "../../../e2e/support/service-sdk-driver";
 import { SESSION_COOKIE, unseal } from "../lib/session";
 import { TEST_ADDRESS } from "../test-support/address";
@@ -14,6 +15,20 @@ async function control<T>(method: string, path: string, body?: unknown): Promise
   });
   expect(response.ok, `${method} ${path}`).toBe(true);
   return (await response.json()) as T;
+}
+
+/** The shop's own record of an order, read from its database file (never through the shop). */
+function storedOrder(number: string) {
+  const file = process.env.MINI_DATABASE_FILE;
+  if (!file) throw new Error("MINI_DATABASE_FILE is not set (scripts/minimal-shop.mjs sets it)");
+  const db = new Database(file, { readonly: true });
+  try {
+    return db
+      .prepare("SELECT status, total, tradeInDiscount FROM orders WHERE number = ?")
+      .get(number) as { status: string; total: number; tradeInDiscount: number } | undefined;
+  } finally {
+    db.close();
+  }
 }
 
 // No uncaught exception in any page of a journey.
@@ -98,6 +113,19 @@ test("scenario 1: Service Pay with a trade-in; the signed webhook marks the orde
   await expect(page.getByTestId("order-total")).toHaveText(
     `€${((total - offer) / 100).toFixed(2)}`,
   );
+  // One amount: what the service collected is what the shopper was shown and the shop stored.
+  const { orders } = await control<{
+    orders: { order_id: string; amount: number; trade_in_discount: number }[];
+  }>("GET", "/orders");
+  const serviceOrder = orders.find((o) => o.order_id === paid.order_id);
+  expect(serviceOrder?.trade_in_discount).toBe(offer);
+  expect((serviceOrder?.amount ?? 0) - (serviceOrder?.trade_in_discount ?? 0)).toBe(total - offer);
+  const number = (await page.getByTestId("order-number").textContent()) ?? "";
+  expect(storedOrder(number)).toEqual({
+    status: "paid",
+    total: total - offer,
+    tradeInDiscount: offer,
+  });
   // The order is paid only by the signed webhook, which the emulator delivered (answered 200).
   const { notifications } = await control<{
     notifications: { order_id: string; status: string }[];
@@ -131,6 +159,8 @@ test("scenario 2: card payment; the trade-in is registered with the order's amou
   expect(receipts.filter((r) => r.order_id === number)).toEqual([
     expect.objectContaining({ order_amount: total, status: 200 }),
   ]);
+  // The card was charged the whole order: the shop's record says the same amount.
+  expect(storedOrder(number ?? "")).toEqual({ status: "paid", total, tradeInDiscount: 0 });
   // Sign-out replaces the identity: the next shopper here is another session at the service.
   const before = await identity(page);
   await page.getByRole("button", { name: "Sign out" }).click();
