@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { CategoryLinks } from "@/lib/ui/category-links";
+import { Link } from "@/lib/ui/link";
 
 export const metadata: Metadata = { title: "Page not found" };
 

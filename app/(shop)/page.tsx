@@ -1,7 +1,7 @@
-import Link from "next/link";
 import { getPageSession } from "@/lib/session/session";
 import { sessionCurrency } from "@/lib/session/session-data";
 import { listProducts } from "@/lib/shop/catalog";
+import { Link } from "@/lib/ui/link";
 import { ProductGrid } from "@/lib/ui/product-card";
 import { TeaserSlot } from "@/lib/ui/teaser-slot";
 

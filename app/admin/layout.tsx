@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import type { ReactNode } from "react";
 import { getPageSession } from "@/lib/session/session";
 import { adminLogoutAction } from "@/lib/shop/actions/admin-actions";
+import { Link } from "@/lib/ui/link";
 
 export const metadata: Metadata = {
   title: { default: "Back office", template: "%s · Back office" },

@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { requireAdmin } from "@/lib/auth/admin";
 import { parseOrderFilters } from "@/lib/shop/admin-filters";
 import { ORDER_STATUSES, statusLabel } from "@/lib/shop/order-status";
 import { listKnownStatuses, listOrders } from "@/lib/shop/orders";
 import { localDateTime, paymentLabel, tradeInSummary } from "@/lib/ui/labels";
+import { Link } from "@/lib/ui/link";
 import { Money } from "@/lib/ui/money";
 import { ReconcileButton } from "@/lib/ui/order-update-forms";
 

@@ -1,8 +1,8 @@
 "use client";
 
-import Link from "next/link";
 import { useActionState } from "react";
 import { type AddToCartState, addToCartAction } from "@/lib/shop/actions/cart-actions";
+import { Link } from "@/lib/ui/link";
 
 const initial: AddToCartState = { status: "idle", message: "" };
 

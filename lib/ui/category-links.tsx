@@ -1,5 +1,5 @@
-import Link from "next/link";
 import { listCategories } from "@/lib/shop/catalog";
+import { Link } from "@/lib/ui/link";
 
 /** The catalog's categories as a row of links: the way on from an empty state. */
 export async function CategoryLinks() {

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/lib/ui/link";
 
 /** The cart and checkout pages without anything in the cart: why, and the way back. */
 export function EmptyCart({ heading, message }: { heading: string; message: string }) {

@@ -1,5 +1,5 @@
-import Link from "next/link";
 import type { ProductView } from "@/lib/shop/catalog";
+import { Link } from "@/lib/ui/link";
 import { Money } from "./money";
 
 function ProductCard({ product, eager = false }: { product: ProductView; eager?: boolean }) {

@@ -1,8 +1,8 @@
-import Link from "next/link";
 import type { ShopSession } from "@/lib/session/session";
 import { sessionCurrency } from "@/lib/session/session-data";
 import { loadPageCart } from "@/lib/shop/cart";
 import { listCategories } from "@/lib/shop/catalog";
+import { Link } from "@/lib/ui/link";
 import { CurrencySwitcher } from "./currency-switcher";
 import { SearchField } from "./search-field";
 

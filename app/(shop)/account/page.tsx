@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { redirect } from "next/navigation";
 import { getPageSession } from "@/lib/session/session";
 import { getCustomer } from "@/lib/shop/customers";
 import { statusLabel } from "@/lib/shop/order-status";
+import { Link } from "@/lib/ui/link";
 import { Money } from "@/lib/ui/money";
 import { AddressBlock } from "@/lib/ui/order-details";
 

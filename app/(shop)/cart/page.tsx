@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { servicePaymentOpen } from "@/lib/service/pending-order";
 import { servicePayDeps } from "@/lib/service-adapter/service";
 import { getPageSession } from "@/lib/session/session";
@@ -8,6 +7,7 @@ import { loadPageCart, QUANTITY_CHOICES } from "@/lib/shop/cart";
 import { DEFAULT_SHIPPING_METHOD, deliveryShown } from "@/lib/shop/shipping";
 import { CartSummary } from "@/lib/ui/cart-summary";
 import { EmptyCart } from "@/lib/ui/empty-cart";
+import { Link } from "@/lib/ui/link";
 import { Money } from "@/lib/ui/money";
 import { TeaserSlot } from "@/lib/ui/teaser-slot";
 import { TotalWithTradeIn } from "@/lib/ui/trade-in-amounts";

@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { getPageSession } from "@/lib/session/session";
 import { loadPageCart } from "@/lib/shop/cart";
 import { getCustomer } from "@/lib/shop/customers";
@@ -7,6 +6,7 @@ import { DEFAULT_SHIPPING_METHOD, deliveryShown, SHIPPING_METHODS } from "@/lib/
 import { CartSummary } from "@/lib/ui/cart-summary";
 import { CheckoutForm } from "@/lib/ui/checkout-form";
 import { EmptyCart } from "@/lib/ui/empty-cart";
+import { Link } from "@/lib/ui/link";
 import { TeaserSlot } from "@/lib/ui/teaser-slot";
 import { TotalWithTradeIn } from "@/lib/ui/trade-in-amounts";
 

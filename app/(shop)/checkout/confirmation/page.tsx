@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { PaymentStatusWatcher } from "@/lib/service/payment-status-watcher";
 import { settleAwaitedServiceOrder } from "@/lib/service/pending-order";
 import { servicePayDeps } from "@/lib/service-adapter/service";
@@ -9,6 +8,7 @@ import { formatMoney } from "@/lib/shop/money";
 import { PAID_OR_LATER, statusLabel } from "@/lib/shop/order-status";
 import { latestOrderForSession } from "@/lib/shop/orders";
 import { shippingMethod } from "@/lib/shop/shipping";
+import { Link } from "@/lib/ui/link";
 import { AddressBlock, OrderItemsTable } from "@/lib/ui/order-details";
 import { TeaserSlot } from "@/lib/ui/teaser-slot";
 import { TradeInAppliedAtPayment } from "@/lib/ui/trade-in-amounts";

@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { getPageSession } from "@/lib/session/session";
 import { sessionCurrency } from "@/lib/session/session-data";
@@ -7,6 +6,7 @@ import { QUANTITY_CHOICES } from "@/lib/shop/cart";
 import { getProduct } from "@/lib/shop/catalog";
 import { DEFAULT_SHIPPING_METHOD, deliveryShown } from "@/lib/shop/shipping";
 import { AddToCartForm } from "@/lib/ui/add-to-cart-form";
+import { Link } from "@/lib/ui/link";
 import { Money } from "@/lib/ui/money";
 import { TeaserSlot } from "@/lib/ui/teaser-slot";
 import { ProductPriceWithTradeIn } from "@/lib/ui/trade-in-amounts";

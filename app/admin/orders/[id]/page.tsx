@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requireAdmin } from "@/lib/auth/admin";
 import { manualNextStatuses, STATUS_LABELS, statusLabel } from "@/lib/shop/order-status";
@@ -12,6 +11,7 @@ import {
   shippingLabel,
   tradeInSummary,
 } from "@/lib/ui/labels";
+import { Link } from "@/lib/ui/link";
 import { AddressBlock, OrderItemsTable } from "@/lib/ui/order-details";
 import { ServiceOrderUpdates } from "@/lib/ui/service-order-updates";
 import { TradeInRegistrationFacts } from "@/lib/ui/trade-in-registration-facts";
