@@ -34,7 +34,8 @@ export default defineConfig<ServiceVariantOptions>({
         baseURL: `http://localhost:${CLUSTER.balancer}`,
         // e2e/support/fixtures.ts: its customers live in PostgreSQL; log in through the balancer
         signInByForm: true,
-        trace: "retain-on-failure",
+        trace: { mode: "retain-on-failure", screenshots: false, snapshots: false },
+        screenshot: "only-on-failure",
         ...devices["Desktop Chrome"],
         launchOptions: CHROMIUM_LAUNCH_OPTIONS,
       },

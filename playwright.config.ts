@@ -39,9 +39,12 @@ export default defineConfig<ServiceVariantOptions>({
   use: {
     // The worker's own shop (this file is evaluated in every worker).
     baseURL: STACK.shopUrl,
-    // A failed test keeps its trace (actions, DOM snapshots, network); without the screencast,
-    // which costs about a fifth of the suite's CPU on a 2-core machine.
-    trace: { mode: "retain-on-failure", screenshots: false },
+    // A failed test keeps its trace (every action with its call log, network, console) and a
+    // screenshot of the moment it failed. Without DOM snapshots or the screencast: recording them
+    // for every test, to keep them for the few that fail, cost about a sixth of the suite's CPU
+    // (e2e/README.md). `npx playwright test --trace on` records them when debugging.
+    trace: { mode: "retain-on-failure", screenshots: false, snapshots: false },
+    screenshot: "only-on-failure",
     ...devices["Desktop Chrome"],
     launchOptions: CHROMIUM_LAUNCH_OPTIONS,
   },

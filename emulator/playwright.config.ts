@@ -20,7 +20,8 @@ export default defineConfig({
   use: {
     // The page is served from 127.0.0.1 and the SDK from localhost: two origins, as in production.
     baseURL: `http://127.0.0.1:${PORT}`,
-    trace: { mode: "retain-on-failure", screenshots: false },
+    trace: { mode: "retain-on-failure", screenshots: false, snapshots: false },
+    screenshot: "only-on-failure",
     launchOptions: CHROMIUM_LAUNCH_OPTIONS,
   },
   projects: [{ name: "chromium", use: { browserName: "chromium" } }],
