@@ -13,6 +13,7 @@ import fc from "fast-check";
 import { TEST_ADDRESS as ADDRESS } from "../test-support/checkout";
 import { EMULATOR_URL, emulator as emulatorClient } from "./support/emulator";
 import { expect, test } from "./support/fixtures";
+import { postPageForm } from "./support/no-js-form";
 import { storedOrderOfCart } from "./support/shop-db";
 import { SESSION_COOKIE, signedInShopSession } from "./support/shop-session";
 import { STACK } from "./support/stack";
@@ -51,29 +52,15 @@ function listPrices(): Map<string, Record<Currency, number>> {
   }
 }
 
-/**
- * Posts one of the page's forms as a browser without JavaScript does: its hidden fields (the
- * framework's action id and state), the given fields, multipart. The shop answers a page.
- */
+/** One of the page's forms, posted as without JavaScript; the shop answers a page. */
 async function submitForm(
   shop: APIRequestContext,
   path: string,
   formClass: string,
   fields: Record<string, string>,
 ): Promise<void> {
-  const html = await (await shop.get(path)).text();
-  const form = html.match(new RegExp(`<form class="${formClass}"[\\s\\S]*?</form>`))?.[0];
-  expect(form, `the ${formClass} form on ${path}`).toBeTruthy();
-  const multipart: Record<string, string> = {};
-  for (const input of form?.matchAll(/<input type="hidden" name="([^"]+)"(?: value="([^"]*)")?/g) ??
-    []) {
-    multipart[input[1] ?? ""] = (input[2] ?? "").replaceAll("&quot;", '"').replaceAll("&amp;", "&");
-  }
-  const response = await shop.post(path, {
-    headers: { origin: STACK.shopUrl },
-    multipart: { ...multipart, ...fields },
-  });
-  expect(response.status(), `${formClass} on ${path}`).toBeLessThan(400);
+  const answer = await postPageForm(shop, path, `class="${formClass}"`, fields);
+  expect(answer.status, `${formClass} on ${path}`).toBeLessThan(400);
 }
 
 const sdkCall = async (path: string, body: unknown) => {
