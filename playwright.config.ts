@@ -1,4 +1,4 @@
-import { defineConfig, devices, type PlaywrightTestConfig } from "@playwright/test";
+import { defineConfig, devices } from "@playwright/test";
 import type { ServiceVariantOptions } from "./e2e/support/fixtures";
 import { SERVICE_VARIANTS, VARIANTS_TAG } from "./e2e/support/service-variants";
 import { STACK, stackCount, stackOf } from "./e2e/support/stack";
@@ -16,7 +16,6 @@ delete process.env.EMULATOR_URL;
 // emulator; tests tagged @emulator also drive its control API. To run against a staging service,
 // set the SERVICE_* values and EMULATOR_PORT=0 (no bundled emulator, one worker): the journeys
 // that need the control API are skipped with the reason (e2e/support/service-fixture.ts).
-const BUNDLED_EMULATOR = STACK.emulatorPort > 0;
 const READINESS = "**/readiness.e2e.ts";
 // Several instances behind a balancer: their own project (playwright.cluster.config.ts).
 const CLUSTER = "cluster/**";
@@ -66,42 +65,16 @@ export default defineConfig<ServiceVariantOptions>({
       dependencies: ["storefront", ...SERVICE_VARIANTS.map((v) => `service variant: ${v.name}`)],
     },
   ],
-  // Every stack's storefront, and its emulator unless a staging service stands in.
-  webServer: STACKS.flatMap(
-    (stack): Extract<PlaywrightTestConfig["webServer"], unknown[]> => [
-      {
-        name: `storefront ${stack.index + 1}`,
-        command: `node scripts/e2e-server.mjs --port ${stack.shopPort}`,
-        url: `${stack.shopUrl}/`,
-        reuseExistingServer: false,
-        timeout: 90_000,
-        stdout: "ignore" as const,
-        stderr: "pipe" as const,
-        env: {
-          DATABASE_URL: `file:./${stack.databaseFile}`,
-          ...(BUNDLED_EMULATOR
-            ? {
-                SHOP_BASE_URL: stack.shopUrl,
-                SERVICE_API_BASE_URL: stack.emulatorUrl,
-                SERVICE_ASSETS_URL: `${stack.assetsUrl}`,
-              }
-            : {}),
-        },
-      },
-      ...(BUNDLED_EMULATOR
-        ? [
-            {
-              name: `emulator ${stack.index + 1}`,
-              command: "npm run emulator",
-              url: `${stack.emulatorUrl}/__emulator/health`,
-              reuseExistingServer: false,
-              timeout: 90_000,
-              stdout: "ignore" as const,
-              stderr: "pipe" as const,
-              env: { EMULATOR_PORT: String(stack.emulatorPort), EMULATOR_SHOP_URL: stack.shopUrl },
-            },
-          ]
-        : []),
-    ],
-  ),
+  // Every stack's storefront, and its emulator unless a staging service stands in, started
+  // together by one script (scripts/e2e-stacks.mjs), which says when every one answers.
+  webServer: {
+    name: "stacks",
+    command: "node scripts/e2e-stacks.mjs",
+    wait: { stdout: /^every stack answers/m },
+    reuseExistingServer: false,
+    timeout: 90_000,
+    stdout: "ignore",
+    stderr: "pipe",
+    env: { E2E_STACKS: JSON.stringify(STACKS) },
+  },
 });

@@ -8,7 +8,9 @@ const portIndex = process.argv.indexOf("--port");
 const port = portIndex > 0 ? process.argv[portIndex + 1] : "3000";
 process.env.DATABASE_URL ??= "file:./e2e.db";
 loadEnv();
-prepareDatabase(process.env.DATABASE_URL, { fresh: true });
+// --prepared: scripts/e2e-stacks.mjs has put a seeded copy there already.
+if (!process.argv.includes("--prepared"))
+  prepareDatabase(process.env.DATABASE_URL, { fresh: true });
 
 const child = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", port], {
   cwd: root,

@@ -1,0 +1,123 @@
+// Every stack of the browser suite at once (playwright.config.ts's one web server): for each
+// stack in E2E_STACKS (JSON, from e2e/support/stack.ts), its storefront (scripts/e2e-server.mjs:
+// a fresh database, then `next start`) and, unless a staging service stands in, its emulator.
+// Playwright starts the servers of a `webServer` list one after another, each once the one before
+// answers; here the emulators start while one database is migrated and seeded, every shop gets a
+// copy of it and they start together: two stacks are up in about 3 s instead of 8 s. Once every
+// server answers, this script says so on its output ("every stack answers"): what Playwright
+// waits for (webServer.wait), at once rather than at its next poll. A server that stops before
+// the run ends stops this script, with its code.
+import { spawn } from "node:child_process";
+import { copyFileSync, rmSync } from "node:fs";
+import path from "node:path";
+import { loadEnv, root } from "./lib/env.mjs";
+import { prepareDatabase } from "./lib/run.mjs";
+
+const stacks = JSON.parse(process.env.E2E_STACKS ?? "[]");
+if (!Array.isArray(stacks) || stacks.length === 0) {
+  console.error("usage: E2E_STACKS='[…]' node scripts/e2e-stacks.mjs");
+  process.exit(2);
+}
+
+/** The servers to start: [name, command, args, env, url that answers once it is ready]. */
+const servers = stacks.flatMap((stack) => {
+  const shop = {
+    name: `storefront ${stack.index + 1}`,
+    command: process.execPath,
+    args: ["scripts/e2e-server.mjs", "--port", String(stack.shopPort), "--prepared"],
+    env: {
+      DATABASE_URL: `file:./${stack.databaseFile}`,
+      ...(stack.emulatorPort > 0
+        ? {
+            SHOP_BASE_URL: stack.shopUrl,
+            SERVICE_API_BASE_URL: stack.emulatorUrl,
+            SERVICE_ASSETS_URL: stack.assetsUrl,
+          }
+        : {}),
+    },
+    url: `${stack.shopUrl}/`,
+    databaseFile: stack.databaseFile,
+  };
+  if (!(stack.emulatorPort > 0)) return [shop];
+  return [
+    shop,
+    {
+      name: `emulator ${stack.index + 1}`,
+      command: "npm",
+      args: ["run", "--silent", "emulator"],
+      env: { EMULATOR_PORT: String(stack.emulatorPort), EMULATOR_SHOP_URL: stack.shopUrl },
+      url: `${stack.emulatorUrl}/__emulator/health`,
+    },
+  ];
+});
+
+/** The seeded database every shop starts from, a copy each (one migrate and seed for all). */
+function prepareShopDatabases() {
+  loadEnv();
+  const template = `e2e-template-${process.pid}.db`;
+  prepareDatabase(`file:./${template}`, { fresh: true });
+  for (const server of servers) {
+    if (!server.databaseFile) continue;
+    for (const suffix of ["-journal", "-wal", "-shm"]) {
+      rmSync(path.resolve(root, server.databaseFile + suffix), { force: true });
+    }
+    copyFileSync(path.resolve(root, template), path.resolve(root, server.databaseFile));
+  }
+  for (const suffix of ["", "-journal", "-wal", "-shm"]) {
+    rmSync(path.resolve(root, template + suffix), { force: true });
+  }
+}
+
+const children = [];
+function start(server) {
+  const child = spawn(server.command, server.args, {
+    cwd: root,
+    env: { ...process.env, ...server.env },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  // Its errors reach the run's output, line by line, under its name.
+  let buffer = "";
+  child.stderr.on("data", (chunk) => {
+    buffer += chunk;
+    const lines = buffer.split("\n");
+    buffer = lines.pop() ?? "";
+    for (const line of lines) process.stderr.write(`[${server.name}] ${line}\n`);
+  });
+  child.on("exit", (code, signal) => {
+    if (stopping) return;
+    console.error(`[${server.name}] stopped (${signal ?? `exit ${code}`}) before the run ended`);
+    stop(code || 1);
+  });
+  children.push(child);
+}
+// The emulators start first and come up while the database is prepared (which blocks this
+// script, not them); then every shop.
+for (const server of servers) if (!server.databaseFile) start(server);
+prepareShopDatabases();
+for (const server of servers) if (server.databaseFile) start(server);
+
+let stopping = false;
+function stop(code) {
+  stopping = true;
+  for (const child of children) child.kill("SIGTERM");
+  process.exit(code);
+}
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => stop(0));
+
+async function answers(url) {
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(5_000) });
+    await response.arrayBuffer();
+    return response.status < 500;
+  } catch {
+    return false;
+  }
+}
+
+// Each server is asked every 100 ms until it answers.
+await Promise.all(
+  servers.map(async (server) => {
+    while (!(await answers(server.url))) await new Promise((done) => setTimeout(done, 100));
+  }),
+);
+console.log(`every stack answers: ${servers.map((server) => server.url).join(" ")}`);
