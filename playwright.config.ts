@@ -1,6 +1,5 @@
 import { defineConfig, devices } from "@playwright/test";
 import type { ServiceVariantOptions } from "./e2e/support/fixtures";
-import { SERVICE_VARIANTS, VARIANTS_TAG } from "./e2e/support/service-variants";
 import { STACK, stackCount, stackOf } from "./e2e/support/stack";
 import { CHROMIUM_LAUNCH_OPTIONS } from "./scripts/chromium-launch";
 
@@ -47,23 +46,13 @@ export default defineConfig<ServiceVariantOptions>({
     ...devices["Desktop Chrome"],
     launchOptions: CHROMIUM_LAUNCH_OPTIONS,
   },
-  // The whole suite against the emulator's defaults, then the session, trade-in and Service Pay
-  // journeys (tagged @variants) once per other reading of the contract the emulator offers.
-  // The go-live readiness report is judged last, on the traffic of every project before it, on
-  // every stack's emulator.
+  // The whole suite against the emulator's defaults, the journeys that differ by the service's
+  // reading of the contract once more per reading (e2e/support/service-variants.ts). The go-live
+  // readiness report is judged last, on the traffic of everything before it, on every stack's
+  // emulator.
   projects: [
     { name: "storefront", testIgnore: [READINESS, CLUSTER] },
-    ...SERVICE_VARIANTS.map((variant) => ({
-      name: `service variant: ${variant.name}`,
-      grep: new RegExp(VARIANTS_TAG),
-      testIgnore: [READINESS, CLUSTER],
-      use: { serviceMerchant: variant.merchant },
-    })),
-    {
-      name: "readiness",
-      testMatch: READINESS,
-      dependencies: ["storefront", ...SERVICE_VARIANTS.map((v) => `service variant: ${v.name}`)],
-    },
+    { name: "readiness", testMatch: READINESS, dependencies: ["storefront"] },
   ],
   // Every stack's storefront, and its emulator unless a staging service stands in, started
   // together by one script (scripts/e2e-stacks.mjs), which says when every one answers.

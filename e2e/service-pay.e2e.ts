@@ -8,7 +8,7 @@ import { formatMoney } from "../lib/shop/money";
 import { sessionHashOf } from "./support/emulator";
 import { expect, test } from "./support/fixtures";
 import { EVERYDAY_DEVICE, type ServiceSdkDriver } from "./support/service-sdk-driver";
-import { VARIANTS_TAG } from "./support/service-variants";
+import { inEveryServiceReading, VARIANTS_TAG } from "./support/service-variants";
 import type { ShopSteps } from "./support/shop";
 import { rawShopSession } from "./support/shop-session";
 
@@ -132,26 +132,28 @@ test("go-live scenario 1: teaser, valuation, cart, Service Pay in the modal, web
   await goLiveScenario1(page, sdk, shop, "unknown");
 });
 
-test("the raw session id reaches the service nowhere in scenario 1 (the emulator's journal) @emulator", {
-  tag: VARIANTS_TAG,
-}, async ({ page, context, sdk, shop, emulator }) => {
-  // The emulator fixture reset the service: this shopper has no earlier valuation.
-  const paid = await goLiveScenario1(page, sdk, shop, true);
-  const delivered = await emulator.deliveredWebhookFor(paid.cart_id);
-  expect(delivered.attempts.at(-1)?.status).toBe(200);
+inEveryServiceReading(() =>
+  test("the raw session id reaches the service nowhere in scenario 1 (the emulator's journal) @emulator", {
+    tag: VARIANTS_TAG,
+  }, async ({ page, context, sdk, shop, emulator }) => {
+    // The emulator fixture reset the service: this shopper has no earlier valuation.
+    const paid = await goLiveScenario1(page, sdk, shop, true);
+    const delivered = await emulator.deliveredWebhookFor(paid.cart_id);
+    expect(delivered.attempts.at(-1)?.status).toBe(200);
 
-  // Authentication 6: the raw session id never leaves the shop's server. The journal holds every
-  // request the SDK and the shop's server made to the service in this journey (start-up,
-  // valuation, payment option, payment) and every webhook, bodies included. The raw id and its
-  // salt come from unsealing the shopper's own cookie; the hash made from them must be there
-  // (so the check looks at the right traffic), the id and the salt nowhere.
-  const { sessionId, salt } = await rawShopSession(context);
-  const hash = await sessionHashOf(page);
-  // The hash is the HMAC of THIS session (computed here, independently of the shop's code), so a
-  // shop sending some other value (a constant, the wrong session's hash) fails.
-  expect(hash).toBe(createHmac("sha256", salt).update(sessionId, "utf8").digest("hex"));
-  const journal = JSON.stringify(await emulator.journal());
-  expect(journal).toContain(hash);
-  expect(journal).not.toContain(sessionId);
-  expect(journal).not.toContain(salt);
-});
+    // Authentication 6: the raw session id never leaves the shop's server. The journal holds every
+    // request the SDK and the shop's server made to the service in this journey (start-up,
+    // valuation, payment option, payment) and every webhook, bodies included. The raw id and its
+    // salt come from unsealing the shopper's own cookie; the hash made from them must be there
+    // (so the check looks at the right traffic), the id and the salt nowhere.
+    const { sessionId, salt } = await rawShopSession(context);
+    const hash = await sessionHashOf(page);
+    // The hash is the HMAC of THIS session (computed here, independently of the shop's code), so a
+    // shop sending some other value (a constant, the wrong session's hash) fails.
+    expect(hash).toBe(createHmac("sha256", salt).update(sessionId, "utf8").digest("hex"));
+    const journal = JSON.stringify(await emulator.journal());
+    expect(journal).toContain(hash);
+    expect(journal).not.toContain(sessionId);
+    expect(journal).not.toContain(salt);
+  }),
+);

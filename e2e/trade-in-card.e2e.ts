@@ -9,7 +9,7 @@ import type { JournalEntry } from "./support/emulator";
 import { expect, test } from "./support/fixtures";
 import { payByCard, valueDevice } from "./support/journeys";
 import { type ServiceSdkDriver, TEST_CATEGORY, TEST_DEVICES } from "./support/service-sdk-driver";
-import { VARIANTS_TAG } from "./support/service-variants";
+import { inEveryServiceReading, VARIANTS_TAG } from "./support/service-variants";
 import type { ShopSteps } from "./support/shop";
 import { advanceShopClock } from "./support/shop-clock";
 import { storedOrder } from "./support/shop-db";
@@ -68,43 +68,47 @@ function tokenGrants(journal: JournalEntry[]) {
 }
 
 test.describe("card payment with a trade-in", () => {
-  test("go-live scenario 2: valuation, cart, card payment, register-purchase once, thank-you page @emulator", {
-    tag: VARIANTS_TAG,
-  }, async ({ page, sdk, shop, emulator }) => {
-    await shop.login();
-    const offer = await tradeInThenCart(sdk, shop);
-    const number = await payByCard(shop);
+  inEveryServiceReading(() =>
+    test("go-live scenario 2: valuation, cart, card payment, register-purchase once, thank-you page @emulator", {
+      tag: VARIANTS_TAG,
+    }, async ({ page, sdk, shop, emulator }) => {
+      await shop.login();
+      const offer = await tradeInThenCart(sdk, shop);
+      const number = await payByCard(shop);
 
-    const outcome = page.getByTestId("trade-in-outcome");
-    await expect(outcome).toHaveAttribute("data-outcome", "registered");
-    await expect(outcome).toContainText("Your trade-in is registered");
-    // The offer is used by this order: the thank-you page does not advertise it as still usable.
-    await expect(page.locator('.service-teaser[data-type="thank-you"]')).toHaveCount(0);
-    await expect(sdk.teasers()).toHaveCount(0);
+      const outcome = page.getByTestId("trade-in-outcome");
+      await expect(outcome).toHaveAttribute("data-outcome", "registered");
+      await expect(outcome).toContainText("Your trade-in is registered");
+      // The offer is used by this order: the thank-you page does not advertise it as still usable.
+      await expect(page.locator('.service-teaser[data-type="thank-you"]')).toHaveCount(0);
+      await expect(sdk.teasers()).toHaveCount(0);
 
-    const orders = (await emulator.orders()).filter((o) => o.order_id === number);
-    expect(orders).toHaveLength(1);
-    expect(orders[0]?.payment).toBe("other");
-    expect(orders[0]?.trade_in_discount).toBe(offer);
-    const calls = registerPurchases(await emulator.journal());
-    expect(calls.map((c) => c.status)).toEqual([200]);
-    // Exactly one request from the shop, not one counted after the service's own de-duplication.
-    expect(await emulator.registerPurchases()).toMatchObject([
-      { status: 200, order_id: number, duplicate: false },
-    ]);
-    const body = calls[0]?.request_body as { cart: string; order_amount: number };
-    const cart = JSON.parse(Buffer.from(body.cart, "base64").toString("utf8"));
-    // The product and the delivery the order charged, a line of the Cart of its own.
-    expect(cart.items.map((i: { id: string; quantity: number }) => [i.id, i.quantity])).toEqual([
-      [expect.not.stringMatching(/^delivery:/), 1],
-      ["delivery:standard", 1],
-    ]);
-    // One amount: what the card was charged (the shopper's confirmation page and the shop's
-    // database) is what register-purchase reports, and the total of the Cart it sends.
-    expect(cart.total).toBe(body.order_amount);
-    await expect(page.getByTestId("order-total")).toHaveText(formatMoney(body.order_amount, "EUR"));
-    expect(storedOrder(number)).toMatchObject({ total: body.order_amount, tradeInDiscount: 0 });
-  });
+      const orders = (await emulator.orders()).filter((o) => o.order_id === number);
+      expect(orders).toHaveLength(1);
+      expect(orders[0]?.payment).toBe("other");
+      expect(orders[0]?.trade_in_discount).toBe(offer);
+      const calls = registerPurchases(await emulator.journal());
+      expect(calls.map((c) => c.status)).toEqual([200]);
+      // Exactly one request from the shop, not one counted after the service's own de-duplication.
+      expect(await emulator.registerPurchases()).toMatchObject([
+        { status: 200, order_id: number, duplicate: false },
+      ]);
+      const body = calls[0]?.request_body as { cart: string; order_amount: number };
+      const cart = JSON.parse(Buffer.from(body.cart, "base64").toString("utf8"));
+      // The product and the delivery the order charged, a line of the Cart of its own.
+      expect(cart.items.map((i: { id: string; quantity: number }) => [i.id, i.quantity])).toEqual([
+        [expect.not.stringMatching(/^delivery:/), 1],
+        ["delivery:standard", 1],
+      ]);
+      // One amount: what the card was charged (the shopper's confirmation page and the shop's
+      // database) is what register-purchase reports, and the total of the Cart it sends.
+      expect(cart.total).toBe(body.order_amount);
+      await expect(page.getByTestId("order-total")).toHaveText(
+        formatMoney(body.order_amount, "EUR"),
+      );
+      expect(storedOrder(number)).toMatchObject({ total: body.order_amount, tradeInDiscount: 0 });
+    }),
+  );
 
   test("go-live scenario 3: a plain card purchase is not disturbed by the service @emulator", async ({
     page,
@@ -121,19 +125,21 @@ test.describe("card payment with a trade-in", () => {
     expect(registerPurchases(await emulator.journal())).toHaveLength(0);
   });
 
-  test("an expired valuation is not applied to a card order, and the shopper is told why @emulator", {
-    tag: VARIANTS_TAG,
-  }, async ({ page, sdk, shop, emulator }) => {
-    await shop.startSignedIn();
-    await tradeInThenCart(sdk, shop, TEST_CATEGORY, TEST_DEVICES.expiresSoon);
-    await emulator.advanceClock({ minutes: 2 });
-    await payByCard(shop);
-    const outcome = page.getByTestId("trade-in-outcome");
-    await expect(outcome).toHaveAttribute("data-outcome", "not_applied");
-    await expect(outcome).toContainText("Your trade-in valuation has expired");
-    await expect(outcome).toContainText("Your order is placed");
-    expect(registerPurchases(await emulator.journal())).toHaveLength(0);
-  });
+  inEveryServiceReading(() =>
+    test("an expired valuation is not applied to a card order, and the shopper is told why @emulator", {
+      tag: VARIANTS_TAG,
+    }, async ({ page, sdk, shop, emulator }) => {
+      await shop.startSignedIn();
+      await tradeInThenCart(sdk, shop, TEST_CATEGORY, TEST_DEVICES.expiresSoon);
+      await emulator.advanceClock({ minutes: 2 });
+      await payByCard(shop);
+      const outcome = page.getByTestId("trade-in-outcome");
+      await expect(outcome).toHaveAttribute("data-outcome", "not_applied");
+      await expect(outcome).toContainText("Your trade-in valuation has expired");
+      await expect(outcome).toContainText("Your order is placed");
+      expect(registerPurchases(await emulator.journal())).toHaveLength(0);
+    }),
+  );
 
   test("an expired valuation makes Service Pay ask for a new valuation @emulator", async ({
     sdk,
@@ -272,28 +278,30 @@ test.describe("tokens and sessions during checkout", () => {
     ]);
   });
 
-  test("a session superseded by a cart change is followed to its new version @emulator", {
-    tag: VARIANTS_TAG,
-  }, async ({ page, sdk, shop, emulator, serviceMerchant }) => {
-    await shop.startSignedIn();
-    await tradeInThenCart(sdk, shop);
-    await checkoutInMode(shop, sdk, "tradein_valid");
-    // The cart changes after the service saw it: the session moves to its next version.
-    await shop.addToCart("echo-buds-pro");
-    await shop.openCheckout();
-    await sdk.ready();
-    await sdk.waitForEvent("service-purchase-updated");
-    await payByCard(shop);
-    await expectTradeInOutcome(page, "registered");
-    const lookups = requests(await emulator.journal(), "GET", /^\/core\/sessions\//);
-    const paths = lookups.map((e) => decodeURIComponent(String(e.path)));
-    // The shop queried the returned session_id as returned: `<hash>|002`, or the opaque id of
-    // the new version (in the regenerate reading that query answers 404 and the hash's answer
-    // was final).
-    const followed =
-      serviceMerchant?.session_id_form === "uuid" ? /\/[0-9a-f-]{36}\/$/ : /\|002\/$/;
-    expect(paths.some((p) => followed.test(p))).toBe(true);
-    expect(registerPurchases(await emulator.journal()).map((c) => c.status)).toEqual([200]);
-    expect(await emulator.registerPurchases()).toMatchObject([{ status: 200, duplicate: false }]);
-  });
+  inEveryServiceReading(() =>
+    test("a session superseded by a cart change is followed to its new version @emulator", {
+      tag: VARIANTS_TAG,
+    }, async ({ page, sdk, shop, emulator, serviceMerchant }) => {
+      await shop.startSignedIn();
+      await tradeInThenCart(sdk, shop);
+      await checkoutInMode(shop, sdk, "tradein_valid");
+      // The cart changes after the service saw it: the session moves to its next version.
+      await shop.addToCart("echo-buds-pro");
+      await shop.openCheckout();
+      await sdk.ready();
+      await sdk.waitForEvent("service-purchase-updated");
+      await payByCard(shop);
+      await expectTradeInOutcome(page, "registered");
+      const lookups = requests(await emulator.journal(), "GET", /^\/core\/sessions\//);
+      const paths = lookups.map((e) => decodeURIComponent(String(e.path)));
+      // The shop queried the returned session_id as returned: `<hash>|002`, or the opaque id of
+      // the new version (in the regenerate reading that query answers 404 and the hash's answer
+      // was final).
+      const followed =
+        serviceMerchant?.session_id_form === "uuid" ? /\/[0-9a-f-]{36}\/$/ : /\|002\/$/;
+      expect(paths.some((p) => followed.test(p))).toBe(true);
+      expect(registerPurchases(await emulator.journal()).map((c) => c.status)).toEqual([200]);
+      expect(await emulator.registerPurchases()).toMatchObject([{ status: 200, duplicate: false }]);
+    }),
+  );
 });

@@ -23,7 +23,7 @@ import { ShopSteps } from "./shop";
 import { rawShopSession } from "./shop-session";
 
 export type ServiceVariantOptions = {
-  /** The merchant settings of a service variant project (./service-variants.ts), applied to
+  /** The merchant settings of a service variant (./service-variants.ts), applied to
    *  m_demo after each reset; undefined: the emulator's defaults. */
   serviceMerchant: MerchantPatch | undefined;
   /** `shop.startSignedIn` logs in through the form instead of the stored cookie: the cluster
@@ -39,10 +39,11 @@ export const test = base.extend<
     shop: ShopSteps;
     pageErrors: string[];
     readinessDeclaration: undefined;
+    serviceMerchant: ServiceVariantOptions["serviceMerchant"];
   },
-  ServiceVariantOptions
+  Pick<ServiceVariantOptions, "signInByForm">
 >({
-  serviceMerchant: [undefined, { option: true, scope: "worker" }],
+  serviceMerchant: [undefined, { option: true }],
   signInByForm: [false, { option: true, scope: "worker" }],
   // Every test tells the readiness report its shopper's raw session id and salt (they must
   // appear nowhere in the service's journal). Torn down after the test's own fixtures.
