@@ -91,9 +91,10 @@ async function goLiveScenario1(
   const icon = shop.servicePayOption().locator("img");
   await expect(icon).toHaveAttribute("src", /\/v1\/service-pay\.svg$/);
   await expect(icon).toBeVisible();
-  expect(await icon.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(
-    true,
-  );
+  // Loaded, not only laid out (its box has a size before the file arrives).
+  await expect
+    .poll(() => icon.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0))
+    .toBe(true);
   await expect(page.getByTestId("service-pay-info")).toBeHidden();
   await expect(page.getByTestId("service-pay-extra")).toHaveCount(0);
   await page.getByLabel("Pay with Service").check();

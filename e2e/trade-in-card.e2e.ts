@@ -294,12 +294,16 @@ test.describe("tokens and sessions during checkout", () => {
       await expectTradeInOutcome(page, "registered");
       const lookups = requests(await emulator.journal(), "GET", /^\/core\/sessions\//);
       const paths = lookups.map((e) => decodeURIComponent(String(e.path)));
-      // The shop queried the returned session_id as returned: `<hash>|002`, or the opaque id of
-      // the new version (in the regenerate reading that query answers 404 and the hash's answer
-      // was final).
+      // The shop queried the returned session_id as returned: `<hash>|NNN` of a later version, or
+      // the opaque id of one (in the regenerate reading that query answers 404 and the hash's
+      // answer was final). A later version, not necessarily the second: between the cart change
+      // and the payment the session can move on more than once (seen under load: `|003`).
       const followed =
-        serviceMerchant?.session_id_form === "uuid" ? /\/[0-9a-f-]{36}\/$/ : /\|002\/$/;
-      expect(paths.some((p) => followed.test(p))).toBe(true);
+        serviceMerchant?.session_id_form === "uuid" ? /\/[0-9a-f-]{36}\/$/ : /\|(?!001\/)\d{3}\/$/;
+      expect(
+        paths.some((p) => followed.test(p)),
+        paths.join("\n"),
+      ).toBe(true);
       expect(registerPurchases(await emulator.journal()).map((c) => c.status)).toEqual([200]);
       expect(await emulator.registerPurchases()).toMatchObject([{ status: 200, duplicate: false }]);
     }),
