@@ -37,10 +37,11 @@ export default defineConfig<ServiceVariantOptions>({
   use: {
     // The worker's own shop (this file is evaluated in every worker).
     baseURL: STACK.shopUrl,
-    // A failed test keeps its trace (every action with its call log, network, console) and a
-    // screenshot of the moment it failed. Without DOM snapshots or the screencast: recording them
-    // for every test, to keep them for the few that fail, cost about a sixth of the suite's CPU
-    // (e2e/README.md). `npx playwright test --trace on` records them when debugging.
+    // A failed test keeps its trace (every action with its call log, the console), a screenshot
+    // and the page's accessibility snapshot of the moment it failed. Without DOM snapshots, the
+    // network log (Playwright records it with the snapshots) or the screencast: recording them for
+    // every test, to keep them for the few that fail, cost about a sixth of the suite's CPU
+    // (e2e/README.md). `npx playwright test --trace retain-on-failure` records them when debugging.
     trace: { mode: "retain-on-failure", screenshots: false, snapshots: false },
     screenshot: "only-on-failure",
     ...devices["Desktop Chrome"],

@@ -42,6 +42,9 @@ async function addAndGoToCheckout(page: Page) {
   await add.click();
   await expect(page.getByRole("status")).toContainText("Added to your cart.");
   await page.getByRole("status").getByRole("link", { name: "View cart" }).click();
+  // On the cart page, as the shopper sees it, before the next click.
+  await expect(page).toHaveURL((url) => url.pathname === "/cart");
+  await expect(page.getByRole("heading", { level: 1, name: "Your cart" })).toBeVisible();
   await page.getByRole("link", { name: "Go to checkout" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Checkout" })).toBeVisible();
 }

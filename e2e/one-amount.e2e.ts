@@ -49,6 +49,7 @@ for (const journey of [
       "standard delivery included",
     );
     await page.getByRole("link", { name: "Cart" }).click();
+    await expect(page).toHaveURL((url) => url.pathname === "/cart");
 
     // Checkout: the chosen delivery, in the payment section, the total and the order summary.
     await page.getByRole("link", { name: "Go to checkout" }).click();

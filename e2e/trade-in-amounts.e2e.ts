@@ -29,6 +29,7 @@ test("an accepted €420 offer shows in the product price, the cart and the tota
     "from €383.99 with your trade-in, standard delivery included",
   );
   await page.getByRole("link", { name: "Cart" }).click();
+  await expect(page).toHaveURL((url) => url.pathname === "/cart");
 
   await page.getByRole("link", { name: "Go to checkout" }).click();
   await shop.expectServicePayMode("tradein_valid");
