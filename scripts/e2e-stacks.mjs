@@ -11,7 +11,7 @@ import { spawn } from "node:child_process";
 import { copyFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { loadEnv, root } from "./lib/env.mjs";
-import { prepareDatabase } from "./lib/run.mjs";
+import { prepareDatabase, printPrefixed } from "./lib/run.mjs";
 
 const stacks = JSON.parse(process.env.E2E_STACKS ?? "[]");
 if (!Array.isArray(stacks) || stacks.length === 0) {
@@ -19,7 +19,8 @@ if (!Array.isArray(stacks) || stacks.length === 0) {
   process.exit(2);
 }
 
-/** The servers to start: [name, command, args, env, url that answers once it is ready]. */
+/** The servers to start: name, command, arguments, environment, the URL that answers once it is
+ *  ready, and for a shop its database file. */
 const servers = stacks.flatMap((stack) => {
   const shop = {
     name: `storefront ${stack.index + 1}`,
@@ -69,6 +70,14 @@ function prepareShopDatabases() {
 }
 
 const children = [];
+let stopping = false;
+function stop(code) {
+  stopping = true;
+  for (const child of children) child.kill("SIGTERM");
+  process.exit(code);
+}
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => stop(0));
+
 function start(server) {
   const child = spawn(server.command, server.args, {
     cwd: root,
@@ -76,13 +85,7 @@ function start(server) {
     stdio: ["ignore", "ignore", "pipe"],
   });
   // Its errors reach the run's output, line by line, under its name.
-  let buffer = "";
-  child.stderr.on("data", (chunk) => {
-    buffer += chunk;
-    const lines = buffer.split("\n");
-    buffer = lines.pop() ?? "";
-    for (const line of lines) process.stderr.write(`[${server.name}] ${line}\n`);
-  });
+  printPrefixed(`[${server.name}] `, child, process.stderr);
   child.on("exit", (code, signal) => {
     if (stopping) return;
     console.error(`[${server.name}] stopped (${signal ?? `exit ${code}`}) before the run ended`);
@@ -95,14 +98,6 @@ function start(server) {
 for (const server of servers) if (!server.databaseFile) start(server);
 prepareShopDatabases();
 for (const server of servers) if (server.databaseFile) start(server);
-
-let stopping = false;
-function stop(code) {
-  stopping = true;
-  for (const child of children) child.kill("SIGTERM");
-  process.exit(code);
-}
-for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => stop(0));
 
 async function answers(url) {
   try {

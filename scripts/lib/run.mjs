@@ -33,15 +33,15 @@ export function prepareDatabase(databaseUrl, { fresh = false } = {}) {
   );
 }
 
-/** Copies a child's output to ours line by line, each line after `prefix`. */
-export function printPrefixed(prefix, child) {
+/** Copies a child's output to ours (`to`, stdout by default) line by line, each line after `prefix`. */
+export function printPrefixed(prefix, child, to = process.stdout) {
   for (const stream of [child.stdout, child.stderr]) {
     let buffer = "";
     stream?.on("data", (chunk) => {
       buffer += chunk;
       const lines = buffer.split("\n");
       buffer = lines.pop() ?? "";
-      for (const line of lines) process.stdout.write(`${prefix}${line}\n`);
+      for (const line of lines) to.write(`${prefix}${line}\n`);
     });
   }
 }
