@@ -7,18 +7,20 @@
 // currencies), the shop has no paid order. The shopper's steps are the shop's own forms, posted
 // as a browser without JavaScript posts them (progressive enhancement), and the SDK's calls are
 // the ones the SDK makes (emulator/README.md, Browser SDK).
-import { type APIRequestContext, request as playwrightRequest } from "@playwright/test";
 import Database from "better-sqlite3";
 import fc from "fast-check";
-import { TEST_ADDRESS as ADDRESS } from "../test-support/checkout";
-import { EMULATOR_URL, emulator as emulatorClient } from "./support/emulator";
+import { emulator as emulatorClient } from "./support/emulator";
 import { expect, test } from "./support/fixtures";
-import { postPageForm } from "./support/no-js-form";
+import {
+  type Currency,
+  checkoutOverHttp,
+  completeServicePay,
+  signedInShopper,
+  startServicePay,
+} from "./support/http-purchase";
 import { storedOrderOfCart } from "./support/shop-db";
-import { SESSION_COOKIE, signedInShopSession } from "./support/shop-session";
 import { STACK } from "./support/stack";
 
-const MERCHANT = "m_demo";
 /** The seed merchant's minimums (emulator/README.md): below them the service refuses the pay. */
 const MINIMUM = { tradein: 5_000, ep1: 20_000 };
 /** The shop's delivery prices (lib/shop/shipping.ts), as the checkout page shows them. */
@@ -26,8 +28,6 @@ const DELIVERY = {
   standard: { EUR: 499, GBP: 449 },
   express: { EUR: 1_499, GBP: 1_299 },
 } as const;
-
-type Currency = "EUR" | "GBP";
 
 /** The catalogue's list prices (price + tax per unit) by slug, from the shop's database. */
 function listPrices(): Map<string, Record<Currency, number>> {
@@ -51,26 +51,6 @@ function listPrices(): Map<string, Record<Currency, number>> {
     db.close();
   }
 }
-
-/** One of the page's forms, posted as without JavaScript; the shop answers a page. */
-async function submitForm(
-  shop: APIRequestContext,
-  path: string,
-  formClass: string,
-  fields: Record<string, string>,
-): Promise<void> {
-  const answer = await postPageForm(shop, path, `class="${formClass}"`, fields);
-  expect(answer.status, `${formClass} on ${path}`).toBeLessThan(400);
-}
-
-const sdkCall = async (path: string, body: unknown) => {
-  const response = await fetch(`${EMULATOR_URL}/sdk/v1${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", origin: STACK.shopUrl },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-};
 
 const cartCase = fc.record({
   currency: fc.constantFrom<Currency>("EUR", "GBP"),
@@ -97,78 +77,33 @@ test("for any cart, delivery, currency and trade-in, the service collects exactl
   const outcomes = { paid: 0, refused: 0 };
   await fc.assert(
     fc.asyncProperty(cartCase, async (c) => {
-      const shop = await playwrightRequest.newContext({
-        baseURL: STACK.shopUrl,
-        storageState: {
-          cookies: [
-            {
-              name: SESSION_COOKIE,
-              value: await signedInShopSession("shopper@example.com"),
-              domain: "localhost",
-              path: "/",
-              expires: -1,
-              httpOnly: true,
-              secure: false,
-              sameSite: "Lax",
-            },
-          ],
-          origins: [],
-        },
-      });
+      const shop = await signedInShopper("shopper@example.com");
       try {
-        if (c.currency === "GBP")
-          await submitForm(shop, "/", "currency-switcher", { currency: "GBP" });
-        for (const line of c.lines) {
-          await submitForm(shop, `/products/${line.slug}`, "add-to-cart", {
-            quantity: String(line.quantity),
-          });
-        }
-        const shopper = await (await shop.get("/api/service/shopper_data")).json();
-        const hash = shopper.session_hash_token as string;
         const tradeInCurrency = c.tradeInInOtherCurrency
           ? c.currency === "EUR"
             ? "GBP"
             : "EUR"
           : c.currency;
-        await emulator.createTradeIn({
-          session_hash: hash,
-          value: c.tradeIn,
-          currency: tradeInCurrency,
+        const checkout = await checkoutOverHttp(shop, "shopper@example.com", {
+          currency: c.currency,
+          delivery: c.delivery,
+          lines: c.lines,
+          tradeIn: { value: c.tradeIn, currency: tradeInCurrency },
         });
-        // The SDK's start-up binds the session; the checkout keeps the details before the window.
-        expect(
-          (
-            await sdkCall("/init", {
-              merchant_id: MERCHANT,
-              session_hash: hash,
-              customer: shopper.customer,
-            })
-          ).status,
-        ).toBe(200);
-        const details = {
-          email: "shopper@example.com",
-          billing: ADDRESS,
-          shipping_method: c.delivery,
-        };
-        const kept = await shop.post("/api/service/checkout", { data: details });
-        expect(kept.status()).toBe(200);
-        const { cart_id: cartId } = await kept.json();
-
+        const cartId = checkout.cartId;
         // purchase_data: the Cart the service is shown, computed here from the list prices.
-        const { purchase } = await (await shop.get("/api/service/purchase_data")).json();
         const owed =
           c.lines.reduce(
             (sum, l) => sum + (prices.get(l.slug)?.[c.currency] ?? NaN) * l.quantity,
             0,
           ) + DELIVERY[c.delivery][c.currency];
-        expect(purchase.cart).toMatchObject({ id: cartId, currency: c.currency, total: owed });
-
-        const started = await sdkCall("/payments", {
-          merchant_id: MERCHANT,
-          session_hash: hash,
-          method: "card",
-          purchase,
+        expect(checkout.purchase.cart).toMatchObject({
+          id: cartId,
+          currency: c.currency,
+          total: owed,
         });
+
+        const started = await startServicePay(checkout);
         const usable =
           tradeInCurrency === c.currency &&
           owed >= Math.max(MINIMUM.tradein, c.tradeIn) &&
@@ -183,15 +118,7 @@ test("for any cart, delivery, currency and trade-in, the service collects exactl
         expect(started.status, JSON.stringify(started.body)).toBe(201);
         const orderId = started.body.order_id as string;
         // ready-to-place-order: the shop's pending order, then the payment completes.
-        const pending = await shop.post("/api/service/pending-order", {
-          data: { cart_id: cartId, ...details },
-        });
-        expect(pending.status()).toBe(200);
-        const completed = await sdkCall(`/payments/${orderId}/complete`, {
-          merchant_id: MERCHANT,
-          session_hash: hash,
-        });
-        expect(completed.status).toBe(200);
+        await completeServicePay(shop, checkout, orderId);
         await emulatorClient.deliveredWebhookFor(cartId);
 
         const [charged] = (await emulator.orders()).filter((o) => o.cart_id === cartId);

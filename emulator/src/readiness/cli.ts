@@ -67,7 +67,10 @@ async function reportOf(
     }).catch((error) => {
       throw fail(String(error));
     });
-    if (!res.ok) throw fail(`active checks: ${res.status} ${await res.text()}`);
+    // Read to the end either way: an unread body keeps its connection, and this process, alive
+    // until the emulator times the connection out (seconds after the report is printed).
+    const answer = await res.text();
+    if (!res.ok) throw fail(`active checks: ${res.status} ${answer}`);
   }
   const res = await fetch(
     `${base}/__emulator/readiness?merchant=${encodeURIComponent(merchant)}`,
