@@ -15,7 +15,7 @@ import type { RuleId } from "./rules";
 /** The service waits 30 s for an answer (Events › Webhook); a little more for the slow send. */
 const ANSWER_TIMEOUT_MS = 35_000;
 /** The slow network: the body in four pieces, this far apart. */
-const SLOW_CHUNK_GAP_MS = 250;
+const SLOW_CHUNK_GAP_MS = 500;
 const DUPLICATES = 10;
 
 type Sent = { status: number; entry: JournalEntry };
