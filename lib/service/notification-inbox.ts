@@ -51,7 +51,7 @@ type ApplyWork = { stored: WaitingNotification } | { duplicate: OrderNotificatio
 
 export function createNotificationInbox(deps: NotificationInboxDeps): NotificationInbox {
   const maxBatch = deps.maxBatch ?? 200;
-  const chunk = deps.applyChunk ?? 8;
+  const chunk = deps.applyChunk ?? 4;
   const log = deps.log ?? (() => {});
   let waiting: Pending[] = [];
   let committing = false;
@@ -87,6 +87,13 @@ export function createNotificationInbox(deps: NotificationInboxDeps): Notificati
 
   async function drain(): Promise<void> {
     while (toApply.length > 0) {
+      // Answers first: a burst's deliveries wait for their commit, not for applies (each apply
+      // holds the process, and on SQLite the database, for several milliseconds), so the
+      // applier takes a chunk only between commits, after the waiting I/O was handled. Under a
+      // long flood the stored rows wait (durably) and are applied once it eases.
+      while (committed) await committed;
+      await new Promise((resolve) => setImmediate(resolve));
+      if (committed) continue;
       const next = toApply.splice(0, chunk);
       const stored = next.flatMap((w) => ("stored" in w ? [w.stored] : []));
       if (stored.length > 0) await applyStored(deps, stored, log);
