@@ -173,6 +173,34 @@ describe("the webhook's store-then-apply inbox", () => {
     for (const n of sent) expect(await outcome(n.dedupeKey)).toBe("applied");
   });
 
+  it("applies an order's older stored notification first when another applier reaches a later one", async () => {
+    const { cartId, order } = await pendingOrder();
+    const store = createStoredNotificationStore(shop.db);
+    const earlier = paid(cartId);
+    const later = paid(cartId, { status: "completed" });
+    const [earlierId] = await store.storeBatch([earlier]);
+    const [laterId] = await store.storeBatch([later]);
+    // This instance holds only the later row (the earlier one is another instance's, still
+    // waiting there): the order still moves on in the order they were stored.
+    await applyStored(inboxDeps(), [{ ...later, id: laterId as string }]);
+    const after = await shop.db.order.findUniqueOrThrow({
+      where: { id: order.id },
+      include: { history: { orderBy: [{ createdAt: "asc" }, { id: "asc" }] } },
+    });
+    expect(after.history.filter((h) => h.source === "service").map((h) => [h.from, h.to])).toEqual([
+      ["pending", "payment_completed"],
+      ["payment_completed", "completed"],
+    ]);
+    expect([await outcome(earlier.dedupeKey), await outcome(later.dedupeKey)]).toEqual([
+      "applied",
+      "applied",
+    ]);
+    // The other instance's applier then finds its row taken.
+    expect(await applyStored(inboxDeps(), [{ ...earlier, id: earlierId as string }])).toEqual([
+      null,
+    ]);
+  });
+
   it("keeps a notification whose apply fails stored for the next sweep, without holding back the others", async () => {
     const [a, b] = await Promise.all([pendingOrder(), pendingOrder()]);
     const first = paid(a.cartId);

@@ -200,6 +200,20 @@ function servicePayTx(tx: Tx, postgres: boolean): StoredNotificationTx {
       return taken.count === 1;
     },
 
+    async storedBefore(id, cartId, serviceOrderId) {
+      const row = await tx.serviceNotification.findUnique({
+        where: { id },
+        select: { receivedAt: true },
+      });
+      const of = [...(cartId ? [{ cartId }] : []), ...(serviceOrderId ? [{ serviceOrderId }] : [])];
+      if (!row || of.length === 0) return [];
+      const rows = await tx.serviceNotification.findMany({
+        where: { outcome: "stored", id: { not: id }, receivedAt: { lt: row.receivedAt }, OR: of },
+        orderBy: [{ receivedAt: "asc" }, { id: "asc" }],
+      });
+      return rows.map(waitingFromRow);
+    },
+
     async openCartId(sessionId) {
       const cart = await loadCartWith(tx, sessionId);
       return cart && cart.lines.length > 0 ? cart.id : null;

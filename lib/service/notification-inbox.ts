@@ -5,7 +5,12 @@ import {
   type NotificationDeps,
   type NotificationReceipt,
 } from "./order-webhook";
-import type { StoredNotificationStore, WaitingNotification } from "./shop-ports";
+import type {
+  OrderStatusRules,
+  StoredNotificationStore,
+  StoredNotificationTx,
+  WaitingNotification,
+} from "./shop-ports";
 import type { OrderNotification } from "./webhook-payload";
 
 /**
@@ -151,6 +156,32 @@ export function createNotificationInbox(deps: NotificationInboxDeps): Notificati
 }
 
 /**
+ * Applies one stored notification in `tx`, after the older stored ones of its order: the order
+ * is locked first (findOrderFor), so every applier of one order queues there and then claims
+ * rows oldest first (two instances apply their own rows at their own pace; without this a
+ * notification stored seconds later could overtake an earlier one). Null when another applier
+ * already applied it.
+ */
+async function applyInOrder(
+  tx: StoredNotificationTx,
+  statuses: OrderStatusRules,
+  row: WaitingNotification,
+): Promise<NotificationReceipt | null> {
+  const order = await tx.findOrderFor(row.serviceOrderId, row.cartId);
+  if (!order) return (await tx.claimStored(row.id)) ? { outcome: "early" } : null;
+  const older = await tx.storedBefore(
+    row.id,
+    order.cartId,
+    order.serviceOrderId ?? row.serviceOrderId,
+  );
+  for (const earlier of older) {
+    if (await tx.claimStored(earlier.id)) await applyClaimed(tx, statuses, earlier.id, earlier);
+  }
+  if (!(await tx.claimStored(row.id))) return null;
+  return applyClaimed(tx, statuses, row.id, row);
+}
+
+/**
  * Applies stored notifications, oldest first, `rows` in one transaction (one commit for the
  * chunk). Each is claimed in that transaction first; one another applier holds is skipped
  * (null). When the chunk's transaction fails, each is tried in a transaction of its own, so one
@@ -165,13 +196,7 @@ export async function applyStored(
   try {
     receipts = await deps.store.transaction(async (tx) => {
       const out: (NotificationReceipt | null)[] = [];
-      for (const row of rows) {
-        out.push(
-          (await tx.claimStored(row.id))
-            ? await applyClaimed(tx, deps.statuses, row.id, row)
-            : null,
-        );
-      }
+      for (const row of rows) out.push(await applyInOrder(tx, deps.statuses, row));
       return out;
     });
   } catch (error) {

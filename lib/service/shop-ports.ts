@@ -361,6 +361,16 @@ export interface StoredNotificationTx extends ServicePayTx {
    * once; a rolled-back apply leaves it "stored" for the next try.
    */
   claimStored(id: string): Promise<boolean>;
+  /**
+   * The stored notifications ("stored") of this cart or service order received before the
+   * stored row `id`, oldest first: applied before it, so an order moves on in the order its
+   * notifications were stored even when two instances apply their own rows at different paces.
+   */
+  storedBefore(
+    id: string,
+    cartId: string | null,
+    serviceOrderId: string | null,
+  ): Promise<WaitingNotification[]>;
 }
 
 /** Thrown by a store when another writer took the same unique key first. */
