@@ -3,11 +3,16 @@
 // keep the server up answering 500 to every request (docs/decisions/production-settings.md).
 // Then the integration inspector's log goes to the database (every instance writes and reads
 // it), and the retry job of queued register-purchase calls (lib/service/card-trade-in.ts) lives
-// as long as the server.
+// as long as the server. Order notifications stored by the webhook but never applied (the
+// process stopped between the 200 and the apply) are applied now and swept for on a timer.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const { checkServiceSettingsAtStart, installIntegrationLogInDatabase, startTradeInRetryJob } =
-    await import("./lib/service-adapter/service");
+  const {
+    checkServiceSettingsAtStart,
+    installIntegrationLogInDatabase,
+    startNotificationSweep,
+    startTradeInRetryJob,
+  } = await import("./lib/service-adapter/service");
   try {
     checkServiceSettingsAtStart();
   } catch (error) {
@@ -16,4 +21,5 @@ export async function register() {
   }
   installIntegrationLogInDatabase();
   startTradeInRetryJob();
+  startNotificationSweep();
 }

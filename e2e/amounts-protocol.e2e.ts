@@ -120,6 +120,8 @@ test("for any cart, delivery, currency and trade-in, the service collects exactl
         // ready-to-place-order: the shop's pending order, then the payment completes.
         await completeServicePay(shop, checkout, orderId);
         await emulatorClient.deliveredWebhookFor(cartId);
+        // The webhook's 200 means stored; the apply follows it (store-then-apply).
+        await expect.poll(() => storedOrderOfCart(cartId)?.status).toBe("payment_completed");
 
         const [charged] = (await emulator.orders()).filter((o) => o.cart_id === cartId);
         const collected = (charged?.amount ?? NaN) - (charged?.trade_in_discount ?? NaN);

@@ -13,6 +13,7 @@ import {
   releaseHeldWebhook,
   signWebhook,
 } from "./support/journeys";
+import { notificationsOfCart } from "./support/shop-db";
 
 const WEBHOOK_PATH = "/api/service/webhooks/order";
 /** The admin order's history moved to Paid exactly once. */
@@ -193,8 +194,13 @@ test("forged webhooks are answered 403 and change nothing; the genuine one then 
   // The genuine notification still applies afterwards.
   const redelivered = await emulator.redeliver(notification.id);
   expect(redelivered.attempt.status).toBe(200);
-  await page.reload();
-  await expect(page.getByTestId("admin-order-status")).toHaveText("Paid");
+  // A 200 means stored; the apply follows it: the admin page shows it on a reload.
+  await expect
+    .poll(async () => {
+      await page.reload();
+      return page.getByTestId("admin-order-status").textContent();
+    })
+    .toBe("Paid");
   await expectPaidOnce(history);
 });
 
@@ -221,6 +227,10 @@ test("a signed payment whose trade-in discount is not the accepted valuation hol
     headers: { "content-type": "application/json", "x-service-signature": signature },
   });
   expect(response.status()).toBe(200);
+  // A 200 means stored; the apply that follows it holds the order.
+  await expect
+    .poll(() => notificationsOfCart(paid.cart_id).map((n) => n.outcome))
+    .toContain("held");
 
   const history = await shop.openAdminOrder(paid.orderNumber);
   await expect(page.getByTestId("admin-order-status")).toHaveText("Held: payment does not match");
@@ -231,6 +241,10 @@ test("a signed payment whose trade-in discount is not the accepted valuation hol
 
   // The genuine notification arriving afterwards does not lift the hold: a person decides.
   await releaseHeldWebhook(emulator, paid.cart_id);
+  // Once it was applied (kept, not applied over the hold), not merely stored.
+  await expect
+    .poll(() => notificationsOfCart(paid.cart_id).map((n) => n.outcome))
+    .toEqual(["held", "recorded"]);
   await page.reload();
   await expect(page.getByTestId("admin-order-status")).toHaveText("Held: payment does not match");
 });

@@ -43,13 +43,16 @@ test("the same notification delivered ten times at once is stored once and chang
     );
     expect(statuses).toEqual(Array(10).fill(200));
 
-    expect(notificationsOfCart(paid.cartId)).toEqual([
-      {
-        notificationId: JSON.parse(notification.body).id ?? null,
-        status: "payment_completed",
-        outcome: "applied",
-      },
-    ]);
+    // A 200 means stored; the apply follows it and writes its outcome on the stored row.
+    await expect
+      .poll(() => notificationsOfCart(paid.cartId))
+      .toEqual([
+        {
+          notificationId: JSON.parse(notification.body).id ?? null,
+          status: "payment_completed",
+          outcome: "applied",
+        },
+      ]);
     expectPaidOnce(paid.cartId);
     expect(storedOrderOfCart(paid.cartId)).toMatchObject({
       status: "payment_completed",
@@ -81,13 +84,16 @@ test("notifications delivered out of order: each order moves on exactly once @em
     const { attempts } = await emulator.reorder(earlier.id, later.id);
     expect(attempts.map((a) => a.status)).toEqual([200, 200]);
     for (const p of paid) {
+      // A 200 means stored; wait for the apply that follows it.
+      await expect
+        .poll(() => notificationsOfCart(p.cartId).map((n) => n.outcome))
+        .toEqual(["applied"]);
       expectPaidOnce(p.cartId);
       expect(storedOrderOfCart(p.cartId)).toMatchObject({
         status: "payment_completed",
         tradeInDiscount: 15_000,
         serviceOrderId: p.orderId,
       });
-      expect(notificationsOfCart(p.cartId).map((n) => n.outcome)).toEqual(["applied"]);
     }
   } finally {
     await Promise.all(shoppers.map((s) => s.client.dispose()));

@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { createNotificationInbox } from "@/lib/service/notification-inbox";
 import { createServicePayOrder, receiveNotification } from "@/lib/service/order-webhook";
 import { parseOrderNotification } from "@/lib/service/webhook-payload";
 import { serviceCheckoutSchema } from "@/lib/shop/checkout-input";
 import { CHECKOUT, newSession, seedCart, setUpTestShop } from "@/test-support/test-shop";
 import { servicePayDeps } from "./service";
+import { createStoredNotificationStore } from "./service-pay-store";
 
 // Two different notifications for one order handled at the same moment (two webhook deliveries
 // on two connections): the order change is decided against the locked order
@@ -38,7 +40,7 @@ async function pendingOrder() {
   return { cartId: cart.id, order };
 }
 
-function notify(cartId: string, id: string, status: string) {
+function notification(cartId: string, id: string, status: string) {
   const body = JSON.stringify({
     id,
     event: `order.${status}`,
@@ -49,10 +51,11 @@ function notify(cartId: string, id: string, status: string) {
     currency: "EUR",
     trade_in_discount: 1500,
   });
-  return receiveNotification(
-    servicePayDeps(),
-    parseOrderNotification(new TextEncoder().encode(body)),
-  );
+  return parseOrderNotification(new TextEncoder().encode(body));
+}
+
+function notify(cartId: string, id: string, status: string) {
+  return receiveNotification(servicePayDeps(), notification(cartId, id, status));
 }
 
 describe("two notifications for one order at the same moment", () => {
@@ -89,6 +92,48 @@ describe("two notifications for one order at the same moment", () => {
       const stored = await shop.db.serviceNotification.findMany({ where: { cartId } });
       expect(stored).toHaveLength(2);
       expect(stored.every((n) => n.orderId === order.id)).toBe(true);
+    });
+  }
+});
+
+// The webhook's store-then-apply path (docs/decisions/webhook-storage.md): two instances' inboxes
+// each answer one of the two after storing it and apply it right after; the end is the same.
+describe("two notifications for one order stored by two instances at the same moment", () => {
+  for (let round = 0; round < 6; round++) {
+    it(`end on the later status with one chain of history (round ${round})`, async () => {
+      const { cartId, order } = await pendingOrder();
+      const inboxes = [0, 1].map(() =>
+        createNotificationInbox({
+          ...servicePayDeps(),
+          store: createStoredNotificationStore(shop.db),
+        }),
+      );
+      const sent = [
+        notification(cartId, `wh_inbox_paid_${round}`, "payment_completed"),
+        notification(cartId, `wh_inbox_done_${round}`, "completed"),
+      ];
+      if (round % 2 === 1) sent.reverse();
+      const answers = await Promise.all(sent.map((n, i) => inboxes[i]?.receive(n)));
+      expect(answers).toEqual(["stored", "stored"]);
+      // Applied right after the answers, as a reader of the order sees it.
+      await expect
+        .poll(async () =>
+          (await shop.db.serviceNotification.findMany({ where: { cartId } })).map((n) => n.outcome),
+        )
+        .not.toContain("stored");
+      const after = await shop.db.order.findUniqueOrThrow({
+        where: { id: order.id },
+        include: { history: true },
+      });
+      expect(after.status, `round ${round}`).toBe("completed");
+      const transitions = after.history
+        .filter((line) => line.source === "service")
+        .map((line) => `${line.from}→${line.to}`)
+        .sort();
+      expect(
+        [["payment_completed→completed", "pending→payment_completed"], ["pending→completed"]],
+        `round ${round}: ${transitions.join(", ")}`,
+      ).toContainEqual(transitions);
     });
   }
 });

@@ -1,13 +1,16 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { type Db, isPostgres, type Tx } from "@/lib/db/client";
+import { Prisma } from "@/lib/db/generated/client";
 import type {
   AcceptedValuation,
   CheckoutDetails,
   OrderStatusRules,
   ServicePayStore,
-  ServicePayTx,
   ShopOrder,
+  StoredNotificationStore,
+  StoredNotificationTx,
+  WaitingNotification,
 } from "@/lib/service/shop-ports";
 import { ConcurrentWriteError } from "@/lib/service/shop-ports";
 import type { OrderNotification } from "@/lib/service/webhook-payload";
@@ -79,6 +82,93 @@ export function createServicePayStore(db: Db): ServicePayStore {
   };
 }
 
+/**
+ * The webhook's store-then-apply store (lib/service/notification-inbox.ts). A batch is ONE
+ * multi-row `INSERT … ON CONFLICT ("dedupeKey") DO NOTHING RETURNING "id"` inside an interactive
+ * transaction: one commit, one fsync on SQLite for the whole batch. Inside a transaction on
+ * purpose: the SQLite adapter serialises its transactions with a mutex but runs a statement
+ * outside one on the same connection, so a lone statement sent while an apply is open would
+ * commit (or roll back) with that apply.
+ */
+export function createStoredNotificationStore(db: Db): StoredNotificationStore {
+  const store = createServicePayStore(db);
+  return {
+    transaction: (fn) =>
+      store.transaction((tx) => fn(tx as StoredNotificationTx)) as ReturnType<typeof fn>,
+    async storeBatch(notifications) {
+      // The first of several copies in one batch is inserted; the others are duplicates.
+      const ids = new Map<string, string>();
+      const rows: Prisma.Sql[] = [];
+      const at = Date.now();
+      notifications.forEach((n, i) => {
+        if (ids.has(n.dedupeKey)) return;
+        const id = randomUUID();
+        ids.set(n.dedupeKey, id);
+        // Arrival order inside the batch, so oldest-first reads apply them as they came.
+        rows.push(Prisma.sql`(${id}, ${n.dedupeKey}, ${n.notificationId}, ${n.event},
+          ${n.serviceOrderId}, ${n.cartId}, ${n.status}, ${n.amount}, ${n.currency},
+          ${n.tradeInDiscount}, ${n.form}, ${n.body}, 'stored', ${new Date(at + i)})`);
+      });
+      const inserted = await db.$transaction(
+        (tx) => tx.$queryRaw<{ id: string }[]>`
+          INSERT INTO "ServiceNotification" ("id", "dedupeKey", "notificationId", "event",
+            "serviceOrderId", "cartId", "status", "amount", "currency", "tradeInDiscount", "form",
+            "body", "outcome", "receivedAt")
+          VALUES ${Prisma.join(rows)}
+          ON CONFLICT ("dedupeKey") DO NOTHING
+          RETURNING "id"`,
+      );
+      const fresh = new Set(inserted.map((r) => r.id));
+      const seen = new Set<string>();
+      return notifications.map((n) => {
+        const id = ids.get(n.dedupeKey) as string;
+        if (seen.has(id) || !fresh.has(id)) return null;
+        seen.add(id);
+        return id;
+      });
+    },
+    async unapplied(limit) {
+      const rows = await db.serviceNotification.findMany({
+        where: { outcome: "stored" },
+        orderBy: [{ receivedAt: "asc" }, { id: "asc" }],
+        take: limit,
+      });
+      return rows.map(waitingFromRow);
+    },
+  };
+}
+
+function waitingFromRow(row: {
+  id: string;
+  dedupeKey: string;
+  notificationId: string | null;
+  event: string | null;
+  serviceOrderId: string | null;
+  cartId: string | null;
+  status: string;
+  amount: number | null;
+  currency: string | null;
+  tradeInDiscount: number | null;
+  form: string;
+  body: string;
+}): WaitingNotification {
+  return {
+    id: row.id,
+    dedupeKey: row.dedupeKey,
+    notificationId: row.notificationId,
+    event: row.event,
+    serviceOrderId: row.serviceOrderId,
+    cartId: row.cartId,
+    status: row.status,
+    amount: row.amount,
+    currency: row.currency,
+    tradeInDiscount: row.tradeInDiscount,
+    customerId: null,
+    form: row.form === "data" ? "data" : "flat",
+    body: row.body,
+  };
+}
+
 /** The valuation's own columns, from any row or object that carries them. */
 function valuationColumns(v: AcceptedValuation): AcceptedValuation {
   return {
@@ -98,8 +188,32 @@ function valuationNoteOnCreation(note: string, v: AcceptedValuation): string {
   return `${note}; ${found}`;
 }
 
-function servicePayTx(tx: Tx, postgres: boolean): ServicePayTx {
+function servicePayTx(tx: Tx, postgres: boolean): StoredNotificationTx {
   return {
+    async claimStored(id) {
+      // One conditional UPDATE: the database lets one transaction move the row off "stored"
+      // (PostgreSQL: a second UPDATE waits for the first and re-checks the condition).
+      const taken = await tx.serviceNotification.updateMany({
+        where: { id, outcome: "stored" },
+        data: { outcome: "early" },
+      });
+      return taken.count === 1;
+    },
+
+    async storedBefore(id, cartId, serviceOrderId) {
+      const row = await tx.serviceNotification.findUnique({
+        where: { id },
+        select: { receivedAt: true },
+      });
+      const of = [...(cartId ? [{ cartId }] : []), ...(serviceOrderId ? [{ serviceOrderId }] : [])];
+      if (!row || of.length === 0) return [];
+      const rows = await tx.serviceNotification.findMany({
+        where: { outcome: "stored", id: { not: id }, receivedAt: { lt: row.receivedAt }, OR: of },
+        orderBy: [{ receivedAt: "asc" }, { id: "asc" }],
+      });
+      return rows.map(waitingFromRow);
+    },
+
     async openCartId(sessionId) {
       const cart = await loadCartWith(tx, sessionId);
       return cart && cart.lines.length > 0 ? cart.id : null;
@@ -218,21 +332,7 @@ function servicePayTx(tx: Tx, postgres: boolean): ServicePayTx {
         },
         orderBy: [{ receivedAt: "asc" }, { id: "asc" }],
       });
-      return rows.map((row) => ({
-        id: row.id,
-        dedupeKey: row.dedupeKey,
-        notificationId: row.notificationId,
-        event: row.event,
-        serviceOrderId: row.serviceOrderId,
-        cartId: row.cartId,
-        status: row.status,
-        amount: row.amount,
-        currency: row.currency,
-        tradeInDiscount: row.tradeInDiscount,
-        customerId: null,
-        form: row.form === "data" ? "data" : "flat",
-        body: row.body,
-      }));
+      return rows.map(waitingFromRow);
     },
 
     async hasWaitingNotification(cartId) {

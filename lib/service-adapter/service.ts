@@ -9,6 +9,7 @@ import {
   readServiceConfig,
 } from "@/lib/service/config";
 import { installIntegrationLog, integrationObserver } from "@/lib/service/integration-log";
+import { createNotificationInbox, type NotificationInbox } from "@/lib/service/notification-inbox";
 import {
   createWebhookSecretSource,
   type NotificationDeps,
@@ -20,7 +21,11 @@ import { createTokenSealer } from "@/lib/service/token-sealing";
 import { shopRoutes } from "./checkout-wiring";
 import { createPrismaIntegrationLog } from "./integration-log-store";
 import { createServiceOrderStore } from "./service-order-store";
-import { createServicePayStore, shopOrderStatuses } from "./service-pay-store";
+import {
+  createServicePayStore,
+  createStoredNotificationStore,
+  shopOrderStatuses,
+} from "./service-pay-store";
 import { shopNow } from "./shop-clock";
 import { createPrismaTokenStore } from "./token-store";
 import { createTradeInStore } from "./trade-in-store";
@@ -70,6 +75,63 @@ export function servicePayDeps(): NotificationDeps {
     mode: readOrderCreationMode(),
     shopBaseUrl: getConfig().SHOP_BASE_URL,
   };
+}
+
+/**
+ * The webhook's store-then-apply inbox, one per process: its group commit gathers the
+ * deliveries this process answers (docs/decisions/webhook-storage.md). The settings are read
+ * when used, as servicePayDeps reads them.
+ */
+export function getNotificationInbox(): NotificationInbox {
+  // Keyed by the client, so a test that installs its own database gets an inbox on it.
+  const db = getDb();
+  const inboxes = processSingleton(
+    "notification-inboxes",
+    () => new WeakMap<object, NotificationInbox>(),
+  );
+  const known = inboxes.get(db);
+  if (known) return known;
+  const inbox = createNotificationInbox({
+    store: createStoredNotificationStore(db),
+    statuses: shopOrderStatuses,
+    get mode() {
+      return readOrderCreationMode();
+    },
+    get shopBaseUrl() {
+      return getConfig().SHOP_BASE_URL;
+    },
+    log: (message, error) => console.error(`[order webhook] ${message}`, error),
+  });
+  inboxes.set(db, inbox);
+  return inbox;
+}
+
+/**
+ * Applies what was stored and never applied (a stop between a 200 and its apply, an apply
+ * that failed) once when the server starts and then every `NOTIFICATION_SWEEP_INTERVAL_MS`
+ * (default 30 000; 0 turns the timer off, the start-up sweep still runs). Every instance may
+ * sweep: each row is claimed in the database before it is applied.
+ */
+export function startNotificationSweep(env: Record<string, string | undefined> = process.env) {
+  processSingleton("notification-sweep", () => {
+    let running = false;
+    const sweep = () => {
+      if (running) return;
+      running = true;
+      getNotificationInbox()
+        .applyUnapplied()
+        .catch((error) => console.error("[order webhook] sweep of stored notifications", error))
+        .finally(() => {
+          running = false;
+        });
+    };
+    sweep();
+    const interval = Number(env.NOTIFICATION_SWEEP_INTERVAL_MS ?? 30_000);
+    if (!Number.isFinite(interval) || interval <= 0) return null;
+    const timer = setInterval(sweep, interval);
+    timer.unref?.();
+    return timer;
+  });
 }
 
 /** The Service Pay payment start: the store, and the one client, read lazily so a service that

@@ -5,6 +5,7 @@ import {
   valuationMismatch,
 } from "./accepted-valuation";
 import { centsText } from "./cart";
+import type { NotificationInbox } from "./notification-inbox";
 import { isServiceOrderStatus } from "./resources";
 import {
   type AcceptedValuation,
@@ -32,8 +33,12 @@ import { verifyWebhookSignature, webhookSecret } from "./webhook-signature";
  *    before anything is parsed or written.
  * 2. Malformed body with a valid signature → 400 (the service would resend the same bytes, but
  *    an operator must see it; retrying cannot fix it).
- * 3. Stored and applied in ONE transaction of the shop's store (shop-ports.ts), the database's
- *    unique key deciding duplicates; a duplicate is 200 too (the service must stop retrying).
+ * 3. With an inbox (notification-inbox.ts, store-then-apply): the raw notification is durably
+ *    stored under its unique key, grouped with the deliveries arriving at the same moment into
+ *    one commit, and answered; it is applied right after, so a 200 means stored, not applied.
+ *    Without one: stored and applied in ONE transaction of the shop's store (shop-ports.ts).
+ *    Either way the database's unique key decides duplicates; a duplicate is 200 too (the
+ *    service must stop retrying).
  * 4. Success is exactly 200 (rule 2: 201, 204 and other 2xx do not count); a 200 means the
  *    notification is durably stored.
  */
@@ -60,6 +65,8 @@ export interface NotificationDeps {
 
 export interface OrderWebhookDeps extends NotificationDeps {
   secret: WebhookSecretSource;
+  /** Store-then-apply (notification-inbox.ts); without it, one transaction per delivery. */
+  inbox?: Pick<NotificationInbox, "receive">;
   log?: (message: string, error?: unknown) => void;
 }
 
@@ -104,6 +111,11 @@ export async function receiveOrderWebhook(
       return { status: 400, body: { error: "bad_request", error_description: error.message } };
     }
     throw error;
+  }
+  if (deps.inbox) {
+    // 200 after the commit that holds the row; the apply follows (its outcome is stored on it).
+    const stored = await deps.inbox.receive(notification);
+    return { status: 200, body: { received: true, outcome: stored } };
   }
   const result = await receiveNotification(deps, notification);
   return { status: 200, body: { received: true, outcome: result.outcome } };
@@ -152,12 +164,35 @@ export async function receiveNotification(
   const result = await deps.store.transaction(async (tx): Promise<NotificationReceipt> => {
     const id = await tx.claimNotification(n);
     if (id === null) return { outcome: "duplicate" };
-    const order = await tx.findOrderFor(n.serviceOrderId, n.cartId);
-    if (!order) return { outcome: "early" };
-    const outcome = await applyNotification(tx, deps.statuses, order, n);
-    await tx.settleNotification(id, order.id, outcome);
-    return { outcome, orderNumber: order.number };
+    return applyClaimed(tx, deps.statuses, id, n);
   });
+  return createOrderOnWebhook(deps, n, result);
+}
+
+/** Applies a notification this transaction holds (claimed or just inserted) to its order, or
+ *  leaves it waiting ("early") when the order does not exist yet. */
+export async function applyClaimed(
+  tx: ServicePayTx,
+  statuses: OrderStatusRules,
+  id: string,
+  n: OrderNotification,
+): Promise<NotificationReceipt> {
+  const order = await tx.findOrderFor(n.serviceOrderId, n.cartId);
+  if (!order) return { outcome: "early" };
+  const outcome = await applyNotification(tx, statuses, order, n);
+  await tx.settleNotification(id, order.id, outcome);
+  return { outcome, orderNumber: order.number };
+}
+
+/**
+ * Webhook creation mode: after a notification was stored (and applied when its order existed),
+ * creates the order from the checkout details kept at payment start when there is none yet.
+ */
+export async function createOrderOnWebhook(
+  deps: NotificationDeps,
+  n: OrderNotification,
+  result: NotificationReceipt,
+): Promise<NotificationReceipt> {
   if (deps.mode !== "webhook" || !n.cartId || result.orderNumber) return result;
   // Contract default: the order is created when the webhook arrives, from the details kept at
   // payment start. Also on a duplicate whose first copy is still waiting (the process stopped
@@ -316,7 +351,10 @@ export function planNotification(
   >,
   statuses: OrderStatusRules,
   reusedId = false,
-): { outcome: Exclude<NotificationOutcome, "early" | "duplicate">; change: OrderChange | null } {
+): {
+  outcome: Exclude<NotificationOutcome, "stored" | "early" | "duplicate">;
+  change: OrderChange | null;
+} {
   const name = `Service notification ${n.notificationId ?? n.dedupeKey}${n.event ? ` (${n.event})` : ""}`;
   const note = reusedId
     ? `${name}; its id was used before by another payment: kept as a payment of its own`

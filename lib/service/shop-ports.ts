@@ -217,6 +217,8 @@ export interface KeptCheckout extends AcceptedValuation {
 
 /** How an order notification ended (stored with it). */
 export type NotificationOutcome =
+  /** durably stored by the webhook's answer, not applied yet (notification-inbox.ts) */
+  | "stored"
   | "early"
   | "applied"
   /** kept, not applied: late, or a status outside the contract's table */
@@ -328,6 +330,47 @@ export interface ServicePayStore {
    *  with another instance (the keys named on ServicePayTx) throws `ConcurrentWriteError`
    *  (nothing of `fn` is written); any other error is thrown as it is. */
   transaction<T>(fn: (tx: ServicePayTx) => Promise<T>): Promise<T>;
+}
+
+/**
+ * Store-then-apply (notification-inbox.ts): the webhook answers 200 once the raw notification
+ * is durably stored, and applies it right after. A host that does not offer this store keeps
+ * the one-transaction path (receiveNotification), where a 200 also means applied.
+ */
+export interface StoredNotificationStore extends ServicePayStore {
+  /**
+   * Inserts every notification of the batch with outcome "stored", not tied to any order, in
+   * ONE transaction (one durable commit for the batch: contract, Merchant endpoints rule 2,
+   * the 200 tells the service to stop retrying). Returns, in the batch's order, each new row's
+   * id, or null when its dedupe key was already stored (or came earlier in the same batch).
+   * Unique key: the notification's dedupe key, as claimNotification. Throws when the commit
+   * fails: then none of the batch is stored, and none of its deliveries may be answered 200.
+   */
+  storeBatch(notifications: OrderNotification[]): Promise<(string | null)[]>;
+  /** Stored notifications no one has applied yet (outcome "stored"), oldest first. */
+  unapplied(limit: number): Promise<WaitingNotification[]>;
+  transaction<T>(fn: (tx: StoredNotificationTx) => Promise<T>): Promise<T>;
+}
+
+export interface StoredNotificationTx extends ServicePayTx {
+  /**
+   * Takes a stored notification for applying in this transaction: one conditional UPDATE from
+   * "stored" to "early" (… WHERE outcome = 'stored'), true when this transaction changed it.
+   * The database decides, never a process's memory: a second applier (another instance, the
+   * start-up sweep) waits on the row and then finds it taken, so a notification is applied
+   * once; a rolled-back apply leaves it "stored" for the next try.
+   */
+  claimStored(id: string): Promise<boolean>;
+  /**
+   * The stored notifications ("stored") of this cart or service order received before the
+   * stored row `id`, oldest first: applied before it, so an order moves on in the order its
+   * notifications were stored even when two instances apply their own rows at different paces.
+   */
+  storedBefore(
+    id: string,
+    cartId: string | null,
+    serviceOrderId: string | null,
+  ): Promise<WaitingNotification[]>;
 }
 
 /** Thrown by a store when another writer took the same unique key first. */

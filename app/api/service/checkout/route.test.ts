@@ -78,6 +78,20 @@ function paid(cartId: string, tradeInDiscount: number) {
   });
 }
 
+/**
+ * The webhook answers 200 once the notification is durably stored and applies it right after
+ * (docs/decisions/webhook-storage.md); what the apply did lands on the stored row. Waits for
+ * that outcome as a reader of the database sees it.
+ */
+async function settlesAs(notificationId: string, outcome: "applied" | "held") {
+  await expect
+    .poll(
+      async () =>
+        (await shop.db.serviceNotification.findFirst({ where: { notificationId } }))?.outcome,
+    )
+    .toBe(outcome);
+}
+
 const history = async (cartId: string) => {
   const order = await shop.db.order.findUniqueOrThrow({
     where: { cartId },
@@ -113,7 +127,8 @@ describe("POST /api/service/checkout: the accepted valuation", () => {
     });
 
     const res = await webhook(paid(cart.id, 5_000));
-    expect((await res.json()).outcome).toBe("applied");
+    expect((await res.json()).outcome).toBe("stored");
+    await settlesAs(`wh_val_${seq}`, "applied");
     expect((await history(cart.id)).order).toMatchObject({
       status: "payment_completed",
       tradeInDiscount: 5_000,
@@ -126,7 +141,8 @@ describe("POST /api/service/checkout: the accepted valuation", () => {
     await pendingOrder(pendingOrderRequest(cart.id, cookie));
     const res = await webhook(paid(cart.id, 4_999));
     expect(res.status).toBe(200);
-    expect((await res.json()).outcome).toBe("held");
+    expect((await res.json()).outcome).toBe("stored");
+    await settlesAs(`wh_val_${seq}`, "held");
     const { order, notes } = await history(cart.id);
     // Held, never paid; the order keeps the discount the accepted valuation allows.
     expect(order).toMatchObject({ status: "payment_mismatch", tradeInDiscount: 5_000 });
@@ -147,7 +163,8 @@ describe("POST /api/service/checkout: the accepted valuation", () => {
     useService(serviceWithoutTradeIn());
     const { cart } = await startPayment();
     const res = await webhook(paid(cart.id, 2_000));
-    expect((await res.json()).outcome).toBe("held");
+    expect((await res.json()).outcome).toBe("stored");
+    await settlesAs(`wh_val_${seq}`, "held");
     const { order, notes } = await history(cart.id);
     expect(order).toMatchObject({ status: "payment_mismatch", valuationState: "none" });
     expect(notes).toContain("trade-in discount €20.00, but there was no accepted trade-in");
@@ -163,7 +180,8 @@ describe("POST /api/service/checkout: the accepted valuation", () => {
     ).toMatchObject({ valuationState: "unknown", valuationValue: null });
     await pendingOrder(pendingOrderRequest(cart.id, cookie));
     const res = await webhook(paid(cart.id, 3_000));
-    expect((await res.json()).outcome).toBe("applied");
+    expect((await res.json()).outcome).toBe("stored");
+    await settlesAs(`wh_val_${seq}`, "applied");
     const { order, notes } = await history(cart.id);
     expect(order).toMatchObject({ status: "payment_completed", tradeInDiscount: 3_000 });
     expect(notes).toMatch(

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { getNotificationInbox } from "@/lib/service-adapter/service";
 import {
   CHECKOUT,
   jsonRequest,
@@ -75,6 +76,26 @@ function wrapped(body: Record<string, unknown>) {
   return { ...rest, data: { cart_id, status } };
 }
 
+/** What became of a stored notification, as the shop's database shows it ("missing": none). */
+async function outcomeOf(where: { notificationId: string; cartId?: string } | { cartId: string }) {
+  const row = await shop.db.serviceNotification.findFirst({ where });
+  return row?.outcome ?? "missing";
+}
+
+/**
+ * Store-then-apply (docs/decisions/webhook-storage.md): a 200 means the notification is durably
+ * stored; it is applied right after and what the apply did is stored on its row. Waits for
+ * that outcome the way any reader of the database would see it.
+ */
+async function settlesAs(
+  where: Parameters<typeof outcomeOf>[0],
+  outcome: "applied" | "recorded" | "held" | "early",
+) {
+  await expect.poll(() => outcomeOf(where)).toBe(outcome);
+}
+
+const idOf = (body: Record<string, unknown>) => ({ notificationId: String(body.id) });
+
 const snapshot = async (orderId: string) => ({
   order: await shop.db.order.findUniqueOrThrow({ where: { id: orderId } }),
   history: await shop.db.orderStatusChange.count({ where: { orderId } }),
@@ -113,9 +134,11 @@ describe("POST /api/service/webhooks/order", () => {
   it("applies a valid flat notification with exactly 200: status, service order id, trade-in discount", async () => {
     const { order } = await pendingOrderFor();
     expect(order.status).toBe("pending");
-    const res = await POST(webhookRequest(notification(order.cartId, "payment_completed")));
+    const body = notification(order.cartId, "payment_completed");
+    const res = await POST(webhookRequest(body));
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ received: true, outcome: "applied" });
+    expect(await res.json()).toEqual({ received: true, outcome: "stored" });
+    await settlesAs(idOf(body), "applied");
     const after = await shop.db.order.findUniqueOrThrow({
       where: { id: order.id },
       include: { history: { orderBy: { createdAt: "asc" } } },
@@ -132,10 +155,10 @@ describe("POST /api/service/webhooks/order", () => {
 
   it("reads the data-wrapped form the same way", async () => {
     const { order } = await pendingOrderFor();
-    const res = await POST(
-      webhookRequest(wrapped(notification(order.cartId, "payment_completed"))),
-    );
+    const body = notification(order.cartId, "payment_completed");
+    const res = await POST(webhookRequest(wrapped(body)));
     expect(res.status).toBe(200);
+    await settlesAs(idOf(body), "applied");
     const after = await shop.db.order.findUniqueOrThrow({ where: { id: order.id } });
     expect(after.status).toBe("payment_completed");
     const stored = await shop.db.serviceNotification.findFirstOrThrow({
@@ -146,14 +169,16 @@ describe("POST /api/service/webhooks/order", () => {
 
   it("changes the order exactly once when the same notification arrives 20 times at once", async () => {
     const { order } = await pendingOrderFor();
-    const body = JSON.stringify(notification(order.cartId, "payment_completed"));
+    const sent = notification(order.cartId, "payment_completed");
+    const body = JSON.stringify(sent);
     const responses = await Promise.all(
       Array.from({ length: 20 }, () => POST(webhookRequest(body))),
     );
     expect(responses.map((r) => r.status)).toEqual(Array(20).fill(200));
     const outcomes = await Promise.all(responses.map(async (r) => (await r.json()).outcome));
-    expect(outcomes.filter((o) => o === "applied")).toHaveLength(1);
+    expect(outcomes.filter((o) => o === "stored")).toHaveLength(1);
     expect(outcomes.filter((o) => o === "duplicate")).toHaveLength(19);
+    await settlesAs(idOf(sent), "applied");
     expect(await shop.db.serviceNotification.count({ where: { orderId: order.id } })).toBe(1);
     expect(
       await shop.db.orderStatusChange.count({ where: { orderId: order.id, source: "service" } }),
@@ -167,6 +192,7 @@ describe("POST /api/service/webhooks/order", () => {
     const again = await POST(webhookRequest({ ...body, created_at: "2026-11-21T12:00:05.000Z" }));
     expect([first.status, again.status]).toEqual([200, 200]);
     expect((await again.json()).outcome).toBe("duplicate");
+    await settlesAs({ cartId: order.cartId }, "applied");
     expect(await shop.db.serviceNotification.count({ where: { orderId: order.id } })).toBe(1);
   });
 
@@ -176,9 +202,15 @@ describe("POST /api/service/webhooks/order", () => {
     const done = notification(order.cartId, "completed", { event: "order.status_updated" });
     const late = notification(order.cartId, "pending");
     // The later notification first: completed is reachable from pending, so it applies at once.
-    expect((await (await POST(webhookRequest(done))).json()).outcome).toBe("applied");
-    expect((await (await POST(webhookRequest(paid))).json()).outcome).toBe("recorded");
-    expect((await (await POST(webhookRequest(late))).json()).outcome).toBe("recorded");
+    // Each is sent once the one before was applied, as the service would deliver them apart.
+    for (const [body, outcome] of [
+      [done, "applied"],
+      [paid, "recorded"],
+      [late, "recorded"],
+    ] as const) {
+      expect((await POST(webhookRequest(body))).status).toBe(200);
+      await settlesAs(idOf(body), outcome);
+    }
     const after = await shop.db.order.findUniqueOrThrow({
       where: { id: order.id },
       include: { history: { orderBy: { createdAt: "asc" } } },
@@ -199,16 +231,20 @@ describe("POST /api/service/webhooks/order", () => {
 
   it("stores and shows a status outside the contract's table, never applying it over a known one", async () => {
     const { order } = await pendingOrderFor();
-    await POST(webhookRequest(notification(order.cartId, "payment_completed")));
-    const res = await POST(webhookRequest(notification(order.cartId, "on_hold_for_review")));
-    expect(await res.json()).toEqual({ received: true, outcome: "recorded" });
+    const deliver = async (status: string, outcome: "applied" | "recorded") => {
+      const body = notification(order.cartId, status);
+      expect((await POST(webhookRequest(body))).status).toBe(200);
+      await settlesAs(idOf(body), outcome);
+    };
+    await deliver("payment_completed", "applied");
+    await deliver("on_hold_for_review", "recorded");
     let after = await shop.db.order.findUniqueOrThrow({ where: { id: order.id } });
     expect(after.status).toBe("payment_completed");
     // A shop status the contract does not list is not the service's to set either.
-    await POST(webhookRequest(notification(order.cartId, "returned")));
+    await deliver("returned", "recorded");
     after = await shop.db.order.findUniqueOrThrow({ where: { id: order.id } });
     expect(after.status).toBe("payment_completed");
-    await POST(webhookRequest(notification(order.cartId, "completed")));
+    await deliver("completed", "applied");
     const final = await shop.db.order.findUniqueOrThrow({
       where: { id: order.id },
       include: { history: { orderBy: { createdAt: "asc" } } },
@@ -244,9 +280,11 @@ describe("POST /api/service/webhooks/order", () => {
     ["a discount larger than the order", { trade_in_discount: 99_999 }, /discount €999\.99/],
   ])("holds the order for a person, never paid, on %s", async (_label, extra, why) => {
     const { order } = await pendingOrderFor();
-    const res = await POST(webhookRequest(notification(order.cartId, "payment_completed", extra)));
+    const body = notification(order.cartId, "payment_completed", extra);
+    const res = await POST(webhookRequest(body));
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ received: true, outcome: "held" });
+    expect(await res.json()).toEqual({ received: true, outcome: "stored" });
+    await settlesAs(idOf(body), "held");
     const held = await shop.db.order.findUniqueOrThrow({
       where: { id: order.id },
       include: { history: { orderBy: { createdAt: "asc" } } },
@@ -255,7 +293,9 @@ describe("POST /api/service/webhooks/order", () => {
     expect(held.tradeInDiscount).toBe(0);
     expect(held.history.at(-1)?.note).toMatch(why);
     // Later notifications do not lift the hold: a person decides.
-    await POST(webhookRequest(notification(order.cartId, "completed")));
+    const later = notification(order.cartId, "completed");
+    await POST(webhookRequest(later));
+    await settlesAs(idOf(later), "recorded");
     expect((await shop.db.order.findUniqueOrThrow({ where: { id: order.id } })).status).toBe(
       "payment_mismatch",
     );
@@ -267,8 +307,10 @@ describe("POST /api/service/webhooks/order", () => {
     const reused = { id: "wh_000001" };
     const a = await POST(webhookRequest(notification(first.cart.id, "payment_completed", reused)));
     const b = await POST(webhookRequest(notification(second.cart.id, "payment_completed", reused)));
-    expect(await a.json()).toEqual({ received: true, outcome: "applied" });
-    expect(await b.json()).toEqual({ received: true, outcome: "applied" });
+    expect(await a.json()).toEqual({ received: true, outcome: "stored" });
+    expect(await b.json()).toEqual({ received: true, outcome: "stored" });
+    await settlesAs({ notificationId: reused.id, cartId: first.cart.id }, "applied");
+    await settlesAs({ notificationId: reused.id, cartId: second.cart.id }, "applied");
     const paid = await shop.db.order.findUniqueOrThrow({
       where: { id: second.order.id },
       include: { history: { orderBy: { createdAt: "asc" } } },
@@ -299,9 +341,11 @@ describe("POST /api/service/webhooks/order", () => {
 
   it("keeps a notification that arrives before the order and applies it when the order is created", async () => {
     const { cart, cookie } = await cartForNewSession();
-    const early = await POST(webhookRequest(wrapped(notification(cart.id, "payment_completed"))));
+    const body = notification(cart.id, "payment_completed");
+    const early = await POST(webhookRequest(wrapped(body)));
     expect(early.status).toBe(200);
-    expect((await early.json()).outcome).toBe("early");
+    expect((await early.json()).outcome).toBe("stored");
+    await settlesAs(idOf(body), "early");
     expect(await shop.db.order.count({ where: { cartId: cart.id } })).toBe(0);
 
     const res = await pendingOrder(pendingOrderRequest(cart.id, cookie));
@@ -329,7 +373,10 @@ describe("POST /api/service/webhooks/order", () => {
     expect(created?.status).toBe(200);
     expect(deliveries.map((r) => r.status)).toEqual(Array(10).fill(200));
     const order = await shop.db.order.findUniqueOrThrow({ where: { cartId: cart.id } });
-    expect(order.status).toBe("payment_completed");
+    // Applied by the order's creation or by the webhook's apply, whichever came second.
+    await expect
+      .poll(async () => (await shop.db.order.findUniqueOrThrow({ where: { id: order.id } })).status)
+      .toBe("payment_completed");
     expect(
       await shop.db.orderStatusChange.count({ where: { orderId: order.id, source: "service" } }),
     ).toBe(1);
@@ -354,9 +401,11 @@ describe("POST /api/service/webhooks/order", () => {
     });
     expect(await shop.db.order.count({ where: { cartId: cart.id } })).toBe(0);
 
-    const res = await POST(webhookRequest(notification(cart.id, "payment_completed")));
+    const body = notification(cart.id, "payment_completed");
+    const res = await POST(webhookRequest(body));
     expect(res.status).toBe(200);
-    expect((await res.json()).outcome).toBe("applied");
+    expect((await res.json()).outcome).toBe("stored");
+    await settlesAs(idOf(body), "applied");
     const order = await shop.db.order.findUniqueOrThrow({ where: { cartId: cart.id } });
     expect(order).toMatchObject({
       status: "payment_completed",
@@ -378,16 +427,20 @@ describe("POST /api/service/webhooks/order", () => {
   it("in webhook mode keeps a notification without checkout details, and its redelivery creates the order", async () => {
     process.env.SERVICE_ORDER_CREATION = "webhook";
     const { cart, cookie } = await cartForNewSession();
-    const body = JSON.stringify(notification(cart.id, "payment_completed"));
+    const sent = notification(cart.id, "payment_completed");
+    const body = JSON.stringify(sent);
     const res = await POST(webhookRequest(body));
     expect(res.status).toBe(200);
-    expect((await res.json()).outcome).toBe("early");
+    expect((await res.json()).outcome).toBe("stored");
+    await settlesAs(idOf(sent), "early");
+    await getNotificationInbox().idle(); // its attempt to create the order found no details
     expect(await shop.db.order.count({ where: { cartId: cart.id } })).toBe(0);
     // The details arrive late; the service's retry of the same bytes must not be swallowed.
     await checkout(jsonRequest("http://shop.test/api/service/checkout", CHECKOUT, cookie));
     const retry = await POST(webhookRequest(body));
     expect(retry.status).toBe(200);
     expect((await retry.json()).outcome).toBe("duplicate");
+    await settlesAs(idOf(sent), "applied");
     const order = await shop.db.order.findUniqueOrThrow({ where: { cartId: cart.id } });
     expect(order.status).toBe("payment_completed");
     expect(await shop.db.serviceNotification.count({ where: { cartId: cart.id } })).toBe(1);

@@ -2,11 +2,16 @@ import { receiveOrderWebhook } from "@/lib/service/order-webhook";
 import { readBodyAtMost, WEBHOOK_BODY_LIMIT } from "@/lib/service/request-body";
 import { errorJson, internalError, json } from "@/lib/service/route-responses";
 import { SIGNATURE_HEADER } from "@/lib/service/webhook-signature";
-import { getWebhookSecretSource, servicePayDeps } from "@/lib/service-adapter/service";
+import {
+  getNotificationInbox,
+  getWebhookSecretSource,
+  servicePayDeps,
+} from "@/lib/service-adapter/service";
 
 // POST {merchant_webhook_base}/order (contract: Events › Webhook, Authentication 5). Public: no
 // authentication but the signature (Merchant endpoints, rule 2), so the session proxy's cookie
-// is irrelevant here. Success is exactly 200.
+// is irrelevant here. Success is exactly 200, once the notification is durably stored; it is
+// applied right after (store-then-apply, docs/decisions/webhook-storage.md).
 export const dynamic = "force-dynamic";
 
 export async function POST(request: Request): Promise<Response> {
@@ -20,6 +25,7 @@ export async function POST(request: Request): Promise<Response> {
     const result = await receiveOrderWebhook(raw, request.headers.get(SIGNATURE_HEADER), {
       ...servicePayDeps(),
       secret: getWebhookSecretSource(),
+      inbox: getNotificationInbox(),
       log: (message, error) => console.error(`[order webhook] ${message}`, error),
     });
     return json(result.body, result.status);

@@ -1,0 +1,238 @@
+import { describe, expect, it, vi } from "vitest";
+import { applyStored, createNotificationInbox } from "@/lib/service/notification-inbox";
+import { createServicePayOrder } from "@/lib/service/order-webhook";
+import type { OrderNotification } from "@/lib/service/webhook-payload";
+import { parseOrderNotification } from "@/lib/service/webhook-payload";
+import { serviceCheckoutSchema } from "@/lib/shop/checkout-input";
+import { CHECKOUT, newSession, seedCart, setUpTestShop } from "@/test-support/test-shop";
+import { servicePayDeps } from "./service";
+import { createStoredNotificationStore } from "./service-pay-store";
+
+// Store-then-apply on a real migrated SQLite database (contract: Events › Webhook, Merchant
+// endpoints rule 2; docs/decisions/webhook-storage.md): a 200 only after the commit holding the
+// row, an apply exactly once whoever applies, and nothing lost between the two.
+
+const shop = setUpTestShop();
+let seq = 0;
+
+async function pendingOrder() {
+  const session = newSession();
+  const cart = await seedCart(shop.db, session.sessionId, [
+    { productId: shop.products.phone.id, quantity: 1 },
+  ]);
+  const order = await servicePayDeps().store.transaction((tx) =>
+    createServicePayOrder(tx, {
+      sessionId: session.sessionId,
+      customerId: null,
+      details: serviceCheckoutSchema.parse(CHECKOUT),
+      valuation: {
+        valuationState: "unknown",
+        valuationItemId: null,
+        valuationValue: null,
+        valuationCurrency: null,
+        valuationNote: "not looked up in this test",
+      },
+      shopBaseUrl: "http://shop.test",
+      note: "created by the test",
+    }),
+  );
+  if (!order) throw new Error("no order");
+  return { cartId: cart.id, order };
+}
+
+function paid(cartId: string, fields: Record<string, unknown> = {}): OrderNotification {
+  seq += 1;
+  const body = JSON.stringify({
+    id: `wh_inbox_${seq}`,
+    event: "order.payment_completed",
+    order_id: `ord_${cartId}`,
+    cart_id: cartId,
+    status: "payment_completed",
+    amount: 12300 + 1499, // items, tax and the express delivery: the Cart's total
+    currency: "EUR",
+    trade_in_discount: 1500,
+    ...fields,
+  });
+  return parseOrderNotification(new TextEncoder().encode(body));
+}
+
+function inboxDeps() {
+  return { ...servicePayDeps(), store: createStoredNotificationStore(shop.db) };
+}
+
+const serviceChanges = (orderId: string) =>
+  shop.db.orderStatusChange.count({ where: { orderId, source: "service" } });
+const outcome = async (dedupeKey: string) =>
+  (await shop.db.serviceNotification.findUniqueOrThrow({ where: { dedupeKey } })).outcome;
+
+describe("the webhook's store-then-apply inbox", () => {
+  it("answers once stored, then applies: the outcome lands on the row", async () => {
+    const { cartId, order } = await pendingOrder();
+    const inbox = createNotificationInbox(inboxDeps());
+    const n = paid(cartId);
+    expect(await inbox.receive(n)).toBe("stored");
+    await expect.poll(() => outcome(n.dedupeKey)).toBe("applied");
+    const after = await shop.db.order.findUniqueOrThrow({ where: { id: order.id } });
+    expect([after.status, after.tradeInDiscount]).toEqual(["payment_completed", 1500]);
+  });
+
+  it("groups deliveries arriving during a commit into one commit, each answered after it", async () => {
+    const { cartId } = await pendingOrder();
+    const store = createStoredNotificationStore(shop.db);
+    const storeBatch = vi.spyOn(store, "storeBatch");
+    const inbox = createNotificationInbox({ ...inboxDeps(), store });
+    const sent = Array.from({ length: 50 }, (_, i) =>
+      paid(cartId, { status: i === 0 ? "payment_completed" : "completed" }),
+    );
+    const answers = await Promise.all(sent.map((n) => inbox.receive(n)));
+    expect(answers).toEqual(Array(50).fill("stored"));
+    // The first delivery commits alone; the 49 arriving meanwhile share the next commit.
+    expect(storeBatch.mock.calls.map(([batch]) => batch.length)).toEqual([1, 49]);
+    await inbox.idle();
+  });
+
+  it("a batch with a duplicate inserts it once: a repeat inside the batch and one stored before", async () => {
+    const { cartId } = await pendingOrder();
+    const store = createStoredNotificationStore(shop.db);
+    const before = paid(cartId);
+    await store.storeBatch([before]);
+    const fresh = paid(cartId, { status: "completed" });
+    const ids = await store.storeBatch([fresh, before, fresh]);
+    expect(ids[0]).toEqual(expect.any(String));
+    expect(ids.slice(1)).toEqual([null, null]);
+    expect(await shop.db.serviceNotification.count({ where: { cartId } })).toBe(2);
+
+    // Through the inbox: copies in one batch, one "stored", the others "duplicate".
+    const inbox = createNotificationInbox({ ...inboxDeps(), store });
+    const again = paid(cartId, { status: "completed" });
+    const answers = await Promise.all([
+      inbox.receive(paid(cartId, { status: "pending" })),
+      inbox.receive(again),
+      inbox.receive(again),
+      inbox.receive(before),
+    ]);
+    expect(answers).toEqual(["stored", "stored", "duplicate", "duplicate"]);
+    await inbox.idle();
+  });
+
+  it("a batch whose commit fails answers none of its deliveries, and stores none", async () => {
+    const { cartId } = await pendingOrder();
+    const inbox = createNotificationInbox(inboxDeps());
+    const first = paid(cartId);
+    const good = paid(cartId, { status: "completed" });
+    // NOT NULL status: the batch's one INSERT fails, so its commit never happens.
+    const broken = { ...paid(cartId, { status: "pending" }), status: null as unknown as string };
+    const answers = await Promise.allSettled([
+      inbox.receive(first), // commits alone; the next three share the next commit
+      inbox.receive(good),
+      inbox.receive(broken),
+      inbox.receive(paid(cartId, { id: "wh_inbox_other" })),
+    ]);
+    expect(answers.map((a) => a.status)).toEqual(["fulfilled", "rejected", "rejected", "rejected"]);
+    const stored = await shop.db.serviceNotification.findMany({ where: { cartId } });
+    expect(stored.map((n) => n.dedupeKey)).toEqual([first.dedupeKey]);
+    await inbox.idle();
+  });
+
+  it("applies at start-up what was stored but never applied (a stop between the 200 and the apply)", async () => {
+    const { cartId, order } = await pendingOrder();
+    // The process that answered stopped right after its commit: stored, nothing applied.
+    const n = paid(cartId);
+    await createStoredNotificationStore(shop.db).storeBatch([n]);
+    expect(await outcome(n.dedupeKey)).toBe("stored");
+
+    const restarted = createNotificationInbox(inboxDeps());
+    expect(await restarted.applyUnapplied()).toBeGreaterThanOrEqual(1);
+    expect(await outcome(n.dedupeKey)).toBe("applied");
+    expect(await serviceChanges(order.id)).toBe(1);
+    expect((await shop.db.order.findUniqueOrThrow({ where: { id: order.id } })).status).toBe(
+      "payment_completed",
+    );
+  });
+
+  it("two appliers racing for the same stored notifications apply each once", async () => {
+    const orders = await Promise.all(Array.from({ length: 5 }, () => pendingOrder()));
+    const store = createStoredNotificationStore(shop.db);
+    const sent = orders.map(({ cartId }) => paid(cartId));
+    const ids = await store.storeBatch(sent);
+    const rows = sent.map((n, i) => ({ ...n, id: ids[i] as string }));
+
+    // Two instances' appliers (their own stores), plus a start-up sweep, at the same moment.
+    const receipts = await Promise.all([
+      applyStored(inboxDeps(), rows),
+      applyStored(inboxDeps(), [...rows].reverse()),
+      createNotificationInbox(inboxDeps()).applyUnapplied(),
+    ]);
+    const appliedByEach = [
+      receipts[0].filter((r) => r !== null).length,
+      receipts[1].filter((r) => r !== null).length,
+      receipts[2] as number,
+    ];
+    expect(appliedByEach.reduce((a, b) => a + b, 0)).toBe(5);
+    for (const { order } of orders) expect(await serviceChanges(order.id)).toBe(1);
+    for (const n of sent) expect(await outcome(n.dedupeKey)).toBe("applied");
+  });
+
+  it("applies an order's older stored notification first when another applier reaches a later one", async () => {
+    const { cartId, order } = await pendingOrder();
+    const store = createStoredNotificationStore(shop.db);
+    const earlier = paid(cartId);
+    const later = paid(cartId, { status: "completed" });
+    const [earlierId] = await store.storeBatch([earlier]);
+    const [laterId] = await store.storeBatch([later]);
+    // This instance holds only the later row (the earlier one is another instance's, still
+    // waiting there): the order still moves on in the order they were stored.
+    await applyStored(inboxDeps(), [{ ...later, id: laterId as string }]);
+    const after = await shop.db.order.findUniqueOrThrow({
+      where: { id: order.id },
+      include: { history: { orderBy: [{ createdAt: "asc" }, { id: "asc" }] } },
+    });
+    expect(after.history.filter((h) => h.source === "service").map((h) => [h.from, h.to])).toEqual([
+      ["pending", "payment_completed"],
+      ["payment_completed", "completed"],
+    ]);
+    expect([await outcome(earlier.dedupeKey), await outcome(later.dedupeKey)]).toEqual([
+      "applied",
+      "applied",
+    ]);
+    // The other instance's applier then finds its row taken.
+    expect(await applyStored(inboxDeps(), [{ ...earlier, id: earlierId as string }])).toEqual([
+      null,
+    ]);
+  });
+
+  it("keeps a notification whose apply fails stored for the next sweep, without holding back the others", async () => {
+    const [a, b] = await Promise.all([pendingOrder(), pendingOrder()]);
+    const first = paid(a.cartId);
+    const second = paid(b.cartId);
+    const real = createStoredNotificationStore(shop.db);
+    const ids = await real.storeBatch([first, second]);
+    // The database refuses the second one's apply (any error inside its transaction).
+    const store: typeof real = {
+      ...real,
+      transaction: (fn) =>
+        real.transaction((tx) =>
+          fn({
+            ...tx,
+            claimStored: async (id) => {
+              if (id === ids[1]) throw new Error("the apply failed");
+              return tx.claimStored(id);
+            },
+          }),
+        ),
+    };
+    const log = vi.fn();
+    const receipts = await applyStored(
+      { ...inboxDeps(), store },
+      [first, second].map((n, i) => ({ ...n, id: ids[i] as string })),
+      log,
+    );
+    expect(receipts.map((r) => r?.outcome ?? null)).toEqual(["applied", null]);
+    expect(await outcome(first.dedupeKey)).toBe("applied");
+    expect(await outcome(second.dedupeKey)).toBe("stored");
+    expect(log).toHaveBeenCalledWith(expect.stringContaining(second.dedupeKey), expect.any(Error));
+    // The next sweep (here with the database working again) applies it.
+    expect(await createNotificationInbox(inboxDeps()).applyUnapplied()).toBeGreaterThanOrEqual(1);
+    expect(await outcome(second.dedupeKey)).toBe("applied");
+  });
+});

@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "ServiceNotification_outcome_idx" ON "ServiceNotification"("outcome");
