@@ -3,6 +3,7 @@ import { afterAll, beforeAll } from "vitest";
 import type { PrismaClient } from "@/lib/db/generated/client";
 import { createTokenSealer } from "@/lib/service/token-sealing";
 import { signWebhookBody, webhookSecret } from "@/lib/service/webhook-signature";
+import { getNotificationInbox } from "@/lib/service-adapter/service";
 import { sealTokenRow } from "@/lib/service-adapter/token-store";
 import { SESSION_COOKIE } from "@/lib/session/session-data";
 import { TEST_ADDRESS } from "./checkout";
@@ -50,7 +51,12 @@ export function setUpTestShop() {
     Object.assign(shop, await createTestShop());
     shop.products = await seedProducts(shop.db);
   });
-  afterAll(() => shop.cleanup());
+  afterAll(async () => {
+    // The webhook applies what it stored after answering (store-then-apply): let that finish
+    // before the database goes, or its writes would outlive the test file.
+    await getNotificationInbox().idle();
+    await shop.cleanup();
+  });
   return shop;
 }
 
