@@ -14,14 +14,13 @@
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import path from "node:path";
 import autocannon from "autocannon";
 import { sealData } from "iron-session";
 import pg from "pg";
 import { ensureNginx, nginxConfig } from "./cluster.mjs";
 import { loadEnv, root } from "./lib/env.mjs";
-import { start, stop } from "./lib/processes.mjs";
+import { freePort, start, stop } from "./lib/processes.mjs";
 import { prepareDatabase } from "./lib/run.mjs";
 import {
   nextDeliveryRequest,
@@ -135,17 +134,6 @@ async function waitFor(url) {
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   throw new Error(`${url} did not answer 200 within 60 s`);
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** The balancer's port, picked once per run. */

@@ -26,12 +26,11 @@ import {
   rmSync,
   writeFileSync,
 } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import Database from "better-sqlite3";
-import { start, stop } from "./lib/processes.mjs";
+import { freePort, start, stop } from "./lib/processes.mjs";
 import {
   benchCartId,
   nextDeliveryRequest,
@@ -147,17 +146,6 @@ function createDatabase(file) {
     );
   })();
   db.close();
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function waitFor(url, init, status = 200) {

@@ -1,11 +1,13 @@
 import { sealData } from "iron-session";
 import { afterAll, beforeAll } from "vitest";
 import type { PrismaClient } from "@/lib/db/generated/client";
+import { createServicePayOrder } from "@/lib/service/order-webhook";
 import { createTokenSealer } from "@/lib/service/token-sealing";
 import { signWebhookBody, webhookSecret } from "@/lib/service/webhook-signature";
-import { getNotificationInbox } from "@/lib/service-adapter/service";
+import { getNotificationInbox, servicePayDeps } from "@/lib/service-adapter/service";
 import { sealTokenRow } from "@/lib/service-adapter/token-store";
 import { SESSION_COOKIE } from "@/lib/session/session-data";
+import { serviceCheckoutSchema } from "@/lib/shop/checkout-input";
 import { TEST_ADDRESS } from "./checkout";
 import { createTestDb, TEST_ENV } from "./test-db";
 
@@ -172,4 +174,33 @@ export function webhookRequest(
     },
     body: bytes,
   });
+}
+
+/** A pending Service Pay order of a new session's one-phone cart, as ready-to-place-order
+ *  creates it (no valuation looked up); for the webhook's apply to find. */
+export async function seedPendingServicePayOrder(
+  shop: Pick<TestShop, "db"> & { products: Awaited<ReturnType<typeof seedProducts>> },
+) {
+  const session = newSession();
+  const cart = await seedCart(shop.db, session.sessionId, [
+    { productId: shop.products.phone.id, quantity: 1 },
+  ]);
+  const order = await servicePayDeps().store.transaction((tx) =>
+    createServicePayOrder(tx, {
+      sessionId: session.sessionId,
+      customerId: null,
+      details: serviceCheckoutSchema.parse(CHECKOUT),
+      valuation: {
+        valuationState: "unknown",
+        valuationItemId: null,
+        valuationValue: null,
+        valuationCurrency: null,
+        valuationNote: "not looked up in this test",
+      },
+      shopBaseUrl: "http://shop.test",
+      note: "created by the test",
+    }),
+  );
+  if (!order) throw new Error("no order");
+  return { cartId: cart.id, order };
 }

@@ -1,10 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
 import { applyStored, createNotificationInbox } from "@/lib/service/notification-inbox";
-import { createServicePayOrder } from "@/lib/service/order-webhook";
 import type { OrderNotification } from "@/lib/service/webhook-payload";
 import { parseOrderNotification } from "@/lib/service/webhook-payload";
-import { serviceCheckoutSchema } from "@/lib/shop/checkout-input";
-import { CHECKOUT, newSession, seedCart, setUpTestShop } from "@/test-support/test-shop";
+import { seedPendingServicePayOrder, setUpTestShop } from "@/test-support/test-shop";
 import { servicePayDeps } from "./service";
 import { createStoredNotificationStore } from "./service-pay-store";
 
@@ -15,30 +13,7 @@ import { createStoredNotificationStore } from "./service-pay-store";
 const shop = setUpTestShop();
 let seq = 0;
 
-async function pendingOrder() {
-  const session = newSession();
-  const cart = await seedCart(shop.db, session.sessionId, [
-    { productId: shop.products.phone.id, quantity: 1 },
-  ]);
-  const order = await servicePayDeps().store.transaction((tx) =>
-    createServicePayOrder(tx, {
-      sessionId: session.sessionId,
-      customerId: null,
-      details: serviceCheckoutSchema.parse(CHECKOUT),
-      valuation: {
-        valuationState: "unknown",
-        valuationItemId: null,
-        valuationValue: null,
-        valuationCurrency: null,
-        valuationNote: "not looked up in this test",
-      },
-      shopBaseUrl: "http://shop.test",
-      note: "created by the test",
-    }),
-  );
-  if (!order) throw new Error("no order");
-  return { cartId: cart.id, order };
-}
+const pendingOrder = () => seedPendingServicePayOrder(shop);
 
 function paid(cartId: string, fields: Record<string, unknown> = {}): OrderNotification {
   seq += 1;

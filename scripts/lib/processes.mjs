@@ -1,6 +1,7 @@
 // Child processes of the benchmarks: started with their output kept (printed when a run fails),
 // stopped with SIGTERM and awaited.
 import { spawn } from "node:child_process";
+import { createServer } from "node:net";
 
 /** Starts `command` with `env` added to ours; `child.log()` gives its output so far. */
 export function start(command, args, env, cwd) {
@@ -21,5 +22,17 @@ export function stop(child) {
     if (child.exitCode !== null) return resolve();
     child.once("exit", () => resolve());
     child.kill("SIGTERM");
+  });
+}
+
+/** A TCP port nothing listens on now (the system picks it). */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
   });
 }
