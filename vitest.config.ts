@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
@@ -16,6 +17,10 @@ export default defineConfig({
     include: ["{lib,app,emulator,scripts,prisma,examples}/**/*.test.{ts,tsx}"],
     exclude: ["**/node_modules/**", "**/e2e/**", "**/.next/**"],
     environment: "node",
+    // Twice the cores: most test files wait (servers starting, sockets, SQLite's fsync, a
+    // browser) more than they compute. Measured on 2 cores: 97 s with the default, 52 s with 4.
+    // availableParallelism follows the CPU affinity, so a run pinned to one core gets 2.
+    maxWorkers: 2 * availableParallelism(),
     // TEST_DATABASE=postgresql runs the database tests on PostgreSQL instead of SQLite.
     globalSetup: process.env.TEST_DATABASE === "postgresql" ? ["scripts/vitest-postgres.ts"] : [],
   },
