@@ -89,6 +89,17 @@ function changes(results: BuildResult[], rows: ItemRow[]): string[] {
   return lines;
 }
 
+/** Each suite's wall time and CPU-seconds, and the machine's (./cpu.ts; "not measured" off Linux). */
+export function suiteTimes(r: Pick<BuildResult, "suites" | "machineCpuSeconds">): string {
+  if (!r.suites?.length) return "";
+  const cpu = (seconds: number | null | undefined) =>
+    seconds === null || seconds === undefined ? "CPU not measured" : `${seconds.toFixed(0)} CPU-s`;
+  const parts = r.suites.map(
+    (t) => `${t.name} ${(t.wallMs / 1000).toFixed(0)} s wall, ${cpu(t.cpuSeconds)}`,
+  );
+  return ` (${parts.join("; ")}; the machine ${cpu(r.machineCpuSeconds)} in all)`;
+}
+
 /** ", N of them on the time limit" when any failure ran out of time (see results.ts waitingFor). */
 function timeouts(r: BuildResult): string {
   const n = r.tests.filter((t) => t.timedOutWaitingFor !== undefined).length;
@@ -254,7 +265,7 @@ export function writeReport(
     results.every((r) => r.errors.length === 0 && count(r, "failed") === 0);
   const verdict = results.map(
     (r) =>
-      `${r.label} (${r.source}): ${count(r, "passed")} passed, ${count(r, "failed")} failed${timeouts(r)}, ${count(r, "skipped")} skipped${r.errors.length ? `, ${r.errors.length} run errors` : ""} in ${(r.durationMs / 1000).toFixed(0)} s`,
+      `${r.label} (${r.source}): ${count(r, "passed")} passed, ${count(r, "failed")} failed${timeouts(r)}, ${count(r, "skipped")} skipped${r.errors.length ? `, ${r.errors.length} run errors` : ""} in ${(r.durationMs / 1000).toFixed(0)} s${suiteTimes(r)}`,
   );
   const md = [
     "# SDK release report",

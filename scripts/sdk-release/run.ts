@@ -9,6 +9,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { buildSdk, loadSdk, type SdkBundle } from "../../emulator/src/assets/build-sdk";
 import type { SuiteName } from "./contract-items";
+import { machineCpuSeconds, treeCpuMeter } from "./cpu";
 import { writeReport } from "./report";
 import { outcomes, readReport, skippedAll, type TestOutcome } from "./results";
 
@@ -31,6 +32,16 @@ export interface BuildResult {
   errors: string[];
   tests: TestOutcome[];
   durationMs: number;
+  /** Each browser suite's wall time and the CPU-seconds of its process tree (./cpu.ts). */
+  suites?: SuiteTime[];
+  /** The machine's busy CPU-seconds while the build's suites ran (null: not measured). */
+  machineCpuSeconds?: number | null;
+}
+
+export interface SuiteTime {
+  name: string;
+  wallMs: number;
+  cpuSeconds: number | null;
 }
 
 export interface ReleaseOptions {
@@ -94,7 +105,12 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
   });
 }
 
-function playwright(args: string[], env: Env, prefix: string, quiet: boolean): Promise<number> {
+function playwright(
+  args: string[],
+  env: Env,
+  prefix: string,
+  quiet: boolean,
+): Promise<{ code: number; cpuSeconds: number | null }> {
   return new Promise((resolve) => {
     const child = spawn(PLAYWRIGHT, args, {
       cwd: ROOT,
@@ -102,6 +118,7 @@ function playwright(args: string[], env: Env, prefix: string, quiet: boolean): P
       env: env as NodeJS.ProcessEnv,
       stdio: ["ignore", "pipe", "pipe"],
     });
+    const cpu = treeCpuMeter(child.pid);
     running.add(child);
     child.on("exit", () => {
       running.delete(child);
@@ -117,7 +134,7 @@ function playwright(args: string[], env: Env, prefix: string, quiet: boolean): P
     };
     forward(child.stdout, process.stdout);
     forward(child.stderr, process.stderr);
-    child.on("close", (code) => resolve(code ?? 1));
+    child.on("close", (code) => resolve({ code: code ?? 1, cpuSeconds: cpu.stop() }));
   });
 }
 
@@ -194,6 +211,8 @@ async function runBuild(spec: BuildSpec, options: ReleaseOptions): Promise<Build
   }
   const { env } = built;
 
+  const machineBefore = machineCpuSeconds();
+  result.suites = [];
   await Promise.all(
     suiteRuns(options).map(async (suite) => {
       const json = path.join(dir, `${suite.id}.json`);
@@ -231,12 +250,14 @@ async function runBuild(spec: BuildSpec, options: ReleaseOptions): Promise<Build
         args.push(`--grep-invert=${options.grepInvert}`);
       }
       if (suite.name === "storefront") args.push(...(options.storefrontFiles ?? []));
-      const code = await playwright(
+      const suiteStarted = Date.now();
+      const { code, cpuSeconds } = await playwright(
         args,
         suiteEnv,
         `[${spec.label} ${suite.id}]`,
         options.quiet ?? false,
       );
+      result.suites?.push({ name: suite.name, wallMs: Date.now() - suiteStarted, cpuSeconds });
       if (!existsSync(json)) {
         result.errors.push(`${suite.id}: Playwright wrote no report (exit ${code})`);
         return;
@@ -253,6 +274,9 @@ async function runBuild(spec: BuildSpec, options: ReleaseOptions): Promise<Build
       }
     }),
   );
+  const machineAfter = machineCpuSeconds();
+  result.machineCpuSeconds =
+    machineBefore === null || machineAfter === null ? null : machineAfter - machineBefore;
   result.durationMs = Date.now() - started;
   return result;
 }
