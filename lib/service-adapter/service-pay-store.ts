@@ -1,7 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { type Db, isPostgres, type Tx } from "@/lib/db/client";
-import { Prisma } from "@/lib/db/generated/client";
+import { Prisma, type ServiceNotification } from "@/lib/db/generated/client";
 import type {
   AcceptedValuation,
   CheckoutDetails,
@@ -138,20 +138,10 @@ export function createStoredNotificationStore(db: Db): StoredNotificationStore {
   };
 }
 
-function waitingFromRow(row: {
-  id: string;
-  dedupeKey: string;
-  notificationId: string | null;
-  event: string | null;
-  serviceOrderId: string | null;
-  cartId: string | null;
-  status: string;
-  amount: number | null;
-  currency: string | null;
-  tradeInDiscount: number | null;
-  form: string;
-  body: string;
-}): WaitingNotification {
+/** A stored notification's row (its columns as the webhook stored them, not how it ended). */
+function waitingFromRow(
+  row: Omit<ServiceNotification, "outcome" | "orderId" | "receivedAt" | "appliedAt">,
+): WaitingNotification {
   return {
     id: row.id,
     dedupeKey: row.dedupeKey,
