@@ -1,6 +1,7 @@
 import "server-only";
 import {
   applyClaimed,
+  applyClaimedTo,
   createOrderOnWebhook,
   type NotificationDeps,
   type NotificationReceipt,
@@ -35,6 +36,11 @@ export interface NotificationInboxDeps extends NotificationDeps {
   maxBatch?: number;
   /** Most stored notifications applied in one transaction. */
   applyChunk?: number;
+  /**
+   * Applies wait until no delivery arrived for this long (milliseconds, default 5): answers
+   * first, so a burst is answered at the pace of storing alone and applied as it ebbs.
+   */
+  quietMs?: number;
 }
 
 export interface NotificationInbox {
@@ -57,15 +63,22 @@ type ApplyWork = { stored: WaitingNotification } | { duplicate: OrderNotificatio
 export function createNotificationInbox(deps: NotificationInboxDeps): NotificationInbox {
   const maxBatch = deps.maxBatch ?? 200;
   const chunk = deps.applyChunk ?? 4;
+  const quietMs = deps.quietMs ?? 20;
+  let lastActivity = 0;
+  // Set when a long burst stored more than the queue holds: the drain then reads the rest from
+  // the database (applyUnapplied) instead of keeping every one of them in memory.
+  let overflowed = false;
   const log = deps.log ?? (() => {});
   let waiting: Pending[] = [];
-  let committing = false;
   const toApply: ApplyWork[] = [];
   let applying: Promise<void> | null = null;
   let committed: Promise<void> | null = null;
 
   async function commitLoop(): Promise<void> {
     while (waiting.length > 0) {
+      // The commit waits for the event loop's next turn: the deliveries whose bodies arrived
+      // in this turn join it, so a burst shares one durable write instead of one each.
+      await new Promise((resolve) => setImmediate(resolve));
       const batch = waiting.slice(0, maxBatch);
       waiting = waiting.slice(batch.length);
       let ids: (string | null)[];
@@ -78,7 +91,8 @@ export function createNotificationInbox(deps: NotificationInboxDeps): Notificati
       }
       batch.forEach((p, i) => {
         const id = ids[i];
-        if (id) toApply.push({ stored: { ...p.notification, id } });
+        if (id && toApply.length < MAX_QUEUED) toApply.push({ stored: { ...p.notification, id } });
+        else if (id) overflowed = true;
         else if (deps.mode === "webhook" && p.notification.cartId) {
           // A repeat whose first copy is still waiting for its order (the details came late,
           // or the process stopped before creating it) must not be swallowed.
@@ -90,15 +104,31 @@ export function createNotificationInbox(deps: NotificationInboxDeps): Notificati
     }
   }
 
-  async function drain(): Promise<void> {
-    while (toApply.length > 0) {
-      // Answers first: a burst's deliveries wait for their commit, not for applies (each apply
-      // holds the process, and on SQLite the database, for several milliseconds), so the
-      // applier takes a chunk only between commits, after the waiting I/O was handled. Under a
-      // long flood the stored rows wait (durably) and are applied once it eases.
-      while (committed) await committed;
+  /**
+   * Answers first: a delivery waits for its commit, never for an apply (an apply holds the
+   * process, and on SQLite the database, for milliseconds), so applies wait until nothing is
+   * being stored and no delivery arrived or was answered for `quietMs`. Under a burst the stored rows wait
+   * (durably, claimed by nobody) and are applied as it ebbs; at a shop's usual pace, deliveries
+   * seconds apart, each is applied `quietMs` after its answer.
+   */
+  async function quiet(): Promise<void> {
+    for (;;) {
+      // The event loop's I/O first: deliveries that came during the last apply count.
       await new Promise((resolve) => setImmediate(resolve));
-      if (committed) continue;
+      while (committed) await committed;
+      const since = Date.now() - lastActivity;
+      if (since >= quietMs) return;
+      await new Promise((resolve) => setTimeout(resolve, quietMs - since));
+    }
+  }
+
+  async function drain(): Promise<void> {
+    if (toApply.length === 0 && overflowed) {
+      overflowed = false;
+      await inbox.applyUnapplied().catch((error) => log("order webhook: applying failed", error));
+    }
+    while (toApply.length > 0) {
+      await quiet();
       const next = toApply.splice(0, chunk);
       const stored = next.flatMap((w) => ("stored" in w ? [w.stored] : []));
       if (stored.length > 0) await applyStored(deps, stored, log);
@@ -112,8 +142,21 @@ export function createNotificationInbox(deps: NotificationInboxDeps): Notificati
     }
   }
 
+  function startCommitting(): void {
+    if (committed || waiting.length === 0) return;
+    committed = commitLoop().finally(() => {
+      // Its answers are going out now: a sender's next delivery follows them, so the quiet
+      // the applier waits for counts from here.
+      lastActivity = Date.now();
+      committed = null;
+      // A delivery that came after the loop's last look (in the same microtask queue as its
+      // end) still gets its commit.
+      startCommitting();
+    });
+  }
+
   function startApplying(): void {
-    if (applying || toApply.length === 0) return;
+    if (applying || (toApply.length === 0 && !overflowed)) return;
     // `.finally` runs after this assignment, whatever drain does first.
     applying = drain().finally(() => {
       applying = null;
@@ -121,16 +164,12 @@ export function createNotificationInbox(deps: NotificationInboxDeps): Notificati
     });
   }
 
-  return {
+  const inbox: NotificationInbox = {
     receive(notification) {
       return new Promise((resolve, reject) => {
+        lastActivity = Date.now();
         waiting.push({ notification, resolve, reject });
-        if (committing) return;
-        committing = true;
-        committed = commitLoop().finally(() => {
-          committing = false;
-          committed = null;
-        });
+        startCommitting();
       });
     },
 
@@ -143,6 +182,7 @@ export function createNotificationInbox(deps: NotificationInboxDeps): Notificati
         if (rows.length === 0) return applied;
         for (const row of rows) tried.add(row.id);
         for (let i = 0; i < rows.length; i += chunk) {
+          await quiet();
           const receipts = await applyStored(deps, rows.slice(i, i + chunk), log);
           applied += receipts.filter((r) => r !== null).length;
         }
@@ -153,7 +193,11 @@ export function createNotificationInbox(deps: NotificationInboxDeps): Notificati
       while (committed || applying) await (committed ?? applying);
     },
   };
+  return inbox;
 }
+
+/** Stored notifications the applier keeps in memory; beyond, it reads them back when it can. */
+const MAX_QUEUED = 1000;
 
 /**
  * Applies one stored notification in `tx`, after the older stored ones of its order: the order
@@ -178,7 +222,10 @@ async function applyInOrder(
     if (await tx.claimStored(earlier.id)) await applyClaimed(tx, statuses, earlier.id, earlier);
   }
   if (!(await tx.claimStored(row.id))) return null;
-  return applyClaimed(tx, statuses, row.id, row);
+  // The order as locked above, unless an older notification just changed it.
+  return older.length === 0
+    ? applyClaimedTo(tx, statuses, row.id, row, order)
+    : applyClaimed(tx, statuses, row.id, row);
 }
 
 /**

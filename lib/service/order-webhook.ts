@@ -179,6 +179,17 @@ export async function applyClaimed(
 ): Promise<NotificationReceipt> {
   const order = await tx.findOrderFor(n.serviceOrderId, n.cartId);
   if (!order) return { outcome: "early" };
+  return applyClaimedTo(tx, statuses, id, n, order);
+}
+
+/** applyClaimed for an order the caller already found and locked (findOrderFor) in `tx`. */
+export async function applyClaimedTo(
+  tx: ServicePayTx,
+  statuses: OrderStatusRules,
+  id: string,
+  n: OrderNotification,
+  order: ShopOrder,
+): Promise<NotificationReceipt> {
   const outcome = await applyNotification(tx, statuses, order, n);
   await tx.settleNotification(id, order.id, outcome);
   return { outcome, orderNumber: order.number };
