@@ -202,10 +202,11 @@ async function waitUntilApplied() {
   const left = async () =>
     (await sql(`SELECT COUNT(*)::int AS n FROM "ServiceNotification" WHERE outcome = 'stored'`))[0]
       .n;
+  const before = await left();
   while ((await left()) > 0 && Date.now() - started < 300_000) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  return { ms: Date.now() - started, left: await left() };
+  return { ms: Date.now() - started, before, left: await left() };
 }
 
 /** What the webhook stored, checked against what was sent. */
@@ -323,7 +324,7 @@ async function main() {
     );
     const w = r.work;
     console.log(
-      `applying after the last answer took ${s.drain.ms} ms; ${s.drain.left} left unapplied`,
+      `applying after the last answer took ${s.drain.ms} ms (${s.drain.before} were waiting: ${Math.round((s.drain.before - s.drain.left) / Math.max(s.drain.ms / 1000, 0.001))} applied per second); ${s.drain.left} left unapplied`,
     );
     console.log(
       `database work per webhook delivery (warm-up included): ${w.commits.toFixed(2)} commits, ${w.inserted.toFixed(2)} rows inserted, ${w.updated.toFixed(2)} updated, ${w.read.toFixed(0)} rows read`,

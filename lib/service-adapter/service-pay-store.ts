@@ -199,25 +199,16 @@ function servicePayTx(tx: Tx, postgres: boolean): StoredNotificationTx {
         ...(serviceOrderId ? [Prisma.sql`o."serviceOrderId" = ${serviceOrderId}`] : []),
       ];
       if (of.length === 0) return [];
-      // Usually there is none: one indexed look-up decides before the rows are read.
-      const any = await tx.$queryRaw<{ id: string }[]>`
+      // Usually there is none: one look-up on the cart's and the order's indexes decides
+      // before any row is read. COALESCE keeps the planner off the "outcome" index, which
+      // would walk every stored row (thousands while a burst is applied).
+      const older = await tx.$queryRaw<{ id: string }[]>`
         SELECT o."id" FROM "ServiceNotification" o, "ServiceNotification" r
-        WHERE r."id" = ${id} AND o."outcome" = 'stored' AND o."id" <> r."id"
-          AND o."receivedAt" < r."receivedAt" AND (${Prisma.join(of, " OR ")})
-        LIMIT 1`;
-      if (any.length === 0) return [];
-      const row = await tx.serviceNotification.findUnique({
-        where: { id },
-        select: { receivedAt: true },
-      });
-      if (!row) return [];
+        WHERE r."id" = ${id} AND COALESCE(o."outcome", '') = 'stored' AND o."id" <> r."id"
+          AND o."receivedAt" < r."receivedAt" AND (${Prisma.join(of, " OR ")})`;
+      if (older.length === 0) return [];
       const rows = await tx.serviceNotification.findMany({
-        where: {
-          outcome: "stored",
-          id: { not: id },
-          receivedAt: { lt: row.receivedAt },
-          OR: [...(cartId ? [{ cartId }] : []), ...(serviceOrderId ? [{ serviceOrderId }] : [])],
-        },
+        where: { id: { in: older.map((o) => o.id) } },
         orderBy: [{ receivedAt: "asc" }, { id: "asc" }],
       });
       return rows.map(waitingFromRow);

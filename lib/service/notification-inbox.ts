@@ -66,7 +66,7 @@ export function createNotificationInbox(deps: NotificationInboxDeps): Notificati
   const quietMs = deps.quietMs ?? 20;
   let lastActivity = 0;
   // Set when a long burst stored more than the queue holds: the drain then reads the rest from
-  // the database (applyUnapplied) instead of keeping every one of them in memory.
+  // the database (applyStoredRows) instead of keeping every one of them in memory.
   let overflowed = false;
   const log = deps.log ?? (() => {});
   let waiting: Pending[] = [];
@@ -107,9 +107,9 @@ export function createNotificationInbox(deps: NotificationInboxDeps): Notificati
   /**
    * Answers first: a delivery waits for its commit, never for an apply (an apply holds the
    * process, and on SQLite the database, for milliseconds), so applies wait until nothing is
-   * being stored and no delivery arrived or was answered for `quietMs`. Under a burst the stored rows wait
-   * (durably, claimed by nobody) and are applied as it ebbs; at a shop's usual pace, deliveries
-   * seconds apart, each is applied `quietMs` after its answer.
+   * being stored and no delivery arrived or was answered for `quietMs`. Under a burst the
+   * stored rows wait (durably, claimed by nobody) and are applied as it pauses; at a shop's
+   * usual pace, deliveries seconds apart, each is applied `quietMs` after its answer.
    */
   async function quiet(): Promise<void> {
     for (;;) {
@@ -122,10 +122,27 @@ export function createNotificationInbox(deps: NotificationInboxDeps): Notificati
     }
   }
 
+  /** Applies the rows left "stored", read back from the database oldest first. */
+  async function applyStoredRows(): Promise<number> {
+    let applied = 0;
+    const tried = new Set<string>();
+    for (;;) {
+      const rows = (await deps.store.unapplied(100)).filter((row) => !tried.has(row.id));
+      // Rows that failed in this sweep stay for the next one (logged), never looped on.
+      if (rows.length === 0) return applied;
+      for (const row of rows) tried.add(row.id);
+      for (let i = 0; i < rows.length; i += chunk) {
+        await quiet();
+        const receipts = await applyStored(deps, rows.slice(i, i + chunk), log);
+        applied += receipts.filter((r) => r !== null).length;
+      }
+    }
+  }
+
   async function drain(): Promise<void> {
     if (toApply.length === 0 && overflowed) {
       overflowed = false;
-      await inbox.applyUnapplied().catch((error) => log("order webhook: applying failed", error));
+      await applyStoredRows().catch((error) => log("order webhook: applying failed", error));
     }
     while (toApply.length > 0) {
       await quiet();
@@ -164,7 +181,7 @@ export function createNotificationInbox(deps: NotificationInboxDeps): Notificati
     });
   }
 
-  const inbox: NotificationInbox = {
+  return {
     receive(notification) {
       return new Promise((resolve, reject) => {
         lastActivity = Date.now();
@@ -174,26 +191,16 @@ export function createNotificationInbox(deps: NotificationInboxDeps): Notificati
     },
 
     async applyUnapplied() {
-      let applied = 0;
-      const tried = new Set<string>();
-      for (;;) {
-        const rows = (await deps.store.unapplied(100)).filter((row) => !tried.has(row.id));
-        // Rows that failed in this sweep stay for the next one (logged), never looped on.
-        if (rows.length === 0) return applied;
-        for (const row of rows) tried.add(row.id);
-        for (let i = 0; i < rows.length; i += chunk) {
-          await quiet();
-          const receipts = await applyStored(deps, rows.slice(i, i + chunk), log);
-          applied += receipts.filter((r) => r !== null).length;
-        }
-      }
+      // After this process's own applier: both would otherwise race over the same rows (the
+      // database lets one of them apply each, but both pay for looking).
+      while (applying) await applying;
+      return applyStoredRows();
     },
 
     async idle() {
       while (committed || applying) await (committed ?? applying);
     },
   };
-  return inbox;
 }
 
 /** Stored notifications the applier keeps in memory; beyond, it reads them back when it can. */

@@ -16,11 +16,12 @@ function tokenHash(token: string): string {
 
 /** Whether the cookie's token was revoked (by any instance: the list is in the database). */
 export async function isRevoked(token: string): Promise<boolean> {
-  const row = await getDb().revokedSession.findUnique({
-    where: { tokenHash: tokenHash(token) },
-    select: { tokenHash: true },
-  });
-  return row !== null;
+  // Asked on every request (proxy.ts): one raw statement by primary key. A model query is
+  // compiled on every call by Prisma's WebAssembly query compiler, about 0.8 ms of CPU here
+  // against about 0.1 ms for this.
+  const rows = await getDb().$queryRaw<{ tokenHash: string }[]>`
+    SELECT "tokenHash" FROM "RevokedSession" WHERE "tokenHash" = ${tokenHash(token)} LIMIT 1`;
+  return rows.length > 0;
 }
 
 /**

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { randomHex32 } from "@/lib/session/session-data";
 import { cardCheckoutInput, TEST_ADDRESS } from "@/test-support/checkout";
 import { setUpTestDb } from "@/test-support/test-db";
-import { addToCart, loadCart, setCartCurrency, setItemQuantity } from "./cart";
+import { addToCart, loadCart, pageCartCount, setCartCurrency, setItemQuantity } from "./cart";
 import { changeOrderStatus, createOrderFromCart, placeCardOrder } from "./orders";
 import { TEST_CARDS } from "./test-card";
 
@@ -50,6 +50,27 @@ describe("cart in the database", () => {
     expect(await setItemQuantity(randomHex32(), line, 1)).toMatchObject({ ok: false });
     await setItemQuantity(sessionId, line, 0);
     expect((await loadCart(sessionId))?.lines).toEqual([]);
+  });
+});
+
+describe("the header's cart count", () => {
+  it("is the open cart's count: none, several lines, and none once the cart is checked out", async () => {
+    const sessionId = randomHex32();
+    expect(await pageCartCount(sessionId)).toBe(0);
+    await addToCart({ sessionId, currency: "EUR", productId: shop.products.phone.id, quantity: 3 });
+    await addToCart({ sessionId, currency: "EUR", productId: shop.products.buds.id, quantity: 2 });
+    expect(await pageCartCount(sessionId)).toBe(5);
+    expect(await pageCartCount(sessionId)).toBe((await loadCart(sessionId))?.count);
+    // Another session's cart is not counted.
+    expect(await pageCartCount(randomHex32())).toBe(0);
+    const placed = await placeCardOrder({
+      sessionId,
+      customerId: null,
+      input: input(TEST_CARDS.success),
+      shopBaseUrl: "http://shop.test",
+    });
+    expect(placed.ok).toBe(true);
+    expect(await pageCartCount(sessionId)).toBe(0);
   });
 });
 

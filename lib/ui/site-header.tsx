@@ -1,17 +1,16 @@
 import type { ShopSession } from "@/lib/session/session";
 import { sessionCurrency } from "@/lib/session/session-data";
-import { loadPageCart } from "@/lib/shop/cart";
+import { pageCartCount } from "@/lib/shop/cart";
 import { listCategories } from "@/lib/shop/catalog";
 import { Link } from "@/lib/ui/link";
 import { CurrencySwitcher } from "./currency-switcher";
 import { SearchField } from "./search-field";
 
 export async function SiteHeader({ session }: { session: ShopSession }) {
-  const [categories, cart] = await Promise.all([
+  const [categories, count] = await Promise.all([
     listCategories(),
-    session.sessionId ? loadPageCart(session.sessionId) : null,
+    session.sessionId ? pageCartCount(session.sessionId) : 0,
   ]);
-  const count = cart?.count ?? 0;
   return (
     <header className="site-header">
       <a href="#main" className="skip-link">
