@@ -13,7 +13,8 @@
 //    server under `node --cpu-prof` and prints the profile's top entries by self time.
 // 3. Lighthouse (mobile preset) on home, product, cart and checkout; `--runs N` (default 1)
 //    repeats it and prints min and median (aim: performance >= 95, accessibility 100).
-// `--only cls|throughput|lighthouse` runs one of them.
+// `--only cls|throughput|lighthouse` runs one of them; `--pages product,cart` measures only those
+// dynamic pages beside the bare page and the static file.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -53,6 +54,10 @@ const VIEWPORTS = [
 ];
 const only = process.argv.includes("--only")
   ? process.argv[process.argv.indexOf("--only") + 1]
+  : undefined;
+/** `--pages product,cart`: only these dynamic pages in the throughput figure (to profile one). */
+const pagesOnly = process.argv.includes("--pages")
+  ? process.argv[process.argv.indexOf("--pages") + 1]?.split(",")
   : undefined;
 const runs = process.argv.includes("--runs")
   ? Math.max(1, Number(process.argv[process.argv.indexOf("--runs") + 1]) || 1)
@@ -402,7 +407,9 @@ try {
       return row;
     };
     const bare = await measure("bare page", `http://localhost:${FLOOR_PORT}/`);
-    for (const page of DYNAMIC_PAGES) await measure(page.name, `${BASE}${page.path}`);
+    for (const page of DYNAMIC_PAGES.filter((p) => !pagesOnly || pagesOnly.includes(p.name))) {
+      await measure(page.name, `${BASE}${page.path}`);
+    }
     const file = await measure("static file", `${BASE}/products/aurora-x1.svg`);
     for (const row of rows) {
       console.log(
