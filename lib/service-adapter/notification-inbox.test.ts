@@ -73,6 +73,43 @@ describe("the webhook's store-then-apply inbox", () => {
     await inbox.idle();
   });
 
+  it("applies nothing while deliveries keep coming, and what was stored once they pause", async () => {
+    // The inbox's clock is driven (Date and setTimeout faked); the database's I/O runs for real.
+    vi.useFakeTimers({ toFake: ["Date", "setTimeout", "clearTimeout"] });
+    try {
+      const flush = async () => {
+        for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+      };
+      const { cartId } = await pendingOrder();
+      const inbox = createNotificationInbox({ ...inboxDeps(), quietMs: 20 });
+      const first = paid(cartId);
+      expect(await inbox.receive(first)).toBe("stored");
+      // A delivery every 10 ms for 100 ms: never 20 ms of quiet, so nothing is applied.
+      for (let i = 0; i < 10; i++) {
+        await vi.advanceTimersByTimeAsync(10);
+        const other = await pendingOrder();
+        expect(await inbox.receive(paid(other.cartId))).toBe("stored");
+        await flush();
+        expect(await outcome(first.dedupeKey)).toBe("stored");
+      }
+      // The burst is over: 20 ms later the applier takes what was stored, oldest first.
+      await vi.advanceTimersByTimeAsync(25);
+      for (let i = 0; i < 50 && (await outcome(first.dedupeKey)) === "stored"; i++) {
+        await vi.advanceTimersByTimeAsync(5);
+        await flush();
+      }
+      expect(await outcome(first.dedupeKey)).toBe("applied");
+      const stored = () => shop.db.serviceNotification.count({ where: { outcome: "stored" } });
+      for (let i = 0; i < 100 && (await stored()) > 0; i++) {
+        await vi.advanceTimersByTimeAsync(25);
+        await flush();
+      }
+      expect(await stored()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it("a batch with a duplicate inserts it once: a repeat inside the batch and one stored before", async () => {
     const { cartId } = await pendingOrder();
     const store = createStoredNotificationStore(shop.db);
