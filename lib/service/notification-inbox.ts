@@ -37,7 +37,7 @@ export interface NotificationInboxDeps extends NotificationDeps {
   /** Most stored notifications applied in one transaction. */
   applyChunk?: number;
   /**
-   * Applies wait until no delivery arrived for this long (milliseconds, default 5): answers
+   * Applies wait until no delivery arrived for this long (milliseconds, default 20): answers
    * first, so a burst is answered at the pace of storing alone and applied as it ebbs.
    */
   quietMs?: number;

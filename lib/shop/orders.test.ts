@@ -10,6 +10,15 @@ const shop = setUpTestDb();
 
 const input = (card: string) => cardCheckoutInput(card, { ...TEST_ADDRESS, city: "Cork" });
 
+/** A guest's card checkout of the session's cart. */
+const placeCard = (sessionId: string, card: string) =>
+  placeCardOrder({
+    sessionId,
+    customerId: null,
+    input: input(card),
+    shopBaseUrl: "http://shop.test",
+  });
+
 async function cartWith(quantity = 2) {
   const sessionId = randomHex32();
   const added = await addToCart({
@@ -63,12 +72,7 @@ describe("the header's cart count", () => {
     expect(await pageCartCount(sessionId)).toBe((await loadCart(sessionId))?.count);
     // Another session's cart is not counted.
     expect(await pageCartCount(randomHex32())).toBe(0);
-    const placed = await placeCardOrder({
-      sessionId,
-      customerId: null,
-      input: input(TEST_CARDS.success),
-      shopBaseUrl: "http://shop.test",
-    });
+    const placed = await placeCard(sessionId, TEST_CARDS.success);
     expect(placed.ok).toBe(true);
     expect(await pageCartCount(sessionId)).toBe(0);
   });
@@ -77,12 +81,7 @@ describe("the header's cart count", () => {
 describe("placing an order", () => {
   it("moves the cart to a paid order with items, addresses and history, once", async () => {
     const sessionId = await cartWith(2);
-    const result = await placeCardOrder({
-      sessionId,
-      customerId: null,
-      input: input(TEST_CARDS.success),
-      shopBaseUrl: "http://shop.test",
-    });
+    const result = await placeCard(sessionId, TEST_CARDS.success);
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     const order = await shop.db.order.findUniqueOrThrow({
@@ -107,24 +106,14 @@ describe("placing an order", () => {
     expect(await loadCart(sessionId)).toBeNull();
 
     // The same cart cannot become a second order.
-    const again = await placeCardOrder({
-      sessionId,
-      customerId: null,
-      input: input(TEST_CARDS.success),
-      shopBaseUrl: "http://shop.test",
-    });
+    const again = await placeCard(sessionId, TEST_CARDS.success);
     expect(again).toEqual({ ok: false, error: "Your cart is empty.", emptyCart: true });
   });
 
   it("a declined card writes nothing and keeps the cart", async () => {
     const sessionId = await cartWith(1);
     const before = await shop.db.order.count();
-    const result = await placeCardOrder({
-      sessionId,
-      customerId: null,
-      input: input(TEST_CARDS.declined),
-      shopBaseUrl: "http://shop.test",
-    });
+    const result = await placeCard(sessionId, TEST_CARDS.declined);
     expect(result).toMatchObject({ ok: false, error: expect.stringContaining("declined") });
     expect(await shop.db.order.count()).toBe(before);
     expect((await loadCart(sessionId))?.lines).toHaveLength(1);
@@ -152,12 +141,7 @@ describe("placing an order", () => {
   });
 
   async function paidCardOrder(): Promise<string> {
-    const placed = await placeCardOrder({
-      sessionId: await cartWith(1),
-      customerId: null,
-      input: input(TEST_CARDS.success),
-      shopBaseUrl: "http://shop.test",
-    });
+    const placed = await placeCard(await cartWith(1), TEST_CARDS.success);
     if (!placed.ok) throw new Error(placed.error);
     return placed.orderId;
   }
