@@ -1,5 +1,12 @@
 import { type NextRequest, NextResponse } from "next/server";
+import { getConfig } from "@/lib/config";
 import { declaresTooLargeBody, MAX_REQUEST_BODY_BYTES } from "@/lib/http/body-limit";
+import { catalogRenderVariant } from "@/lib/http/catalog-render";
+import {
+  catalogPageStore,
+  catalogRenderFetch,
+  type StoredCatalogPage,
+} from "@/lib/http/prerendered-catalog";
 import {
   contentSecurityPolicy,
   isPrivatePath,
@@ -8,7 +15,11 @@ import {
 } from "@/lib/http/security-headers";
 import { screenServerAction } from "@/lib/http/server-action-request";
 import { readServiceConfig } from "@/lib/service/config";
+import { inspectorEnabled } from "@/lib/service/inspector-feed";
 import { withShopSession } from "@/lib/session/proxy-session";
+import { sessionCurrency } from "@/lib/session/session-data";
+import { catalogVersion, isCatalogPagePath } from "@/lib/shop/catalog";
+import { INSPECTOR_COOKIE, inspectorPlacementOf } from "@/lib/ui/inspector-placement";
 
 let sdkOrigin: string | undefined;
 
@@ -21,6 +32,58 @@ function serviceSdkOrigin(): string {
   } catch {
     return "";
   }
+}
+
+const catalogPages = catalogPageStore((pathname, variant) => {
+  const { SHOP_BASE_URL, SESSION_SECRET } = getConfig();
+  return catalogRenderFetch(SHOP_BASE_URL, SESSION_SECRET, pathname, variant);
+});
+
+/**
+ * Whether the request is a browser's visit of a catalog page that a stored page can answer: a
+ * plain GET of home, a category or a product, without a query, not Next's own RSC or prefetch
+ * requests (those are rendered per request, for the shopper). Under `next dev` every page is
+ * rendered per request.
+ */
+async function wantsStoredCatalogPage(request: NextRequest): Promise<boolean> {
+  if (request.method !== "GET" && request.method !== "HEAD") return false;
+  if (request.nextUrl.search !== "") return false;
+  const headers = request.headers;
+  if (headers.has("rsc") || headers.has("next-router-prefetch") || headers.has("next-action")) {
+    return false;
+  }
+  const accept = headers.get("accept");
+  if (accept && !accept.includes("text/html") && !accept.includes("*/*")) return false;
+  if (process.env.NODE_ENV === "development") return false;
+  return isCatalogPagePath(request.nextUrl.pathname);
+}
+
+function storedPageResponse(request: NextRequest, page: StoredCatalogPage): NextResponse {
+  return new NextResponse(request.method === "HEAD" ? null : page.html, {
+    status: 200,
+    headers: {
+      "content-type": "text/html; charset=utf-8",
+      "content-security-policy": contentSecurityPolicy({
+        inlineScripts: { hashes: page.scriptHashes },
+        sdkOrigin: serviceSdkOrigin(),
+        development: false,
+      }),
+      // As Next.js answers its dynamic pages: the currency shown is the shopper's.
+      "cache-control": "private, no-cache, no-store, max-age=0, must-revalidate",
+      vary: "rsc, next-router-state-tree, next-router-prefetch",
+      ...STATIC_SECURITY_HEADERS,
+    },
+  });
+}
+
+/** A catalog render goes to the page as nobody's: no cookies, and no policy to take a nonce from. */
+function catalogRenderRequest(request: NextRequest): NextResponse {
+  const headers = new Headers(request.headers);
+  headers.delete("cookie");
+  headers.delete("content-security-policy");
+  const response = NextResponse.next({ request: { headers } });
+  response.headers.set("cache-control", "no-store");
+  return response;
 }
 
 export async function proxy(request: NextRequest) {
@@ -39,13 +102,35 @@ export async function proxy(request: NextRequest) {
   }
   const refused = await screenServerAction(request);
   if (refused) return refused;
-  const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
-  const csp = contentSecurityPolicy({
-    nonce,
-    sdkOrigin: serviceSdkOrigin(),
-    development: process.env.NODE_ENV === "development",
-  });
-  return withShopSession(request, (headers) => {
+  if (
+    request.method === "GET" &&
+    catalogRenderVariant(request.headers, getConfig().SESSION_SECRET)
+  ) {
+    return catalogRenderRequest(request);
+  }
+  const storedWanted = await wantsStoredCatalogPage(request);
+  return withShopSession(request, async (headers, session) => {
+    if (storedWanted) {
+      const variant = {
+        currency: sessionCurrency(session),
+        inspector: inspectorPlacementOf(
+          inspectorEnabled(),
+          request.cookies.get(INSPECTOR_COOKIE)?.value,
+        ),
+      };
+      const page = await catalogPages.page(
+        request.nextUrl.pathname,
+        variant,
+        await catalogVersion(),
+      );
+      if (page) return storedPageResponse(request, page);
+    }
+    const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
+    const csp = contentSecurityPolicy({
+      inlineScripts: { nonce },
+      sdkOrigin: serviceSdkOrigin(),
+      development: process.env.NODE_ENV === "development",
+    });
     // Next.js reads the nonce from the request's policy and puts it on its own scripts.
     headers.set("content-security-policy", csp);
     const response = NextResponse.next({ request: { headers } });

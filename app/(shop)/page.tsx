@@ -1,12 +1,11 @@
-import { getPageSession } from "@/lib/session/session";
-import { sessionCurrency } from "@/lib/session/session-data";
+import { pageCurrency } from "@/lib/session/page-visitor";
 import { listProducts } from "@/lib/shop/catalog";
 import { Link } from "@/lib/ui/link";
 import { ProductGrid } from "@/lib/ui/product-card";
 import { TeaserSlot } from "@/lib/ui/teaser-slot";
 
 export default async function HomePage() {
-  const currency = sessionCurrency(await getPageSession());
+  const currency = await pageCurrency();
   const products = await listProducts(currency);
   return (
     <>

@@ -1,6 +1,11 @@
 import { z } from "zod";
 import type { CheckoutFormFields } from "./shop-ports";
 
+// In the browser, zod must not compile its parsers with `new Function`: the shop's script policy
+// has no 'unsafe-eval', so its probe for that is blocked and reported as a policy violation on
+// every page (security.md). The server keeps zod's compiled parsers.
+if (typeof window !== "undefined") z.config({ jitless: true });
+
 /**
  * The Service Pay payment option (contract: Resources › Payment option details, States ›
  * Payment option mode, Front-end SDK › Payment option markup). Pure and free of node: imports,

@@ -16,7 +16,10 @@ type CookieOptions = Parameters<NextResponse["cookies"]["set"]>[2];
  */
 export async function withShopSession(
   request: NextRequest,
-  respond: (requestHeaders: Headers) => NextResponse,
+  respond: (
+    requestHeaders: Headers,
+    session: Readonly<ShopSessionData>,
+  ) => NextResponse | Promise<NextResponse>,
 ): Promise<NextResponse> {
   const written: [string, string, CookieOptions][] = [];
   // iron-session's cookie-store form (the shape of next/headers' cookies()): read from the
@@ -53,7 +56,7 @@ export async function withShopSession(
   } else if (ensureIdentity(session)) {
     await session.save();
   }
-  const response = respond(new Headers(request.headers));
+  const response = await respond(new Headers(request.headers), session);
   if (sendCookie) {
     for (const [name, value, options] of written) response.cookies.set(name, value, options);
   }

@@ -1,6 +1,13 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { setUpTestDb } from "@/test-support/test-db";
-import { CATALOG_TTL_MS, getProduct, listCategories, listProducts } from "./catalog";
+import {
+  CATALOG_TTL_MS,
+  catalogVersion,
+  getProduct,
+  isCatalogPagePath,
+  listCategories,
+  listProducts,
+} from "./catalog";
 
 const shop = setUpTestDb();
 
@@ -84,5 +91,47 @@ describe("catalog snapshot", () => {
     freshCatalog();
     expect(await getProduct("no-such-thing", "EUR")).toBeNull();
     expect(await listProducts("EUR", { categorySlug: "no-such-category" })).toEqual([]);
+  });
+});
+
+describe("catalog pages and version", () => {
+  it("knows home, its categories and products as catalog pages, and nothing else", async () => {
+    freshCatalog();
+    for (const path of ["/", "/category/phones", "/products/buds"]) {
+      expect(await isCatalogPagePath(path), path).toBe(true);
+    }
+    for (const path of [
+      "/category/nope",
+      "/products/nope",
+      "/products/buds/",
+      "/products/Buds",
+      "/products/buds.json",
+      "/search",
+      "/cart",
+      "/account",
+      "/products/",
+      `/products/${"a".repeat(101)}`,
+    ]) {
+      expect(await isCatalogPagePath(path), path).toBe(false);
+    }
+  });
+
+  it("has a new version when a price, a name or a category changes, the same one otherwise", async () => {
+    freshCatalog();
+    const first = await catalogVersion();
+    expect(first).toMatch(/^[0-9a-f]{32}$/);
+    moveClockPastSnapshot();
+    expect(await catalogVersion()).toBe(first);
+    const phone = await getProduct("phone", "EUR");
+    await shop.db.productPrice.update({
+      where: { productId_currency: { productId: phone?.id ?? "", currency: "EUR" } },
+      data: { price: (phone?.price ?? 0) + 1 },
+    });
+    moveClockPastSnapshot();
+    const second = await catalogVersion();
+    expect(second).not.toBe(first);
+    await shop.db.category.update({ where: { slug: "phones" }, data: { name: "Handsets" } });
+    moveClockPastSnapshot();
+    expect(await catalogVersion()).not.toBe(second);
   });
 });

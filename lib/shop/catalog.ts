@@ -1,4 +1,5 @@
 import "server-only";
+import { createHash } from "node:crypto";
 import { type Db, getDb } from "@/lib/db/client";
 import type { Currency } from "./money";
 
@@ -61,6 +62,8 @@ interface CatalogSnapshot {
   categories: { slug: string; name: string }[];
   /** in listing order: by category position, then name */
   products: ProductRow[];
+  /** a digest of everything above: equal versions render equal catalog pages */
+  version: string;
   readAt: number;
 }
 
@@ -82,7 +85,11 @@ async function readCatalog(db: Db, now: number): Promise<CatalogSnapshot> {
       orderBy: [{ category: { position: "asc" } }, { name: "asc" }],
     }),
   ]);
-  return { categories, products, readAt: now };
+  const version = createHash("sha256")
+    .update(JSON.stringify([categories, products]))
+    .digest("hex")
+    .slice(0, 32);
+  return { categories, products, version, readAt: now };
 }
 
 /** The catalog as this instance last read it, read again once older than CATALOG_TTL_MS;
@@ -106,6 +113,26 @@ async function catalogSnapshot(): Promise<CatalogSnapshot> {
       current.reading = undefined;
     });
   return current.reading;
+}
+
+/** The catalog's version as this instance last read it (a digest of its content): what a stored
+ *  catalog page was rendered from (lib/http/prerendered-catalog.ts). */
+export async function catalogVersion(): Promise<string> {
+  return (await catalogSnapshot()).version;
+}
+
+/**
+ * Whether a path is one of the catalog's own pages: home, an existing category or product. The
+ * search page is not (its results depend on the query: every query would be a page).
+ */
+export async function isCatalogPagePath(pathname: string): Promise<boolean> {
+  if (pathname === "/") return true;
+  const match = /^\/(category|products)\/([a-z0-9-]{1,100})$/.exec(pathname);
+  if (!match) return false;
+  const snapshot = await catalogSnapshot();
+  return match[1] === "category"
+    ? snapshot.categories.some((c) => c.slug === match[2])
+    : snapshot.products.some((p) => p.slug === match[2]);
 }
 
 export async function listCategories(): Promise<{ slug: string; name: string }[]> {

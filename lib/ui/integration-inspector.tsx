@@ -2,6 +2,7 @@
 
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { ALL_SERVICE_EVENTS } from "@/lib/service/sdk-events";
+import { INSPECTOR_COOKIE, type InspectorPlacement } from "./inspector-placement";
 import { foldPageLoadRepeats } from "./inspector-rows";
 import styles from "./integration-inspector.module.css";
 
@@ -39,13 +40,6 @@ interface ServerEntry extends Omit<Entry, "id" | "kind"> {
 const STORAGE_KEY = "integration-inspector";
 /** Keep in step with the media query in integration-inspector.module.css and globals.css. */
 const DOCKED_MEDIA = "(min-width: 90rem)";
-/**
- * The drawer's open state lives in a cookie, so the server renders the page with the docked
- * drawer's room already made (no shift after load). "auto" until the shopper chooses: docked
- * open on a wide screen, closed on a small one, decided by CSS before any script runs.
- */
-export const INSPECTOR_COOKIE = "integration_inspector";
-export type InspectorPlacement = "open" | "closed" | "auto";
 const MAX_ENTRIES = 150;
 const POLL_MS = 2000;
 const KIND_LABELS: Record<Kind, string> = {

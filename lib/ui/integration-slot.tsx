@@ -3,15 +3,15 @@ import { inspectorEnabled } from "@/lib/service/inspector-feed";
 import {
   INSPECTOR_COOKIE,
   type InspectorPlacement,
-  IntegrationInspector,
-} from "./integration-inspector";
+  inspectorPlacementOf,
+} from "./inspector-placement";
+import { IntegrationInspector } from "./integration-inspector";
 import { TradeInMemo } from "./trade-in-memo";
 
 /** Where the docked inspector is, from its cookie: the frame makes room for it server-side. */
 export async function inspectorPlacement(): Promise<InspectorPlacement | null> {
   if (!inspectorEnabled()) return null;
-  const value = (await cookies()).get(INSPECTOR_COOKIE)?.value;
-  return value === "open" || value === "closed" ? value : "auto";
+  return inspectorPlacementOf(true, (await cookies()).get(INSPECTOR_COOKIE)?.value);
 }
 
 /** The shop layout's one mount point for the integration's browser parts: the trade-in memo,

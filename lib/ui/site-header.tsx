@@ -1,16 +1,20 @@
-import type { ShopSession } from "@/lib/session/session";
-import { sessionCurrency } from "@/lib/session/session-data";
-import { pageCartCount } from "@/lib/shop/cart";
 import { listCategories } from "@/lib/shop/catalog";
+import type { Currency } from "@/lib/shop/money";
+import type { ShopperSummary } from "@/lib/shop/shopper-summary";
 import { Link } from "@/lib/ui/link";
 import { CurrencySwitcher } from "./currency-switcher";
 import { SearchField } from "./search-field";
+import { ShopperLinks } from "./shopper-links";
 
-export async function SiteHeader({ session }: { session: ShopSession }) {
-  const [categories, count] = await Promise.all([
-    listCategories(),
-    session.sessionId ? pageCartCount(session.sessionId) : 0,
-  ]);
+/** `shopper` is null on a stored catalog page: the browser then asks for it (ShopperLinks). */
+export async function SiteHeader({
+  currency,
+  shopper,
+}: {
+  currency: Currency;
+  shopper: ShopperSummary | null;
+}) {
+  const categories = await listCategories();
   return (
     <header className="site-header">
       <a href="#main" className="skip-link">
@@ -32,14 +36,8 @@ export async function SiteHeader({ session }: { session: ShopSession }) {
           </form>
         </search>
         <div className="site-header__tools">
-          <CurrencySwitcher current={sessionCurrency(session)} />
-          <Link href={session.customerId ? "/account" : "/account/login"}>
-            {session.customerId ? "My account" : "Log in"}
-          </Link>
-          <Link href="/cart" className="cart-link">
-            Cart <span className="cart-link__count">{count}</span>
-            <span className="visually-hidden"> {count === 1 ? "item" : "items"}</span>
-          </Link>
+          <CurrencySwitcher current={currency} />
+          <ShopperLinks shopper={shopper} />
         </div>
       </div>
       <nav aria-label="Categories" className="site-nav">

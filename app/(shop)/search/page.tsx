@@ -1,6 +1,5 @@
 import type { Metadata } from "next";
-import { getPageSession } from "@/lib/session/session";
-import { sessionCurrency } from "@/lib/session/session-data";
+import { pageCurrency } from "@/lib/session/page-visitor";
 import { listProducts } from "@/lib/shop/catalog";
 import { CategoryLinks } from "@/lib/ui/category-links";
 import { ProductGrid } from "@/lib/ui/product-card";
@@ -22,7 +21,7 @@ export default async function SearchPage({
 }) {
   const raw = (await searchParams).q;
   const query = (typeof raw === "string" ? raw : "").trim().slice(0, 100);
-  const currency = sessionCurrency(await getPageSession());
+  const currency = await pageCurrency();
   const products = query ? await listProducts(currency, { query }) : [];
   return (
     <>

@@ -1,7 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { getPageSession } from "@/lib/session/session";
-import { sessionCurrency } from "@/lib/session/session-data";
+import { pageCurrency } from "@/lib/session/page-visitor";
 import { getCategory, listProducts } from "@/lib/shop/catalog";
 import { ProductGrid } from "@/lib/ui/product-card";
 import { TeaserSlot } from "@/lib/ui/teaser-slot";
@@ -16,7 +15,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function CategoryPage({ params }: Props) {
   const category = await getCategory((await params).slug);
   if (!category) notFound();
-  const currency = sessionCurrency(await getPageSession());
+  const currency = await pageCurrency();
   const products = await listProducts(currency, { categorySlug: category.slug });
   return (
     <>

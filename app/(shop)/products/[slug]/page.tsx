@@ -1,7 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { getPageSession } from "@/lib/session/session";
-import { sessionCurrency } from "@/lib/session/session-data";
+import { pageCurrency } from "@/lib/session/page-visitor";
 import { QUANTITY_CHOICES } from "@/lib/shop/cart";
 import { getProduct } from "@/lib/shop/catalog";
 import { DEFAULT_SHIPPING_METHOD, deliveryShown } from "@/lib/shop/shipping";
@@ -21,7 +20,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 }
 
 export default async function ProductPage({ params }: Props) {
-  const currency = sessionCurrency(await getPageSession());
+  const currency = await pageCurrency();
   const product = await getProduct((await params).slug, currency);
   if (!product) notFound();
   return (

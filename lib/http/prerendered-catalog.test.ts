@@ -1,0 +1,106 @@
+import { createHash } from "node:crypto";
+import { describe, expect, it, vi } from "vitest";
+import type { CatalogRenderVariant } from "./catalog-render";
+import {
+  catalogPageStore,
+  inlineScriptHashes,
+  renderedCatalogVersion,
+} from "./prerendered-catalog";
+
+const sha = (text: string) =>
+  `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
+
+const V1 = "1".repeat(32);
+const V2 = "2".repeat(32);
+const EUR: CatalogRenderVariant = { currency: "EUR", inspector: null };
+const GBP: CatalogRenderVariant = { currency: "GBP", inspector: null };
+
+function page(version: string, script = 'self.__next_f.push([1,"x"])') {
+  return `<!DOCTYPE html><html><body><div class="shop-frame" data-catalog-version="${version}"></div><script>${script}</script></body></html>`;
+}
+
+describe("inline script hashes", () => {
+  it("hash every inline script's exact text, and no script with a src", () => {
+    const html = [
+      '<script src="/_next/static/chunks/a.js" async=""></script>',
+      "<script>(self.__next_f=self.__next_f||[]).push([0])</script>",
+      '<script id="_R_">self.__next_f.push([1,"é \\u003c/script>"])</script>',
+      "<script>(self.__next_f=self.__next_f||[]).push([0])</script>",
+      "<SCRIPT>upper()</SCRIPT >",
+      "<script></script>",
+    ].join("");
+    expect(inlineScriptHashes(html)).toEqual([
+      sha("(self.__next_f=self.__next_f||[]).push([0])"),
+      sha('self.__next_f.push([1,"é \\u003c/script>"])'),
+      sha("upper()"),
+      sha(""),
+    ]);
+  });
+
+  it("are none for a page without inline scripts", () => {
+    expect(inlineScriptHashes('<p>no <b>scripts</b></p><script src="/a.js"></script>')).toEqual([]);
+  });
+
+  it("read the catalog version a render names, and nothing that is not one", () => {
+    expect(renderedCatalogVersion(page(V1))).toBe(V1);
+    expect(renderedCatalogVersion('<div data-catalog-version="abc"></div>')).toBeNull();
+    expect(renderedCatalogVersion("<div></div>")).toBeNull();
+  });
+});
+
+describe("the catalog page store", () => {
+  it("renders a page once per variant and version, and shares one render between requests", async () => {
+    const render = vi.fn(async (_path: string, variant: CatalogRenderVariant) =>
+      page(V1, `price("${variant.currency}")`),
+    );
+    const store = catalogPageStore(render);
+    const [a, b] = await Promise.all([
+      store.page("/products/phone", EUR, V1),
+      store.page("/products/phone", EUR, V1),
+    ]);
+    expect(render).toHaveBeenCalledTimes(1);
+    expect(a).toBe(b);
+    expect(a?.scriptHashes).toEqual([sha('price("EUR")')]);
+    expect(await store.page("/products/phone", EUR, V1)).toBe(a);
+    const pound = await store.page("/products/phone", GBP, V1);
+    expect(pound?.scriptHashes).toEqual([sha('price("GBP")')]);
+    await store.page("/products/phone", { currency: "EUR", inspector: "open" }, V1);
+    await store.page("/products/buds", EUR, V1);
+    expect(render).toHaveBeenCalledTimes(4);
+  });
+
+  it("renders again, with the new scripts' hashes, once the catalog has another version", async () => {
+    let version = V1;
+    const render = vi.fn(async () => page(version, `catalog("${version}")`));
+    const store = catalogPageStore(render);
+    const first = await store.page("/", EUR, V1);
+    version = V2;
+    const second = await store.page("/", EUR, V2);
+    expect(render).toHaveBeenCalledTimes(2);
+    expect(second?.html).toContain(V2);
+    expect(second?.scriptHashes).toEqual([sha(`catalog("${V2}")`)]);
+    expect(second?.scriptHashes).not.toEqual(first?.scriptHashes);
+    expect(await store.page("/", EUR, V2)).toBe(second);
+    expect(render).toHaveBeenCalledTimes(2);
+  });
+
+  it("serves a render made from another version once, and keeps it not", async () => {
+    // Another instance, whose snapshot is older, answered the render.
+    const render = vi.fn(async () => page(V1));
+    const store = catalogPageStore(render);
+    const served = await store.page("/", EUR, V2);
+    expect(served?.version).toBe(V1);
+    await store.page("/", EUR, V2);
+    expect(render).toHaveBeenCalledTimes(2);
+  });
+
+  it("has no page when the render failed or names no catalog version, and tries again", async () => {
+    const answers: (string | null)[] = [null, "<html><script>x()</script></html>", page(V1)];
+    const render = vi.fn(async () => answers.shift() ?? null);
+    const store = catalogPageStore(render);
+    expect(await store.page("/", EUR, V1)).toBeNull();
+    expect(await store.page("/", EUR, V1)).toBeNull();
+    expect((await store.page("/", EUR, V1))?.version).toBe(V1);
+    expect(render).toHaveBeenCalledTimes(3);
+  });
+});

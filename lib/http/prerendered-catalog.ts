@@ -1,0 +1,145 @@
+import { createHash } from "node:crypto";
+import { type CatalogRenderVariant, catalogRenderHeaders } from "./catalog-render";
+
+/**
+ * The catalog's pages (home, category, product) rendered once per catalog version and variant
+ * (currency; the demo's inspector placement),
+ * kept, and served to every shopper under a script policy of hashes instead of a nonce
+ * (docs/decisions/catalog-rendering.md). A page is rendered by the shop asking itself for it as
+ * a catalog render (lib/http/catalog-render.ts: no cookies, no session, no nonce), and stored
+ * with the SHA-256 of each of its inline scripts, taken from that one render: the policy it is
+ * served with allows exactly those scripts, the shop's own files and the SDK's origin.
+ *
+ * A page is kept for the catalog version it was rendered from (`data-catalog-version`, written
+ * by the shop layout in a catalog render) and rendered again once the instance's catalog
+ * snapshot has another version (lib/shop/catalog.ts: read again every 5 s), so a catalog change
+ * reaches the stored pages of every instance as it reaches their snapshots. What is kept here
+ * is derived from the database, the same for every instance, and bounded by the catalog's size.
+ */
+
+export interface StoredCatalogPage {
+  html: string;
+  /** CSP hash sources, `'sha256-…'`, one per distinct inline script of `html` */
+  scriptHashes: string[];
+  /** the catalog version the page was rendered from */
+  version: string;
+}
+
+/** Most pages kept per instance: every catalog page in both currencies, with room to spare. */
+const MAX_STORED_PAGES = 2_000;
+/** A rendered page larger than this is served by the dynamic path and never kept. */
+const MAX_PAGE_BYTES = 2_000_000;
+const RENDER_TIMEOUT_MS = 10_000;
+
+/**
+ * The hash sources of every inline script in a page (a `<script>` without `src`), over its
+ * exact text as CSP hashes it. Next.js and React escape `<` inside their inline scripts and
+ * every text and attribute they render, so no script ends before its `</script>`.
+ */
+export function inlineScriptHashes(html: string): string[] {
+  const hashes = new Set<string>();
+  for (const match of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi)) {
+    if (/\bsrc\s*=/i.test(match[1] ?? "")) continue;
+    const digest = createHash("sha256")
+      .update(match[2] ?? "", "utf8")
+      .digest("base64");
+    hashes.add(`'sha256-${digest}'`);
+  }
+  return [...hashes];
+}
+
+/** The catalog version a catalog render names, or null. */
+export function renderedCatalogVersion(html: string): string | null {
+  return /\sdata-catalog-version="([0-9a-f]{32})"/.exec(html)?.[1] ?? null;
+}
+
+export interface CatalogPageStore {
+  /**
+   * The stored page for this path and currency, rendered now if there is none for `version`;
+   * null when it cannot be rendered (then the page is served dynamically, under a nonce).
+   */
+  page(
+    pathname: string,
+    variant: CatalogRenderVariant,
+    version: string,
+  ): Promise<StoredCatalogPage | null>;
+}
+
+/**
+ * `render` asks the shop for a catalog render of the page: in the shop, a request to its own
+ * base URL (`catalogRenderFetch`). Concurrent requests for the same page share one render.
+ */
+export function catalogPageStore(
+  render: (pathname: string, variant: CatalogRenderVariant) => Promise<string | null>,
+): CatalogPageStore {
+  const stored = new Map<string, StoredCatalogPage>();
+  const rendering = new Map<string, Promise<StoredCatalogPage | null>>();
+
+  async function renderAndKeep(
+    key: string,
+    pathname: string,
+    variant: CatalogRenderVariant,
+    version: string,
+  ): Promise<StoredCatalogPage | null> {
+    const html = await render(pathname, variant);
+    if (html === null) return null;
+    const renderedFrom = renderedCatalogVersion(html);
+    if (!renderedFrom) return null;
+    const page = { html, scriptHashes: inlineScriptHashes(html), version: renderedFrom };
+    // Kept only when made from the version this instance serves; a render from another
+    // instance's older snapshot is served once and not kept.
+    if (renderedFrom === version) {
+      stored.delete(key);
+      stored.set(key, page);
+      if (stored.size > MAX_STORED_PAGES) {
+        const oldest = stored.keys().next().value;
+        if (oldest !== undefined) stored.delete(oldest);
+      }
+    }
+    return page;
+  }
+
+  return {
+    async page(pathname, variant, version) {
+      const key = `${variant.currency} ${variant.inspector ?? "-"} ${pathname}`;
+      const kept = stored.get(key);
+      if (kept?.version === version) return kept;
+      const inFlight = rendering.get(`${key} ${version}`);
+      if (inFlight) return inFlight;
+      const started = renderAndKeep(key, pathname, variant, version).finally(() =>
+        rendering.delete(`${key} ${version}`),
+      );
+      rendering.set(`${key} ${version}`, started);
+      return started;
+    },
+  };
+}
+
+/**
+ * A catalog render of `pathname` from the shop at `baseUrl`: its HTML when it answered 200 with
+ * HTML, else null. `baseUrl` is the shop's own configured address, never a request's Host.
+ */
+export async function catalogRenderFetch(
+  baseUrl: string,
+  sessionSecret: string,
+  pathname: string,
+  variant: CatalogRenderVariant,
+): Promise<string | null> {
+  try {
+    const response = await fetch(`${baseUrl}${pathname}`, {
+      headers: { accept: "text/html", ...catalogRenderHeaders(sessionSecret, variant) },
+      redirect: "manual",
+      cache: "no-store",
+      signal: AbortSignal.timeout(RENDER_TIMEOUT_MS),
+    });
+    const type = response.headers.get("content-type") ?? "";
+    if (response.status !== 200 || !type.startsWith("text/html")) {
+      await response.body?.cancel();
+      return null;
+    }
+    const html = await response.text();
+    return html.length > MAX_PAGE_BYTES ? null : html;
+  } catch {
+    return null;
+  }
+}
