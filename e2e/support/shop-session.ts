@@ -16,7 +16,7 @@ import { STACK } from "./stack";
 
 export { SESSION_COOKIE };
 
-function sessionSecret(): string {
+export function sessionSecret(): string {
   if (!process.env.SESSION_SECRET) {
     const envFile = path.resolve(import.meta.dirname, "../../.env");
     if (existsSync(envFile)) process.loadEnvFile(envFile);

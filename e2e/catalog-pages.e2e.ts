@@ -1,0 +1,120 @@
+// The catalog's stored pages (docs/decisions/catalog-rendering.md): home, every category and
+// every product are served as a page rendered once for everyone in a currency, under a script
+// policy of that page's own inline scripts' hashes; what is one shopper's (cart count, logged in
+// or not) comes to the browser afterwards. Checked as a browser sees it: the policy on the
+// response, every inline script in the page against it, the browser's own policy violation
+// events, hydration, and two shoppers side by side.
+import { createHash, createHmac } from "node:crypto";
+import type { Page } from "@playwright/test";
+import { CATEGORIES, PRODUCTS } from "../prisma/catalog-data";
+import { addToCart, cartCount } from "./fixtures";
+import { expect, test } from "./support/fixtures";
+import { sessionSecret } from "./support/shop-session";
+
+const CATALOG_PAGES = [
+  "/",
+  ...CATEGORIES.map((c) => `/category/${c.slug}`),
+  ...PRODUCTS.map((p) => `/products/${p.slug}`),
+];
+
+/** The stored page's header: no count and no "My account" until the browser asks. */
+const EMPTY_COUNT = '<span class="cart-link__count"></span>';
+
+const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("base64");
+
+function scriptSrc(response: { headers(): Record<string, string> } | null): string {
+  const policy = response?.headers()["content-security-policy"] ?? "";
+  return policy.split(";").find((d) => d.trim().startsWith("script-src")) ?? "";
+}
+
+/** Every policy violation the browser reports on this page, from its first script on. */
+async function watchViolations(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { policyViolations: string[] }).policyViolations = seen;
+    document.addEventListener("securitypolicyviolation", (event) => {
+      seen.push(`${event.violatedDirective} ${event.blockedURI} ${event.sourceFile}`);
+    });
+  });
+}
+
+const violations = (page: Page) =>
+  page.evaluate(() => (window as unknown as { policyViolations: string[] }).policyViolations);
+
+test("every catalog page is served stored, under its own inline scripts' hashes: no policy violation, and it hydrates", async ({
+  page,
+}) => {
+  await watchViolations(page);
+  for (const path of CATALOG_PAGES) {
+    const response = await page.goto(path);
+    expect(response?.status(), path).toBe(200);
+    const scripts = scriptSrc(response);
+    expect(scripts, path).toMatch(/^\s*script-src 'self'( 'sha256-[A-Za-z0-9+/]+={0,2}')+ \S+$/);
+    expect(scripts, path).not.toMatch(/nonce|unsafe|strict-dynamic/);
+    expect(await response?.text(), path).toContain(EMPTY_COUNT);
+    // Hydrated: the header's count is filled by the page's own code once it runs.
+    await expect(await cartCount(page), path).toHaveText("0");
+    // The build check, from the browser's side: every inline script of the page is allowed by
+    // its hash, so nothing of Next's bootstrap is blocked.
+    const inline = await page.evaluate(() =>
+      [...document.querySelectorAll("script:not([src])")].map((s) => s.textContent ?? ""),
+    );
+    expect(inline.length, path).toBeGreaterThan(0);
+    for (const text of inline) expect(scripts, path).toContain(`'sha256-${sha256(text)}'`);
+    expect(await violations(page), path).toEqual([]);
+  }
+});
+
+test("two shoppers on the same stored page each see their own cart and currency, and the page carries neither", async ({
+  page: alice,
+  browser,
+}) => {
+  await addToCart(alice, "aurora-x1");
+  await expect(await cartCount(alice)).toHaveText("1");
+  await alice.getByRole("button", { name: "£ GBP" }).click();
+  await expect(alice.getByTestId("product-price")).toContainText("£");
+
+  const bob = await (await browser.newContext()).newPage();
+  const bobsPage = await bob.goto("/products/aurora-x1");
+  await expect(await cartCount(bob)).toHaveText("0");
+  await expect(bob.getByTestId("product-price")).toContainText("€");
+  await expect(bob.getByRole("banner").getByRole("link", { name: "Log in" })).toBeVisible();
+
+  const alicesPage = await alice.goto("/products/aurora-x1");
+  await expect(await cartCount(alice)).toHaveText("1");
+  await expect(alice.getByTestId("product-price")).toContainText("£");
+
+  // A third shopper in each currency is served the very same bytes: nothing in them is Alice's
+  // or Bob's.
+  const carol = await (await browser.newContext()).newPage();
+  expect(await (await carol.goto("/products/aurora-x1"))?.text()).toBe(await bobsPage?.text());
+  await carol.getByRole("button", { name: "£ GBP" }).click();
+  await expect(carol.getByTestId("product-price")).toContainText("£");
+  expect(await (await carol.goto("/products/aurora-x1"))?.text()).toBe(await alicesPage?.text());
+  for (const html of [await bobsPage?.text(), await alicesPage?.text()]) {
+    expect(html).toContain(EMPTY_COUNT);
+  }
+});
+
+test("a catalog render asked for from outside is a shopper's request; a real one holds no shopper's data", async ({
+  page,
+}) => {
+  await addToCart(page, "aurora-x1");
+  await expect(await cartCount(page)).toHaveText("1");
+  const forged = { "x-catalog-render": "0".repeat(64), "x-catalog-currency": "GBP" };
+  // The stored page in the shopper's own currency, not the forged one.
+  const stored = await page.request.get("/products/aurora-x1", { headers: forged });
+  expect(scriptSrc(stored)).toContain("'sha256-");
+  expect(await stored.text()).toContain('data-testid="product-price"><span class="money">€');
+  // Rendered per request for this shopper (a query string is never stored): their count, a nonce.
+  const dynamic = await page.request.get("/products/aurora-x1?from=mail", { headers: forged });
+  expect(scriptSrc(dynamic)).toContain("'nonce-");
+  expect(await dynamic.text()).toContain('<span class="cart-link__count">1</span>');
+  // Even with the shop's own token, the shopper's cookie is not read: the render is nobody's.
+  const token = createHmac("sha256", sessionSecret()).update("catalog-render").digest("hex");
+  const render = await page.request.get("/products/aurora-x1", {
+    headers: { "x-catalog-render": token, "x-catalog-currency": "EUR" },
+  });
+  expect(await render.text()).toContain(EMPTY_COUNT);
+  expect(await render.text()).toMatch(/data-catalog-version="[0-9a-f]{32}"/);
+});
