@@ -16,9 +16,10 @@ import {
 import { screenServerAction } from "@/lib/http/server-action-request";
 import { readServiceConfig } from "@/lib/service/config";
 import { inspectorEnabled } from "@/lib/service/inspector-feed";
-import { withShopSession } from "@/lib/session/proxy-session";
+import { storedPageCurrency, withShopSession } from "@/lib/session/proxy-session";
 import { sessionCurrency } from "@/lib/session/session-data";
 import { catalogVersion, isCatalogPagePath } from "@/lib/shop/catalog";
+import type { Currency } from "@/lib/shop/money";
 import { INSPECTOR_COOKIE, inspectorPlacementOf } from "@/lib/ui/inspector-placement";
 
 let sdkOrigin: string | undefined;
@@ -58,8 +59,23 @@ async function wantsStoredCatalogPage(request: NextRequest): Promise<boolean> {
   return isCatalogPagePath(request.nextUrl.pathname);
 }
 
+async function storedCatalogPage(
+  request: NextRequest,
+  currency: Currency,
+): Promise<NextResponse | null> {
+  const variant = {
+    currency,
+    inspector: inspectorPlacementOf(
+      inspectorEnabled(),
+      request.cookies.get(INSPECTOR_COOKIE)?.value,
+    ),
+  };
+  const page = await catalogPages.page(request.nextUrl.pathname, variant, await catalogVersion());
+  return page ? storedPageResponse(request, page) : null;
+}
+
 function storedPageResponse(request: NextRequest, page: StoredCatalogPage): NextResponse {
-  return new NextResponse(request.method === "HEAD" ? null : page.html, {
+  return new NextResponse(request.method === "HEAD" ? null : page.body, {
     status: 200,
     headers: {
       "content-type": "text/html; charset=utf-8",
@@ -109,21 +125,17 @@ export async function proxy(request: NextRequest) {
     return catalogRenderRequest(request);
   }
   const storedWanted = await wantsStoredCatalogPage(request);
+  if (storedWanted) {
+    // A visitor with a session: the stored page of their currency (no cookie to write).
+    const currency = await storedPageCurrency(request);
+    const stored = currency ? await storedCatalogPage(request, currency) : null;
+    if (stored) return stored;
+  }
   return withShopSession(request, async (headers, session) => {
+    // A first visit: the new session's cookie goes with the stored page.
     if (storedWanted) {
-      const variant = {
-        currency: sessionCurrency(session),
-        inspector: inspectorPlacementOf(
-          inspectorEnabled(),
-          request.cookies.get(INSPECTOR_COOKIE)?.value,
-        ),
-      };
-      const page = await catalogPages.page(
-        request.nextUrl.pathname,
-        variant,
-        await catalogVersion(),
-      );
-      if (page) return storedPageResponse(request, page);
+      const stored = await storedCatalogPage(request, sessionCurrency(session));
+      if (stored) return stored;
     }
     const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
     const csp = contentSecurityPolicy({

@@ -19,6 +19,8 @@ import { type CatalogRenderVariant, catalogRenderHeaders } from "./catalog-rende
 
 export interface StoredCatalogPage {
   html: string;
+  /** `html` as UTF-8, encoded once */
+  body: Uint8Array<ArrayBuffer>;
   /** CSP hash sources, `'sha256-…'`, one per distinct inline script of `html` */
   scriptHashes: string[];
   /** the catalog version the page was rendered from */
@@ -85,7 +87,12 @@ export function catalogPageStore(
     if (html === null) return null;
     const renderedFrom = renderedCatalogVersion(html);
     if (!renderedFrom) return null;
-    const page = { html, scriptHashes: inlineScriptHashes(html), version: renderedFrom };
+    const page = {
+      html,
+      body: new TextEncoder().encode(html),
+      scriptHashes: inlineScriptHashes(html),
+      version: renderedFrom,
+    };
     // Kept only when made from the version this instance serves; a render from another
     // instance's older snapshot is served once and not kept.
     if (renderedFrom === version) {

@@ -2,7 +2,7 @@ import { sealData, unsealData } from "iron-session";
 import { NextRequest, NextResponse } from "next/server";
 import { describe, expect, it } from "vitest";
 import { setUpTestDb } from "@/test-support/test-db";
-import { withShopSession } from "./proxy-session";
+import { storedPageCurrency, withShopSession } from "./proxy-session";
 import { rotateToken } from "./revocation";
 import { randomHex32, SESSION_COOKIE, type ShopSessionData } from "./session-data";
 
@@ -98,5 +98,34 @@ describe("shop session in the proxy", () => {
     const seen = await visit(await cookieOf(legacy));
     expect(seen.sessionId).not.toBe(legacy.sessionId);
     expect(seen.customerId).toBeUndefined();
+  });
+});
+
+describe("the currency a stored catalog page is chosen by", () => {
+  const request = (cookie?: string) =>
+    new NextRequest("http://shop.test/products/phone", { headers: cookie ? { cookie } : {} });
+
+  it("is the session's, for a cookie with an identity", async () => {
+    expect(
+      await storedPageCurrency(request(await cookieOf({ ...signedIn(), currency: "GBP" }))),
+    ).toBe("GBP");
+    expect(await storedPageCurrency(request(await cookieOf(signedIn())))).toBe("EUR");
+  });
+
+  it("is none without a cookie, with a forged or cut one, or one without token or identity", async () => {
+    const good = await cookieOf({ ...signedIn(), currency: "GBP" });
+    const { token: _token, ...noToken } = signedIn();
+    const { sessionId: _id, ...noIdentity } = signedIn();
+    for (const cookie of [
+      undefined,
+      `${SESSION_COOKIE}=`,
+      good.slice(0, -10),
+      good.replace(/.$/, (c) => (c === "A" ? "B" : "A")),
+      `${SESSION_COOKIE}=${await sealData(signedIn(), { password: `${secret()}-other`, ttl: 3600 })}`,
+      await cookieOf(noToken),
+      await cookieOf(noIdentity),
+    ]) {
+      expect(await storedPageCurrency(request(cookie)), cookie).toBeNull();
+    }
   });
 });
