@@ -3,8 +3,8 @@ import { cache } from "react";
 import { getConfig } from "@/lib/config";
 import { type CatalogRenderVariant, catalogRenderVariant } from "@/lib/http/catalog-render";
 import type { Currency } from "@/lib/shop/money";
-import { getPageSession, type ShopSession } from "./session";
-import { sessionCurrency } from "./session-data";
+import { getPageSession } from "./session";
+import { type ShopSessionData, sessionCurrency } from "./session-data";
 
 /**
  * Whom a page is rendered for: a shopper (their session, their currency), or nobody, when the
@@ -14,7 +14,7 @@ import { sessionCurrency } from "./session-data";
  */
 export type PageVisitor =
   | ({ kind: "catalog-render" } & CatalogRenderVariant)
-  | { kind: "shopper"; currency: Currency; session: ShopSession };
+  | { kind: "shopper"; currency: Currency; session: Readonly<ShopSessionData> };
 
 export const getPageVisitor = cache(async (): Promise<PageVisitor> => {
   const variant = catalogRenderVariant(await headers(), getConfig().SESSION_SECRET);

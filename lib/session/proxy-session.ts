@@ -1,4 +1,4 @@
-import { getIronSession, unsealData } from "iron-session";
+import { getIronSession } from "iron-session";
 import type { NextRequest, NextResponse } from "next/server";
 import type { Currency } from "@/lib/shop/money";
 import { isRevoked } from "./revocation";
@@ -12,6 +12,7 @@ import {
   type ShopSessionData,
   sessionCurrency,
 } from "./session-data";
+import { unsealSessionCookie } from "./unsealed-cookie";
 
 type CookieOptions = Parameters<NextResponse["cookies"]["set"]>[2];
 
@@ -72,13 +73,6 @@ export async function withShopSession(
   return response;
 }
 
-/** Cookies unsealed lately, by their sealed text: unsealing is a pure function of the cookie and
- *  the secret, and costs about a third of a millisecond of CPU each time. */
-const unsealedCookies = new Map<string, { data: ShopSessionData; at: number }>();
-const UNSEALED_MAX = 10_000;
-/** A cookie's seal expires after 30 days; an unsealed copy is trusted for one minute at most. */
-const UNSEALED_FOR_MS = 60_000;
-
 /**
  * The currency of a visitor who has a session, to choose which stored catalog page to serve
  * (docs/decisions/catalog-rendering.md); null when the request has no session with an identity
@@ -90,23 +84,12 @@ const UNSEALED_FOR_MS = 60_000;
 export async function storedPageCurrency(request: NextRequest): Promise<Currency | null> {
   const seal = request.cookies.get(SESSION_COOKIE)?.value;
   if (!seal) return null;
-  const now = Date.now();
-  let known = unsealedCookies.get(seal);
-  if (!known || now - known.at > UNSEALED_FOR_MS) {
-    const { password, ttl } = shopSessionOptions();
-    let data: ShopSessionData;
-    try {
-      data = await unsealData<ShopSessionData>(seal, { password, ttl });
-    } catch {
-      return null;
-    }
-    known = { data, at: now };
-    unsealedCookies.delete(seal);
-    unsealedCookies.set(seal, known);
-    if (unsealedCookies.size > UNSEALED_MAX) {
-      const oldest = unsealedCookies.keys().next().value;
-      if (oldest !== undefined) unsealedCookies.delete(oldest);
-    }
+  const { password, ttl } = shopSessionOptions();
+  let data: Readonly<ShopSessionData>;
+  try {
+    data = await unsealSessionCookie(seal, { password, ttl });
+  } catch {
+    return null;
   }
-  return hasToken(known.data) && hasIdentity(known.data) ? sessionCurrency(known.data) : null;
+  return hasToken(data) && hasIdentity(data) ? sessionCurrency(data) : null;
 }

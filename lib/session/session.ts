@@ -2,7 +2,8 @@ import { getIronSession, type IronSession } from "iron-session";
 import { cookies } from "next/headers";
 import { cache } from "react";
 import { getConfig } from "@/lib/config";
-import { hasIdentity, type ShopSessionData, sessionOptions } from "./session-data";
+import { hasIdentity, SESSION_COOKIE, type ShopSessionData, sessionOptions } from "./session-data";
+import { unsealSessionCookie } from "./unsealed-cookie";
 
 export type ShopSession = IronSession<ShopSessionData>;
 
@@ -22,11 +23,17 @@ export async function getShopSession(): Promise<ShopSession> {
 }
 
 /**
- * getShopSession for Server Components: unsealed once per render and shared by the layout and
- * the page (React's `cache` lives for one request's render). Read only: actions and route
- * handlers, which save the session, call getShopSession.
+ * The session for Server Components, read only: shared by the layout and the page (React's
+ * `cache` lives for one request's render), and a cookie seen in the last minute is not unsealed
+ * again (lib/session/unsealed-cookie.ts). Actions and route handlers, which save the session,
+ * call getShopSession.
  */
-export const getPageSession = cache(getShopSession);
+export const getPageSession = cache(async (): Promise<Readonly<ShopSessionData>> => {
+  const seal = (await cookies()).get(SESSION_COOKIE)?.value;
+  if (!seal) return {};
+  const { password, ttl } = shopSessionOptions();
+  return unsealSessionCookie(seal, { password, ttl });
+});
 
 /** Like getShopSession but guarantees the identity (throws if the proxy did not run). */
 export async function requireSessionIdentity(): Promise<
