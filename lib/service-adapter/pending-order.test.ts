@@ -100,4 +100,21 @@ describe("settleAwaitedServiceOrder", () => {
     expect(await servicePaymentOpen(servicePayDeps(), session.sessionId)).toBe(false);
     expect(await shop.db.serviceCheckout.count({ where: { cartId: cart.id } })).toBe(0);
   });
+
+  it("knows the open cart as the session's newest cart not checked out, and only while it has lines", async () => {
+    const openCartId = (sessionId: string) =>
+      servicePayDeps().store.transaction((tx) => tx.openCartId(sessionId));
+    const session = newSession();
+    expect(await openCartId(session.sessionId)).toBeNull();
+    const line = { productId: shop.products.phone.id, quantity: 1 };
+    const older = await seedCart(shop.db, session.sessionId, [line]);
+    expect(await openCartId(session.sessionId)).toBe(older.id);
+    await shop.db.cart.update({ where: { id: older.id }, data: { checkedOutAt: new Date() } });
+    expect(await openCartId(session.sessionId)).toBeNull();
+    const newer = await seedCart(shop.db, session.sessionId, [line]);
+    expect(await openCartId(session.sessionId)).toBe(newer.id);
+    expect(await openCartId(newSession().sessionId)).toBeNull();
+    await shop.db.cartItem.deleteMany({ where: { cartId: newer.id } });
+    expect(await openCartId(session.sessionId)).toBeNull();
+  });
 });

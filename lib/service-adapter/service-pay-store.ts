@@ -14,7 +14,6 @@ import type {
 } from "@/lib/service/shop-ports";
 import { ConcurrentWriteError } from "@/lib/service/shop-ports";
 import type { OrderNotification } from "@/lib/service/webhook-payload";
-import { loadCartWith } from "@/lib/shop/cart";
 import { serviceCheckoutSchema } from "@/lib/shop/checkout-input";
 import {
   canReach,
@@ -215,8 +214,16 @@ function servicePayTx(tx: Tx, postgres: boolean): StoredNotificationTx {
     },
 
     async openCartId(sessionId) {
-      const cart = await loadCartWith(tx, sessionId);
-      return cart && cart.lines.length > 0 ? cart.id : null;
+      // The newest open cart, if it has lines: one raw statement, asked by every cart page view
+      // (servicePaymentOpen) where the whole cart was read again.
+      const [cart] = await tx.$queryRaw<{ id: string; lines: number | bigint }[]>`
+        SELECT c."id" AS "id",
+          CAST((SELECT COUNT(*) FROM "CartItem" i WHERE i."cartId" = c."id") AS INTEGER) AS "lines"
+        FROM "Cart" c
+        WHERE c."sessionId" = ${sessionId} AND c."checkedOutAt" IS NULL
+        ORDER BY c."createdAt" DESC
+        LIMIT 1`;
+      return cart && Number(cart.lines) > 0 ? cart.id : null;
     },
 
     findSessionOrder(sessionId, where) {
