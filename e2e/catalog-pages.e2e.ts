@@ -6,10 +6,14 @@
 // events, hydration, and two shoppers side by side.
 import { createHash, createHmac } from "node:crypto";
 import type { Page } from "@playwright/test";
+import Database from "better-sqlite3";
+import { formatMoney } from "../lib/shop/money";
 import { CATEGORIES, PRODUCTS } from "../prisma/catalog-data";
 import { addToCart, cartCount } from "./fixtures";
 import { expect, test } from "./support/fixtures";
+import { advanceShopClock } from "./support/shop-clock";
 import { sessionSecret } from "./support/shop-session";
+import { STACK } from "./support/stack";
 
 const CATALOG_PAGES = [
   "/",
@@ -117,4 +121,56 @@ test("a catalog render asked for from outside is a shopper's request; a real one
   });
   expect(await render.text()).toContain(EMPTY_COUNT);
   expect(await render.text()).toMatch(/data-catalog-version="[0-9a-f]{32}"/);
+});
+
+/** Sets a product's EUR price in the worker's database, as the seed or a catalog tool would. */
+function setEuroPrice(slug: string, price: number): { price: number; tax: number } {
+  const db = new Database(STACK.databaseFile);
+  try {
+    const row = db
+      .prepare(
+        `SELECT pp.price AS price, pp.tax AS tax FROM "ProductPrice" pp JOIN "Product" p ON p.id = pp.productId
+         WHERE p.slug = ? AND pp.currency = 'EUR'`,
+      )
+      .get(slug) as { price: number; tax: number };
+    db.prepare(
+      `UPDATE "ProductPrice" SET price = ? WHERE currency = 'EUR'
+       AND productId = (SELECT id FROM "Product" WHERE slug = ?)`,
+    ).run(price, slug);
+    return row;
+  } finally {
+    db.close();
+  }
+}
+
+test("a catalog change is served once the catalog is read again: the new price, under the new page's hashes", async ({
+  page,
+}) => {
+  await watchViolations(page);
+  const path = "/products/vertex-14-air";
+  const before = await page.goto(path);
+  const bytesBefore = await before?.text();
+  const shownBefore = await page.getByTestId("product-price").textContent();
+  const original = setEuroPrice("vertex-14-air", 111_100);
+  try {
+    // Within the snapshot's life the stored page stays as it was.
+    const same = await page.goto(path);
+    expect(await same?.text()).toBe(bytesBefore);
+    // Past it (the shop's clock moved, not waited for): rendered again from the new catalog.
+    await advanceShopClock(6);
+    const after = await page.goto(path);
+    await expect(page.getByTestId("product-price")).not.toHaveText(shownBefore ?? "");
+    await expect(page.getByTestId("product-price")).toHaveText(
+      formatMoney(111_100 + original.tax, "EUR"),
+    );
+    expect(scriptSrc(after)).toMatch(/'sha256-/);
+    expect(scriptSrc(after)).not.toBe(scriptSrc(before));
+    await expect(await cartCount(page)).toHaveText("0");
+    expect(await violations(page)).toEqual([]);
+  } finally {
+    setEuroPrice("vertex-14-air", original.price);
+    await advanceShopClock(6);
+  }
+  await page.goto(path);
+  await expect(page.getByTestId("product-price")).toHaveText(shownBefore ?? "");
 });

@@ -1,6 +1,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { type Db, getDb } from "@/lib/db/client";
+import { shopNow } from "@/lib/service-adapter/shop-clock";
 import type { Currency } from "./money";
 
 /** A product page's absolute URL (the contract Cart item's `url`). */
@@ -101,7 +102,8 @@ async function catalogSnapshot(): Promise<CatalogSnapshot> {
     slot = {};
     snapshotSlots.set(db, slot);
   }
-  const now = Date.now();
+  // The shop's clock: real time, which the browser suite moves forward in a test build.
+  const now = shopNow().getTime();
   if (slot.snapshot && now - slot.snapshot.readAt < CATALOG_TTL_MS) return slot.snapshot;
   const current = slot;
   current.reading ??= readCatalog(db, now)
