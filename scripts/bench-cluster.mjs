@@ -23,6 +23,8 @@ import { loadEnv, root } from "./lib/env.mjs";
 import { freePort, start, stop } from "./lib/processes.mjs";
 import { prepareDatabase } from "./lib/run.mjs";
 import {
+  compareStored,
+  madeIds,
   nextDeliveryRequest,
   seededTokenRow,
   signedDeliveries,
@@ -209,11 +211,9 @@ async function waitUntilApplied() {
   return { ms: Date.now() - started, before, left: await left() };
 }
 
-/** What the webhook stored, checked against what was sent. */
-async function checkDatabase(list, sent) {
-  const ids = new Set();
-  for (let i = 0; i < sent; i++) ids.add(JSON.parse(list[i % list.length].body).id);
-  const [stored] = await sql(`SELECT COUNT(*)::int AS n FROM "ServiceNotification"`);
+/** What the webhook stored, checked against what was sent and answered. */
+async function checkDatabase(list, cursor, first) {
+  const rows = await sql(`SELECT "notificationId" AS id FROM "ServiceNotification"`);
   const [twice] = await sql(
     `SELECT COUNT(*)::int AS n FROM (SELECT note FROM "OrderStatusChange" WHERE source = 'service'
        GROUP BY note HAVING COUNT(*) > 1) t`,
@@ -224,7 +224,12 @@ async function checkDatabase(list, sent) {
     `SELECT COUNT(*)::int AS n FROM (SELECT "orderId", "to" FROM "OrderStatusChange"
        WHERE "from" IS DISTINCT FROM "to" GROUP BY "orderId", "to" HAVING COUNT(*) > 1) t`,
   );
-  return { distinct: ids.size, stored: stored.n, twice: twice.n, repeated: repeated.n };
+  const stored = compareStored({
+    made: madeIds(list.slice(first), cursor.i - first),
+    answered: cursor.answered,
+    storedIds: rows.map((row) => row.id),
+  });
+  return { ...stored, twice: twice.n, repeated: repeated.n };
 }
 
 /** PostgreSQL's own counters for the database (pg_stat_database), for the work per request. */
@@ -257,6 +262,7 @@ async function run(instances, list, cursor) {
   try {
     const base = `http://127.0.0.1:${BALANCER}`;
     const first = cursor.i;
+    cursor.answered = new Set();
     const before = await databaseWork();
     const webhook = await measure("webhook", {
       url: `${base}/api/service/webhooks/order`,
@@ -264,7 +270,7 @@ async function run(instances, list, cursor) {
     });
     const drain = await waitUntilApplied();
     const work = perRequest(before, await databaseWork(), cursor.i - first);
-    const stored = { ...(await checkDatabase(list.slice(first), cursor.i - first)), drain };
+    const stored = { ...(await checkDatabase(list, cursor, first)), drain };
     const page = await measure("product page", { url: `${base}${PRODUCT_PAGE}` });
     const checkout = await measure("checkout page", {
       url: `${base}/checkout`,
@@ -320,7 +326,7 @@ async function main() {
   for (const r of results) {
     const s = r.stored;
     console.log(
-      `database after the ${r.instances}-instance webhook run: ${s.stored} notifications stored for ${s.distinct} distinct ones sent; ${s.twice} stored as a transition twice; ${s.repeated} order statuses reached twice`,
+      `database after the ${r.instances}-instance webhook run: ${s.rows} notifications stored (${s.distinct} distinct) for ${s.answered} distinct ones answered 200 of ${s.made} sent; ${s.lost} answered but not stored, ${s.unknown} stored but never sent; ${s.twice} stored as a transition twice; ${s.repeated} order statuses reached twice`,
     );
     const w = r.work;
     console.log(
@@ -330,7 +336,9 @@ async function main() {
       `database work per webhook delivery (warm-up included): ${w.commits.toFixed(2)} commits, ${w.inserted.toFixed(2)} rows inserted, ${w.updated.toFixed(2)} updated, ${w.read.toFixed(0)} rows read`,
     );
     if (r.rows.some((row) => row.errors > 0)) failures.push(`errors with ${r.instances}`);
-    if (s.stored !== s.distinct) failures.push(`stored ≠ distinct with ${r.instances}`);
+    if (s.lost > 0) failures.push(`answered 200 but not stored with ${r.instances}`);
+    if (s.unknown > 0) failures.push(`stored but never sent with ${r.instances}`);
+    if (s.rows !== s.distinct) failures.push(`a notification stored twice with ${r.instances}`);
     if (s.drain.left > 0) failures.push(`left unapplied with ${r.instances}`);
     if (s.twice > 0 || s.repeated > 0) failures.push(`a transition twice with ${r.instances}`);
   }

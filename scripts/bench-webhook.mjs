@@ -33,6 +33,8 @@ import Database from "better-sqlite3";
 import { freePort, start, stop } from "./lib/processes.mjs";
 import {
   benchCartId,
+  compareStored,
+  madeIds,
   nextDeliveryRequest,
   seededTokenRow,
   signedDeliveries,
@@ -214,12 +216,13 @@ async function waitUntilApplied(file) {
   }
 }
 
-/** After the run: what the webhook stored, checked against what was sent. */
-function checkDatabase(file, list, sent) {
-  const ids = new Set();
-  for (let i = 0; i < sent; i++) ids.add(JSON.parse(list[i % list.length].body).id);
+/** After the run: what the webhook stored, checked against what was sent and answered. */
+function checkDatabase(file, list, cursor) {
   const db = new Database(file, { readonly: true });
-  const stored = db.prepare(`SELECT COUNT(*) AS n FROM "ServiceNotification"`).get().n;
+  const storedIds = db
+    .prepare(`SELECT "notificationId" AS id FROM "ServiceNotification"`)
+    .all()
+    .map((row) => row.id);
   // Every history row of a notification names it ("Service notification wh_…").
   const twice = db
     .prepare(
@@ -237,7 +240,12 @@ function checkDatabase(file, list, sent) {
     .get().n;
   const moved = db.prepare(`SELECT COUNT(*) AS n FROM "Order" WHERE status <> 'pending'`).get().n;
   db.close();
-  return { distinct: ids.size, stored, twice, repeated, moved };
+  const stored = compareStored({
+    made: madeIds(list, cursor.i),
+    answered: cursor.answered,
+    storedIds,
+  });
+  return { ...stored, twice, repeated, moved };
 }
 
 async function main() {
@@ -338,7 +346,7 @@ async function main() {
       );
     }
     const drain = await waitUntilApplied(appDb);
-    const stored = checkDatabase(appDb, list, cursor.i);
+    const stored = checkDatabase(appDb, list, cursor);
 
     console.log("");
     console.log(
@@ -351,7 +359,7 @@ async function main() {
     }
     console.log("");
     console.log(
-      `database after the run: ${stored.stored} notifications stored for ${stored.distinct} distinct ones sent; ${stored.twice} notifications and ${stored.repeated} order statuses stored as a transition twice; ${stored.moved} of ${ORDERS} orders moved on`,
+      `database after the run: ${stored.rows} notifications stored (${stored.distinct} distinct) for ${stored.answered} distinct ones answered 200 of ${stored.made} sent; ${stored.lost} answered but not stored, ${stored.unknown} stored but never sent; ${stored.twice} notifications and ${stored.repeated} order statuses stored as a transition twice; ${stored.moved} of ${ORDERS} orders moved on`,
     );
     console.log(
       `applying after the last answer took ${drain.ms} ms (${drain.before} were waiting: ${Math.round((drain.before - drain.left) / Math.max(drain.ms / 1000, 0.001))} applied per second); ${drain.left} notifications left unapplied`,
@@ -365,7 +373,9 @@ async function main() {
     }
     const failures = [];
     if (hooks.some((r) => r.non200 > 0 || r.errors > 0)) failures.push("an answer other than 200");
-    if (stored.stored !== stored.distinct) failures.push("stored notifications ≠ distinct sent");
+    if (stored.lost > 0) failures.push("notifications answered 200 but not stored");
+    if (stored.unknown > 0) failures.push("notifications stored that were never sent");
+    if (stored.rows !== stored.distinct) failures.push("a notification stored twice");
     if (drain.left > 0) failures.push("notifications left unapplied");
     if (stored.twice > 0 || stored.repeated > 0) failures.push("a transition stored twice");
     if (failures.length > 0) {

@@ -37,22 +37,36 @@ export function signedDeliveries({ count, orders, duplicateShare, secret }) {
         ? { ...fields, cart_id: benchCartId(order), status, ...money }
         : { ...fields, ...money, data: { cart_id: benchCartId(order), status } },
     );
-    list.push({ body, signature: createHmac("sha256", secret).update(body).digest("hex") });
+    list.push({
+      id: fields.id,
+      body,
+      signature: createHmac("sha256", secret).update(body).digest("hex"),
+    });
   }
   return list;
 }
 
-/** An autocannon request that sends the next delivery of `list` (`cursor.i` counts them). */
+/**
+ * An autocannon request that sends the next delivery of `list` (`cursor.i` counts them) and
+ * notes the id of every delivery answered 200 in `cursor.answered`: the shop promises those are
+ * stored. A request made at the end of a measurement may never be sent, so what was made is not
+ * what was answered.
+ */
 export function nextDeliveryRequest(list, cursor) {
+  cursor.answered ??= new Set();
   return {
     method: "POST",
-    setupRequest(request) {
+    setupRequest(request, context) {
       const next = list[cursor.i++ % list.length];
+      context.delivery = next.id;
       return {
         ...request,
         body: next.body,
         headers: { "content-type": "application/json", "x-service-signature": next.signature },
       };
+    },
+    onResponse(status, _body, context) {
+      if (status === 200 && context.delivery) cursor.answered.add(context.delivery);
     },
   };
 }
@@ -68,4 +82,28 @@ export function seededTokenRow({ tokenKey, userId, merchantId }) {
     scope: "core payments valuations updates",
     accessExpiresAt: new Date(Date.now() + 3_600_000),
   });
+}
+
+/**
+ * The webhook's promise, checked after a run: every delivery answered 200 is stored (`lost`: 0),
+ * once (`rows` = `distinct`), and nothing is stored that was not sent (`unknown`: 0). `made` are
+ * the ids of the requests made, `storedIds` the stored rows' notification ids.
+ */
+export function compareStored({ made, answered, storedIds }) {
+  const stored = new Set(storedIds);
+  return {
+    rows: storedIds.length,
+    distinct: stored.size,
+    answered: answered.size,
+    made: made.size,
+    lost: [...answered].filter((id) => !stored.has(id)).length,
+    unknown: [...stored].filter((id) => !made.has(id)).length,
+  };
+}
+
+/** The ids of the first `count` deliveries of `list` (the requests made). */
+export function madeIds(list, count) {
+  const ids = new Set();
+  for (let i = 0; i < count; i++) ids.add(list[i % list.length].id);
+  return ids;
 }
