@@ -4,6 +4,7 @@ import type { CatalogRenderVariant } from "./catalog-render";
 import {
   catalogPageStore,
   inlineScriptHashes,
+  RENDER_RETRY_AFTER_MS,
   renderedCatalogVersion,
 } from "./prerendered-catalog";
 
@@ -94,13 +95,23 @@ describe("the catalog page store", () => {
     expect(render).toHaveBeenCalledTimes(2);
   });
 
-  it("has no page when the render failed or names no catalog version, and tries again", async () => {
-    const answers: (string | null)[] = [null, "<html><script>x()</script></html>", page(V1)];
+  it("has no page when the render failed or names no catalog version, and tries again 30 s later", async () => {
+    let clock = 0;
+    const answers = [null, "<html><script>x()</script></html>", page(V1), page(V1)];
     const render = vi.fn(async () => answers.shift() ?? null);
-    const store = catalogPageStore(render);
+    const store = catalogPageStore(render, () => clock);
     expect(await store.page("/", EUR, V1)).toBeNull();
+    // Meanwhile the page is served per request, without waiting for another render.
+    clock += RENDER_RETRY_AFTER_MS - 1;
     expect(await store.page("/", EUR, V1)).toBeNull();
+    expect(render).toHaveBeenCalledTimes(1);
+    clock += 1;
+    expect(await store.page("/", EUR, V1)).toBeNull();
+    expect(render).toHaveBeenCalledTimes(2);
+    // Another page, or the next catalog version, is tried at once.
+    expect((await store.page("/", GBP, V1))?.version).toBe(V1);
+    clock += RENDER_RETRY_AFTER_MS;
     expect((await store.page("/", EUR, V1))?.version).toBe(V1);
-    expect(render).toHaveBeenCalledTimes(3);
+    expect(render).toHaveBeenCalledTimes(4);
   });
 });

@@ -32,6 +32,9 @@ const MAX_STORED_PAGES = 2_000;
 /** A rendered page larger than this is served by the dynamic path and never kept. */
 const MAX_PAGE_BYTES = 2_000_000;
 const RENDER_TIMEOUT_MS = 10_000;
+/** After a render that failed, that page is served per request for this long before the next
+ *  try: a shop that cannot reach its own address must not make every visit wait for it. */
+export const RENDER_RETRY_AFTER_MS = 30_000;
 
 /**
  * The hash sources of every inline script in a page (a `<script>` without `src`), over its
@@ -69,13 +72,17 @@ export interface CatalogPageStore {
 
 /**
  * `render` asks the shop for a catalog render of the page: in the shop, a request to its own
- * base URL (`catalogRenderFetch`). Concurrent requests for the same page share one render.
+ * base URL (`catalogRenderFetch`). Concurrent requests for the same page share one render; a
+ * page whose render failed is not tried again for RENDER_RETRY_AFTER_MS (`now` is the clock).
  */
 export function catalogPageStore(
   render: (pathname: string, variant: CatalogRenderVariant) => Promise<string | null>,
+  now: () => number = Date.now,
 ): CatalogPageStore {
   const stored = new Map<string, StoredCatalogPage>();
   const rendering = new Map<string, Promise<StoredCatalogPage | null>>();
+  /** when a page's last render failed, by key and version (bounded as `stored` is) */
+  const failedAt = new Map<string, number>();
 
   async function renderAndKeep(
     key: string,
@@ -84,9 +91,16 @@ export function catalogPageStore(
     version: string,
   ): Promise<StoredCatalogPage | null> {
     const html = await render(pathname, variant);
-    if (html === null) return null;
-    const renderedFrom = renderedCatalogVersion(html);
-    if (!renderedFrom) return null;
+    const renderedFrom = html === null ? null : renderedCatalogVersion(html);
+    if (html === null || !renderedFrom) {
+      failedAt.set(`${key} ${version}`, now());
+      if (failedAt.size > MAX_STORED_PAGES) {
+        const oldest = failedAt.keys().next().value;
+        if (oldest !== undefined) failedAt.delete(oldest);
+      }
+      return null;
+    }
+    failedAt.delete(`${key} ${version}`);
     const page = {
       html,
       body: new TextEncoder().encode(html),
@@ -111,12 +125,15 @@ export function catalogPageStore(
       const key = `${variant.currency} ${variant.inspector ?? "-"} ${pathname}`;
       const kept = stored.get(key);
       if (kept?.version === version) return kept;
-      const inFlight = rendering.get(`${key} ${version}`);
+      const attempt = `${key} ${version}`;
+      const inFlight = rendering.get(attempt);
       if (inFlight) return inFlight;
+      const failed = failedAt.get(attempt);
+      if (failed !== undefined && now() - failed < RENDER_RETRY_AFTER_MS) return null;
       const started = renderAndKeep(key, pathname, variant, version).finally(() =>
-        rendering.delete(`${key} ${version}`),
+        rendering.delete(attempt),
       );
-      rendering.set(`${key} ${version}`, started);
+      rendering.set(attempt, started);
       return started;
     },
   };
