@@ -66,6 +66,10 @@ test.describe("sessions @security", () => {
     await expect(thief.getByRole("heading", { name: /^Hello, / })).toBeVisible();
     await page.getByRole("button", { name: "Log out" }).click();
     await expect(page).toHaveURL(`${SHOP}/`);
+    // On a stored catalog page too (the header asks the shop after the page is shown).
+    await thief.goto("/products/aurora-x1");
+    await expect(await cartCount(thief)).toHaveText("0");
+    await expect(thief.getByRole("banner").getByRole("link", { name: "Log in" })).toBeVisible();
     await thief.goto("/account");
     await expect(thief.getByRole("heading", { level: 1, name: "Log in" })).toBeVisible();
   });
