@@ -18,8 +18,7 @@ import { type CatalogRenderVariant, catalogRenderHeaders } from "./catalog-rende
  */
 
 export interface StoredCatalogPage {
-  html: string;
-  /** `html` as UTF-8, encoded once */
+  /** the page's HTML as UTF-8, encoded once */
   body: Uint8Array<ArrayBuffer>;
   /** CSP hash sources, `'sha256-…'`, one per distinct inline script of `html` */
   scriptHashes: string[];
@@ -102,7 +101,6 @@ export function catalogPageStore(
     }
     failedAt.delete(`${key} ${version}`);
     const page = {
-      html,
       body: new TextEncoder().encode(html),
       scriptHashes: inlineScriptHashes(html),
       version: renderedFrom,

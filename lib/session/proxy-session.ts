@@ -31,16 +31,11 @@ export async function withShopSession(
     session: Readonly<ShopSessionData>,
   ) => NextResponse | Promise<NextResponse>,
 ): Promise<NextResponse> {
-  // The common case: a live cookie with an identity, which nothing here changes. Read from the
-  // once-a-minute unsealing (lib/session/unsealed-cookie.ts); the revocation list is asked
-  // every time.
-  const seal = request.cookies.get(SESSION_COOKIE)?.value;
-  if (seal) {
-    const { password, ttl } = shopSessionOptions();
-    const known = await unsealSessionCookie(seal, { password, ttl });
-    if (hasToken(known) && hasIdentity(known) && !(await isRevoked(known.token))) {
-      return respond(new Headers(request.headers), known);
-    }
+  // The common case: a live cookie with an identity, which nothing here changes (the revocation
+  // list is asked every time).
+  const known = await cookieWithIdentity(request);
+  if (known && !(await isRevoked(known.token))) {
+    return respond(new Headers(request.headers), known);
   }
   const written: [string, string, CookieOptions][] = [];
   // iron-session's cookie-store form (the shape of next/headers' cookies()): read from the
@@ -93,14 +88,18 @@ export async function withShopSession(
  * cart count, an action, a route) passes withShopSession, where a revoked cookie is anonymous.
  */
 export async function storedPageCurrency(request: NextRequest): Promise<Currency | null> {
+  const known = await cookieWithIdentity(request).catch(() => null);
+  return known ? sessionCurrency(known) : null;
+}
+
+/** The request's session cookie if it holds a token and an identity (revoked or not), from the
+ *  once-a-minute unsealing (lib/session/unsealed-cookie.ts); else null. */
+async function cookieWithIdentity(
+  request: NextRequest,
+): Promise<(Readonly<ShopSessionData> & { token: string }) | null> {
   const seal = request.cookies.get(SESSION_COOKIE)?.value;
   if (!seal) return null;
   const { password, ttl } = shopSessionOptions();
-  let data: Readonly<ShopSessionData>;
-  try {
-    data = await unsealSessionCookie(seal, { password, ttl });
-  } catch {
-    return null;
-  }
-  return hasToken(data) && hasIdentity(data) ? sessionCurrency(data) : null;
+  const data = await unsealSessionCookie(seal, { password, ttl });
+  return hasToken(data) && hasIdentity(data) ? data : null;
 }
