@@ -1,7 +1,7 @@
 import { type NextRequest, NextResponse } from "next/server";
 import { getConfig } from "@/lib/config";
 import { declaresTooLargeBody, MAX_REQUEST_BODY_BYTES } from "@/lib/http/body-limit";
-import { catalogRenderVariant } from "@/lib/http/catalog-render";
+import { type CatalogRenderVariant, catalogRenderVariant } from "@/lib/http/catalog-render";
 import {
   catalogPageStore,
   catalogRenderFetch,
@@ -18,7 +18,7 @@ import { readServiceConfig } from "@/lib/service/config";
 import { inspectorEnabled } from "@/lib/service/inspector-feed";
 import { storedPageCurrency, withShopSession } from "@/lib/session/proxy-session";
 import { sessionCurrency } from "@/lib/session/session-data";
-import { catalogVersion, isCatalogPagePath } from "@/lib/shop/catalog";
+import { catalogPageAddress, catalogVersion } from "@/lib/shop/catalog";
 import type { Currency } from "@/lib/shop/money";
 import { INSPECTOR_COOKIE, inspectorPlacementOf } from "@/lib/ui/inspector-placement";
 
@@ -35,32 +35,36 @@ function serviceSdkOrigin(): string {
   }
 }
 
-const catalogPages = catalogPageStore((pathname, variant) => {
+const renderCatalogPage = (address: string, variant: CatalogRenderVariant) => {
   const { SHOP_BASE_URL, SESSION_SECRET } = getConfig();
-  return catalogRenderFetch(SHOP_BASE_URL, SESSION_SECRET, pathname, variant);
-});
+  return catalogRenderFetch(SHOP_BASE_URL, SESSION_SECRET, address, variant);
+};
+/** Home, categories and products: a few dozen pages, each rendered on its first request. */
+const catalogPages = catalogPageStore(renderCatalogPage);
+/** Search results, one page per query: kept from a query's second request, at most 500. */
+const searchPages = catalogPageStore(renderCatalogPage, { maxPages: 500, renderOnRequest: 2 });
 
 /**
- * Whether the request is a browser's visit of a catalog page that a stored page can answer: a
- * plain GET of home, a category or a product, without a query, not Next's own RSC or prefetch
- * requests (those are rendered per request, for the shopper). Under `next dev` every page is
- * rendered per request.
+ * The address of the catalog page a stored page can answer the request with, or null: a
+ * browser's plain GET of home, a category, a product or a search (lib/shop/catalog.ts:
+ * catalogPageAddress), not Next's own RSC or prefetch requests (those are rendered per request,
+ * for the shopper). Under `next dev` every page is rendered per request.
  */
-async function wantsStoredCatalogPage(request: NextRequest): Promise<boolean> {
-  if (request.method !== "GET" && request.method !== "HEAD") return false;
-  if (request.nextUrl.search !== "") return false;
+async function storedCatalogAddress(request: NextRequest): Promise<string | null> {
+  if (request.method !== "GET" && request.method !== "HEAD") return null;
   const headers = request.headers;
   if (headers.has("rsc") || headers.has("next-router-prefetch") || headers.has("next-action")) {
-    return false;
+    return null;
   }
   const accept = headers.get("accept");
-  if (accept && !accept.includes("text/html") && !accept.includes("*/*")) return false;
-  if (process.env.NODE_ENV === "development") return false;
-  return isCatalogPagePath(request.nextUrl.pathname);
+  if (accept && !accept.includes("text/html") && !accept.includes("*/*")) return null;
+  if (process.env.NODE_ENV === "development") return null;
+  return catalogPageAddress(request.nextUrl.pathname, request.nextUrl.searchParams);
 }
 
 async function storedCatalogPage(
   request: NextRequest,
+  address: string,
   currency: Currency,
 ): Promise<NextResponse | null> {
   const variant = {
@@ -70,7 +74,8 @@ async function storedCatalogPage(
       request.cookies.get(INSPECTOR_COOKIE)?.value,
     ),
   };
-  const page = await catalogPages.page(request.nextUrl.pathname, variant, await catalogVersion());
+  const store = address.startsWith("/search") ? searchPages : catalogPages;
+  const page = await store.page(address, variant, await catalogVersion());
   return page ? storedPageResponse(request, page) : null;
 }
 
@@ -124,17 +129,17 @@ export async function proxy(request: NextRequest) {
   ) {
     return catalogRenderRequest(request);
   }
-  const storedWanted = await wantsStoredCatalogPage(request);
-  if (storedWanted) {
-    // A visitor with a session: the stored page of their currency (no cookie to write).
-    const currency = await storedPageCurrency(request);
-    const stored = currency ? await storedCatalogPage(request, currency) : null;
+  const address = await storedCatalogAddress(request);
+  // A visitor with a session: the stored page of their currency (no cookie to write).
+  const currency = address ? await storedPageCurrency(request) : null;
+  if (address && currency) {
+    const stored = await storedCatalogPage(request, address, currency);
     if (stored) return stored;
   }
   return withShopSession(request, async (headers, session) => {
     // A first visit: the new session's cookie goes with the stored page.
-    if (storedWanted) {
-      const stored = await storedCatalogPage(request, sessionCurrency(session));
+    if (address && !currency) {
+      const stored = await storedCatalogPage(request, address, sessionCurrency(session));
       if (stored) return stored;
     }
     const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");

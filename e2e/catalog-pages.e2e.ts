@@ -4,7 +4,7 @@
 // or not) comes to the browser afterwards. Checked as a browser sees it: the policy on the
 // response, every inline script in the page against it, the browser's own policy violation
 // events, hydration, and two shoppers side by side.
-import { createHash, createHmac } from "node:crypto";
+import { createHash, createHmac, randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
 import Database from "better-sqlite3";
 import { formatMoney } from "../lib/shop/money";
@@ -45,6 +45,30 @@ async function watchViolations(page: Page): Promise<void> {
 const violations = (page: Page) =>
   page.evaluate(() => (window as unknown as { policyViolations: string[] }).policyViolations);
 
+/** What every stored page shows the browser: its hash policy allows each inline script it has,
+ *  nothing is blocked, and it hydrates (the header's count is the page's own code's). */
+async function expectStoredPage(
+  page: Page,
+  response: Awaited<ReturnType<Page["goto"]>>,
+  path: string,
+  count: string,
+): Promise<void> {
+  const scripts = scriptSrc(response);
+  expect(scripts, path).toMatch(/^\s*script-src 'self'( 'sha256-[A-Za-z0-9+/]+={0,2}')+ \S+$/);
+  expect(scripts, path).not.toMatch(/nonce|unsafe|strict-dynamic/);
+  expect(await response?.text(), path).toContain(EMPTY_COUNT);
+  // Hydrated: the header's count is filled by the page's own code once it runs.
+  await expect(await cartCount(page), path).toHaveText(count);
+  // The build check, from the browser's side: every inline script of the page is allowed by
+  // its hash, so nothing of Next's bootstrap is blocked.
+  const inline = await page.evaluate(() =>
+    [...document.querySelectorAll("script:not([src])")].map((s) => s.textContent ?? ""),
+  );
+  expect(inline.length, path).toBeGreaterThan(0);
+  for (const text of inline) expect(scripts, path).toContain(`'sha256-${sha256(text)}'`);
+  expect(await violations(page), path).toEqual([]);
+}
+
 test("every catalog page is served stored, under its own inline scripts' hashes: no policy violation, and it hydrates", async ({
   page,
 }) => {
@@ -52,20 +76,56 @@ test("every catalog page is served stored, under its own inline scripts' hashes:
   for (const path of CATALOG_PAGES) {
     const response = await page.goto(path);
     expect(response?.status(), path).toBe(200);
-    const scripts = scriptSrc(response);
-    expect(scripts, path).toMatch(/^\s*script-src 'self'( 'sha256-[A-Za-z0-9+/]+={0,2}')+ \S+$/);
-    expect(scripts, path).not.toMatch(/nonce|unsafe|strict-dynamic/);
-    expect(await response?.text(), path).toContain(EMPTY_COUNT);
-    // Hydrated: the header's count is filled by the page's own code once it runs.
-    await expect(await cartCount(page), path).toHaveText("0");
-    // The build check, from the browser's side: every inline script of the page is allowed by
-    // its hash, so nothing of Next's bootstrap is blocked.
-    const inline = await page.evaluate(() =>
-      [...document.querySelectorAll("script:not([src])")].map((s) => s.textContent ?? ""),
-    );
-    expect(inline.length, path).toBeGreaterThan(0);
-    for (const text of inline) expect(scripts, path).toContain(`'sha256-${sha256(text)}'`);
-    expect(await violations(page), path).toEqual([]);
+    await expectStoredPage(page, response, path, "0");
+  }
+});
+
+test("a search is served stored from its second request, under its own hashes; any other query is rendered per request", async ({
+  page,
+  browser,
+}) => {
+  await watchViolations(page);
+  await addToCart(page, "echo-buds-pro");
+  // The shopper types a search in the header; the form sends it as a plain GET.
+  const search = async (text: string) => {
+    await page.locator("#site-search").fill(text);
+    const answered = page.waitForResponse((r) => new URL(r.url()).pathname === "/search");
+    await page.locator("#site-search").press("Enter");
+    return answered;
+  };
+  // A search no one asked for before: rendered per request the first time, stored the second.
+  const never = `no such thing ${randomUUID()}`;
+  expect(scriptSrc(await search(never))).toContain("'nonce-");
+  await expect(page.getByTestId("no-results")).toBeVisible();
+  const again = await search(never);
+  await expect(page.getByTestId("no-results")).toContainText(never);
+  await expectStoredPage(page, again, never, "1");
+
+  await search("Aurora");
+  const stored = await search("Aurora");
+  await expectStoredPage(page, stored, "Aurora", "1");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Results for “Aurora”");
+  await expect(page.getByRole("link", { name: /Aurora X1/ }).first()).toBeVisible();
+  // The search box keeps the query, as on a page rendered per request.
+  await expect(page.locator("#site-search")).toHaveValue("Aurora");
+  // The stored bytes are nobody's: the same for a shopper with an empty cart.
+  const other = await (await browser.newContext()).newPage();
+  expect(await (await other.goto("/search?q=Aurora"))?.text()).toBe(await stored.text());
+
+  await page.goto("/search");
+  await expectStoredPage(page, await page.goto("/search"), "/search", "1");
+
+  // Anything but the search box's own one `q`: rendered per request, however often asked.
+  for (const [path, heading] of [
+    ["/search?q=Aurora&utm_source=mail", "Results for “Aurora”"],
+    // Not one search: the page runs none.
+    ["/search?q=Aurora&q=Echo", "Search"],
+    ["/search?q=%20Aurora", "Results for “Aurora”"],
+  ]) {
+    await page.goto(path);
+    const response = await page.goto(path);
+    expect(scriptSrc(response), path).toContain("'nonce-");
+    await expect(page.getByRole("heading", { level: 1 }), path).toHaveText(heading);
   }
 });
 

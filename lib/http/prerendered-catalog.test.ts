@@ -99,7 +99,7 @@ describe("the catalog page store", () => {
     let clock = 0;
     const answers = [null, "<html><script>x()</script></html>", page(V1), page(V1)];
     const render = vi.fn(async () => answers.shift() ?? null);
-    const store = catalogPageStore(render, () => clock);
+    const store = catalogPageStore(render, { now: () => clock });
     expect(await store.page("/", EUR, V1)).toBeNull();
     // Meanwhile the page is served per request, without waiting for another render.
     clock += RENDER_RETRY_AFTER_MS - 1;
@@ -113,5 +113,43 @@ describe("the catalog page store", () => {
     clock += RENDER_RETRY_AFTER_MS;
     expect((await store.page("/", EUR, V1))?.version).toBe(V1);
     expect(render).toHaveBeenCalledTimes(4);
+  });
+
+  it("renders a page of a store that waits for a second request on that request, per variant and version", async () => {
+    const render = vi.fn(async (address: string) => page(V1, `search(${JSON.stringify(address)})`));
+    const store = catalogPageStore(render, { renderOnRequest: 2 });
+    const address = "/search?q=aurora";
+    // Asked once: served per request, nothing rendered.
+    expect(await store.page(address, EUR, V1)).toBeNull();
+    expect(await store.page("/search?q=echo", EUR, V1)).toBeNull();
+    expect(await store.page(address, GBP, V1)).toBeNull();
+    expect(render).not.toHaveBeenCalled();
+    const kept = await store.page(address, EUR, V1);
+    expect(render).toHaveBeenCalledTimes(1);
+    expect(render).toHaveBeenCalledWith(address, EUR);
+    expect(await store.page(address, EUR, V1)).toBe(kept);
+    // A new catalog version counts its requests again.
+    expect(await store.page(address, EUR, V2)).toBeNull();
+    expect(render).toHaveBeenCalledTimes(1);
+  });
+
+  it("keeps at most its number of pages, the oldest kept going first, and counts requests within that bound", async () => {
+    const render = vi.fn(async (address: string) => page(V1, `at(${JSON.stringify(address)})`));
+    const store = catalogPageStore(render, { maxPages: 2, renderOnRequest: 2 });
+    for (const q of ["a", "b", "c"]) {
+      await store.page(`/search?q=${q}`, EUR, V1);
+      await store.page(`/search?q=${q}`, EUR, V1);
+    }
+    expect(render).toHaveBeenCalledTimes(3);
+    await store.page("/search?q=c", EUR, V1);
+    await store.page("/search?q=b", EUR, V1);
+    expect(render).toHaveBeenCalledTimes(3);
+    // "a" went first; asked again it waits for its second request as a new one does.
+    expect(await store.page("/search?q=a", EUR, V1)).toBeNull();
+    expect(render).toHaveBeenCalledTimes(3);
+    // Two requests of three other queries in between: the count of "a" is forgotten too.
+    for (const q of ["x", "y", "z"]) await store.page(`/search?q=${q}`, GBP, V1);
+    expect(await store.page("/search?q=a", EUR, V1)).toBeNull();
+    expect(render).toHaveBeenCalledTimes(3);
   });
 });

@@ -2,9 +2,8 @@ import { createHash } from "node:crypto";
 import { type CatalogRenderVariant, catalogRenderHeaders } from "./catalog-render";
 
 /**
- * The catalog's pages (home, category, product) rendered once per catalog version and variant
- * (currency; the demo's inspector placement),
- * kept, and served to every shopper under a script policy of hashes instead of a nonce
+ * The catalog's pages (home, category, product, and the search page per query) rendered once
+ * per catalog version and variant (currency; the demo's inspector placement), kept, and served to every shopper under a script policy of hashes instead of a nonce
  * (docs/decisions/catalog-rendering.md). A page is rendered by the shop asking itself for it as
  * a catalog render (lib/http/catalog-render.ts: no cookies, no session, no nonce), and stored
  * with the SHA-256 of each of its inline scripts, taken from that one render: the policy it is
@@ -14,7 +13,8 @@ import { type CatalogRenderVariant, catalogRenderHeaders } from "./catalog-rende
  * by the shop layout in a catalog render) and rendered again once the instance's catalog
  * snapshot has another version (lib/shop/catalog.ts: read again every 5 s), so a catalog change
  * reaches the stored pages of every instance as it reaches their snapshots. What is kept here
- * is derived from the database, the same for every instance, and bounded by the catalog's size.
+ * is derived from the database, the same for every instance, and bounded: by the catalog's size,
+ * and for searches by the store's size and the searches asked for more than once.
  */
 
 export interface StoredCatalogPage {
@@ -26,7 +26,8 @@ export interface StoredCatalogPage {
   version: string;
 }
 
-/** Most pages kept per instance: every catalog page in both currencies, with room to spare. */
+/** Most pages kept per store by default: every catalog page in both currencies, with room to
+ *  spare. */
 const MAX_STORED_PAGES = 2_000;
 /** A rendered page larger than this is served by the dynamic path and never kept. */
 const MAX_PAGE_BYTES = 2_000_000;
@@ -59,44 +60,70 @@ export function renderedCatalogVersion(html: string): string | null {
 
 export interface CatalogPageStore {
   /**
-   * The stored page for this path and currency, rendered now if there is none for `version`;
+   * The stored page for this address (lib/shop/catalog.ts: catalogPageAddress) and variant,
+   * rendered now if there is none for `version`;
    * null when it cannot be rendered (then the page is served dynamically, under a nonce).
    */
   page(
-    pathname: string,
+    address: string,
     variant: CatalogRenderVariant,
     version: string,
   ): Promise<StoredCatalogPage | null>;
 }
 
+export interface CatalogPageStoreOptions {
+  /** the clock, for retrying a failed render */
+  now?: () => number;
+  /** most pages kept (the oldest kept goes first) */
+  maxPages?: number;
+  /**
+   * How many requests of a page (a variant, a catalog version) come before it is rendered to be
+   * kept; the earlier ones get null (served per request). 1 for the catalog's own pages. The
+   * search pages, one per query, use 2: a query asked once costs what a page rendered per request
+   * costs and nothing more, so a stream of distinct queries cannot make the shop render twice.
+   */
+  renderOnRequest?: number;
+}
+
 /**
  * `render` asks the shop for a catalog render of the page: in the shop, a request to its own
  * base URL (`catalogRenderFetch`). Concurrent requests for the same page share one render; a
- * page whose render failed is not tried again for RENDER_RETRY_AFTER_MS (`now` is the clock).
+ * page whose render failed is not tried again for RENDER_RETRY_AFTER_MS.
  */
 export function catalogPageStore(
-  render: (pathname: string, variant: CatalogRenderVariant) => Promise<string | null>,
-  now: () => number = Date.now,
+  render: (address: string, variant: CatalogRenderVariant) => Promise<string | null>,
+  options: CatalogPageStoreOptions = {},
 ): CatalogPageStore {
+  const now = options.now ?? Date.now;
+  const maxPages = options.maxPages ?? MAX_STORED_PAGES;
+  const renderOnRequest = options.renderOnRequest ?? 1;
   const stored = new Map<string, StoredCatalogPage>();
   const rendering = new Map<string, Promise<StoredCatalogPage | null>>();
   /** when a page's last render failed, by key and version (bounded as `stored` is) */
   const failedAt = new Map<string, number>();
+  /** requests of pages not rendered yet, by key and version (bounded as `stored` is) */
+  const asked = new Map<string, number>();
+
+  /** Sets a key in a map that keeps at most `maxPages` keys, the oldest set going first. */
+  function setBounded<T>(map: Map<string, T>, key: string, value: T): void {
+    map.delete(key);
+    map.set(key, value);
+    if (map.size > maxPages) {
+      const oldest = map.keys().next().value;
+      if (oldest !== undefined) map.delete(oldest);
+    }
+  }
 
   async function renderAndKeep(
     key: string,
-    pathname: string,
+    address: string,
     variant: CatalogRenderVariant,
     version: string,
   ): Promise<StoredCatalogPage | null> {
-    const html = await render(pathname, variant);
+    const html = await render(address, variant);
     const renderedFrom = html === null ? null : renderedCatalogVersion(html);
     if (html === null || !renderedFrom) {
-      failedAt.set(`${key} ${version}`, now());
-      if (failedAt.size > MAX_STORED_PAGES) {
-        const oldest = failedAt.keys().next().value;
-        if (oldest !== undefined) failedAt.delete(oldest);
-      }
+      setBounded(failedAt, `${key} ${version}`, now());
       return null;
     }
     failedAt.delete(`${key} ${version}`);
@@ -107,20 +134,13 @@ export function catalogPageStore(
     };
     // Kept only when made from the version this instance serves; a render from another
     // instance's older snapshot is served once and not kept.
-    if (renderedFrom === version) {
-      stored.delete(key);
-      stored.set(key, page);
-      if (stored.size > MAX_STORED_PAGES) {
-        const oldest = stored.keys().next().value;
-        if (oldest !== undefined) stored.delete(oldest);
-      }
-    }
+    if (renderedFrom === version) setBounded(stored, key, page);
     return page;
   }
 
   return {
-    async page(pathname, variant, version) {
-      const key = `${variant.currency} ${variant.inspector ?? "-"} ${pathname}`;
+    async page(address, variant, version) {
+      const key = `${variant.currency} ${variant.inspector ?? "-"} ${address}`;
       const kept = stored.get(key);
       if (kept?.version === version) return kept;
       const attempt = `${key} ${version}`;
@@ -128,7 +148,15 @@ export function catalogPageStore(
       if (inFlight) return inFlight;
       const failed = failedAt.get(attempt);
       if (failed !== undefined && now() - failed < RENDER_RETRY_AFTER_MS) return null;
-      const started = renderAndKeep(key, pathname, variant, version).finally(() =>
+      if (renderOnRequest > 1) {
+        const requests = (asked.get(attempt) ?? 0) + 1;
+        if (requests < renderOnRequest) {
+          setBounded(asked, attempt, requests);
+          return null;
+        }
+        asked.delete(attempt);
+      }
+      const started = renderAndKeep(key, address, variant, version).finally(() =>
         rendering.delete(attempt),
       );
       rendering.set(attempt, started);
@@ -138,17 +166,17 @@ export function catalogPageStore(
 }
 
 /**
- * A catalog render of `pathname` from the shop at `baseUrl`: its HTML when it answered 200 with
+ * A catalog render of `address` from the shop at `baseUrl`: its HTML when it answered 200 with
  * HTML, else null. `baseUrl` is the shop's own configured address, never a request's Host.
  */
 export async function catalogRenderFetch(
   baseUrl: string,
   sessionSecret: string,
-  pathname: string,
+  address: string,
   variant: CatalogRenderVariant,
 ): Promise<string | null> {
   try {
-    const response = await fetch(`${baseUrl}${pathname}`, {
+    const response = await fetch(`${baseUrl}${address}`, {
       headers: { accept: "text/html", ...catalogRenderHeaders(sessionSecret, variant) },
       redirect: "manual",
       cache: "no-store",

@@ -2,11 +2,13 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { setUpTestDb } from "@/test-support/test-db";
 import {
   CATALOG_TTL_MS,
+  catalogPageAddress,
   catalogVersion,
   getProduct,
   isCatalogPagePath,
   listCategories,
   listProducts,
+  searchQueryOf,
 } from "./catalog";
 
 const shop = setUpTestDb();
@@ -114,6 +116,42 @@ describe("catalog pages and version", () => {
     ]) {
       expect(await isCatalogPagePath(path), path).toBe(false);
     }
+  });
+
+  it("gives a stored page's address to catalog pages without a query and to searches as the search page reads them", async () => {
+    freshCatalog();
+    const address = (url: string) => {
+      const parsed = new URL(url, "http://shop.test");
+      return catalogPageAddress(parsed.pathname, parsed.searchParams);
+    };
+    expect(await address("/")).toBe("/");
+    expect(await address("/products/buds")).toBe("/products/buds");
+    expect(await address("/search")).toBe("/search");
+    expect(await address("/search?q=")).toBe("/search");
+    expect(await address("/search?q=Buds")).toBe("/search?q=Buds");
+    expect(await address("/search?q=wireless+buds")).toBe("/search?q=wireless%20buds");
+    expect(await address("/search?q=%C3%A9%26%3C")).toBe("/search?q=%C3%A9%26%3C");
+    expect(await address(`/search?q=${"a".repeat(100)}`)).toBe(`/search?q=${"a".repeat(100)}`);
+    for (const url of [
+      "/products/buds?from=mail",
+      "/?q=buds",
+      "/products/nope",
+      "/search?q=buds&page=2",
+      "/search?page=2",
+      "/search?q=a&q=b",
+      // Not what the search box would show: the page trims and cuts it.
+      "/search?q=+buds",
+      `/search?q=${"a".repeat(101)}`,
+      // Cut inside a character.
+      `/search?q=${"a".repeat(99)}%F0%9F%98%80`,
+      "/search/",
+      "/cart",
+    ]) {
+      expect(await address(url), url).toBeNull();
+    }
+    expect(searchQueryOf("  Buds ")).toBe("Buds");
+    expect(searchQueryOf(["a", "b"])).toBe("");
+    expect(searchQueryOf(undefined)).toBe("");
   });
 
   it("has a new version when a price, a name or a category changes, the same one otherwise", async () => {

@@ -123,9 +123,42 @@ export async function catalogVersion(): Promise<string> {
   return (await catalogSnapshot()).version;
 }
 
+/** Longest search the shop runs: the rest of what a shopper typed is ignored. */
+const MAX_SEARCH_LENGTH = 100;
+
+/** The search a `q` parameter asks for, as the search page runs and shows it. */
+export function searchQueryOf(raw: unknown): string {
+  return (typeof raw === "string" ? raw : "").trim().slice(0, MAX_SEARCH_LENGTH);
+}
+
+/**
+ * The address of the catalog page a URL shows, for storing it (lib/http/prerendered-catalog.ts),
+ * or null when it is not one: home, an existing category or product without a query, and the
+ * search page with at most its one `q`, as the search page itself reads it (trimmed and cut,
+ * so that the stored page's search box shows exactly what the URL holds). Any other query
+ * (tracking, a repeated `q`) is rendered per request.
+ */
+export async function catalogPageAddress(
+  pathname: string,
+  searchParams: URLSearchParams,
+): Promise<string | null> {
+  if (pathname === "/search") {
+    const keys = [...searchParams.keys()];
+    if (keys.length === 0) return "/search";
+    const raw = searchParams.get("q");
+    if (keys.length !== 1 || keys[0] !== "q" || raw === null) return null;
+    const query = searchQueryOf(raw);
+    if (query !== raw) return null;
+    // A decoded parameter is well-formed text, and uncut: it goes back into a URL as it is.
+    return query === "" ? "/search" : `/search?q=${encodeURIComponent(query)}`;
+  }
+  if ([...searchParams.keys()].length > 0) return null;
+  return (await isCatalogPagePath(pathname)) ? pathname : null;
+}
+
 /**
  * Whether a path is one of the catalog's own pages: home, an existing category or product. The
- * search page is not (its results depend on the query: every query would be a page).
+ * search page is one per query (catalogPageAddress).
  */
 export async function isCatalogPagePath(pathname: string): Promise<boolean> {
   if (pathname === "/") return true;
@@ -151,7 +184,7 @@ export async function listProducts(
   currency: Currency,
   filter: { categorySlug?: string; query?: string } = {},
 ): Promise<ProductView[]> {
-  const needle = filter.query?.trim().slice(0, 100).toLowerCase();
+  const needle = filter.query === undefined ? undefined : searchQueryOf(filter.query).toLowerCase();
   return (await catalogSnapshot()).products
     .filter((row) => !filter.categorySlug || row.category.slug === filter.categorySlug)
     .filter(

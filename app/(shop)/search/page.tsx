@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { pageCurrency } from "@/lib/session/page-visitor";
-import { listProducts } from "@/lib/shop/catalog";
+import { listProducts, searchQueryOf } from "@/lib/shop/catalog";
 import { CategoryLinks } from "@/lib/ui/category-links";
 import { ProductGrid } from "@/lib/ui/product-card";
 
@@ -9,8 +9,7 @@ export async function generateMetadata({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }): Promise<Metadata> {
-  const raw = (await searchParams).q;
-  const query = (typeof raw === "string" ? raw : "").trim().slice(0, 100);
+  const query = searchQueryOf((await searchParams).q);
   return { title: query ? `Search: ${query}` : "Search" };
 }
 
@@ -19,8 +18,7 @@ export default async function SearchPage({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const raw = (await searchParams).q;
-  const query = (typeof raw === "string" ? raw : "").trim().slice(0, 100);
+  const query = searchQueryOf((await searchParams).q);
   const currency = await pageCurrency();
   const products = query ? await listProducts(currency, { query }) : [];
   return (
