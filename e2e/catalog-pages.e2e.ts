@@ -116,7 +116,7 @@ test("a search is served stored from its second request, under its own hashes; a
   await expectStoredPage(page, await page.goto("/search"), "/search", "1");
 
   // Anything but the search box's own one `q`: rendered per request, however often asked.
-  for (const [path, heading] of [
+  for (const [path, heading] of <[string, string][]>[
     ["/search?q=Aurora&utm_source=mail", "Results for “Aurora”"],
     // Not one search: the page runs none.
     ["/search?q=Aurora&q=Echo", "Search"],
