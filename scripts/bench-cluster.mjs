@@ -1,6 +1,9 @@
 // npm run bench:cluster — the shop at scale (docs/decisions/scaling.md): the order webhook, a
-// product page and a shopper's checkout page at 50 concurrent clients through Debian's nginx (round robin), with two shop
-// instances on PostgreSQL and, in the same run, with one, each on a fresh database.
+// product page and a shopper's checkout page at 50 concurrent clients through Debian's nginx
+// (round robin), with two shop instances on PostgreSQL and, in the same run, with one, each on a
+// fresh database. For context each configuration first measures the benchmarks' empty route
+// (scripts/lib/floor-app.mjs) with as many instances behind the same nginx, sent the same
+// deliveries: the floor a webhook answer cannot go below on this machine.
 //
 // Prints req/s, p50 and p99 per target and configuration, fails on any answer but 200 (or a
 // socket error), and after each webhook run waits until nothing stored is left unapplied (the
@@ -20,6 +23,7 @@ import { sealData } from "iron-session";
 import pg from "pg";
 import { ensureNginx, nginxConfig } from "./cluster.mjs";
 import { loadEnv, root } from "./lib/env.mjs";
+import { ensureFloorApp } from "./lib/floor-app.mjs";
 import { freePort, start, stop } from "./lib/processes.mjs";
 import { prepareDatabase } from "./lib/run.mjs";
 import {
@@ -141,6 +145,56 @@ async function waitFor(url) {
 /** The balancer's port, picked once per run. */
 let BALANCER;
 
+/** nginx on `port` in front of the instances on `instancePorts`; returns its process. */
+function startBalancer(port, instancePorts) {
+  const prefix = path.join(root, ".cluster", `nginx-${port}`);
+  for (const dir of ["", "client_body", "proxy", "fastcgi", "uwsgi", "scgi"]) {
+    mkdirSync(path.join(prefix, dir), { recursive: true });
+  }
+  const conf = path.join(prefix, "nginx.conf");
+  writeFileSync(conf, nginxConfig({ prefix, port, instancePorts }));
+  return start(ensureNginx(), ["-p", prefix, "-c", conf], {}, root);
+}
+
+/**
+ * The comparison: N instances of the benchmarks' empty route (scripts/lib/floor-app.mjs) behind
+ * the same nginx, sent the same signed deliveries: what 50 senders cost through this balancer
+ * on this machine before the shop stores anything.
+ */
+async function measureFloor(instances, list) {
+  const dir = ensureFloorApp();
+  const ports = [];
+  for (let i = 0; i < instances; i++) ports.push(await freePort());
+  const children = ports.map((port) =>
+    start(
+      process.execPath,
+      [
+        path.join(root, "node_modules/next/dist/bin/next"),
+        "start",
+        "-p",
+        String(port),
+        "-H",
+        "127.0.0.1",
+      ],
+      { NODE_ENV: "production" },
+      dir,
+    ),
+  );
+  try {
+    const balancer = await freePort();
+    children.push(startBalancer(balancer, ports));
+    const url = `http://127.0.0.1:${balancer}/api/empty`;
+    for (;;) {
+      const answered = await fetch(url, { method: "POST", body: "{}" }).catch(() => null);
+      if (answered?.status === 200) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    return await measure("empty route", { url, requests: [nextDeliveryRequest(list, { i: 0 })] });
+  } finally {
+    await Promise.all(children.map(stop));
+  }
+}
+
 /** N instances and nginx in front of them; returns the processes. */
 async function startCluster(instances) {
   const ports = [];
@@ -163,13 +217,7 @@ async function startCluster(instances) {
     ),
   );
   await Promise.all(ports.map((port) => waitFor(`http://127.0.0.1:${port}${PRODUCT_PAGE}`)));
-  const prefix = path.join(root, ".cluster", `nginx-${BALANCER}`);
-  for (const dir of ["", "client_body", "proxy", "fastcgi", "uwsgi", "scgi"]) {
-    mkdirSync(path.join(prefix, dir), { recursive: true });
-  }
-  const conf = path.join(prefix, "nginx.conf");
-  writeFileSync(conf, nginxConfig({ prefix, port: BALANCER, instancePorts: ports }));
-  children.push(start(ensureNginx(), ["-p", prefix, "-c", conf], {}, root));
+  children.push(startBalancer(BALANCER, ports));
   await waitFor(`http://127.0.0.1:${BALANCER}${PRODUCT_PAGE}`);
   return children;
 }
@@ -256,7 +304,10 @@ function perRequest(before, after, requests) {
 }
 
 async function run(instances, list, cursor) {
-  console.log(`━━━ ${instances} instance(s): fresh database, start, measure`);
+  console.log(
+    `━━━ ${instances} instance(s): the empty route, then a fresh database, start, measure`,
+  );
+  const floor = await measureFloor(instances, list);
   await freshDatabase();
   const children = await startCluster(instances);
   try {
@@ -268,8 +319,12 @@ async function run(instances, list, cursor) {
       url: `${base}/api/service/webhooks/order`,
       requests: [nextDeliveryRequest(list, cursor)],
     });
+    const answering = await databaseWork();
     const drain = await waitUntilApplied();
-    const work = perRequest(before, await databaseWork(), cursor.i - first);
+    const work = {
+      answering: perRequest(before, answering, cursor.i - first),
+      applying: perRequest(answering, await databaseWork(), cursor.i - first),
+    };
     const stored = { ...(await checkDatabase(list, cursor, first)), drain };
     const page = await measure("product page", { url: `${base}${PRODUCT_PAGE}` });
     const checkout = await measure("checkout page", {
@@ -278,7 +333,7 @@ async function run(instances, list, cursor) {
     });
     return {
       instances,
-      rows: [webhook, page, checkout],
+      rows: [floor, webhook, page, checkout],
       stored,
       work,
       logs: () => children.map((c) => c.log().slice(-3000)),
@@ -318,9 +373,17 @@ async function main() {
       );
     }
   }
-  for (const name of ["webhook", "product page", "checkout page"]) {
+  for (const name of ["empty route", "webhook", "product page", "checkout page"]) {
     const [one, two] = results.map((r) => r.rows.find((row) => row.name === name));
     console.log(`${name}: two instances / one = ${(two.rps / one.rps).toFixed(2)}× req/s`);
+  }
+  for (const r of results) {
+    const [floor, webhook] = ["empty route", "webhook"].map((name) =>
+      r.rows.find((row) => row.name === name),
+    );
+    console.log(
+      `webhook with ${r.instances}: p99 ${webhook.p99} ms (aim <= 100), ${webhook.rps.toFixed(0)} req/s (aim >= 300); the empty route through the same balancer: p99 ${floor.p99} ms, ${floor.rps.toFixed(0)} req/s (the webhook at ${(webhook.rps / floor.rps).toFixed(2)}× its req/s)`,
+    );
   }
   const failures = [];
   for (const r of results) {
@@ -328,12 +391,13 @@ async function main() {
     console.log(
       `database after the ${r.instances}-instance webhook run: ${s.rows} notifications stored (${s.distinct} distinct) for ${s.answered} distinct ones answered 200 of ${s.made} sent; ${s.lost} answered but not stored, ${s.unknown} stored but never sent; ${s.twice} stored as a transition twice; ${s.repeated} order statuses reached twice`,
     );
-    const w = r.work;
     console.log(
       `applying after the last answer took ${s.drain.ms} ms (${s.drain.before} were waiting: ${Math.round((s.drain.before - s.drain.left) / Math.max(s.drain.ms / 1000, 0.001))} applied per second); ${s.drain.left} left unapplied`,
     );
+    const work = (w) =>
+      `${w.commits.toFixed(2)} commits, ${w.inserted.toFixed(2)} rows inserted, ${w.updated.toFixed(2)} updated, ${w.read.toFixed(0)} rows read`;
     console.log(
-      `database work per webhook delivery (warm-up included): ${w.commits.toFixed(2)} commits, ${w.inserted.toFixed(2)} rows inserted, ${w.updated.toFixed(2)} updated, ${w.read.toFixed(0)} rows read`,
+      `database work per webhook delivery (warm-up included): while answering ${work(r.work.answering)}; applying after the last answer ${work(r.work.applying)} (with the benchmark's own counting of what is left)`,
     );
     if (r.rows.some((row) => row.errors > 0)) failures.push(`errors with ${r.instances}`);
     if (s.lost > 0) failures.push(`answered 200 but not stored with ${r.instances}`);

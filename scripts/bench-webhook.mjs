@@ -16,20 +16,12 @@
 // ServiceToken seeded so the server knows the signing secret) and removes it afterwards.
 // BENCH_APP_DIR serves another checkout's build; BENCH_DURATION sets seconds per level (default
 // 10).
-import { spawnSync } from "node:child_process";
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import Database from "better-sqlite3";
+import { ensureFloorApp, nextBuild } from "./lib/floor-app.mjs";
 import { freePort, start, stop } from "./lib/processes.mjs";
 import {
   benchCartId,
@@ -52,51 +44,11 @@ const IDENTITY = { userId: "bench-user", merchantId: "bench-merchant" };
 const SECRET = `${IDENTITY.userId}-${IDENTITY.merchantId}`;
 const TOKEN_KEY = "bench-only-token-key-at-least-32-characters";
 
-function nextBuild(dir) {
-  const result = spawnSync(
-    process.execPath,
-    [path.join(root, "node_modules/next/dist/bin/next"), "build"],
-    {
-      cwd: dir,
-      stdio: "inherit",
-    },
-  );
-  if (result.status !== 0) process.exit(result.status ?? 1);
-}
-
 function ensureBuild() {
   const route = path.join(appDir, ".next/server/app/api/service/webhooks/order/route.js");
   if (existsSync(path.join(appDir, ".next/BUILD_ID")) && existsSync(route)) return;
   console.log(`No production build with the webhook route in ${appDir}: running next build…`);
   nextBuild(appDir);
-}
-
-/**
- * The comparison route, the benchmark's own: a Next app with one POST route that reads the body
- * (as the webhook does) and answers 200. Inside the repository so it resolves the same Next.
- */
-function ensureFloorApp() {
-  const dir = path.join(root, ".bench/floor-app");
-  const ownConfig = path.join(dir, "instrumentation.js");
-  if (existsSync(path.join(dir, ".next/BUILD_ID")) && existsSync(ownConfig)) return dir;
-  mkdirSync(path.join(dir, "app/api/empty"), { recursive: true });
-  // Its own (empty) config and start-up hook: without them Next takes the enclosing shop's,
-  // whose start-up check refuses production without the service settings.
-  writeFileSync(path.join(dir, "next.config.mjs"), "export default {};\n");
-  writeFileSync(ownConfig, "export async function register() {}\n");
-  writeFileSync(
-    path.join(dir, "app/api/empty/route.js"),
-    `export const dynamic = "force-dynamic";
-export async function POST(request) {
-  await request.arrayBuffer();
-  return Response.json({ received: true });
-}
-`,
-  );
-  writeFileSync(path.join(dir, "package.json"), '{ "private": true, "type": "module" }\n');
-  console.log("Building the comparison route (.bench/floor-app)…");
-  nextBuild(dir);
-  return dir;
 }
 
 /** A database file migrated with the project's migrations, with orders to notify about. */
