@@ -7,9 +7,10 @@
 //    Chromium (aim: <= 0.02 everywhere).
 // 2. Server throughput, side by side from one run: the framework's floors (the benchmark's own
 //    app, .bench/floor-page: a bare dynamic page with a nonce CSP, cookies() and headers() and a
-//    12-item list; and a page of the product page's size answered by its proxy, the fastest
-//    any Next page can be served with a header of its own), the shop's pages (the catalog's
-//    stored pages and the pages rendered per request) and a static file of the shop's server,
+//    12-item list; the same page with a list long enough to be the cart page's size; and a page
+//    of the product page's size answered by its proxy, the fastest any Next page can be served
+//    with a header of its own), the shop's pages (the catalog's stored pages, a stored search and
+//    the pages rendered per request) and a static file of the shop's server,
 //    20 concurrent clients for 10 s each after a 2 s warm-up (autocannon): requests/s, p99
 //    latency and the ratios (aims: every page rendered per request >= 0.8x the bare page, p99
 //    <= 250 ms; a stored catalog page >= 0.3x the static file, p99 <= 50 ms). `--profile` runs
@@ -105,18 +106,27 @@ async function servedAs(url: string, cookie: string): Promise<string> {
     : `rendered per request, ${response.status}`;
 }
 
+/** Items in the /sized floor page's list: its HTML is then about the size of the cart page's. */
+const SIZED_ITEMS = 230;
+
 /**
  * The framework's own floors, the benchmark's comparison pages: a Next app of the same
  * node_modules with a proxy that mints a nonce CSP per request (as the shop's proxy.ts does), a
- * page that reads cookies() and headers() and renders a 12-item list, and at /answer a page of
- * 24 KB that the proxy answers itself with a hash policy (what the shop's stored catalog pages
- * are, without their look-ups). Built into .bench/floor-page (inside the repository so it
- * resolves the same Next), again whenever these sources change.
+ * page that reads cookies() and headers() and renders a 12-item list, the same page at /sized
+ * with a list as long as makes it the size of the shop's cart page (about 25 KB of HTML with
+ * its RSC payload: what rendering that many bytes costs Next, with no data behind them), and at
+ * /answer a page of 24 KB that the proxy answers itself with a hash policy (what the shop's
+ * stored catalog pages are, without their look-ups). Built into .bench/floor-page (inside the
+ * repository so it resolves the same Next), again whenever these sources change.
  */
 function ensureFloorPage(): string {
   const dir = path.join(root, ".bench/floor-page");
   const files: Record<string, string> = {
     "package.json": '{ "private": true, "type": "module" }\n',
+    // Its own (empty) config and start-up hook: without them Next takes the enclosing shop's,
+    // and the comparison page would run the shop's start-up work (its jobs, its database).
+    "next.config.mjs": "export default {};\n",
+    "instrumentation.js": "export async function register() {}\n",
     "proxy.js": `import { NextResponse } from "next/server";
 const ANSWER = new TextEncoder().encode(\`<!DOCTYPE html><html lang="en"><body><main>\${"<p>Floor answer</p>".repeat(1300)}</main></body></html>\`);
 export function proxy(request) {
@@ -143,26 +153,36 @@ export const config = { matcher: ["/((?!_next/|.*\\\\.[a-z0-9]+$).*)"] };
   return <html lang="en"><body>{children}</body></html>;
 }
 `,
-    "app/page.js": `import { cookies, headers } from "next/headers";
-const ITEMS = Array.from({ length: 12 }, (_, i) => ({ id: i, name: \`Product \${i + 1}\`, price: 1999 + i * 100 }));
-export default async function Page() {
+    "app/list.js": `import { cookies, headers } from "next/headers";
+export async function FloorList({ length }) {
   const jar = await cookies();
   const requestHeaders = await headers();
   const session = jar.get("shop_session")?.value ?? "";
+  const items = Array.from({ length }, (_, i) => ({ id: i, name: \`Product \${i + 1}\`, price: 1999 + i * 100 }));
   return (
     <main>
       <h1>Floor page</h1>
       <p>{requestHeaders.get("accept-language") ?? "en"} {session.length}</p>
-      <ul>{ITEMS.map((item) => <li key={item.id}>{item.name}: {(item.price / 100).toFixed(2)} EUR</li>)}</ul>
+      <ul>{items.map((item) => <li key={item.id}>{item.name}: {(item.price / 100).toFixed(2)} EUR</li>)}</ul>
     </main>
   );
+}
+`,
+    "app/page.js": `import { FloorList } from "./list";
+export default function Page() {
+  return <FloorList length={12} />;
+}
+`,
+    "app/sized/page.js": `import { FloorList } from "../list";
+export default function Page() {
+  return <FloorList length={${SIZED_ITEMS}} />;
 }
 `,
   };
   const sources = JSON.stringify(files);
   const built = path.join(dir, ".next/sources.json");
   if (existsSync(built) && readFileSync(built, "utf8") === sources) return dir;
-  mkdirSync(path.join(dir, "app"), { recursive: true });
+  mkdirSync(path.join(dir, "app/sized"), { recursive: true });
   for (const [file, text] of Object.entries(files)) writeFileSync(path.join(dir, file), text);
   console.log("Building the comparison pages (.bench/floor-page)…");
   run(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], {
@@ -439,6 +459,7 @@ try {
       return row;
     };
     const bare = await measure("bare page", `http://localhost:${FLOOR_PORT}/`);
+    const sized = await measure("sized page", `http://localhost:${FLOOR_PORT}/sized`);
     const answer = await measure("proxy answer", `http://localhost:${FLOOR_PORT}/answer`);
     const shopPages = SHOP_PAGES.filter((p) => !pagesOnly || pagesOnly.includes(p.name));
     const served = new Map<string, string>();
@@ -450,7 +471,7 @@ try {
     for (const row of rows) {
       const how = served.get(row.name);
       console.log(
-        `throughput    ${row.name.padEnd(14)} ${(row.requestsPerSecond / bare.requestsPerSecond).toFixed(2)}x the bare page, ${(row.requestsPerSecond / file.requestsPerSecond).toFixed(3)}x the static file, ${(row.requestsPerSecond / answer.requestsPerSecond).toFixed(2)}x the proxy answer${how ? ` (${how})` : ""}`,
+        `throughput    ${row.name.padEnd(14)} ${(row.requestsPerSecond / bare.requestsPerSecond).toFixed(2)}x the bare page, ${(row.requestsPerSecond / sized.requestsPerSecond).toFixed(2)}x the sized page, ${(row.requestsPerSecond / file.requestsPerSecond).toFixed(3)}x the static file, ${(row.requestsPerSecond / answer.requestsPerSecond).toFixed(2)}x the proxy answer${how ? ` (${how})` : ""}`,
       );
     }
     results.throughput = { clients: 20, seconds: 10, rows };
