@@ -1,10 +1,11 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { type Db, isPostgres, type Tx } from "@/lib/db/client";
-import { Prisma, type ServiceNotification } from "@/lib/db/generated/client";
+import { Prisma, type ServiceCheckout, type ServiceNotification } from "@/lib/db/generated/client";
 import type {
   AcceptedValuation,
   CheckoutDetails,
+  KeptCheckout,
   OrderStatusRules,
   ServicePayStore,
   ShopOrder,
@@ -69,6 +70,20 @@ export function isUniqueViolation(error: unknown): boolean {
 
 export function createServicePayStore(db: Db): ServicePayStore {
   return {
+    async openCartCheckout(sessionId) {
+      // One raw statement, no transaction: asked on every cart page view and cart change. The
+      // newest open cart of the session, as openCartId, with a line, and what was kept for it.
+      const [row] = await db.$queryRaw<ServiceCheckoutRow[]>`
+        SELECT k.* FROM "ServiceCheckout" k
+        WHERE k."cartId" = (
+            SELECT c."id" FROM "Cart" c
+            WHERE c."sessionId" = ${sessionId} AND c."checkedOutAt" IS NULL
+            ORDER BY c."createdAt" DESC
+            LIMIT 1)
+          AND EXISTS (SELECT 1 FROM "CartItem" i WHERE i."cartId" = k."cartId")`;
+      return row ? keptCheckout(row) : null;
+    },
+
     async transaction(fn) {
       try {
         return await db.$transaction((tx) => fn(servicePayTx(tx, isPostgres(db))));
@@ -92,6 +107,7 @@ export function createServicePayStore(db: Db): ServicePayStore {
 export function createStoredNotificationStore(db: Db): StoredNotificationStore {
   const store = createServicePayStore(db);
   return {
+    openCartCheckout: store.openCartCheckout,
     transaction: (fn) =>
       store.transaction((tx) => fn(tx as StoredNotificationTx)) as ReturnType<typeof fn>,
     async storeBatch(notifications) {
@@ -166,6 +182,35 @@ function valuationColumns(v: AcceptedValuation): AcceptedValuation {
     valuationValue: v.valuationValue,
     valuationCurrency: v.valuationCurrency,
     valuationNote: v.valuationNote,
+  };
+}
+
+type ServiceCheckoutRow = Omit<ServiceCheckout, "updatedAt" | "createdAt"> & {
+  /** a Date from a model query; what the driver gives for a raw one */
+  updatedAt: Date | string | number;
+};
+
+/** The kept details of a `ServiceCheckout` row, or null when they no longer read as valid. */
+function keptCheckout(row: ServiceCheckoutRow): KeptCheckout | null {
+  let parsed: ReturnType<typeof serviceCheckoutSchema.safeParse>;
+  try {
+    parsed = serviceCheckoutSchema.safeParse({
+      email: row.email,
+      billing: JSON.parse(row.billing),
+      shipping: JSON.parse(row.shipping),
+      shipping_method: row.shippingMethod,
+    });
+  } catch {
+    return null;
+  }
+  if (!parsed.success) return null;
+  return {
+    cartId: row.cartId,
+    sessionId: row.sessionId,
+    customerId: row.customerId,
+    details: parsed.data satisfies CheckoutDetails,
+    keptAt: row.updatedAt instanceof Date ? row.updatedAt : new Date(row.updatedAt),
+    ...valuationColumns(row),
   };
 }
 
@@ -254,22 +299,7 @@ function servicePayTx(tx: Tx, postgres: boolean): StoredNotificationTx {
 
     async loadCheckout(cartId) {
       const row = await tx.serviceCheckout.findUnique({ where: { cartId } });
-      if (!row) return null;
-      const parsed = serviceCheckoutSchema.safeParse({
-        email: row.email,
-        billing: JSON.parse(row.billing),
-        shipping: JSON.parse(row.shipping),
-        shipping_method: row.shippingMethod,
-      });
-      if (!parsed.success) return null;
-      return {
-        cartId,
-        sessionId: row.sessionId,
-        customerId: row.customerId,
-        details: parsed.data satisfies CheckoutDetails,
-        keptAt: row.updatedAt,
-        ...valuationColumns(row),
-      };
+      return row ? keptCheckout(row) : null;
     },
 
     async dropCheckout(cartId) {

@@ -21,6 +21,9 @@ const untouchable: ServicePayStore = {
   transaction() {
     throw new Error("the database must not be touched");
   },
+  openCartCheckout() {
+    throw new Error("the database must not be touched");
+  },
 };
 const statuses: OrderStatusRules = {
   ...contractStatusNames,

@@ -194,15 +194,12 @@ export async function servicePaymentOpen(
   sessionId: string,
   now = new Date(),
 ): Promise<boolean> {
-  return deps.store.transaction(async (tx) => {
-    const cartId = await tx.openCartId(sessionId);
-    const kept = cartId ? await tx.loadCheckout(cartId) : null;
-    return (
-      kept !== null &&
-      kept.sessionId === sessionId &&
-      now.getTime() - kept.keptAt.getTime() <= AWAIT_WINDOW_MS
-    );
-  });
+  const kept = await deps.store.openCartCheckout(sessionId);
+  return (
+    kept !== null &&
+    kept.sessionId === sessionId &&
+    now.getTime() - kept.keptAt.getTime() <= AWAIT_WINDOW_MS
+  );
 }
 
 /**

@@ -19,7 +19,8 @@ import { contractStatusNames } from "./test-support/status-names";
 // The conformance suite must catch a host that gets the store wrong. This one is deliberately
 // naive, the mistakes a first adapter makes: duplicates decided by reading first and inserting
 // after an `await` (no unique key), no transaction (each write lands at once, nothing rolls
-// back), claims and the lease by read-then-write, tokens stored in plain text. The suite's key
+// back), claims and the lease by read-then-write, tokens stored in plain text, the open cart's
+// details read by session whether the cart is still open or not. The suite's key
 // checks must fail against it; a check it meets sequentially must pass, so the failures come
 // from what it gets wrong and not from the suite's own set-up.
 
@@ -254,7 +255,13 @@ function naiveHost(): ConformanceHost {
 
   return {
     // No transaction: the callback's writes land as they are made, and stay when it throws.
-    servicePay: { transaction: (fn) => fn(tx as never) },
+    servicePay: {
+      transaction: (fn) => fn(tx as never),
+      // The session's latest kept details, whether or not their cart is still open.
+      async openCartCheckout(sessionId) {
+        return [...checkouts.values()].filter((k) => k.sessionId === sessionId).at(-1) ?? null;
+      },
+    },
     statuses,
     orders: {
       async order(orderId) {
@@ -396,6 +403,7 @@ describe("the shop-ports conformance suite against a naive host", () => {
     ["one-grant", /token grants/],
     ["unique-service-order", /thrown: null/],
     ["tokens-sealed", /the raw access token is in what the store persists/],
+    ["open-cart-checkout", /the cart is an order/],
   ])("fails %s", async (key, why) => {
     await expect(run(key)).rejects.toThrow(why);
   });

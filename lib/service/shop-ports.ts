@@ -330,6 +330,14 @@ export interface ServicePayStore {
    *  with another instance (the keys named on ServicePayTx) throws `ConcurrentWriteError`
    *  (nothing of `fn` is written); any other error is thrown as it is. */
   transaction<T>(fn: (tx: ServicePayTx) => Promise<T>): Promise<T>;
+  /**
+   * The details kept for the session's open cart: ServicePayTx.loadCheckout of
+   * ServicePayTx.openCartId, by the same rules (no open cart with a line, nothing kept, kept for
+   * another session, or a row that no longer reads as valid details: null), read at once and
+   * outside any transaction. Asked on every view and change of the cart
+   * (pending-order.ts, servicePaymentOpen), so one read, not a transaction of two.
+   */
+  openCartCheckout(sessionId: string): Promise<KeptCheckout | null>;
 }
 
 /**

@@ -16,7 +16,7 @@ import {
   type NotificationDeps,
   receiveNotification,
 } from "../order-webhook";
-import { createServicePendingOrder } from "../pending-order";
+import { createServicePendingOrder, servicePaymentOpen } from "../pending-order";
 import { sessionSchema } from "../resources";
 import {
   type CheckoutDetails,
@@ -124,6 +124,11 @@ export function shopPortsConformanceChecks(makeHost: MakeConformanceHost): Confo
       "rollback",
       "a Service Pay transaction that throws midway rolls back whole: nothing of it is visible afterwards",
       rollsBackWhole,
+    ),
+    check(
+      "open-cart-checkout",
+      "the details kept for a session's open cart are read in one call by loadCheckout's rules: none before they are kept, none for another session's cart, none once the cart is an order",
+      openCartCheckoutRead,
     ),
     check(
       "duplicate-notification",
@@ -321,6 +326,40 @@ async function expectAppliedOnce(
 
 // ---------------------------------------------------------------------------------------------
 // The Service Pay store
+
+async function openCartCheckoutRead(host: ConformanceHost) {
+  const cart = await host.seedOpenCart();
+  const cartId = await cartIdOf(host, cart);
+  const other = await host.seedOpenCart();
+  expect(await host.servicePay.openCartCheckout(cart.sessionId), "nothing kept yet").toBeNull();
+  expect(await servicePaymentOpen(deps(host), cart.sessionId), "no payment open yet").toBe(false);
+  const before = Date.now();
+  await host.servicePay.transaction((tx) =>
+    tx.saveCheckout({
+      cartId,
+      sessionId: cart.sessionId,
+      customerId: null,
+      details: cart.details,
+      valuation: NOT_LOOKED_UP,
+    }),
+  );
+  const kept = await host.servicePay.openCartCheckout(cart.sessionId);
+  expect(kept?.cartId, "the open cart's details").toBe(cartId);
+  expect(kept?.sessionId).toBe(cart.sessionId);
+  expect(kept?.details, "the details as kept").toEqual(
+    await host.servicePay.transaction((tx) => tx.loadCheckout(cartId)).then((k) => k?.details),
+  );
+  expect(kept?.keptAt, "keptAt is a Date").toBeInstanceOf(Date);
+  expect(kept?.keptAt.getTime(), "kept now").toBeGreaterThan(before - 60_000);
+  expect(kept?.keptAt.getTime(), "kept now").toBeLessThan(Date.now() + 60_000);
+  expect(await servicePaymentOpen(deps(host), cart.sessionId), "open while kept").toBe(true);
+  const later = new Date(Date.now() + 31 * 60 * 1000);
+  expect(await servicePaymentOpen(deps(host), cart.sessionId, later), "past the modal").toBe(false);
+  expect(await host.servicePay.openCartCheckout(other.sessionId), "another session").toBeNull();
+  await createPendingOrderOf(host, cart, cartId);
+  expect(await host.servicePay.openCartCheckout(cart.sessionId), "the cart is an order").toBeNull();
+  expect(await servicePaymentOpen(deps(host), cart.sessionId), "no cart open").toBe(false);
+}
 
 async function rollsBackWhole(host: ConformanceHost) {
   const cart = await host.seedOpenCart();

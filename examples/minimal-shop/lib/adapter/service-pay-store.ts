@@ -197,6 +197,11 @@ const tx: ServicePayTx = {
 };
 
 export const miniServicePayStore: ServicePayStore = {
+  async openCartCheckout(sessionId) {
+    // better-sqlite3 is synchronous: the two reads see one state of the database.
+    const cart = openCart(sessionId);
+    return cart && cart.lines.length > 0 ? loadCheckout(cart.id) : null;
+  },
   async transaction(fn) {
     try {
       return await transaction(() => fn(tx));
