@@ -11,27 +11,78 @@ export async function authenticateCustomer(email: string, password: string) {
   return ok && customer ? customer : null;
 }
 
-export async function getCustomer(id: string) {
-  return getDb().customer.findUnique({
-    where: { id },
-    select: {
-      id: true,
-      email: true,
-      given_name: true,
-      family_name: true,
-      address: true,
-      orders: {
-        orderBy: { createdAt: "desc" },
-        take: 10,
-        select: {
-          id: true,
-          number: true,
-          status: true,
-          total: true,
-          currency: true,
-          createdAt: true,
-        },
-      },
-    },
-  });
+/** A customer as the shop's pages show them: name, email and saved address. */
+export interface CustomerView {
+  id: string;
+  email: string;
+  given_name: string;
+  family_name: string;
+  address: SavedAddress | null;
+}
+
+export interface SavedAddress {
+  id: string;
+  given_name: string;
+  family_name: string;
+  phone: string;
+  address: string;
+  city: string;
+  state: string;
+  country_code: string;
+  postal_code: string;
+}
+
+type CustomerRow = Omit<CustomerView, "address"> & {
+  [K in keyof SavedAddress as `a_${K}`]: SavedAddress[K] | null;
+};
+
+/**
+ * The customer with their saved address: one raw statement (the checkout form and the account
+ * page read it on every view; a model query with its relation costs a compile by Prisma's query
+ * compiler and two statements).
+ */
+export async function getCustomer(id: string): Promise<CustomerView | null> {
+  const [row] = await getDb().$queryRaw<CustomerRow[]>`
+    SELECT c."id", c."email", c."given_name", c."family_name",
+      a."id" AS "a_id", a."given_name" AS "a_given_name", a."family_name" AS "a_family_name",
+      a."phone" AS "a_phone", a."address" AS "a_address", a."city" AS "a_city",
+      a."state" AS "a_state", a."country_code" AS "a_country_code",
+      a."postal_code" AS "a_postal_code"
+    FROM "Customer" c LEFT JOIN "Address" a ON a."id" = c."addressId"
+    WHERE c."id" = ${id}`;
+  if (!row) return null;
+  return {
+    id: row.id,
+    email: row.email,
+    given_name: row.given_name,
+    family_name: row.family_name,
+    address:
+      row.a_id === null
+        ? null
+        : {
+            id: row.a_id,
+            given_name: row.a_given_name ?? "",
+            family_name: row.a_family_name ?? "",
+            phone: row.a_phone ?? "",
+            address: row.a_address ?? "",
+            city: row.a_city ?? "",
+            state: row.a_state ?? "",
+            country_code: row.a_country_code ?? "",
+            postal_code: row.a_postal_code ?? "",
+          },
+  };
+}
+
+/** The customer's ten latest orders, newest first, as the account page lists them. */
+export async function recentOrders(
+  customerId: string,
+): Promise<{ id: string; number: string; status: string; total: number; currency: string }[]> {
+  const rows = await getDb().$queryRaw<
+    { id: string; number: string; status: string; total: number | bigint; currency: string }[]
+  >`
+    SELECT o."id", o."number", o."status", o."total", o."currency" FROM "Order" o
+    WHERE o."customerId" = ${customerId}
+    ORDER BY o."createdAt" DESC, o."id" DESC
+    LIMIT 10`;
+  return rows.map((row) => ({ ...row, total: Number(row.total) }));
 }

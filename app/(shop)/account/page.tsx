@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { getPageSession } from "@/lib/session/session";
-import { getCustomer } from "@/lib/shop/customers";
+import { getCustomer, recentOrders } from "@/lib/shop/customers";
 import { statusLabel } from "@/lib/shop/order-status";
 import { Link } from "@/lib/ui/link";
 import { Money } from "@/lib/ui/money";
@@ -13,6 +13,7 @@ export default async function AccountPage() {
   const session = await getPageSession();
   const customer = session.customerId ? await getCustomer(session.customerId) : null;
   if (!customer) redirect("/account/login");
+  const orders = await recentOrders(customer.id);
   return (
     <>
       <h1>
@@ -21,13 +22,13 @@ export default async function AccountPage() {
       <p>Signed in as {customer.email}.</p>
       {customer.address ? <AddressBlock title="Saved address" address={customer.address} /> : null}
       <h2>Recent orders</h2>
-      {customer.orders.length === 0 ? (
+      {orders.length === 0 ? (
         <p>
           No orders yet. <Link href="/">Find something you like</Link>.
         </p>
       ) : (
         <ul>
-          {customer.orders.map((o) => (
+          {orders.map((o) => (
             <li key={o.id}>
               {o.number}: {statusLabel(o.status)}, <Money cents={o.total} currency={o.currency} />
             </li>
