@@ -359,7 +359,42 @@ async function throughput(url: string, cookie: string, seconds = 10) {
   return {
     requestsPerSecond: Math.round(result.requests.average),
     p99Ms: result.latency.p99,
+    requests: result["2xx"] + result.non2xx,
   };
+}
+
+/**
+ * CPU time a process and its descendants have used, in milliseconds (Linux /proc: user + system
+ * ticks). Per request it is the figure a busier or quieter machine moves least: req/s on this
+ * shared machine moves by ±20 % between runs, the CPU a page costs much less.
+ */
+function cpuMsOf(pid: number | undefined): number {
+  if (pid === undefined || !existsSync("/proc/self/stat")) return Number.NaN;
+  const stats = new Map<number, { parent: number; ticks: number }>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const text = readFileSync(`/proc/${entry}/stat`, "utf8");
+      // The fields after the command name, which is in parentheses and may hold spaces.
+      const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+      stats.set(Number(entry), {
+        parent: Number(fields[1]),
+        ticks: Number(fields[11]) + Number(fields[12]),
+      });
+    } catch {
+      // The process ended while the table was read.
+    }
+  }
+  let ticks = 0;
+  const tree = [pid];
+  for (const [id, stat] of stats) if (id !== pid && stat.parent === pid) tree.push(id);
+  for (let i = 1; i < tree.length; i++) {
+    for (const [id, stat] of stats)
+      if (stat.parent === tree[i] && !tree.includes(id)) tree.push(id);
+  }
+  for (const id of tree) ticks += stats.get(id)?.ticks ?? 0;
+  // USER_HZ is 100 on Linux.
+  return ticks * 10;
 }
 
 function median(values: number[]): number {
@@ -447,27 +482,39 @@ try {
       { cwd: floorDir, env: { ...process.env, NODE_ENV: "production" }, stdio: "ignore" },
     );
     await waitFor(`http://localhost:${FLOOR_PORT}/`, "the comparison page");
-    const rows: { name: string; requestsPerSecond: number; p99Ms: number }[] = [];
-    const measure = async (name: string, url: string) => {
+    const rows: {
+      name: string;
+      requestsPerSecond: number;
+      p99Ms: number;
+      cpuMsPerRequest: number;
+    }[] = [];
+    const measure = async (name: string, url: string, pid: number | undefined) => {
       // A warm-up first: the first requests compile and fill caches that later ones reuse.
       await throughput(url, cookie, 2);
-      const row = { name, ...(await throughput(url, cookie)) };
+      const cpuBefore = cpuMsOf(pid);
+      const { requests, ...measured } = await throughput(url, cookie);
+      const row = {
+        name,
+        ...measured,
+        cpuMsPerRequest: Math.round(((cpuMsOf(pid) - cpuBefore) / requests) * 100) / 100,
+      };
       rows.push(row);
       console.log(
-        `throughput    ${name.padEnd(14)} ${String(row.requestsPerSecond).padStart(6)} req/s  p99 ${String(row.p99Ms).padStart(5)} ms`,
+        `throughput    ${name.padEnd(14)} ${String(row.requestsPerSecond).padStart(6)} req/s  p99 ${String(row.p99Ms).padStart(5)} ms  ${row.cpuMsPerRequest.toFixed(2).padStart(6)} ms of server CPU per request`,
       );
       return row;
     };
-    const bare = await measure("bare page", `http://localhost:${FLOOR_PORT}/`);
-    const sized = await measure("sized page", `http://localhost:${FLOOR_PORT}/sized`);
-    const answer = await measure("proxy answer", `http://localhost:${FLOOR_PORT}/answer`);
+    const floorUrl = `http://localhost:${FLOOR_PORT}`;
+    const bare = await measure("bare page", `${floorUrl}/`, floor.pid);
+    const sized = await measure("sized page", `${floorUrl}/sized`, floor.pid);
+    const answer = await measure("proxy answer", `${floorUrl}/answer`, floor.pid);
     const shopPages = SHOP_PAGES.filter((p) => !pagesOnly || pagesOnly.includes(p.name));
     const served = new Map<string, string>();
     for (const page of shopPages) {
-      await measure(page.name, `${BASE}${page.path}`);
+      await measure(page.name, `${BASE}${page.path}`, server?.pid);
       served.set(page.name, await servedAs(`${BASE}${page.path}`, cookie));
     }
-    const file = await measure("static file", `${BASE}/products/aurora-x1.svg`);
+    const file = await measure("static file", `${BASE}/products/aurora-x1.svg`, server?.pid);
     for (const row of rows) {
       const how = served.get(row.name);
       console.log(
