@@ -1,8 +1,6 @@
 import type { ReactNode } from "react";
-import { getConfig } from "@/lib/config";
-import { browserServiceConfiguration } from "@/lib/service/sdk-config";
 import { ServiceSdkLoader } from "@/lib/service/sdk-loader";
-import { shopRoutes } from "@/lib/service-adapter/checkout-wiring";
+import { shopBrowserServiceConfiguration } from "@/lib/service-adapter/service";
 import { getPageVisitor } from "@/lib/session/page-visitor";
 import { catalogVersion } from "@/lib/shop/catalog";
 import { shopperSummary } from "@/lib/shop/shopper-summary";
@@ -31,9 +29,7 @@ export default async function ShopLayout({ children }: { children: ReactNode }) 
         </main>
         <SiteFooter />
       </div>
-      <ServiceSdkLoader
-        config={browserServiceConfiguration(getConfig().SHOP_BASE_URL, shopRoutes)}
-      />
+      <ServiceSdkLoader config={shopBrowserServiceConfiguration()} />
       <IntegrationSlot placement={placement} />
     </>
   );

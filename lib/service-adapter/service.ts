@@ -16,7 +16,10 @@ import {
   type WebhookSecretSource,
 } from "@/lib/service/order-webhook";
 import { processSingleton } from "@/lib/service/process-singleton";
-import { browserServiceConfiguration } from "@/lib/service/sdk-config";
+import {
+  type BrowserServiceConfiguration,
+  browserServiceConfiguration,
+} from "@/lib/service/sdk-config";
 import { createTokenSealer } from "@/lib/service/token-sealing";
 import { shopRoutes } from "./checkout-wiring";
 import { createPrismaIntegrationLog } from "./integration-log-store";
@@ -65,6 +68,18 @@ export function checkServiceSettingsAtStart(env: Record<string, string | undefin
   assertProductionServiceSettings(env);
   if (env.NODE_ENV === "production")
     browserServiceConfiguration(parseConfig(env).SHOP_BASE_URL, shopRoutes, env);
+}
+
+let browserConfiguration: BrowserServiceConfiguration | undefined;
+
+/**
+ * The SDK's configuration every shop page renders (lib/service/sdk-config.ts), built from the
+ * environment once per process, as getConfig is: the environment does not change while the
+ * server runs, and reading all of it for every page was 2 % of a page's CPU.
+ */
+export function shopBrowserServiceConfiguration(): BrowserServiceConfiguration {
+  browserConfiguration ??= browserServiceConfiguration(getConfig().SHOP_BASE_URL, shopRoutes);
+  return browserConfiguration;
 }
 
 /** What the webhook, the pending order and reconciliation need: the store and the settings. */

@@ -55,6 +55,8 @@ const pathSchema = z
 /**
  * `shopBaseUrl`: the shop's own base URL, the base of both shop addresses; `routes`: where this
  * host serves the merchant callbacks and the confirmation page (ShopRoutes, the adapter's choice).
+ * It reads the whole environment: a host builds it once per process and renders that on every
+ * page (the shop's adapter: shopBrowserServiceConfiguration).
  */
 export function browserServiceConfiguration(
   shopBaseUrl: string,
