@@ -1,6 +1,7 @@
 import "server-only";
 import { verifyPassword } from "@/lib/auth/password";
 import { getDb } from "@/lib/db/client";
+import { ADDRESS_FIELDS, type Address } from "./address";
 
 // Dummy hash so an unknown email costs the same scrypt time as a wrong password.
 const DUMMY_HASH = `scrypt$00000000000000000000000000000000$${"0".repeat(128)}`;
@@ -20,17 +21,8 @@ export interface CustomerView {
   address: SavedAddress | null;
 }
 
-export interface SavedAddress {
-  id: string;
-  given_name: string;
-  family_name: string;
-  phone: string;
-  address: string;
-  city: string;
-  state: string;
-  country_code: string;
-  postal_code: string;
-}
+/** A customer's saved address: the contract's Address fields and the row's id. */
+export type SavedAddress = Address & { id: string };
 
 type CustomerRow = Omit<CustomerView, "address"> & {
   [K in keyof SavedAddress as `a_${K}`]: SavedAddress[K] | null;
@@ -61,14 +53,9 @@ export async function getCustomer(id: string): Promise<CustomerView | null> {
         ? null
         : {
             id: row.a_id,
-            given_name: row.a_given_name ?? "",
-            family_name: row.a_family_name ?? "",
-            phone: row.a_phone ?? "",
-            address: row.a_address ?? "",
-            city: row.a_city ?? "",
-            state: row.a_state ?? "",
-            country_code: row.a_country_code ?? "",
-            postal_code: row.a_postal_code ?? "",
+            ...(Object.fromEntries(
+              ADDRESS_FIELDS.map((field) => [field, row[`a_${field}`] ?? ""]),
+            ) as Address),
           },
   };
 }

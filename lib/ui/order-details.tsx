@@ -1,18 +1,7 @@
-import { countryName } from "@/lib/shop/address";
+import { type Address, countryName } from "@/lib/shop/address";
 import { Money } from "./money";
 
-interface AddressLike {
-  given_name: string;
-  family_name: string;
-  phone: string;
-  address: string;
-  city: string;
-  state: string;
-  country_code: string;
-  postal_code: string;
-}
-
-export function AddressBlock({ title, address }: { title: string; address: AddressLike }) {
+export function AddressBlock({ title, address }: { title: string; address: Address }) {
   return (
     <section className="address-block">
       <h3>{title}</h3>
