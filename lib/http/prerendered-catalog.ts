@@ -3,7 +3,8 @@ import { type CatalogRenderVariant, catalogRenderHeaders } from "./catalog-rende
 
 /**
  * The catalog's pages (home, category, product, and the search page per query) rendered once
- * per catalog version and variant (currency; the demo's inspector placement), kept, and served to every shopper under a script policy of hashes instead of a nonce
+ * per catalog version and variant (currency; the demo's inspector placement), kept, and served
+ * to every shopper under a script policy of hashes instead of a nonce
  * (docs/decisions/catalog-rendering.md). A page is rendered by the shop asking itself for it as
  * a catalog render (lib/http/catalog-render.ts: no cookies, no session, no nonce), and stored
  * with the SHA-256 of each of its inline scripts, taken from that one render: the policy it is

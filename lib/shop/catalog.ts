@@ -143,16 +143,15 @@ export async function catalogPageAddress(
   searchParams: URLSearchParams,
 ): Promise<string | null> {
   if (pathname === "/search") {
-    const keys = [...searchParams.keys()];
-    if (keys.length === 0) return "/search";
+    if (searchParams.size === 0) return "/search";
     const raw = searchParams.get("q");
-    if (keys.length !== 1 || keys[0] !== "q" || raw === null) return null;
+    if (searchParams.size !== 1 || raw === null) return null;
     const query = searchQueryOf(raw);
     if (query !== raw) return null;
     // A decoded parameter is well-formed text, and uncut: it goes back into a URL as it is.
     return query === "" ? "/search" : `/search?q=${encodeURIComponent(query)}`;
   }
-  if ([...searchParams.keys()].length > 0) return null;
+  if (searchParams.size > 0) return null;
   return (await isCatalogPagePath(pathname)) ? pathname : null;
 }
 
