@@ -15,25 +15,61 @@ const schema = z.object({
   ADMIN_PASSWORD: z.string().min(8, "must be at least 8 characters"),
   SHOP_BASE_URL: z.url("must be an absolute URL such as http://localhost:3000"),
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-  /** Proxies in front of the shop that append to X-Forwarded-For (lib/auth/client-address.ts). */
-  TRUSTED_PROXY_HOPS: z.coerce
-    .number()
-    .int("must be a whole number of proxies")
-    .min(0)
-    .max(10, "must be 10 or fewer")
-    .default(0),
+  /** Proxies in front of the shop that append to X-Forwarded-For (lib/auth/client-address.ts).
+   *  An empty value is no value: unset, which production refuses (parseConfig). */
+  TRUSTED_PROXY_HOPS: z.preprocess(
+    (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
+    z.coerce
+      .number()
+      .int("must be a whole number of proxies")
+      .min(0)
+      .max(10, "must be 10 or fewer")
+      .optional(),
+  ),
 });
 
-export type ShopConfig = z.infer<typeof schema>;
+/** What each value of TRUSTED_PROXY_HOPS means (docs/decisions/client-address.md): said in the
+ *  production refusal, in .env.example and in the line the server logs at start. */
+export const TRUSTED_PROXY_HOPS_VALUES =
+  "0: the shop is reached directly, and a client that writes its own X-Forwarded-For chooses the address the per-address login throttle counts (the per-account lock still holds); " +
+  "N (1 to 10): N reverse proxies stand in front of the shop, each appending the address it saw to X-Forwarded-For (nginx's $proxy_add_x_forwarded_for), and the login throttle counts the entry N from the right";
 
-/** Reads and validates the environment; throws one readable message naming every bad value. */
+/** The one line a server logs at start: what the configured value means for the throttle. */
+export function trustedProxyHopsMeaning(hops: number): string {
+  return hops === 0
+    ? "TRUSTED_PROXY_HOPS=0: the shop is reached directly; a client that writes its own X-Forwarded-For chooses the address the per-address login throttle counts (the per-account lock still holds; docs/decisions/client-address.md)"
+    : `TRUSTED_PROXY_HOPS=${hops}: ${hops} reverse ${hops === 1 ? "proxy appends" : "proxies append"} to X-Forwarded-For; the login throttle counts the entry ${hops} from the right, never one the client wrote (docs/decisions/client-address.md)`;
+}
+
+export type ShopConfig = Omit<z.infer<typeof schema>, "TRUSTED_PROXY_HOPS"> & {
+  TRUSTED_PROXY_HOPS: number;
+};
+
+/**
+ * Reads and validates the environment; throws one readable message naming every bad value.
+ * With NODE_ENV=production TRUSTED_PROXY_HOPS must be set, 0 included: left unset, a shop
+ * reached directly would silently let clients choose their throttle address (the issue
+ * docs/decisions/client-address.md names), as missing service settings would silently talk to
+ * the demo's emulator (docs/decisions/production-settings.md). Elsewhere it defaults to 0.
+ */
 export function parseConfig(env: Record<string, string | undefined>): ShopConfig {
   const result = schema.safeParse(env);
-  if (!result.success) {
-    const lines = result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+  const lines = result.success
+    ? []
+    : result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+  if (env.NODE_ENV === "production" && !env.TRUSTED_PROXY_HOPS?.trim()) {
+    lines.push(
+      `  TRUSTED_PROXY_HOPS: required with NODE_ENV=production, 0 included (${TRUSTED_PROXY_HOPS_VALUES})`,
+    );
+  }
+  if (!result.success || lines.length > 0) {
     throw new Error(`Invalid shop configuration (see .env.example):\n${lines.join("\n")}`);
   }
-  return { ...result.data, SHOP_BASE_URL: result.data.SHOP_BASE_URL.replace(/\/+$/, "") };
+  return {
+    ...result.data,
+    SHOP_BASE_URL: result.data.SHOP_BASE_URL.replace(/\/+$/, ""),
+    TRUSTED_PROXY_HOPS: result.data.TRUSTED_PROXY_HOPS ?? 0,
+  };
 }
 
 let cached: ShopConfig | undefined;

@@ -67,8 +67,40 @@ describe("the server's start with NODE_ENV=production", () => {
     }
   });
 
+  it("stops the process without TRUSTED_PROXY_HOPS, saying what 0 and N mean", async () => {
+    vi.stubEnv("NEXT_RUNTIME", "nodejs");
+    vi.stubEnv("NODE_ENV", "production");
+    for (const [name, value] of Object.entries({ ...shopSettings, ...everyServiceSetting })) {
+      vi.stubEnv(name, value);
+    }
+    vi.stubEnv("TRUSTED_PROXY_HOPS", undefined);
+    const exit = vi.spyOn(process, "exit").mockImplementation((code) => {
+      throw new Error(`exit ${code}`);
+    });
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      await expect(register()).rejects.toThrow("exit 1");
+      expect(logged).toHaveBeenCalledTimes(1);
+      const message = String(logged.mock.calls[0]?.[0]);
+      expect(message).toMatch(/^Refusing to start: Invalid shop configuration/);
+      expect(message).toContain("TRUSTED_PROXY_HOPS: required with NODE_ENV=production");
+      expect(message).toContain("0: the shop is reached directly");
+      expect(message).toContain("N (1 to 10): N reverse proxies");
+      // Said once, although the service check reads the shop's settings too.
+      expect(message.match(/TRUSTED_PROXY_HOPS: required/g)).toHaveLength(1);
+    } finally {
+      exit.mockRestore();
+      logged.mockRestore();
+    }
+  });
+
   it("accepts every setting, and checks the browser's ones too", () => {
-    const env = { NODE_ENV: "production", ...shopSettings, ...everyServiceSetting };
+    const env = {
+      NODE_ENV: "production",
+      ...shopSettings,
+      TRUSTED_PROXY_HOPS: "0",
+      ...everyServiceSetting,
+    };
     expect(() => checkServiceSettingsAtStart(env)).not.toThrow();
     expect(() => checkServiceSettingsAtStart({ ...env, SERVICE_PRODUCTS: "ep1; x" })).toThrow(
       /SERVICE_PRODUCTS/,
