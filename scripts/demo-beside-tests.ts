@@ -4,16 +4,18 @@
 // a second start is refused and says where the first runs, runs two storefront journeys beside it
 // on the suite's own ports (one stack: e2e/support/stack.ts), then checks that the demo still
 // answers from its own production build, that none of its processes died, that its database and
-// build are as they were and the suite's orders are in the suite's database, and stops it.
+// build are as they were and the suite's orders are in the suite's database, and stops it; then
+// that a start with another program on the demo's port is refused (a stale lock aside).
 // A demo of this checkout already running (someone's) is used as it is and left running; its
 // database is then not compared (its user may be shopping). Writes test-results/demo-beside-tests.json.
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { stackOf } from "../e2e/support/stack";
-import { demoAddresses, portTaken, runningDemo } from "./lib/demo-lock.mjs";
+import { DEMO_LOCK, demoAddresses, portTaken, runningDemo } from "./lib/demo-lock.mjs";
 // @ts-expect-error: plain ESM helpers shared with the other scripts
 import { loadEnv, root } from "./lib/env.mjs";
 
@@ -117,6 +119,41 @@ function finish(
     }
     child.on("close", (code) => resolve({ code: code ?? 1, output }));
   });
+}
+
+/**
+ * The hostile case of a start: a lock left by a demo killed with SIGKILL (its process gone) and
+ * another program on the demo's shop port. The stale lock is no reason to refuse, the port is:
+ * the demo says so and exits before installing, migrating or building anything.
+ */
+async function refusedBesideAnotherProgram(port: number): Promise<void> {
+  const gone = spawnSync(process.execPath, ["-e", ""]).pid;
+  mkdirSync(path.dirname(DEMO_LOCK), { recursive: true });
+  writeFileSync(DEMO_LOCK, JSON.stringify({ pid: gone, shopUrl: "http://localhost:1" }));
+  const squatter = createServer((_, response) => response.end("another program"));
+  await new Promise<void>((done) => squatter.listen(port, done));
+  try {
+    const start = await finish(
+      process.execPath,
+      ["scripts/demo.mjs", "--no-install"],
+      process.env,
+      false,
+    );
+    const said = `Port ${port} (the demo's shop`;
+    check(
+      "npm run demo beside another program on its port refuses, naming the port (a stale lock aside)",
+      start.code === 1 && start.output.includes(said) && !existsSync(DEMO_LOCK),
+      start.code === 1 && start.output.includes(said)
+        ? `exit 1: "${said}, … is taken by another program"`
+        : `exit ${start.code}: ${start.output.trim().split("\n").slice(-3).join(" | ")}`,
+    );
+  } finally {
+    await new Promise((done) => squatter.close(done));
+    // Only the stale lock written here, should the demo have left it.
+    if (existsSync(DEMO_LOCK) && readFileSync(DEMO_LOCK, "utf8").includes(`"pid":${gone},`)) {
+      rmSync(DEMO_LOCK, { force: true });
+    }
+  }
 }
 
 async function main(): Promise<boolean> {
@@ -321,6 +358,7 @@ async function main(): Promise<boolean> {
       "the demo stops on Ctrl-C: its ports free, its lock gone",
       free && runningDemo() === null,
     );
+    if (free) await refusedBesideAnotherProgram(demo.shopPort);
   }
   const ok =
     checks.every((c) => c.outcome !== "failed") && stats.unexpected === 0 && stats.flaky === 0;
