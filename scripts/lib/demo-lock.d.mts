@@ -11,7 +11,7 @@ export interface RunningDemo extends DemoAddresses {
 }
 export const DEMO_LOCK: string;
 export function demoAddresses(env?: Record<string, string | undefined>): DemoAddresses;
-export function runningDemo(): RunningDemo | null;
-export function claimDemo(addresses: DemoAddresses): RunningDemo | null;
-export function releaseDemo(): void;
+export function runningDemo(file?: string): RunningDemo | null;
+export function claimDemo(addresses: DemoAddresses, file?: string): RunningDemo | null;
+export function releaseDemo(file?: string): void;
 export function portTaken(port: number): Promise<boolean>;

@@ -39,9 +39,9 @@ function isDemoProcess(pid) {
   }
 }
 
-function readLock() {
+function readLock(file) {
   try {
-    const lock = JSON.parse(readFileSync(DEMO_LOCK, "utf8"));
+    const lock = JSON.parse(readFileSync(file, "utf8"));
     return Number.isInteger(lock?.pid) && lock.pid > 0 ? lock : null;
   } catch {
     return null;
@@ -49,33 +49,34 @@ function readLock() {
 }
 
 /** This checkout's running demo ({ pid, shopUrl, emulatorUrl, startedAt }), or null. */
-export function runningDemo() {
-  const lock = readLock();
+export function runningDemo(file = DEMO_LOCK) {
+  const lock = readLock(file);
   return lock && isDemoProcess(lock.pid) ? lock : null;
 }
 
-/** Claims the lock for this process; returns null, or the demo that holds it already. */
-export function claimDemo(addresses) {
-  mkdirSync(path.dirname(DEMO_LOCK), { recursive: true });
+/** Claims the lock for this process until it exits; returns null, or the demo that holds it
+ *  already. */
+export function claimDemo(addresses, file = DEMO_LOCK) {
+  mkdirSync(path.dirname(file), { recursive: true });
   const mine = { pid: process.pid, ...addresses, startedAt: new Date().toISOString() };
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      writeFileSync(DEMO_LOCK, `${JSON.stringify(mine, null, 2)}\n`, { flag: "wx" });
-      process.on("exit", releaseDemo);
+      writeFileSync(file, `${JSON.stringify(mine, null, 2)}\n`, { flag: "wx" });
+      process.on("exit", () => releaseDemo(file));
       return null;
     } catch (error) {
       if (error.code !== "EEXIST") throw error;
     }
-    const holder = runningDemo();
+    const holder = runningDemo(file);
     if (holder) return holder;
-    rmSync(DEMO_LOCK, { force: true }); // stale: its process is gone
+    rmSync(file, { force: true }); // stale: its process is gone
   }
-  return runningDemo() ?? { pid: 0, ...addresses };
+  return runningDemo(file) ?? { pid: 0, ...addresses };
 }
 
 /** Removes the lock if this process holds it. */
-export function releaseDemo() {
-  if (readLock()?.pid === process.pid) rmSync(DEMO_LOCK, { force: true });
+export function releaseDemo(file = DEMO_LOCK) {
+  if (readLock(file)?.pid === process.pid) rmSync(file, { force: true });
 }
 
 /** Something accepts connections on this port of this machine (IPv4 or IPv6 loopback). */
