@@ -1,6 +1,10 @@
 import type { NextConfig } from "next";
 
 const nextConfig: NextConfig = {
+  // `npm run demo` builds and serves its own folder (scripts/demo.mjs sets SHOP_DIST_DIR), so the
+  // browser suites' test build in `.next` and a benchmark's build never replace the running
+  // demo's, nor the demo's build theirs.
+  distDir: process.env.SHOP_DIST_DIR === ".next-demo" ? ".next-demo" : ".next",
   // The emulator lives in the same repository but is the other party: never bundle it.
   serverExternalPackages: [
     "better-sqlite3",

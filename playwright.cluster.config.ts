@@ -5,8 +5,8 @@ import { CHROMIUM_LAUNCH_OPTIONS } from "./scripts/chromium-launch";
 // The Playwright project `cluster`: the shop as it runs at scale (docs/decisions/scaling.md). Two
 // `next start` instances of the production build (`next build` first) on PostgreSQL, Debian's
 // nginx round robin in front, the service emulator sending its webhooks to the balancer. All of
-// it is started by scripts/cluster.mjs on ports of its own, so it never meets the single-instance
-// suite's 3000/4010; its control port lets a test kill and restart an instance.
+// it is started by scripts/cluster.mjs on ports of its own, so it never meets the demo's 3000/4010 or
+// the single-instance suite's 3800/4800; its control port lets a test kill and restart an instance.
 export const CLUSTER = {
   balancer: 3300,
   emulator: 4300,

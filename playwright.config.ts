@@ -6,7 +6,8 @@ import { CHROMIUM_LAUNCH_OPTIONS } from "./scripts/chromium-launch";
 // Browser tests run against the production build (`next build` first; npm test does it) with
 // their own databases, migrated and seeded fresh by scripts/e2e-server.mjs.
 // Each worker has a storefront + emulator pair of its own (./e2e/support/stack.ts): E2E_WORKERS
-// of them (default 2), the shop on 3000 + k and the emulator on 4010 + k.
+// of them (default 2), the shop on 3800 + k and the emulator on 4800 + k: never the demo's ports,
+// database or build folder, so the suite runs while `npm run demo` is up.
 const STACKS = Array.from({ length: stackCount() }, (_, k) => stackOf(k));
 // An EMULATOR_URL left in the shell would put every worker on one emulator (e2e/support/emulator.ts
 // honours it for the cluster project, which has one of its own).

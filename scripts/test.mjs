@@ -43,6 +43,7 @@ const reports = {
   release: "sdk-release-report/results.json",
   cluster: "test-results/cluster.json",
   minimalShop: "test-results/minimal-shop.json",
+  demoBeside: "test-results/demo-beside-tests.json",
 };
 step("Unit tests (vitest run)", () =>
   run(bin("vitest"), [
@@ -79,6 +80,14 @@ step("SDK release suite: both browser suites against the emulator's own SDK buil
     env: { ...process.env, CHROMIUM_PATH: chromium },
   }),
 );
+// `npm run demo` and the browser suite at once (README): the real demo (its own build folder,
+// database and ports), a second start refused, two journeys beside it on the suite's ports, then
+// the demo still answering, its database and build as they were (scripts/demo-beside-tests.ts).
+step("The demo and the browser suite side by side", () =>
+  run(bin("tsx"), ["scripts/demo-beside-tests.ts"], {
+    env: { ...process.env, CHROMIUM_PATH: chromium },
+  }),
+);
 // The second host (examples/minimal-shop: its own data layer and login, lib/service compiled in
 // place) against the packed emulator installed from its tarball: go-live scenarios 1 and 2 in
 // Chromium, then the readiness report with --strict --active.
@@ -112,17 +121,24 @@ const units = [json(reports.unit), json(reports.unitPostgres)];
 const release = json(reports.release).builds.flatMap((b) => b.tests);
 const cluster = json(reports.cluster).stats;
 const minimalShop = json(reports.minimalShop).stats;
+const demoBeside = json(reports.demoBeside);
+const demoChecks = (outcome) => demoBeside.checks.filter((c) => c.outcome === outcome).length;
 const passed =
   units.reduce((n, u) => n + u.numPassedTests, 0) +
   release.filter((t) => t.outcome === "passed").length +
   cluster.expected +
-  minimalShop.expected;
+  minimalShop.expected +
+  demoChecks("passed") +
+  demoBeside.journeys.expected;
 const failed =
   units.reduce((n, u) => n + u.numFailedTests, 0) +
   release.filter((t) => t.outcome === "failed").length +
   cluster.unexpected +
   cluster.flaky +
   minimalShop.unexpected +
-  minimalShop.flaky;
+  minimalShop.flaky +
+  demoChecks("failed") +
+  demoBeside.journeys.unexpected +
+  demoBeside.journeys.flaky;
 console.log(`\nAll checks passed in ${((Date.now() - started) / 1000).toFixed(0)} s.`);
 console.log(`${passed} passed, ${failed} failed`);

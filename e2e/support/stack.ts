@@ -1,7 +1,8 @@
 // One storefront + emulator pair per Playwright worker. The control API resets, faults and moves
 // the clock of a whole emulator, and the shop binds one merchant (SERVICE_* settings), so two
 // journeys running at once never share either: worker k (its parallel index, stable across
-// worker restarts) drives the shop on 3000 + k, the emulator on 4010 + k, and its own database.
+// worker restarts) drives the shop on 3800 + k, the emulator on 4800 + k, and its own database.
+// Never the demo's 3000 and 4010 (nor its dev.db): `npm test` runs while `npm run demo` is up.
 // playwright.config.ts starts every stack before the first test; a worker reads its own through
 // TEST_PARALLEL_INDEX, which Playwright sets in each worker process (the config file too is
 // evaluated there, so its baseURL is the worker's shop).
@@ -20,9 +21,15 @@ export interface Stack {
   databaseFile: string;
 }
 
-/** E2E_SHOP_PORT moves the shops (a second checkout running its suite beside this one). */
-const SHOP_BASE_PORT = Number(process.env.E2E_SHOP_PORT ?? 3000);
-const EMULATOR_BASE_PORT = Number(process.env.EMULATOR_PORT ?? 4010);
+/** The first stack's ports when nothing moves them: a range the demo (3000, 4010), the cluster
+ *  project (3300-3302, 3399, 4300), the SDK page suite (4110), `npm run bench:pages` (3100,
+ *  3101, 4210) and the second host (5510, 5520) never use, eight stacks wide. */
+export const DEFAULT_SHOP_PORT = 3800;
+export const DEFAULT_EMULATOR_PORT = 4800;
+/** E2E_SHOP_PORT and EMULATOR_PORT move them (a second checkout running its suite beside this
+ *  one); EMULATOR_PORT=0: no bundled emulator (a staging service). */
+const SHOP_BASE_PORT = Number(process.env.E2E_SHOP_PORT ?? DEFAULT_SHOP_PORT);
+const EMULATOR_BASE_PORT = Number(process.env.EMULATOR_PORT ?? DEFAULT_EMULATOR_PORT);
 
 export function stackOf(index: number): Stack {
   const emulatorPort = EMULATOR_BASE_PORT > 0 ? EMULATOR_BASE_PORT + index : 0;
@@ -36,7 +43,7 @@ export function stackOf(index: number): Stack {
       emulatorPort > 0 ? `http://localhost:${emulatorPort}/assets` : process.env.SERVICE_ASSETS_URL,
     // A checkout whose shops were moved (E2E_SHOP_PORT) has databases of its own as well.
     databaseFile:
-      SHOP_BASE_PORT !== 3000
+      SHOP_BASE_PORT !== DEFAULT_SHOP_PORT
         ? `e2e-${SHOP_BASE_PORT + index}.db`
         : index === 0
           ? "e2e.db"

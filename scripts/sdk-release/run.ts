@@ -281,14 +281,16 @@ async function runBuild(spec: BuildSpec, options: ReleaseOptions): Promise<Build
   return result;
 }
 
-/** The storefront suite runs against `next start`: build once when there is no build yet. */
+/** The storefront suite runs against `next start`: build once when there is no build yet, with
+ *  the shop's test clock its journeys move (`npm run build:test`). */
 async function ensureShopBuild(): Promise<void> {
   if (existsSync(path.join(ROOT, ".next/BUILD_ID"))) return;
-  console.log("No storefront build yet: running next build first.");
+  console.log("No storefront build yet: running next build (SHOP_TEST_CLOCK=1) first.");
   const code = await new Promise<number>((resolve) => {
     const child = spawn(path.join(ROOT, "node_modules/.bin/next"), ["build"], {
       cwd: ROOT,
       stdio: "inherit",
+      env: { ...process.env, SHOP_TEST_CLOCK: "1" },
     });
     child.on("close", (c) => resolve(c ?? 1));
   });
@@ -298,7 +300,7 @@ async function ensureShopBuild(): Promise<void> {
 export async function runRelease(options: ReleaseOptions): Promise<BuildResult[]> {
   await ensureShopBuild();
   const results: BuildResult[] = [];
-  // One build after the other: both use the same fixed ports (3000, 4010, 4110).
+  // One build after the other: both use the same fixed ports (4110, and 3800/4800 and up).
   for (const spec of options.builds) results.push(await runBuild(spec, options));
   return results;
 }
