@@ -66,7 +66,7 @@ export function loginKeys(audience: LoginAudience, email: string, address: strin
 /**
  * The most rows LoginThrottle ever holds, whatever fails (docs/decisions/login-throttle-storage.md).
  * Rows are the last hour's failing accounts and the last hour's sign-in addresses (an attempt
- * claims its address before the password check), about 150 bytes each with the key's index.
+ * claims its address before the password check).
  */
 export const LOGIN_THROTTLE_MAX_ROWS = 10_000;
 
