@@ -150,8 +150,12 @@ async function admitRow(key: string, until: number, now: Date): Promise<boolean>
 
 /** An overflow bucket's row (one of RESERVED_ROWS: created whatever the count). */
 async function ensureOverflowRow(key: string, now: Date): Promise<void> {
-  await getDb()
-    .loginThrottle.create({ data: { key, failures: 0, lastFailureAt: now } })
+  const db = getDb();
+  // Read first: the bucket exists for the whole of a flood, and a failed insert is an error in
+  // PostgreSQL's log each time.
+  if (await db.loginThrottle.findUnique({ where: { key }, select: { key: true } })) return;
+  await db.loginThrottle
+    .create({ data: { key, failures: 0, lastFailureAt: now } })
     .catch((error: unknown) => {
       // P2002: the unique key exists already, which is all that was wanted.
       if ((error as { code?: unknown } | null)?.code !== "P2002") throw error;
