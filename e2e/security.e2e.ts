@@ -2,8 +2,12 @@
 // only these; `npm test` runs them with everything else). Each one is what an attacker or a
 // careless operator would try: a copied cookie, guessed passwords, a crafted `next`, a framing
 // page, a huge body, a foreign page driving the emulator's control API.
+import { spawn } from "node:child_process";
 import { createHmac } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import type { Browser, BrowserContext, Locator, Page } from "@playwright/test";
 import Database from "better-sqlite3";
 import { REDIRECT_BYPASSES } from "../test-support/redirect-bypasses";
@@ -158,6 +162,65 @@ test.describe("login throttling @security", () => {
         i < 5 ? "do not match an account" : "Too many failed sign-in attempts",
       );
     }
+  });
+});
+
+test.describe("production settings @security", () => {
+  /**
+   * This build's `next start` as a host runs it (NODE_ENV=production; `.env` supplies the rest),
+   * with TRUSTED_PROXY_HOPS as given ("" is unset: Next.js keeps a variable already present
+   * rather than take `.env`'s). Resolves with its exit code and everything it printed when it
+   * exits: by itself when it refuses, or stopped here once it has logged its start line.
+   */
+  function startShop(
+    hops: string,
+  ): Promise<{ code: number | null; stopped: boolean; output: string }> {
+    const dir = mkdtempSync(path.join(tmpdir(), "shop-start-"));
+    const child = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", "0"], {
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        TRUSTED_PROXY_HOPS: hops,
+        // Never migrated: the server is stopped as soon as it has said what it had to say.
+        DATABASE_URL: `file:${path.join(dir, "never-used.db")}`,
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    let stopped = false;
+    return new Promise((resolve, reject) => {
+      const read = (chunk: Buffer) => {
+        output += chunk.toString();
+        if (!stopped && /TRUSTED_PROXY_HOPS=\d+: [^\n]*\n/.test(output)) {
+          stopped = true;
+          child.kill();
+        }
+      };
+      child.stdout.on("data", read);
+      child.stderr.on("data", read);
+      child.on("error", reject);
+      child.on("exit", (code) => {
+        rmSync(dir, { recursive: true, force: true });
+        resolve({ code, stopped, output });
+      });
+    });
+  }
+
+  test("without TRUSTED_PROXY_HOPS the server refuses to start, saying what 0 and N mean; 0 said out loud starts", async () => {
+    const refused = await startShop("");
+    expect(refused).toMatchObject({ code: 1, stopped: false });
+    expect(refused.output).toContain(
+      "Refusing to start: Invalid shop configuration (see .env.example):\n  TRUSTED_PROXY_HOPS: required with NODE_ENV=production, 0 included",
+    );
+    expect(refused.output).toContain("0: the shop is reached directly");
+    expect(refused.output).toContain("N (1 to 10): N reverse proxies stand in front of the shop");
+    const started = await startShop("0");
+    expect(started.output).toContain(
+      "TRUSTED_PROXY_HOPS=0: the shop is reached directly; a client that writes its own X-Forwarded-For chooses the address",
+    );
+    expect(started.output).not.toContain("Refusing to start");
+    // Stopped here once it had said so, not exited by itself.
+    expect(started.stopped).toBe(true);
   });
 });
 

@@ -124,6 +124,100 @@ describe("what anonymous login attempts store is bounded", () => {
     // seconds of work on PostgreSQL, not a wait on any clock.
   }, 30_000);
 
+  it("a flood of 10,000 failed logins, each a new email from a new address, stays within the cap, and an account's own lock still holds", async () => {
+    await shop.db.loginThrottle.deleteMany();
+    // The cap is LOGIN_THROTTLE_MAX_ROWS for every login; a small one here reaches it in about
+    // a hundred attempts instead of thousands, through the same code.
+    const cap = 400;
+    const now = new Date("2027-01-01T14:00:00Z");
+    const verified = new Set<number>();
+    const guess = (n: number) => async () => {
+      verified.add(n);
+      return null;
+    };
+    // As a client reaching `next start` directly with TRUSTED_PROXY_HOPS=0 writes a new
+    // X-Forwarded-For each time (docs/decisions/client-address.md).
+    const address = (n: number) => clientAddressFrom(`198.18.${n >> 8}.${n & 255}`, 0);
+    const login = (email: string, n: number, verify: () => Promise<string | null>, at = now) =>
+      throttledLogin("shopper", email, address(n), verify, at, cap);
+    const results = [];
+    for (let batch = 0; batch < 100; batch++) {
+      results.push(
+        ...(await Promise.all(
+          Array.from({ length: 100 }, (_, i) =>
+            login(`wave${batch}-${i}@example.com`, batch * 100 + i, guess(batch * 100 + i)),
+          ),
+        )),
+      );
+    }
+    const rows = await shop.db.loginThrottle.count();
+    expect(rows).toBeLessThanOrEqual(cap);
+    // New addresses had rows of their own up to half the cap, then shared the overflow bucket,
+    // which its allowance locked: the flood was throttled as a whole.
+    // Every other attempt was refused before its password was checked.
+    expect(verified.size).toBeLessThanOrEqual(cap / 4 + ADDRESS_POLICY.free + 1);
+    const refused = results.filter((_, n) => !verified.has(n));
+    expect(refused).toHaveLength(10_000 - verified.size);
+    expect(refused.every((r) => !r.ok && r.locked)).toBe(true);
+
+    // During the flood: a real account guessed from addresses that have rows of their own is
+    // locked after its allowance, and then not even the right password is checked.
+    const guesses = [];
+    for (let n = 0; n < 19; n++) guesses.push(await login("victim@example.com", n, wrong));
+    expect(guesses.slice(0, ACCOUNT_POLICY.free).every((r) => !r.ok && !r.locked)).toBe(true);
+    expect(guesses.slice(ACCOUNT_POLICY.free).every((r) => !r.ok && r.locked)).toBe(true);
+    let checked = false;
+    const owner = await login("victim@example.com", 19, async () => {
+      checked = true;
+      return "victim";
+    });
+    expect(owner).toMatchObject({ ok: false, locked: true });
+    expect(checked).toBe(false);
+    // After the flood the account's lock still stands until it ends, as it always does.
+    const later = new Date(now.getTime() + (ACCOUNT_POLICY.firstLockSeconds - 1) * 1000);
+    expect(await login("victim@example.com", 20, right, later)).toMatchObject({ locked: true });
+    expect(await shop.db.loginThrottle.count()).toBeLessThanOrEqual(cap);
+    // 10,000 requests are 10,000 database round trips at least (a refused one costs the lock
+    // check only): seconds of work, not a wait on any clock.
+  }, 120_000);
+
+  it("past the cap, accounts without a row of their own are counted together and locked together; accounts with one keep their own count", async () => {
+    await shop.db.loginThrottle.deleteMany();
+    const cap = 40;
+    const now = new Date("2027-01-01T16:00:00Z");
+    const login = (email: string, address: string, verify: () => Promise<string | null> = wrong) =>
+      throttledLogin("shopper", email, address, verify, now, cap);
+    // Ten addresses get rows of their own (half the cap, with their accounts' rows), then spend
+    // their allowance on new emails until the accounts fill the table.
+    for (let a = 0; a < 10; a++) await login(`first${a}@example.com`, `192.0.2.${a}`);
+    expect(await login("known@example.com", "192.0.2.0")).toMatchObject({ locked: false });
+    let n = 0;
+    let rows = 0;
+    while ((rows = await shop.db.loginThrottle.count()) < cap - 4) {
+      await login(`filler${n}@example.com`, `192.0.2.${n % 10}`);
+      n += 1;
+    }
+    // The next new accounts share the overflow bucket: its fifth failure locks them all, and
+    // the table holds no more rows than the cap (the bucket is one of the four kept for them).
+    const shared = [];
+    for (let i = 0; i < ACCOUNT_POLICY.free + 1; i++) {
+      shared.push(await login(`late${i}@example.com`, `192.0.2.${i % 10}`));
+    }
+    expect(shared.slice(0, ACCOUNT_POLICY.free).every((r) => !r.ok && !r.locked)).toBe(true);
+    expect(shared.at(-1)).toMatchObject({ ok: false, locked: true });
+    expect(await shop.db.loginThrottle.count()).toBeLessThanOrEqual(cap);
+    let checked = false;
+    const rowless = await login("never-failed@example.com", "192.0.2.9", async () => {
+      checked = true;
+      return "customer";
+    });
+    expect(rowless).toMatchObject({ ok: false, locked: true });
+    expect(checked).toBe(false);
+    // An account that failed before the table filled still has its own count: not locked.
+    expect((await login("known@example.com", "192.0.2.8", right)).ok).toBe(true);
+    expect(rows).toBe(cap - 4);
+  });
+
   it("after a lock ends, one attempt of a burst is let through, then the address is locked longer", async () => {
     await shop.db.loginThrottle.deleteMany();
     const start = new Date("2027-01-01T12:00:00Z");
