@@ -4,9 +4,17 @@
 // image. A change to what the guide shows fails here until the pictures are retaken:
 //   npm run screenshots:update
 // Its own run (playwright.screenshots.config.ts, a step of npm test), not the storefront suite's.
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import type { Page } from "@playwright/test";
 import { adminLogin, CARDS, fillCard } from "./fixtures";
 import { expect, test } from "./support/fixtures";
+
+/** The guide's pictures: the expectations of this run (playwright.screenshots.config.ts). */
+const SCREENSHOTS = path.resolve("docs/screenshots");
+/** The pictures this run compared. */
+const compared = new Set<string>();
 
 /**
  * What differs from one run to the next, whatever the shop shows, written as the guide writes it
@@ -75,6 +83,7 @@ async function expectGuideScreen(
     MOVING.map((pattern) => pattern.source),
   );
   await expect(page).toHaveScreenshot(name, options);
+  compared.add(name);
   await page.evaluate(() =>
     (window as unknown as { thawGuideScreen: () => void }).thawGuideScreen(),
   );
@@ -130,10 +139,27 @@ test("the demo guide's pictures are the screens the shop shows @emulator", async
   await expect(page.getByTestId("reconcile-report")).toContainText("Listed");
   await expectGuideScreen(page, "5-admin-reconcile.png");
 
-  // The list again, its order numbers as they are, to open the order.
-  await page.goto("/admin");
   await page.getByRole("link", { name: number }).click();
   await page.getByRole("button", { name: "Mark shipped" }).click();
   await expect(page.getByTestId("admin-order-status")).toHaveText("Shipped");
   await expectGuideScreen(page, "6-admin-order-update.png", { fullPage: true });
+  expect([...compared].sort()).toEqual(readdirSync(SCREENSHOTS).sort());
+});
+
+test("every picture the docs show is one of the guide's screens compared here", () => {
+  // Every Markdown file of the checkout (git's view: no node_modules, no build output).
+  const docs = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard"], {
+    encoding: "utf8",
+  })
+    .split("\n")
+    .filter((file) => file.endsWith(".md"));
+  const shown = docs.flatMap((doc) =>
+    [...readFileSync(doc, "utf8").matchAll(/!\[[^\]]*\]\(([^)\s]+)\)|<img[^>]*\ssrc="([^"]+)"/g)]
+      .map((m) => m[1] ?? m[2] ?? "")
+      .filter((src) => !/^https?:/.test(src))
+      .map((src) => path.relative(SCREENSHOTS, path.resolve(path.dirname(doc), src))),
+  );
+  expect(shown.length).toBeGreaterThan(0);
+  // A picture outside docs/screenshots/ would be one no test compares.
+  expect(new Set(shown)).toEqual(new Set(readdirSync(SCREENSHOTS)));
 });
