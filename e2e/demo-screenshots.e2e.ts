@@ -82,7 +82,8 @@ async function expectGuideScreen(
     },
     MOVING.map((pattern) => pattern.source),
   );
-  await expect(page).toHaveScreenshot(name, options);
+  // Soft: the journey goes on, so one run names every picture that no longer matches.
+  await expect.soft(page).toHaveScreenshot(name, options);
   compared.add(name);
   await page.evaluate(() =>
     (window as unknown as { thawGuideScreen: () => void }).thawGuideScreen(),
