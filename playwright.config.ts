@@ -1,6 +1,6 @@
 import { defineConfig, devices } from "@playwright/test";
 import type { ServiceVariantOptions } from "./e2e/support/fixtures";
-import { STACK, stackCount, stackOf } from "./e2e/support/stack";
+import { STACK, stackCount, stackOf, stacksWebServer } from "./e2e/support/stack";
 import { CHROMIUM_LAUNCH_OPTIONS } from "./scripts/chromium-launch";
 
 // Browser tests run against the production build (`next build` first; npm test does it) with
@@ -19,11 +19,14 @@ delete process.env.EMULATOR_URL;
 const READINESS = "**/readiness.e2e.ts";
 // Several instances behind a balancer: their own project (playwright.cluster.config.ts).
 const CLUSTER = "cluster/**";
+// The demo guide's pictures: their own run (playwright.screenshots.config.ts), never inside the
+// SDK release suite, which runs this config.
+const GUIDE_SCREENSHOTS = "**/demo-screenshots.e2e.ts";
 
 export default defineConfig<ServiceVariantOptions>({
   testDir: "e2e",
   testMatch: "**/*.e2e.ts",
-  testIgnore: CLUSTER,
+  testIgnore: [CLUSTER, GUIDE_SCREENSHOTS],
   outputDir: "test-results/e2e",
   globalSetup: "./e2e/support/warm-up.ts",
   retries: 0,
@@ -53,19 +56,8 @@ export default defineConfig<ServiceVariantOptions>({
   // readiness report is judged last, on the traffic of everything before it, on every stack's
   // emulator.
   projects: [
-    { name: "storefront", testIgnore: [READINESS, CLUSTER] },
+    { name: "storefront", testIgnore: [READINESS, CLUSTER, GUIDE_SCREENSHOTS] },
     { name: "readiness", testMatch: READINESS, dependencies: ["storefront"] },
   ],
-  // Every stack's storefront, and its emulator unless a staging service stands in, started
-  // together by one script (scripts/e2e-stacks.mjs), which says when every one answers.
-  webServer: {
-    name: "stacks",
-    command: "node scripts/e2e-stacks.mjs",
-    wait: { stdout: /^every stack answers/m },
-    reuseExistingServer: false,
-    timeout: 90_000,
-    stdout: "ignore",
-    stderr: "pipe",
-    env: { E2E_STACKS: JSON.stringify(STACKS) },
-  },
+  webServer: stacksWebServer(STACKS),
 });

@@ -41,6 +41,7 @@ const reports = {
   // Both browser suites (the SDK on the emulator's test page and the storefront) run once, inside
   // the SDK release suite against the emulator's own SDK build (scripts/sdk-release/run.ts).
   release: "sdk-release-report/results.json",
+  screenshots: "test-results/screenshots.json",
   cluster: "test-results/cluster.json",
   minimalShop: "test-results/minimal-shop.json",
   demoBeside: "test-results/demo-beside-tests.json",
@@ -74,6 +75,27 @@ step("Unit and route tests on PostgreSQL (TEST_DATABASE=postgresql)", () =>
 // the browser suite moves it instead of waiting on real time. `npm run build` never has it.
 step("Test build (next build, SHOP_TEST_CLOCK=1)", () =>
   run(bin("next"), ["build"], { env: { ...process.env, SHOP_TEST_CLOCK: "1" } }),
+);
+// The demo guide's pictures (docs/screenshots/) compared with the screens of this build: their own
+// run on one stack (playwright.screenshots.config.ts), not inside the SDK release suite, where a
+// candidate SDK's new look must not fail the shop's guide. `npm run screenshots:update` retakes them.
+step("Demo guide screenshots (playwright.screenshots.config.ts)", () =>
+  run(
+    bin("playwright"),
+    [
+      "test",
+      "-c",
+      "playwright.screenshots.config.ts",
+      `--reporter=${process.env.CI ? "line" : "list"},json`,
+    ],
+    {
+      env: {
+        ...process.env,
+        CHROMIUM_PATH: chromium,
+        PLAYWRIGHT_JSON_OUTPUT_FILE: `${root}/${reports.screenshots}`,
+      },
+    },
+  ),
 );
 step("SDK release suite: both browser suites against the emulator's own SDK build", () =>
   run(bin("tsx"), ["scripts/sdk-release/run.ts"], {
@@ -119,6 +141,7 @@ step("Browser tests of the storefront at scale (project cluster)", () =>
 const json = (file) => JSON.parse(readFileSync(`${root}/${file}`, "utf8"));
 const units = [json(reports.unit), json(reports.unitPostgres)];
 const release = json(reports.release).builds.flatMap((b) => b.tests);
+const screenshots = json(reports.screenshots).stats;
 const cluster = json(reports.cluster).stats;
 const minimalShop = json(reports.minimalShop).stats;
 const demoBeside = json(reports.demoBeside);
@@ -126,6 +149,7 @@ const demoChecks = (outcome) => demoBeside.checks.filter((c) => c.outcome === ou
 const passed =
   units.reduce((n, u) => n + u.numPassedTests, 0) +
   release.filter((t) => t.outcome === "passed").length +
+  screenshots.expected +
   cluster.expected +
   minimalShop.expected +
   demoChecks("passed") +
@@ -133,6 +157,8 @@ const passed =
 const failed =
   units.reduce((n, u) => n + u.numFailedTests, 0) +
   release.filter((t) => t.outcome === "failed").length +
+  screenshots.unexpected +
+  screenshots.flaky +
   cluster.unexpected +
   cluster.flaky +
   minimalShop.unexpected +

@@ -61,3 +61,21 @@ export function stackCount(): number {
 
 /** The stack of this worker (stack 0 in the runner process, which runs no test). */
 export const STACK = stackOf(Number(process.env.TEST_PARALLEL_INDEX ?? 0));
+
+/**
+ * The one web server of a browser run: every stack's storefront, and its emulator unless a
+ * staging service stands in, started together by scripts/e2e-stacks.mjs, which says when every
+ * one answers.
+ */
+export function stacksWebServer(stacks: Stack[]) {
+  return {
+    name: "stacks",
+    command: "node scripts/e2e-stacks.mjs",
+    wait: { stdout: /^every stack answers/m },
+    reuseExistingServer: false,
+    timeout: 90_000,
+    stdout: "ignore" as const,
+    stderr: "pipe" as const,
+    env: { E2E_STACKS: JSON.stringify(stacks) },
+  };
+}
