@@ -1,16 +1,17 @@
 // The demo and the browser suite side by side (README: `npm run demo` in one terminal, `npm test`
 // in another), a step of `npm test`. Starts the real demo (scripts/demo.mjs, without `npm
-// install`; reusing its build in .next-demo when there is one, building it otherwise), checks that
-// a second start is refused and says where the first runs, runs two storefront journeys beside it
-// on the suite's own ports (one stack: e2e/support/stack.ts), then checks that the demo still
-// answers from its own production build, that none of its processes died, that its database and
-// build are as they were and the suite's orders are in the suite's database, and stops it; then
-// that a start with another program on the demo's port is refused (a stale lock aside).
-// A demo of this checkout already running (someone's) is used as it is and left running; its
-// database is then not compared (its user may be shopping). Writes test-results/demo-beside-tests.json.
+// install`; reusing its build in .next-demo when no source changed since, building it
+// otherwise), checks that a second start is refused and says where the first runs, runs two
+// storefront journeys beside it on the suite's own ports (one stack: e2e/support/stack.ts), then
+// checks that the demo still answers from its own production build, that none of its processes
+// died, that its database and build are as they were and the suite's orders are in the suite's
+// database, and stops it; then that a start with another program on the demo's port is refused
+// (a stale lock aside). A demo of this checkout already running (someone's) is used as it is and
+// left running; its database is then not compared (its user may be shopping).
+// Writes test-results/demo-beside-tests.json.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -101,6 +102,43 @@ const buildId = (dir: string) => {
   return existsSync(file) ? readFileSync(file, "utf8").trim() : null;
 };
 
+/** The sources a build of the shop is made of (the emulator and the tests are not among them). */
+const SHOP_SOURCES = [
+  "app",
+  "lib",
+  "prisma",
+  "public",
+  "proxy.ts",
+  "instrumentation.ts",
+  "next.config.ts",
+  "package-lock.json",
+  "tsconfig.json",
+];
+
+/**
+ * The demo's build in .next-demo exists and no source of the shop changed after it was made
+ * (a checkout or pull since touches the files it changes): then the step reuses it. A stale one
+ * is rebuilt, as `npm run demo` would: an older build against the migrated dev.db is not the demo.
+ */
+function demoBuildIsCurrent(): boolean {
+  const stamp = path.join(ROOT, ".next-demo/BUILD_ID");
+  if (!existsSync(stamp)) return false;
+  const built = statSync(stamp).mtimeMs;
+  const listed = spawnSync(
+    "git",
+    ["ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", ...SHOP_SOURCES],
+    { cwd: ROOT, encoding: "utf8" },
+  );
+  if (listed.status !== 0) return false;
+  return listed.stdout
+    .split("\0")
+    .filter(Boolean)
+    .every(
+      (file) =>
+        !existsSync(path.join(ROOT, file)) || statSync(path.join(ROOT, file)).mtimeMs < built,
+    );
+}
+
 /** Runs a command to its end without blocking this process (the demo's output keeps flowing). */
 function finish(
   command: string,
@@ -179,9 +217,9 @@ async function main(): Promise<boolean> {
     );
   } else {
     const args = ["scripts/demo.mjs", "--no-install"];
-    if (buildId(".next-demo")) args.push("--no-build");
+    if (demoBuildIsCurrent()) args.push("--no-build");
     console.log(
-      `Starting the demo: node ${args.join(" ")}${args.includes("--no-build") ? "" : " (no demo build yet: it builds .next-demo first)"}`,
+      `Starting the demo: node ${args.join(" ")}${args.includes("--no-build") ? " (.next-demo is newer than every source it is built from)" : " (no current demo build: it builds .next-demo first)"}`,
     );
     started = spawn(process.execPath, args, {
       cwd: ROOT,
