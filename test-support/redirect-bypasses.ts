@@ -1,8 +1,9 @@
 // Test data, shared by the unit test and the browser check (e2e/security): never imported by
 // production code.
 
-/** Known open-redirect bypass forms: every one must stay on the shop. */
-export const REDIRECT_BYPASSES = [
+/** Known open-redirect bypass forms for a shop at `host` (for example `${host}`): every
+ *  one must stay on the shop. Several name the shop's own host, so they follow its port. */
+export const redirectBypasses = (host: string) => [
   "//evil.example",
   "///evil.example",
   "////evil.example",
@@ -22,11 +23,11 @@ export const REDIRECT_BYPASSES = [
   "https://evil.example",
   "HTTPS://evil.example",
   "https:evil.example",
-  "//evil.example@localhost:3000",
-  "http://localhost:3000@evil.example",
-  "http://evil.example\\@localhost:3000",
-  "http://localhost:3000.evil.example/",
-  "//localhost:3000@evil.example",
+  `//evil.example@${host}`,
+  `http://${host}@evil.example`,
+  `http://evil.example\\@${host}`,
+  `http://${host}.evil.example/`,
+  `//${host}@evil.example`,
   "javascript:alert(1)",
   "java\tscript:alert(1)",
   "JavaScript:alert(1)",
@@ -37,6 +38,12 @@ export const REDIRECT_BYPASSES = [
   "http://evil.example",
   "ftp://evil.example",
   "//evil。example",
-  "http://localhost:3001/",
-  "https://localhost:3000/",
+  `http://${nextPort(host)}/`,
+  `https://${host}/`,
 ];
+
+/** The same host with the next port: another origin however alike. */
+function nextPort(host: string): string {
+  const [name, port] = host.split(":");
+  return `${name}:${Number(port ?? 80) + 1}`;
+}
