@@ -3,7 +3,7 @@
 import { seriousViolations } from "./support/axe";
 import { expect, test } from "./support/fixtures";
 import { openCheckoutWith } from "./support/journeys";
-import { EVERYDAY_DEVICE, TEST_CATEGORY, TEST_DEVICES } from "./support/service-sdk-driver";
+import { EVERYDAY_DEVICE } from "./support/service-sdk-driver";
 import type { ShopSteps } from "./support/shop";
 
 /** tradein_invalid with `template`: the option is disabled and its explanation is shown. */
@@ -111,16 +111,17 @@ test("tradein_valid: selectable; info hidden until asked for, extra shown only w
   expect(await seriousViolations(page, "fieldset.payment-methods")).toEqual([]);
 });
 
-// Tagged: the magic device is the emulator's (no control API call, so no reset is needed).
+// Tagged: the magic device is the emulator's (the testDevices fixture skips it without one).
 test("tradein_invalid/currency: an offer in GBP against a EUR cart → disabled with the explanation @emulator", async ({
   sdk,
   shop,
+  testDevices,
 }) => {
   await openCheckoutWith({ page: shop.page, sdk, shop }, "aurora-x1");
   await shop.expectServicePayMode("tradein_missing");
   // Through the wizard with the emulator's magic device: the offer comes in GBP.
   await sdk.openWizardFromTeaser("cart-summary");
-  await sdk.valueAndAccept(TEST_CATEGORY, TEST_DEVICES.otherCurrency);
+  await sdk.valueAndAccept(testDevices.category, testDevices.otherCurrency);
   await shop.expectServicePayMode("tradein_invalid", "currency");
   await expect(shop.servicePayRadio()).toBeDisabled();
   await expect(shop.servicePayExplanation()).toBeVisible();
