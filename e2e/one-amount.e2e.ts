@@ -118,9 +118,9 @@ test("Service Pay after a cart change: the service's window, opened again, shows
   await shop.addToCart("echo-buds-pro", 2);
 
   await servicePayAtCheckout({ sdk, shop }, STANDARD, tradeIn);
-  // Contract, Session version: the service saw the changed cart and said so.
-  await sdk.waitForEvent("service-purchase-updated");
   await expectWindowShowsShopCart({ sdk, shop }, STANDARD, tradeIn);
+  // Contract, Session version: the service saw the changed cart and said so on this page.
+  expect(await sdk.eventCount("service-purchase-updated")).toBeGreaterThan(0);
 });
 
 for (const journey of [

@@ -41,6 +41,7 @@ const reports = {
   // Both browser suites (the SDK on the emulator's test page and the storefront) run once, inside
   // the SDK release suite against the emulator's own SDK build (scripts/sdk-release/run.ts).
   release: "sdk-release-report/results.json",
+  staging: "sdk-release-report-staging/results.json",
   cluster: "test-results/cluster.json",
   minimalShop: "test-results/minimal-shop.json",
 };
@@ -79,6 +80,14 @@ step("SDK release suite: both browser suites against the emulator's own SDK buil
     env: { ...process.env, CHROMIUM_PATH: chromium },
   }),
 );
+// The same storefront suite in the release suite's staging mode (--no-emulator), against an
+// emulator on a port of its own standing in for the staging service: green with a correct SDK,
+// and the report's declarations of what needs the bundled emulator agree with what ran.
+step("SDK release suite without the bundled emulator: the staging mode against a stand-in", () =>
+  run(bin("tsx"), ["scripts/sdk-release/staging.ts"], {
+    env: { ...process.env, CHROMIUM_PATH: chromium },
+  }),
+);
 // The second host (examples/minimal-shop: its own data layer and login, lib/service compiled in
 // place) against the packed emulator installed from its tarball: go-live scenarios 1 and 2 in
 // Chromium, then the readiness report with --strict --active.
@@ -109,7 +118,9 @@ step("Browser tests of the storefront at scale (project cluster)", () =>
 );
 const json = (file) => JSON.parse(readFileSync(`${root}/${file}`, "utf8"));
 const units = [json(reports.unit), json(reports.unitPostgres)];
-const release = json(reports.release).builds.flatMap((b) => b.tests);
+const release = [reports.release, reports.staging].flatMap((file) =>
+  json(file).builds.flatMap((b) => b.tests),
+);
 const cluster = json(reports.cluster).stats;
 const minimalShop = json(reports.minimalShop).stats;
 const passed =
