@@ -112,6 +112,9 @@ test("Service Pay after a cart change: the service's window, opened again, shows
 
   // The shopper closes the window, frees the cart from the cart page and changes it.
   await sdk.closePaymentModal();
+  const updates = async () =>
+    (await sdk.eventLog()).filter((e) => e.name === "service-purchase-updated").length;
+  const updatesBefore = await updates();
   await page.goto("/cart");
   await page.getByRole("button", { name: "Cancel that payment and change the cart" }).click();
   await expect(page.getByTestId("payment-open")).toHaveCount(0);
@@ -119,8 +122,8 @@ test("Service Pay after a cart change: the service's window, opened again, shows
 
   await servicePayAtCheckout({ sdk, shop }, STANDARD, tradeIn);
   await expectWindowShowsShopCart({ sdk, shop }, STANDARD, tradeIn);
-  // Contract, Session version: the service saw the changed cart and said so on this page.
-  expect(await sdk.eventCount("service-purchase-updated")).toBeGreaterThan(0);
+  // Contract, Session version: the service saw the changed cart and said so.
+  expect(await updates()).toBeGreaterThan(updatesBefore);
 });
 
 for (const journey of [
