@@ -2,7 +2,7 @@
 // option details; emulator/README.md "Payment option details" for what each case needs).
 import { seriousViolations } from "./support/axe";
 import { expect, test } from "./support/fixtures";
-import { openCheckoutWith } from "./support/journeys";
+import { openCheckoutWith, valueDevice } from "./support/journeys";
 import { EVERYDAY_DEVICE } from "./support/service-sdk-driver";
 import type { ShopSteps } from "./support/shop";
 
@@ -133,13 +133,18 @@ test("tradein_invalid/currency: an offer in GBP against a EUR cart → disabled 
   );
 });
 
-test("tradein_invalid/currency: switching the shop to GBP refreshes the option without a reload @emulator", async ({
+// The shopper's own valuation (the wizard, in the cart's EUR): no control API, so it runs
+// against a staging service too.
+test("tradein_invalid/currency: switching the shop to GBP refreshes the option without a reload", async ({
   page,
   sdk,
   shop,
-  emulator,
 }) => {
-  await openCheckoutWith({ page, sdk, shop }, "aurora-x1", { emulator, value: 15000 });
+  await shop.startSignedIn();
+  await valueDevice(sdk);
+  await shop.addToCart("aurora-x1");
+  await shop.openCheckout();
+  await sdk.ready();
   await shop.expectServicePayMode("tradein_valid");
   await page.getByLabel("Pay with Service").check();
   await shop.switchCurrency("GBP");

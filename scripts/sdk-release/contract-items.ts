@@ -171,15 +171,11 @@ export const CONTRACT_ITEMS: ContractItem[] = [
     shop(/^tradein_valid: selectable/),
     SCENARIO_1,
   ]),
-  option(
-    "mode tradein_invalid, template currency",
-    [
-      page(/^tradein_invalid \/ currency/),
-      shop(/^tradein_invalid\/currency: an offer in GBP/),
-      shop(/^tradein_invalid\/currency: switching the shop to GBP/),
-    ],
-    "an offer in another currency: a magic test device, or a valuation made through the control API",
-  ),
+  option("mode tradein_invalid, template currency", [
+    page(/^tradein_invalid \/ currency/),
+    shop(/^tradein_invalid\/currency: an offer in GBP/),
+    shop(/^tradein_invalid\/currency: switching the shop to GBP/),
+  ]),
   option(
     "mode tradein_invalid, template cart_below_limit",
     [page(/^tradein_invalid \/ cart_below_limit/), shop(/^tradein_invalid\/cart_below_limit/)],
