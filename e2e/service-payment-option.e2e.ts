@@ -2,7 +2,7 @@
 // option details; emulator/README.md "Payment option details" for what each case needs).
 import { seriousViolations } from "./support/axe";
 import { expect, test } from "./support/fixtures";
-import { openCheckoutWith, valueDevice } from "./support/journeys";
+import { openCheckoutWith } from "./support/journeys";
 import { EVERYDAY_DEVICE } from "./support/service-sdk-driver";
 import type { ShopSteps } from "./support/shop";
 
@@ -85,13 +85,12 @@ test("tradein_missing: closing the wizard without an offer leaves the option unc
   await shop.expectServicePayMode("tradein_missing");
 });
 
-test("tradein_valid: selectable; info hidden until asked for, extra shown only when chosen @emulator", async ({
+test("tradein_valid: selectable; info hidden until asked for, extra shown only when chosen", async ({
   page,
   sdk,
   shop,
-  emulator,
 }) => {
-  await openCheckoutWith({ page, sdk, shop }, "aurora-x1", { emulator, value: 15000 });
+  await openCheckoutWith({ page, sdk, shop }, "aurora-x1", "wizard");
   await shop.expectServicePayMode("tradein_valid", "tradein_valid");
   await expect(shop.servicePayRadio()).toBeEnabled();
   await expect(shop.servicePayRadio()).not.toBeChecked();
@@ -140,11 +139,7 @@ test("tradein_invalid/currency: switching the shop to GBP refreshes the option w
   sdk,
   shop,
 }) => {
-  await shop.startSignedIn();
-  await valueDevice(sdk);
-  await shop.addToCart("aurora-x1");
-  await shop.openCheckout();
-  await sdk.ready();
+  await openCheckoutWith({ page, sdk, shop }, "aurora-x1", "wizard");
   await shop.expectServicePayMode("tradein_valid");
   await page.getByLabel("Pay with Service").check();
   await shop.switchCurrency("GBP");
@@ -179,13 +174,12 @@ test("tradein_invalid/other_ok: a cart under Service Pay's minimum → disabled,
   expect(await seriousViolations(page, "fieldset.payment-methods")).toEqual([]);
 });
 
-test("submitting with Service Pay checks the details on the server first; the payment modal waits for valid details @emulator", async ({
+test("submitting with Service Pay checks the details on the server first; the payment modal waits for valid details", async ({
   page,
   sdk,
   shop,
-  emulator,
 }) => {
-  await openCheckoutWith({ page, sdk, shop }, "aurora-x1", { emulator, value: 15000 });
+  await openCheckoutWith({ page, sdk, shop }, "aurora-x1", "wizard");
   await shop.expectServicePayMode("tradein_valid");
   await page.getByLabel("Pay with Service").check();
   await page.locator("#email").fill("not-an-email");
