@@ -4,14 +4,127 @@
 // records as paid are the same number of cents. Each is read from its own party (the page, the
 // window, the emulator's order and journal, the shop's SQLite file), never derived from another.
 import { formatMoney } from "../lib/shop/money";
+import { shippingPrice } from "../lib/shop/shipping";
 import { sessionHashOf } from "./support/emulator";
 import { expect, test } from "./support/fixtures";
+import { valueDevice } from "./support/journeys";
+import type { ServiceSdkDriver } from "./support/service-sdk-driver";
+import { centsOf, type ShopSteps } from "./support/shop";
 import { storedOrder } from "./support/shop-db";
 
 const PRODUCT = { slug: "aurora-x1", name: "Aurora X1" };
 
 /** The amount in a sentence such as "… €383.99 to pay with Service Pay …" (its <strong>). */
 const strong = (testId: string) => `[data-testid="${testId}"] strong`;
+
+/**
+ * At the checkout with Service Pay chosen and `delivery` checked: what the service's window shows
+ * is the shop's cart by formula (Contract, Resources › Cart; What the service does (4)): one row
+ * per line of the shop's order summary and one for the delivery, a total of items, VAT and
+ * delivery, the trade-in off it up to that total, and the rest to pay, the page's "Total to pay".
+ * Returns that amount, as shown.
+ */
+async function expectWindowShowsShopCart(
+  { sdk, shop }: { sdk: ServiceSdkDriver; shop: ShopSteps },
+  delivery: { id: "standard" | "express"; name: string },
+  tradeIn: number,
+): Promise<string> {
+  const money = (cents: number) => formatMoney(cents, "EUR");
+  const { lines, subtotal, vat } = await shop.orderSummary();
+  const total = subtotal + vat + shippingPrice(delivery.id, "EUR");
+  const discount = Math.min(tradeIn, total);
+  const toPay = shop.page.getByTestId("checkout-total");
+  await expect(toPay).toHaveText(money(total - discount));
+  await shop.placeOrder();
+  expect(await sdk.paymentAmounts()).toEqual({
+    cartTotal: money(total),
+    tradeInDiscount: `−${money(discount)}`,
+    leftToPay: money(total - discount),
+  });
+  const rows = await sdk.paymentItems();
+  expect(rows.map((r) => `${r.quantity} × ${r.name}`)).toEqual([
+    ...lines.map((l) => `${l.quantity} × ${l.name}`),
+    `1 × ${delivery.name}`,
+  ]);
+  const itemsTotal = rows.reduce((sum, r) => sum + centsOf(r.total), 0);
+  expect(itemsTotal, "the rows add up to the cart's total").toBe(total);
+  return money(total - discount);
+}
+
+// What a shopper sees of one amount, with no control API (they run against a staging service):
+// the trade-in valued in the wizard, then the shop's pages and the service's window compared by
+// formula. The service's order, journal and the shop's database are the @emulator journeys below.
+const STANDARD = { id: "standard", name: "Standard delivery" } as const;
+const EXPRESS = { id: "express", name: "Express delivery" } as const;
+
+/** Signed in, a device valued in the wizard, PRODUCT in the cart: returns the offer in cents. */
+async function valuedWithProductInCart({ sdk, shop }: { sdk: ServiceSdkDriver; shop: ShopSteps }) {
+  await shop.startSignedIn();
+  const tradeIn = await valueDevice(sdk);
+  await shop.addToCart(PRODUCT.slug);
+  return tradeIn;
+}
+
+/** At the checkout: `delivery` and Service Pay chosen, the trade-in off the page's total. */
+async function servicePayAtCheckout(
+  { sdk, shop }: { sdk: ServiceSdkDriver; shop: ShopSteps },
+  delivery: { name: string },
+  tradeIn: number,
+) {
+  await shop.openCheckout();
+  await sdk.ready();
+  await shop.expectServicePayMode("tradein_valid");
+  await shop.page.getByLabel(delivery.name).check();
+  await shop.servicePayRadio().check();
+  await expect(shop.page.getByTestId("checkout-trade-in-discount")).toHaveText(
+    `−${formatMoney(tradeIn, "EUR")}`,
+  );
+}
+
+test("Service Pay: the cart page and the service's window show the shop's items, VAT and delivery less the trade-in, and the order is paid that", async ({
+  page,
+  sdk,
+  shop,
+}) => {
+  const tradeIn = await valuedWithProductInCart({ sdk, shop });
+  // The cart page: the default delivery included, the trade-in off.
+  await page.getByRole("link", { name: "View cart" }).click();
+  const cart = await shop.orderSummary();
+  await expect(page.locator(strong("total-with-trade-in"))).toHaveText(
+    formatMoney(cart.subtotal + cart.vat + shippingPrice("standard", "EUR") - tradeIn, "EUR"),
+  );
+  await servicePayAtCheckout({ sdk, shop }, EXPRESS, tradeIn);
+  const toPay = await expectWindowShowsShopCart({ sdk, shop }, EXPRESS, tradeIn);
+  await sdk.pay();
+  await expect(page.getByRole("heading", { name: "Thank you for your order" })).toBeVisible();
+  await expect(shop.orderStatus()).toHaveText("Paid");
+  await expect(page.getByTestId("order-total")).toHaveText(toPay);
+});
+
+test("Service Pay after a cart change: the service's window, opened again, shows the new cart", async ({
+  page,
+  sdk,
+  shop,
+}) => {
+  const tradeIn = await valuedWithProductInCart({ sdk, shop });
+  await servicePayAtCheckout({ sdk, shop }, STANDARD, tradeIn);
+  await expectWindowShowsShopCart({ sdk, shop }, STANDARD, tradeIn);
+
+  // The shopper closes the window, frees the cart from the cart page and changes it.
+  await sdk.closePaymentModal();
+  const updates = async () =>
+    (await sdk.eventLog()).filter((e) => e.name === "service-purchase-updated").length;
+  const updatesBefore = await updates();
+  await page.goto("/cart");
+  await page.getByRole("button", { name: "Cancel that payment and change the cart" }).click();
+  await expect(page.getByTestId("payment-open")).toHaveCount(0);
+  await shop.addToCart("echo-buds-pro", 2);
+
+  await servicePayAtCheckout({ sdk, shop }, STANDARD, tradeIn);
+  await expectWindowShowsShopCart({ sdk, shop }, STANDARD, tradeIn);
+  // Contract, Session version: the service saw the changed cart and said so.
+  expect(await updates()).toBeGreaterThan(updatesBefore);
+});
 
 for (const journey of [
   { currency: "EUR", delivery: "Standard delivery", tradeIn: 42_000 },

@@ -3,7 +3,7 @@
 import { seriousViolations } from "./support/axe";
 import { expect, test } from "./support/fixtures";
 import { openCheckoutWith } from "./support/journeys";
-import { EVERYDAY_DEVICE, TEST_CATEGORY, TEST_DEVICES } from "./support/service-sdk-driver";
+import { EVERYDAY_DEVICE } from "./support/service-sdk-driver";
 import type { ShopSteps } from "./support/shop";
 
 /** tradein_invalid with `template`: the option is disabled and its explanation is shown. */
@@ -85,13 +85,12 @@ test("tradein_missing: closing the wizard without an offer leaves the option unc
   await shop.expectServicePayMode("tradein_missing");
 });
 
-test("tradein_valid: selectable; info hidden until asked for, extra shown only when chosen @emulator", async ({
+test("tradein_valid: selectable; info hidden until asked for, extra shown only when chosen", async ({
   page,
   sdk,
   shop,
-  emulator,
 }) => {
-  await openCheckoutWith({ page, sdk, shop }, "aurora-x1", { emulator, value: 15000 });
+  await openCheckoutWith({ page, sdk, shop }, "aurora-x1", "wizard");
   await shop.expectServicePayMode("tradein_valid", "tradein_valid");
   await expect(shop.servicePayRadio()).toBeEnabled();
   await expect(shop.servicePayRadio()).not.toBeChecked();
@@ -111,16 +110,17 @@ test("tradein_valid: selectable; info hidden until asked for, extra shown only w
   expect(await seriousViolations(page, "fieldset.payment-methods")).toEqual([]);
 });
 
-// Tagged: the magic device is the emulator's (no control API call, so no reset is needed).
+// Tagged: the magic device is the emulator's (the testDevices fixture skips it without one).
 test("tradein_invalid/currency: an offer in GBP against a EUR cart → disabled with the explanation @emulator", async ({
   sdk,
   shop,
+  testDevices,
 }) => {
   await openCheckoutWith({ page: shop.page, sdk, shop }, "aurora-x1");
   await shop.expectServicePayMode("tradein_missing");
   // Through the wizard with the emulator's magic device: the offer comes in GBP.
   await sdk.openWizardFromTeaser("cart-summary");
-  await sdk.valueAndAccept(TEST_CATEGORY, TEST_DEVICES.otherCurrency);
+  await sdk.valueAndAccept(testDevices.category, testDevices.otherCurrency);
   await shop.expectServicePayMode("tradein_invalid", "currency");
   await expect(shop.servicePayRadio()).toBeDisabled();
   await expect(shop.servicePayExplanation()).toBeVisible();
@@ -132,13 +132,14 @@ test("tradein_invalid/currency: an offer in GBP against a EUR cart → disabled 
   );
 });
 
-test("tradein_invalid/currency: switching the shop to GBP refreshes the option without a reload @emulator", async ({
+// The shopper's own valuation (the wizard, in the cart's EUR): no control API, so it runs
+// against a staging service too.
+test("tradein_invalid/currency: switching the shop to GBP refreshes the option without a reload", async ({
   page,
   sdk,
   shop,
-  emulator,
 }) => {
-  await openCheckoutWith({ page, sdk, shop }, "aurora-x1", { emulator, value: 15000 });
+  await openCheckoutWith({ page, sdk, shop }, "aurora-x1", "wizard");
   await shop.expectServicePayMode("tradein_valid");
   await page.getByLabel("Pay with Service").check();
   await shop.switchCurrency("GBP");
@@ -173,13 +174,12 @@ test("tradein_invalid/other_ok: a cart under Service Pay's minimum → disabled,
   expect(await seriousViolations(page, "fieldset.payment-methods")).toEqual([]);
 });
 
-test("submitting with Service Pay checks the details on the server first; the payment modal waits for valid details @emulator", async ({
+test("submitting with Service Pay checks the details on the server first; the payment modal waits for valid details", async ({
   page,
   sdk,
   shop,
-  emulator,
 }) => {
-  await openCheckoutWith({ page, sdk, shop }, "aurora-x1", { emulator, value: 15000 });
+  await openCheckoutWith({ page, sdk, shop }, "aurora-x1", "wizard");
   await shop.expectServicePayMode("tradein_valid");
   await page.getByLabel("Pay with Service").check();
   await page.locator("#email").fill("not-an-email");

@@ -8,6 +8,7 @@
 //   `@emulator` in the title of every test that uses it (see ./emulator.ts).
 // - `service`: the same, through the ServiceFixture interface (./service-fixture.ts): what a
 //   journey needs from the service side, the emulator's control API being one implementation.
+// - `testDevices`: the emulator's magic test devices (skipped with the reason without a fixture).
 // - `shop`: the storefront's own steps (log in, add to cart, checkout details, pay choice).
 // Every test fails on an uncaught exception in the page. Each test gets a fresh browser context,
 // so a fresh shop session (and session hash).
@@ -15,10 +16,11 @@ import { type BrowserContext, test as base, expect } from "@playwright/test";
 import { emulator as emulatorClient, type MerchantPatch } from "./emulator";
 import {
   emulatorServiceFixture,
+  NO_TEST_DEVICES_REASON,
   type ServiceFixture,
   skipWithoutServiceFixture,
 } from "./service-fixture";
-import { ServiceSdkDriver } from "./service-sdk-driver";
+import { ServiceSdkDriver, TEST_CATEGORY, TEST_DEVICES } from "./service-sdk-driver";
 import { ShopSteps } from "./shop";
 import { rawShopSession } from "./shop-session";
 
@@ -36,6 +38,7 @@ export const test = base.extend<
     sdk: ServiceSdkDriver;
     emulator: typeof emulatorClient;
     service: ServiceFixture;
+    testDevices: typeof TEST_DEVICES & { category: typeof TEST_CATEGORY };
     shop: ShopSteps;
     pageErrors: string[];
     readinessDeclaration: undefined;
@@ -86,6 +89,13 @@ export const test = base.extend<
   // Set up (skip, reset, SDK check) and torn down by `emulator`, whose implementation it is.
   service: async ({ emulator: _usesEmulator }, use) => {
     await use(emulatorServiceFixture);
+  },
+  // The emulator's magic test devices, valued through the wizard (no control API call, so no
+  // reset): skipped with the reason against a service that has none (./service-fixture.ts).
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads fixture dependencies from this pattern
+  testDevices: async ({}, use, testInfo) => {
+    skipWithoutServiceFixture(testInfo, NO_TEST_DEVICES_REASON);
+    await use({ ...TEST_DEVICES, category: TEST_CATEGORY });
   },
   shop: async ({ page, signInByForm }, use) => {
     await use(new ShopSteps(page, { signInByForm }));

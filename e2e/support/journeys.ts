@@ -17,19 +17,22 @@ export interface PaidWithService {
 
 /**
  * Starts signed in (default: SHOPPER; ShopSteps.startSignedIn: the stored cookie, not the form),
- * optionally gives the session an accepted trade-in of `tradeIn.value` cents through the control
- * API (no wizard), adds `product` and opens the checkout with the SDK ready. Pass `tradeIn`
- * only from tests tagged @emulator (the control API resets the emulator).
+ * optionally gives the session an accepted trade-in, adds `product` and opens the checkout with
+ * the SDK ready. The trade-in: `{ emulator, value }`, `value` cents through the control API (no
+ * wizard; only from tests tagged @emulator, the control API resets the emulator), or "wizard",
+ * the everyday device valued by the shopper (no control API: runs against a staging service).
  */
 export async function openCheckoutWith(
   fixtures: { page: Page; sdk: ServiceSdkDriver; shop: ShopSteps },
   product: string,
-  tradeIn?: { emulator: typeof EmulatorClient; value: number },
+  tradeIn?: { emulator: typeof EmulatorClient; value: number } | "wizard",
   account: typeof SHOPPER = SHOPPER,
 ): Promise<void> {
   const { page, sdk, shop } = fixtures;
   await shop.startSignedIn(account);
-  if (tradeIn) {
+  if (tradeIn === "wizard") {
+    await valueDevice(sdk);
+  } else if (tradeIn) {
     await tradeIn.emulator.createTradeIn({
       session_hash: await sessionHashOf(page),
       value: tradeIn.value,

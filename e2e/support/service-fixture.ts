@@ -60,7 +60,29 @@ export function serviceFixtureAvailable(): boolean {
   return (process.env.SERVICE_FIXTURE ?? "emulator") !== "none";
 }
 
+/** The bundled emulator's magic test devices (emulator/README.md) are a test fixture of the
+ *  service, not its catalog: a staging service behaves as production does (Contract, overview
+ *  rule 6), so it has none. */
+export const NO_TEST_DEVICES_REASON =
+  "values a magic test device (an offer in another currency, a small, large or expiring offer): " +
+  "SERVICE_FIXTURE=none, the service under test has no test devices";
+
 /** Skips the running test, with the reason in the report, when no service fixture exists. */
-export function skipWithoutServiceFixture(testInfo: TestInfo): void {
-  testInfo.skip(!serviceFixtureAvailable(), NO_SERVICE_FIXTURE_REASON);
+export function skipWithoutServiceFixture(
+  testInfo: TestInfo,
+  reason: string = NO_SERVICE_FIXTURE_REASON,
+): void {
+  testInfo.skip(!serviceFixtureAvailable(), reason);
+}
+
+/**
+ * A test that reads what earlier tests of its (serial) file left behind is skipped with them when
+ * they were skipped for want of a service fixture: Playwright runs it anyway, and it would fail
+ * on state that was never made.
+ */
+export function skipWithPrerequisites(testInfo: TestInfo, prerequisites: string): void {
+  skipWithoutServiceFixture(
+    testInfo,
+    `reads what ${prerequisites} left behind, skipped with them: ${NO_SERVICE_FIXTURE_REASON}`,
+  );
 }

@@ -237,6 +237,28 @@ export class ServiceSdkDriver {
     };
   }
 
+  /** The item rows the payment modal shows (the service's cart: the shop's lines and the
+   *  delivery), as text. */
+  async paymentItems(): Promise<{ name: string; quantity: string; total: string }[]> {
+    const modal = this.paymentModal();
+    await expect(modal.locator('[data-amount="left-to-pay"]')).toBeVisible();
+    const rows = modal.getByRole("table").locator("tbody tr");
+    return rows.evaluateAll((trs) =>
+      trs.map((tr) => {
+        const [name, quantity, total] = [...tr.querySelectorAll("td")].map((td) =>
+          (td.textContent ?? "").trim(),
+        );
+        return { name: name ?? "", quantity: quantity ?? "", total: total ?? "" };
+      }),
+    );
+  }
+
+  /** Closes the payment modal by its Close button, as a shopper who changes their mind. */
+  async closePaymentModal(): Promise<void> {
+    await this.paymentModal().getByRole("button", { name: "Close" }).first().click();
+    await expect(this.paymentModal()).toBeHidden();
+  }
+
   /**
    * Pays in the open payment modal ("Card" by default), waits for the SDK to go to the shop's
    * confirmation page (`confirmUrl`), and returns the detail of `service-payment-completed`

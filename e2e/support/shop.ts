@@ -112,4 +112,35 @@ export class ShopSteps {
   tradeInDiscount(): Locator {
     return this.page.getByTestId("order-trade-in-discount");
   }
+
+  /**
+   * The order summary (cart and checkout pages) as the shopper reads it: the amounts before
+   * delivery in cents, and on the checkout page each line ("1 × Aurora X1"); the figures a
+   * cross-party check derives its sums from.
+   */
+  async orderSummary(): Promise<{
+    lines: { quantity: number; name: string }[];
+    subtotal: number;
+    vat: number;
+  }> {
+    const summary = this.page.getByRole("region", { name: "Order summary" });
+    const amount = async (term: string) =>
+      centsOf(
+        (await summary
+          .locator(`xpath=.//dt[normalize-space()="${term}"]/following-sibling::dd[1]`)
+          .textContent()) ?? "",
+      );
+    const lines = (await summary.locator(".summary__lines li").allTextContents()).map((text) => {
+      const [, quantity = "", name = ""] = /^(\d+) × (.+)$/.exec(text.trim()) ?? [];
+      return { quantity: Number(quantity), name };
+    });
+    return { lines, subtotal: await amount("Subtotal (before VAT)"), vat: await amount("VAT") };
+  }
+}
+
+/** The cents of a shown amount ("€1,234.56", "−£4.99" → 123456, 499: sign dropped). */
+export function centsOf(text: string): number {
+  const match = /(\d[\d,]*)\.(\d{2})/.exec(text);
+  if (!match) throw new Error(`no amount in ${JSON.stringify(text)}`);
+  return Number((match[1] ?? "").replace(/,/g, "")) * 100 + Number(match[2]);
 }

@@ -18,12 +18,27 @@ export interface ContractItem {
   /** the contract section (integration-contract.md) */
   section: string;
   tests: TestRef[];
+  /**
+   * Why no test of the staging run (without the bundled emulator, ./selection.ts) can cover it:
+   * what only the emulator offers. The report counts the items the staging run covers and
+   * fails when this field and the tests disagree (a test without the emulator covers an item
+   * said to need it, or none covers an item not said to).
+   */
+  needsEmulator?: string;
 }
 
 const page = (title: RegExp): TestRef => ({ suite: "sdk-page", title });
 const shop = (title: RegExp): TestRef => ({ suite: "storefront", title });
 
 const SCENARIO_1 = shop(/^go-live scenario 1:/);
+/** The shop's amounts with the trade-in (paymentOptionDetailsFor's data.valuation, shown while
+ *  hasActiveTradeIn()) and the service's window, by formula, without the control API. */
+const ONE_AMOUNT = shop(/^Service Pay: the cart page and the service's window show/);
+const CART_CHANGE = shop(/^Service Pay after a cart change: the service's window/);
+
+/** Why the SDK test page's items need the bundled emulator: the page is the emulator's own. */
+const TEST_PAGE_ONLY = (what: string) =>
+  `only the SDK test page, served by the bundled emulator, exercises ${what}`;
 const KEYBOARD_VALUATION = page(/^the whole valuation by keyboard alone/);
 const PAYMENT_JOURNEY = page(/^openPayment: summary, a way to pay/);
 
@@ -39,11 +54,12 @@ const event = (name: string, payload: string, tests: TestRef[]): ContractItem =>
   section: "Events › SDK browser events",
   tests,
 });
-const option = (name: string, tests: TestRef[]): ContractItem => ({
+const option = (name: string, tests: TestRef[], needsEmulator?: string): ContractItem => ({
   group: "Payment option details",
   name,
   section: "Payment option details; States › Payment option mode",
   tests,
+  ...(needsEmulator ? { needsEmulator } : {}),
 });
 const teaser = (type: string, tests: TestRef[]): ContractItem => ({
   group: "Teaser types",
@@ -85,6 +101,7 @@ export const CONTRACT_ITEMS: ContractItem[] = [
     page(/^tradein_valid: data carries the raw values/),
     page(/^unavailable when the page's products lack ep1/),
     shop(/^tradein_valid: selectable/),
+    ONE_AMOUNT,
   ]),
   method("addReadyToPlaceOrderListener", [
     PAYMENT_JOURNEY,
@@ -96,6 +113,7 @@ export const CONTRACT_ITEMS: ContractItem[] = [
     page(/^after a valuation every teaser shows the offer/),
     page(/^Back keeps the answers/),
     shop(/^card payment with a trade-in › an expired valuation makes Service Pay ask/),
+    ONE_AMOUNT,
   ]),
   event("service-ready", "(no detail)", [page(/^start-up binds the session/), SCENARIO_1]),
   event("service-valuation-updated", "{ message, tradein_id, value, currency, valid_until }", [
@@ -133,11 +151,16 @@ export const CONTRACT_ITEMS: ContractItem[] = [
     page(/^a changed cart moves the session to its next version/),
     page(/^a cart changed since the session saw it/),
     shop(/a session superseded by a cart change/),
+    CART_CHANGE,
   ]),
-  option("mode unavailable", [
-    page(/^unavailable when the page's products lack ep1/),
-    shop(/^unavailable: Service Pay not enabled/),
-  ]),
+  option(
+    "mode unavailable",
+    [
+      page(/^unavailable when the page's products lack ep1/),
+      shop(/^unavailable: Service Pay not enabled/),
+    ],
+    "changes the merchant's products through the control API (Service Pay switched off)",
+  ),
   option("mode tradein_missing", [
     page(/^tradein_missing without a valuation/),
     shop(/^tradein_missing: choosing the option/),
@@ -153,19 +176,24 @@ export const CONTRACT_ITEMS: ContractItem[] = [
     shop(/^tradein_invalid\/currency: an offer in GBP/),
     shop(/^tradein_invalid\/currency: switching the shop to GBP/),
   ]),
-  option("mode tradein_invalid, template cart_below_limit", [
-    page(/^tradein_invalid \/ cart_below_limit/),
-    shop(/^tradein_invalid\/cart_below_limit/),
-  ]),
-  option("mode tradein_invalid, template other_ok", [
-    page(/^tradein_invalid \/ other_ok/),
-    shop(/^tradein_invalid\/other_ok/),
-  ]),
+  option(
+    "mode tradein_invalid, template cart_below_limit",
+    [page(/^tradein_invalid \/ cart_below_limit/), shop(/^tradein_invalid\/cart_below_limit/)],
+    "an offer larger than the cart: a valuation made through the control API",
+  ),
+  option(
+    "mode tradein_invalid, template other_ok",
+    [page(/^tradein_invalid \/ other_ok/), shop(/^tradein_invalid\/other_ok/)],
+    "an offer under Service Pay's minimum cart: a valuation made through the control API",
+  ),
   {
     group: "Markup the SDK relies on",
     name: "teasers: .service-teaser[data-type], data-target, the *CssSelector settings, late teasers",
     section: "Front-end SDK › Teasers; Configuration object",
     tests: [page(/^teasers before a valuation/), page(/^teasers added later/)],
+    needsEmulator: TEST_PAGE_ONLY(
+      "late teasers and the *CssSelector settings (markup the shop's pages do not have)",
+    ),
   },
   {
     group: "Markup the SDK relies on",
@@ -214,6 +242,8 @@ export const CONTRACT_ITEMS: ContractItem[] = [
       page(/^openPayment when Service Pay is not possible/),
       page(/^a cart changed since the session saw it/),
       SCENARIO_1,
+      ONE_AMOUNT,
+      CART_CHANGE,
     ],
   },
   {
@@ -221,12 +251,15 @@ export const CONTRACT_ITEMS: ContractItem[] = [
     name: "payment modal accessibility: axe, Escape",
     section: "Front-end SDK (accessibility)",
     tests: [page(/^the payment modal passes an axe scan/), page(/^openPayment when Service Pay/)],
+    needsEmulator: TEST_PAGE_ONLY("the payment modal's axe scan and Escape"),
   },
   {
     group: "Order webhook",
     name: "a failed delivery is retried on the schedule; the confirmation page waits, then shows the order paid; the repeated notification is stored and applied once",
     section: "Events › Webhook; Merchant endpoints (rule 2)",
     tests: [shop(/^a failed delivery is retried/)],
+    needsEmulator:
+      "injects a failed delivery and moves the service's clock to the retry (control API)",
   },
   {
     group: "Order webhook",
@@ -239,17 +272,21 @@ export const CONTRACT_ITEMS: ContractItem[] = [
       shop(/^a webhook that arrives before the pending order exists/),
       shop(/^forged webhooks are answered 403/),
     ],
+    needsEmulator:
+      "has the service send, hold, repeat and reorder notifications, and reads its journal (control API)",
   },
   {
     group: "Order webhook",
     name: "a signed payment whose trade-in discount is not the accepted valuation holds the order, never paid",
     section: "Events › Webhook; Payment option details (valuation)",
     tests: [shop(/^a signed payment whose trade-in discount is not the accepted valuation/)],
+    needsEmulator: "a signed notification the service would never send, made with the control API",
   },
   {
     group: "Localisation",
     name: "texts in the page's language (es)",
     section: "Payment option details (localized label, info, extra)",
     tests: [page(/^Spanish pages get Spanish teasers/)],
+    needsEmulator: TEST_PAGE_ONLY("a page in Spanish (the shop's pages are in English)"),
   },
 ];

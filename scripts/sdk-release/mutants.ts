@@ -2,12 +2,11 @@
 // ./mutations.ts, one at a time, to a COPY of emulator/sdk (the emulator's own SDK is never
 // edited), builds it, and runs the release suite against the mutated bundle. A mutant is killed
 // when a test fails. Reported twice: by the whole release suite, and by the subset that runs
-// without the bundled emulator (the storefront's journeys without @emulator). Writes
-// mutants-report/mutants.md; exits non-zero when a mutant survives the whole suite.
+// without the bundled emulator (the staging selection, ./selection.ts, what `--no-emulator`
+// runs). Writes mutants-report/mutants.md; exits non-zero when a mutant survives the whole suite.
 //
-// To stay fast it first runs that subset (a kill there is a kill by the whole suite too; only its
-// service-*.e2e.ts journeys, the shop-only files cannot see an SDK change), and only for
-// survivors the whole suite, stopping at the first failure.
+// To stay fast it first runs that subset (a kill there is a kill by the whole suite too), and
+// only for survivors the whole suite, stopping at the first failure.
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -15,6 +14,7 @@ import { parseArgs } from "node:util";
 import { buildSdk } from "../../emulator/src/assets/build-sdk";
 import { applyMutation, MUTATIONS, type Mutation } from "./mutations";
 import { type BuildResult, type ReleaseOptions, ROOT, runRelease } from "./run";
+import { STAGING_SELECTION } from "./selection";
 
 const SDK_DIR = path.join(ROOT, "emulator/sdk");
 
@@ -38,15 +38,9 @@ function failedTests(results: BuildResult[]): string[] {
   return failed;
 }
 
-/** The subset without the bundled emulator: the storefront's service journeys (the shop-only
- *  files cannot see an SDK regression) without @emulator; one failure is a kill. */
-const SUBSET: Partial<ReleaseOptions> = {
-  suites: ["storefront"],
-  grepInvert: "@emulator",
-  storefrontFiles: ["service-"],
-  maxFailures: 1,
-  quiet: true,
-};
+/** The subset without the bundled emulator: exactly what `--no-emulator` runs (./selection.ts),
+ *  against the mutated bundle served by the bundled emulator; one failure is a kill. */
+const SUBSET: Partial<ReleaseOptions> = { ...STAGING_SELECTION, maxFailures: 1, quiet: true };
 /** The whole suite stops at its first failure. */
 const WHOLE: Partial<ReleaseOptions> = { maxFailures: 1, quiet: true };
 
@@ -121,7 +115,7 @@ async function main() {
   const chosen = only ? MUTATIONS.filter((m) => only.includes(m.id)) : MUTATIONS;
   const out = path.resolve(ROOT, values.out ?? "mutants-report");
   if (values.skip) {
-    SUBSET.grepInvert = `@emulator|${values.skip}`;
+    SUBSET.grepInvert = values.skip;
     WHOLE.grepInvert = values.skip;
   }
   rmSync(out, { recursive: true, force: true });

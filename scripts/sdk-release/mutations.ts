@@ -84,6 +84,23 @@ export const MUTATIONS: Mutation[] = [
     to: ".format(cents)",
   },
   {
+    id: "left-to-pay-without-tax",
+    description: "the payment modal's amount left to pay leaves the cart's VAT out",
+    shopperVisible: true,
+    file: "payment.ts",
+    from: "format(cart.total - discount)",
+    to: "format(cart.total - cart.tax - discount)",
+  },
+  {
+    id: "purchase-data-kept",
+    description:
+      "purchase_data is fetched once per tab and kept: after a cart change the service and the payment modal see the old cart",
+    shopperVisible: true,
+    file: "api.ts",
+    from: "  return parse<PurchaseData>(response);",
+    to: '  const kept = sessionStorage.getItem("service-purchase");\n  if (kept) return JSON.parse(kept) as PurchaseData;\n  const data = await parse<PurchaseData>(response);\n  sessionStorage.setItem("service-purchase", JSON.stringify(data));\n  return data;',
+  },
+  {
     id: "wrong-mode-selected",
     description: "servicepay-payment-method-selected always reports mode tradein_valid",
     shopperVisible: false,

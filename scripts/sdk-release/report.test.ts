@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { CONTRACT_ITEMS } from "./contract-items";
-import { itemStatus, writeReport } from "./report";
+import { CONTRACT_ITEMS, type ContractItem } from "./contract-items";
+import { itemStatus, stagingCoverage, writeReport } from "./report";
 import { type JsonReport, outcomes, type TestOutcome } from "./results";
 import type { BuildResult } from "./run";
 
@@ -221,5 +221,124 @@ describe("contract items", () => {
     expect(md).toContain("Bundle: +200 B raw, +100 B gzipped.");
     expect(md).toContain("hasActiveTradeIn()**: pass → fail");
     expect(md).toMatch(/an expired valuation makes Service Pay ask.*: passed → \*\*failed\*\*/);
+  });
+});
+
+describe("the staging run's coverage of the contract items", () => {
+  const FIXTURE_SKIP =
+    "needs a service fixture (…): SERVICE_FIXTURE=none, the service under test has no control API";
+  const test = (title: string, outcome: TestOutcome["outcome"], extra: Partial<TestOutcome> = {}) =>
+    ({
+      suite: "storefront",
+      file: "f.e2e.ts",
+      title,
+      outcome,
+      durationMs: 1,
+      needsEmulator: title.includes("@emulator"),
+      ...(outcome === "skipped" ? { reason: FIXTURE_SKIP } : {}),
+      ...extra,
+    }) satisfies TestOutcome;
+  const items: ContractItem[] = [
+    {
+      group: "G",
+      name: "seen by a shopper",
+      section: "S",
+      tests: [{ suite: "storefront", title: /^pays/ }],
+    },
+    {
+      group: "G",
+      name: "webhook faults",
+      section: "S",
+      tests: [{ suite: "storefront", title: /^a failed delivery/ }],
+      needsEmulator: "injects a failed delivery (control API)",
+    },
+  ];
+
+  it("with the bundled emulator: the items a test not tagged @emulator covers", () => {
+    const tests = [
+      test("pays", "passed"),
+      test("a failed delivery is retried @emulator", "passed"),
+    ];
+    const coverage = stagingCoverage({ tests }, items);
+    expect(coverage.covered.map((i) => i.name)).toEqual(["seen by a shopper"]);
+    expect(coverage.needEmulator.map((i) => i.name)).toEqual(["webhook faults"]);
+    expect(coverage.disagreements).toEqual([]);
+  });
+
+  it("in a staging run: the items a test that ran covers", () => {
+    const tests = [
+      test("pays", "failed"),
+      test("a failed delivery is retried @emulator", "skipped"),
+    ];
+    const coverage = stagingCoverage({ tests, withoutServiceFixture: true }, items);
+    expect(coverage.covered.map((i) => i.name)).toEqual(["seen by a shopper"]);
+    expect(coverage.disagreements).toEqual([]);
+  });
+
+  it("disagrees when an item's needsEmulator and its tests do not match", () => {
+    const tests = [
+      test("pays @emulator", "passed"),
+      test("a failed delivery is retried", "passed"),
+    ];
+    expect(stagingCoverage({ tests }, items).disagreements).toEqual([
+      "no test without the bundled emulator covers contract item G › seen by a shopper: add one, or say why in its needsEmulator",
+      'contract item G › webhook faults is covered without the bundled emulator, yet its needsEmulator says "injects a failed delivery (control API)"',
+    ]);
+  });
+
+  it("in a staging run, disagrees when a test's @emulator tag and what its fixtures did do not match", () => {
+    const tests = [
+      test("pays", "skipped"),
+      test("a failed delivery is retried @emulator", "passed"),
+      test("shop only", "skipped", { reason: "needs the bundled emulator" }),
+    ];
+    expect(stagingCoverage({ tests, withoutServiceFixture: true }, items).disagreements).toEqual([
+      "no test without the bundled emulator covers contract item G › seen by a shopper: add one, or say why in its needsEmulator",
+      'contract item G › webhook faults is covered without the bundled emulator, yet its needsEmulator says "injects a failed delivery (control API)"',
+      "pays: skipped without the service fixture, yet not tagged @emulator",
+      "a failed delivery is retried @emulator: tagged @emulator, yet it ran without the service fixture",
+    ]);
+  });
+
+  it("every contract item either says why it needs the emulator or names a storefront test", () => {
+    for (const item of CONTRACT_ITEMS) {
+      expect(
+        Boolean(item.needsEmulator) || item.tests.some((t) => t.suite === "storefront"),
+        `${item.group} › ${item.name}`,
+      ).toBe(true);
+    }
+  });
+
+  it("the report says how many items the staging run covers and why the others need the emulator; a disagreement fails it", () => {
+    const out = mkdtempSync(path.join(tmpdir(), "sdk-report-"));
+    onTestFinished(() => rmSync(out, { recursive: true, force: true }));
+    const build: BuildResult = {
+      label: "candidate",
+      source: "https://staging.example/assets/v1/main.js",
+      bundle: { bytes: 10, gzipBytes: 5, sha256: "ab".repeat(32) },
+      errors: [],
+      // A staging run in which a test tagged @emulator ran (go-live scenario 1 covers 18 items).
+      tests: [test("go-live scenario 1: teaser @emulator", "passed")],
+      durationMs: 1000,
+      withoutServiceFixture: true,
+    };
+    const { ok, text } = writeReport(out, [build], 1000);
+    expect(ok).toBe(false);
+    expect(text).toContain(
+      `the staging run covers 18 of ${CONTRACT_ITEMS.length} contract SDK items`,
+    );
+    const md = readFileSync(path.join(out, "summary.md"), "utf8");
+    expect(md).toContain(
+      `- candidate: the staging run covers **18 of ${CONTRACT_ITEMS.length}** contract SDK items (the tests that ran in this staging run)`,
+    );
+    expect(md).toContain(
+      "| Order webhook | a signed payment whose trade-in discount is not the accepted valuation holds the order, never paid | a signed notification the service would never send, made with the control API |",
+    );
+    expect(md).toContain(
+      "- candidate: go-live scenario 1: teaser @emulator: tagged @emulator, yet it ran without the service fixture",
+    );
+    expect(readFileSync(path.join(out, "index.html"), "utf8")).toContain(
+      "the staging run covers <strong>18 of",
+    );
   });
 });

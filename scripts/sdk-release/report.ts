@@ -29,6 +29,103 @@ export function itemStatus(item: ContractItem, tests: TestOutcome[]) {
   return { status, tests: mine };
 }
 
+export interface StagingCoverage {
+  /** the contract items a run without the bundled emulator covers */
+  covered: ContractItem[];
+  /** the others: each says why in `needsEmulator` (contract-items.ts) */
+  needEmulator: ContractItem[];
+  /** where the tests and the declarations disagree; any fails the report */
+  disagreements: string[];
+}
+
+/** A test the fixtures skipped for want of a service fixture (e2e/support/service-fixture.ts). */
+const skippedForFixture = (t: TestOutcome) =>
+  t.outcome === "skipped" && (t.reason ?? "").includes("SERVICE_FIXTURE=none");
+
+/**
+ * What the staging run (./selection.ts) covers of the contract's SDK items. From a staging run,
+ * the tests that ran; from a run with the bundled emulator, the tests that would (not tagged
+ * @emulator, not on the SDK test page). Checked against each item's `needsEmulator`, and in a
+ * staging run each test's @emulator tag against what its fixtures did.
+ */
+export function stagingCoverage(
+  build: Pick<BuildResult, "tests" | "withoutServiceFixture">,
+  items: ContractItem[] = CONTRACT_ITEMS,
+): StagingCoverage {
+  const staging = build.withoutServiceFixture === true;
+  const runsWithoutEmulator = (t: TestOutcome) =>
+    staging ? t.outcome !== "skipped" : !t.needsEmulator;
+  const covered: ContractItem[] = [];
+  const needEmulator: ContractItem[] = [];
+  const disagreements: string[] = [];
+  for (const item of items) {
+    const name = `${item.group} › ${item.name}`;
+    if (itemStatus(item, build.tests).tests.some(runsWithoutEmulator)) {
+      covered.push(item);
+      if (item.needsEmulator) {
+        disagreements.push(
+          `contract item ${name} is covered without the bundled emulator, yet its needsEmulator says "${item.needsEmulator}"`,
+        );
+      }
+    } else {
+      needEmulator.push(item);
+      if (!item.needsEmulator) {
+        disagreements.push(
+          `no test without the bundled emulator covers contract item ${name}: add one, or say why in its needsEmulator`,
+        );
+      }
+    }
+  }
+  if (staging) {
+    for (const t of build.tests.filter((t) => t.suite === "storefront")) {
+      if (t.needsEmulator && t.outcome !== "skipped") {
+        disagreements.push(`${t.title}: tagged @emulator, yet it ran without the service fixture`);
+      }
+      if (!t.needsEmulator && skippedForFixture(t)) {
+        disagreements.push(
+          `${t.title}: skipped without the service fixture, yet not tagged @emulator`,
+        );
+      }
+    }
+  }
+  return { covered, needEmulator, disagreements };
+}
+
+function stagingSection(results: BuildResult[], coverage: StagingCoverage[]): string[] {
+  const [first] = coverage;
+  if (!first) return [];
+  const lines = [
+    "## Without the bundled emulator (a staging service)",
+    "",
+    ...results.map(
+      (r, i) =>
+        `- ${r.label}: the staging run covers **${coverage[i]?.covered.length} of ${CONTRACT_ITEMS.length}** contract SDK items (${r.withoutServiceFixture ? "the tests that ran in this staging run" : "the tests not tagged @emulator, the ones a staging run runs"})`,
+    ),
+    "",
+    "The items that need the bundled emulator, and why (`needsEmulator` in scripts/sdk-release/contract-items.ts):",
+    "",
+    "| Group | Item | Why |",
+    "|---|---|---|",
+    ...first.needEmulator.map(
+      (item) =>
+        `| ${item.group} | ${cell(item.name)} | ${cell(item.needsEmulator ?? "**not said**")} |`,
+    ),
+    "",
+  ];
+  const disagreements = coverage.flatMap((c, i) =>
+    c.disagreements.map((d) => `- ${results[i]?.label}: ${d}`),
+  );
+  if (disagreements.length) {
+    lines.push(
+      "**The tests and the declarations disagree** (this fails the run):",
+      "",
+      ...disagreements,
+      "",
+    );
+  }
+  return lines;
+}
+
 const ICON: Record<ItemStatus, string> = {
   pass: "✅ pass",
   fail: "❌ FAIL",
@@ -260,12 +357,14 @@ export function writeReport(
   }));
   const count = (r: BuildResult, o: string) => r.tests.filter((t) => t.outcome === o).length;
   const uncovered = rows.filter((row) => row.perBuild.some((b) => b.status === "not covered"));
+  const coverage = results.map((r) => stagingCoverage(r));
   const ok =
     uncovered.length === 0 &&
+    coverage.every((c) => c.disagreements.length === 0) &&
     results.every((r) => r.errors.length === 0 && count(r, "failed") === 0);
   const verdict = results.map(
-    (r) =>
-      `${r.label} (${r.source}): ${count(r, "passed")} passed, ${count(r, "failed")} failed${timeouts(r)}, ${count(r, "skipped")} skipped${r.errors.length ? `, ${r.errors.length} run errors` : ""} in ${(r.durationMs / 1000).toFixed(0)} s${suiteTimes(r)}`,
+    (r, i) =>
+      `${r.label} (${r.source}): ${count(r, "passed")} passed, ${count(r, "failed")} failed${timeouts(r)}, ${count(r, "skipped")} skipped${r.errors.length ? `, ${r.errors.length} run errors` : ""} in ${(r.durationMs / 1000).toFixed(0)} s${suiteTimes(r)}; the staging run covers ${coverage[i]?.covered.length} of ${CONTRACT_ITEMS.length} contract SDK items${coverage[i]?.disagreements.length ? ` (${coverage[i]?.disagreements.length} disagreements with their declarations)` : ""}`,
   );
   const md = [
     "# SDK release report",
@@ -286,6 +385,7 @@ export function writeReport(
         `| ${row.item.group} | ${cell(row.item.name)} | ${row.perBuild.map((b) => ICON[b.status]).join(" | ")} | ${row.perBuild[0]?.tests.length ?? 0} |`,
     ),
     "",
+    ...stagingSection(results, coverage),
     ...changes(results, rows),
     "",
     ...sizes(results),
@@ -315,6 +415,12 @@ export function writeReport(
           group: row.item.group,
           name: row.item.name,
           status: row.perBuild.map((b) => b.status),
+          ...(row.item.needsEmulator ? { needs_emulator: row.item.needsEmulator } : {}),
+        })),
+        staging: coverage.map((c) => ({
+          covered: c.covered.length,
+          of: CONTRACT_ITEMS.length,
+          disagreements: c.disagreements,
         })),
       },
       null,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { buildEnv, suiteRuns } from "./run";
+import { buildEnv, selected, suiteRuns } from "./run";
+import { STAGING_SELECTION } from "./selection";
 
 // The staging mode (--no-emulator) is one full run of the suite against a service the suite does
 // not control; what decides it is the environment run.ts hands to Playwright, checked here.
@@ -30,6 +31,23 @@ describe("buildEnv", () => {
         EXPECT_SDK_SHA256: bundle.sha256,
         SERVICE_ASSETS_URL: "https://staging.example/assets",
         EMULATOR_PORT: "0",
+        SERVICE_FIXTURE: "none",
+      },
+    });
+  });
+
+  it("the staging selection with the bundled emulator (the mutation run's subset): its bundle, no service fixture", () => {
+    const built = buildEnv(
+      { label: "candidate", source: "./mutant/main.js" },
+      bundle,
+      STAGING_SELECTION,
+      base,
+    );
+    expect(built).toEqual({
+      env: {
+        ...base,
+        EXPECT_SDK_SHA256: bundle.sha256,
+        EMULATOR_SDK: bundle.file,
         SERVICE_FIXTURE: "none",
       },
     });
@@ -66,5 +84,14 @@ describe("suiteRuns", () => {
     expect(suiteRuns({ builds: [], out: "", suites: ["storefront"] }).map((s) => s.id)).toEqual([
       "storefront",
     ]);
+  });
+});
+
+describe("selected", () => {
+  it("a staging run runs the staging selection: the storefront suite, no service fixture, no title filter", () => {
+    const staging = selected({ builds: [], out: "", noEmulator: true });
+    expect(staging).toMatchObject({ suites: ["storefront"], withoutServiceFixture: true });
+    expect(staging).not.toHaveProperty("grepInvert");
+    expect(selected({ builds: [], out: "" })).toEqual({ builds: [], out: "" });
   });
 });

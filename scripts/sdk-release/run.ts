@@ -12,6 +12,7 @@ import type { SuiteName } from "./contract-items";
 import { machineCpuSeconds, treeCpuMeter } from "./cpu";
 import { writeReport } from "./report";
 import { outcomes, readReport, skippedAll, type TestOutcome } from "./results";
+import { STAGING_SELECTION } from "./selection";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 const PLAYWRIGHT = path.join(ROOT, "node_modules/.bin/playwright");
@@ -36,6 +37,9 @@ export interface BuildResult {
   suites?: SuiteTime[];
   /** The machine's busy CPU-seconds while the build's suites ran (null: not measured). */
   machineCpuSeconds?: number | null;
+  /** Run without the service fixture (the staging selection): what the report checks the
+   *  tests' @emulator tags and the contract items' `needsEmulator` against. */
+  withoutServiceFixture?: boolean;
 }
 
 export interface SuiteTime {
@@ -53,7 +57,10 @@ export interface ReleaseOptions {
   workers?: number;
   /** the suites to run (default both) */
   suites?: SuiteName[];
-  /** passed to the storefront suite as --grep-invert (the mutation run's subset: "@emulator") */
+  /** SERVICE_FIXTURE=none even with the bundled emulator: the tests that need the service
+   *  fixture are skipped as in a staging run (./selection.ts, the mutation run's subset) */
+  withoutServiceFixture?: boolean;
+  /** passed to the storefront suite as --grep-invert (`mutants:sdk --skip`) */
   grepInvert?: string;
   /** file filters of the storefront suite (Playwright's positional arguments) */
   storefrontFiles?: string[];
@@ -151,13 +158,14 @@ async function bundleOf(spec: BuildSpec): Promise<SdkBundle> {
 export function buildEnv(
   spec: BuildSpec,
   bundle: { file: string; sha256: string },
-  options: Pick<ReleaseOptions, "noEmulator">,
+  options: Pick<ReleaseOptions, "noEmulator" | "withoutServiceFixture">,
   base: Env,
 ): { env: Env } | { error: string } {
   const env: Env = {
     ...base,
     EXPECT_SDK_SHA256: bundle.sha256,
     ...(spec.source ? { EMULATOR_SDK: bundle.file } : {}),
+    ...(selected(options).withoutServiceFixture ? { SERVICE_FIXTURE: "none" } : {}),
   };
   if (!options.noEmulator) return { env };
   // Contract, Versioning: the SDK is {assets_url}/v1/main.js, so the candidate URL names it.
@@ -173,9 +181,13 @@ export function buildEnv(
   }
   env.SERVICE_ASSETS_URL = spec.source.replace(/\/v1\/main\.js$/, "");
   env.EMULATOR_PORT = "0";
-  env.SERVICE_FIXTURE = "none";
   delete env.EMULATOR_SDK;
   return { env };
+}
+
+/** A staging run (--no-emulator) runs the staging selection, whatever else the options say. */
+export function selected<T extends Partial<ReleaseOptions>>(options: T): T {
+  return options.noEmulator ? { ...options, ...STAGING_SELECTION } : options;
 }
 
 async function runBuild(spec: BuildSpec, options: ReleaseOptions): Promise<BuildResult> {
@@ -210,6 +222,8 @@ async function runBuild(spec: BuildSpec, options: ReleaseOptions): Promise<Build
     return result;
   }
   const { env } = built;
+  const selection = selected(options);
+  result.withoutServiceFixture = selection.withoutServiceFixture ?? false;
 
   const machineBefore = machineCpuSeconds();
   result.suites = [];
@@ -224,7 +238,7 @@ async function runBuild(spec: BuildSpec, options: ReleaseOptions): Promise<Build
         PLAYWRIGHT_JSON_OUTPUT_FILE: json,
         PLAYWRIGHT_JUNIT_OUTPUT_FILE: junit,
       };
-      if (options.noEmulator && suite.name === "sdk-page") {
+      if (options.noEmulator && !selection.suites?.includes(suite.name)) {
         // The SDK test page is part of the bundled emulator: list its tests, report them skipped.
         await playwright(
           ["test", "-c", suite.config, "--list", "--reporter=json"],
