@@ -45,9 +45,11 @@ type ManifestEntry =
 class Camera {
   private readonly entries: ManifestEntry[] = [];
 
+  /** `set`: e.g. eur-desktop, the prefix of each id; `part`: this test's manifest. */
   constructor(
     private readonly set: string,
     private readonly setTitle: string,
+    private readonly part: string,
   ) {}
 
   /** Screenshots one SDK element; fails when it is missing, hidden, empty or one flat colour. */
@@ -84,7 +86,7 @@ class Camera {
     if (id && png) writeFileSync(path.join(SURFACES_DIR, `${id}.png`), png);
     // Rewritten after every surface, so a test that fails half-way still leaves what it saw.
     writeFileSync(
-      path.join(SURFACES_DIR, `${this.set}.manifest.json`),
+      path.join(SURFACES_DIR, `${this.set}-${this.part}.manifest.json`),
       `${JSON.stringify({ surfaces: this.entries }, null, 2)}\n`,
     );
   }
@@ -153,22 +155,47 @@ async function closeDialog(dialog: Locator): Promise<void> {
   await expect(dialog).toBeHidden();
 }
 
+/**
+ * The checkout page as this test's own merchant (see ownMerchant), with a cart of `total` and,
+ * when given, an accepted trade-in of `tradeIn` cents made through the control API.
+ */
+async function setUp(
+  shop: Shop,
+  page: Page,
+  currency: Currency,
+  device: string,
+  part: string,
+  tradeIn?: number,
+) {
+  const set = `${currency.toLowerCase()}-${device}`;
+  const camera = new Camera(set, `${currency}, ${device}`, part);
+  const merchant = await ownMerchant(page, currency, `${set}_${part}`.replace(/-/g, "_"));
+  const cart = (total: number, inCurrency: Currency = currency) => shop.cart(total, inCurrency);
+  await shop.setState({ cart: cart(79_860) });
+  if (tradeIn !== undefined) await acceptedTradeIn(shop, merchant, tradeIn);
+  await shop.open(`merchant=${merchant}`);
+  return { camera, merchant, cart };
+}
+
+/** An accepted trade-in of `value` cents for the shop's session, made through the control API. */
+async function acceptedTradeIn(shop: Shop, merchant: string, value: number): Promise<void> {
+  const state = await (await shop.page.request.get(`${shop.base}/state`)).json();
+  const created = await shop.page.request.post("/__emulator/tradeins", {
+    data: { session_hash: state.session_hash, merchant_id: merchant, value },
+  });
+  expect(created.status()).toBe(201);
+}
+
 for (const currency of ["EUR", "GBP"] as const) {
   for (const [device, use] of Object.entries(DEVICES)) {
     test.describe(`${currency}, ${device}`, () => {
       test.use({ ...use, locale: "en-US", timezoneId: "UTC" });
 
-      test(`every SDK surface as the shopper sees it: teasers, wizard, payment option and modal (${currency}, ${device})`, async ({
+      test(`every SDK surface as the shopper sees it: teasers and wizard (${currency}, ${device})`, async ({
         shop,
         page,
       }) => {
-        const set = `${currency.toLowerCase()}-${device}`;
-        const camera = new Camera(set, `${currency}, ${device}`);
-        const merchant = await ownMerchant(page, currency, set.replace("-", "_"));
-        const cart = (total: number, inCurrency: Currency = currency) =>
-          shop.cart(total, inCurrency);
-        await shop.setState({ cart: cart(79_860) });
-        await shop.open(`merchant=${merchant}`);
+        const { camera } = await setUp(shop, page, currency, device, "teasers");
         // The confirmation page's teaser, added the way a single-page storefront adds one late.
         await page.evaluate(() => {
           const slot = document.createElement("section");
@@ -181,11 +208,6 @@ for (const currency of ["EUR", "GBP"] as const) {
           await expect(teaser).toHaveAttribute("data-state", "cta");
           await camera.shoot(`teaser-${type}-cta`, `Teaser ${type}, call to action`, teaser);
         }
-        await camera.shoot(
-          "option-tradein_missing",
-          "Payment option, tradein_missing",
-          await paymentOption(page, "tradein_missing", "tradein_missing"),
-        );
 
         // The wizard, from the banner's button, step by step.
         await shop
@@ -217,11 +239,68 @@ for (const currency of ["EUR", "GBP"] as const) {
           await expect(teaser).toHaveAttribute("data-state", "offer");
           await camera.shoot(`teaser-${type}-offer`, `Teaser ${type}, the accepted offer`, teaser);
         }
+      });
+
+      test(`every SDK surface as the shopper sees it: payment option (${currency}, ${device})`, async ({
+        shop,
+        page,
+      }) => {
+        const { camera, merchant, cart } = await setUp(shop, page, currency, device, "option");
+        await camera.shoot(
+          "option-tradein_missing",
+          "Payment option, tradein_missing",
+          await paymentOption(page, "tradein_missing", "tradein_missing"),
+        );
+        // The service's details follow the session's trade-in: no reload needed.
+        await acceptedTradeIn(shop, merchant, 1000);
         await camera.shoot(
           "option-tradein_valid",
           "Payment option, tradein_valid",
           await paymentOption(page, "tradein_valid", "tradein_valid"),
         );
+
+        // tradein_invalid, each template, by changing the cart in place.
+        await shop.setState({ cart: cart(10_000) });
+        await camera.shoot(
+          "option-tradein_invalid-other_ok",
+          "Payment option, tradein_invalid / other_ok",
+          await paymentOption(page, "tradein_invalid", "other_ok"),
+        );
+        await shop.setState({ cart: cart(4_000) });
+        await camera.shoot(
+          "option-tradein_invalid-cart_below_limit",
+          "Payment option, tradein_invalid / cart_below_limit",
+          await paymentOption(page, "tradein_invalid", "cart_below_limit"),
+        );
+        await shop.setState({ cart: cart(79_860, OTHER[currency]) });
+        await camera.shoot(
+          "option-tradein_invalid-currency",
+          "Payment option, tradein_invalid / currency",
+          await paymentOption(page, "tradein_invalid", "currency"),
+        );
+
+        // unavailable: the merchant does not offer Service Pay, the page hides the option.
+        await shop.setState({ cart: cart(79_860) });
+        const patched = await page.request.patch(`/__emulator/merchants/${merchant}`, {
+          data: { products: "valuations" },
+        });
+        expect(patched.status()).toBe(200);
+        await paymentOption(page, "unavailable", "unavailable");
+        await camera.absent(
+          "option-unavailable",
+          "Payment option, unavailable",
+          page.locator("#service-option"),
+          "not shown: the page hides the option in mode unavailable",
+        );
+      });
+
+      test(`every SDK surface as the shopper sees it: payment modal and login needed (${currency}, ${device})`, async ({
+        shop,
+        page,
+      }) => {
+        // An accepted trade-in of 10.00 from the start (control API): this test is about the modal.
+        const { camera, cart } = await setUp(shop, page, currency, device, "modal", 1000);
+        await paymentOption(page, "tradein_valid", "tradein_valid");
 
         // The payment modal as the page opens it: the option chosen, then Place order.
         await page.getByLabel("Pay with Service").check();
@@ -242,51 +321,20 @@ for (const currency of ["EUR", "GBP"] as const) {
         await closeDialog(payment);
         await page.getByLabel("Card (merchant)").check();
 
-        // tradein_invalid, each template, by changing the cart in place.
         await shop.setState({ cart: cart(10_000) });
-        await camera.shoot(
-          "option-tradein_invalid-other_ok",
-          "Payment option, tradein_invalid / other_ok",
-          await paymentOption(page, "tradein_invalid", "other_ok"),
-        );
+        await paymentOption(page, "tradein_invalid", "other_ok");
         const cannotPay = await openPayment(shop);
         await expect(cannotPay.getByRole("alert")).toHaveText(
           "Service Pay cannot be used for this order.",
         );
         await camera.shoot("payment-cannot-pay", "Payment modal, cannot pay (other_ok)", cannotPay);
         await closeDialog(cannotPay);
-        await shop.setState({ cart: cart(4_000) });
-        await camera.shoot(
-          "option-tradein_invalid-cart_below_limit",
-          "Payment option, tradein_invalid / cart_below_limit",
-          await paymentOption(page, "tradein_invalid", "cart_below_limit"),
-        );
-        await shop.setState({ cart: cart(79_860, OTHER[currency]) });
-        await camera.shoot(
-          "option-tradein_invalid-currency",
-          "Payment option, tradein_invalid / currency",
-          await paymentOption(page, "tradein_invalid", "currency"),
-        );
 
         await shop.setState({ cart: null });
         const empty = await openPayment(shop);
         await expect(empty.getByRole("alert")).toHaveText("Your cart is empty.");
         await camera.shoot("payment-empty-cart", "Payment modal, empty cart", empty);
         await closeDialog(empty);
-
-        // unavailable: the merchant does not offer Service Pay, the page hides the option.
-        await shop.setState({ cart: cart(79_860) });
-        const patched = await page.request.patch(`/__emulator/merchants/${merchant}`, {
-          data: { products: "valuations" },
-        });
-        expect(patched.status()).toBe(200);
-        await paymentOption(page, "unavailable", "unavailable");
-        await camera.absent(
-          "option-unavailable",
-          "Payment option, unavailable",
-          page.locator("#service-option"),
-          "not shown: the page hides the option in mode unavailable",
-        );
 
         // A shopper who is not logged in (the SDK reads shopper_data once, at start-up).
         await shop.setState({ customer: null });
@@ -297,6 +345,7 @@ for (const currency of ["EUR", "GBP"] as const) {
           .first()
           .getByRole("button", { name: "Calculate discount" })
           .click();
+        const wizard = shop.wizard();
         await expect(wizard.getByText("Log in to calculate your discount")).toBeVisible();
         await camera.shoot("wizard-login", "Wizard, login needed", wizard);
         await closeDialog(wizard);
