@@ -55,7 +55,9 @@ class Camera {
   /** Screenshots one SDK element; fails when it is missing, hidden, empty or one flat colour. */
   async shoot(name: string, title: string, element: Locator): Promise<void> {
     await expect(element, `${title}: visible`).toBeVisible();
+    await element.evaluate(alone);
     const png = await element.screenshot({ animations: "disabled", caret: "hide" });
+    await element.page().evaluate(together);
     const image = PNG.sync.read(png);
     expect(image.width * image.height, `${title}: has an area`).toBeGreaterThan(0);
     expect(distinctColours(image.data), `${title}: is not blank`).toBeGreaterThan(1);
@@ -90,6 +92,32 @@ class Camera {
       `${JSON.stringify({ surfaces: this.entries }, null, 2)}\n`,
     );
   }
+}
+
+/**
+ * Runs in the page before a screenshot: the picture shows the element alone, whatever the other
+ * surfaces look like. The other teasers are taken out of the layout (a teaser that grows in one
+ * build would move every element below it by a fraction of a pixel, and the clip with it), the
+ * page under a dialog is hidden (its rounded corners show the page through the backdrop), and
+ * nothing keeps the focus (whether a focus ring shows after a click depends on timing).
+ */
+function alone(target: Element): void {
+  for (const host of document.querySelectorAll<HTMLElement>("[data-service-teaser]")) {
+    if (host !== target) host.style.display = "none";
+  }
+  if (target.localName === "dialog")
+    document.querySelector("main")?.style.setProperty("visibility", "hidden");
+  let focused = document.activeElement;
+  while (focused?.shadowRoot?.activeElement) focused = focused.shadowRoot.activeElement;
+  if (focused instanceof HTMLElement) focused.blur();
+}
+
+/** Undoes alone(). */
+function together(): void {
+  for (const host of document.querySelectorAll<HTMLElement>("[data-service-teaser]")) {
+    host.style.removeProperty("display");
+  }
+  document.querySelector("main")?.style.removeProperty("visibility");
 }
 
 /** At most 3: enough to tell a blank picture from a drawn one. */
