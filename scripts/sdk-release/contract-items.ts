@@ -289,4 +289,10 @@ export const CONTRACT_ITEMS: ContractItem[] = [
     tests: [page(/^Spanish pages get Spanish teasers/)],
     needsEmulator: TEST_PAGE_ONLY("a page in Spanish (the shop's pages are in English)"),
   },
+  {
+    group: "Surfaces",
+    name: "every surface renders for the shopper (teasers per type and template, wizard steps, payment option per mode, payment modal per state; EUR and GBP; desktop and phone), shown beside the baseline's in the Surfaces section",
+    section: "Front-end SDK; Payment option details; States › Payment option mode",
+    tests: [page(/every SDK surface as the shopper sees it/)],
+  },
 ];

@@ -6,6 +6,14 @@ import path from "node:path";
 import { CONTRACT_ITEMS, type ContractItem } from "./contract-items";
 import type { TestOutcome } from "./results";
 import type { BuildResult } from "./run";
+import {
+  compareSurfaces,
+  SURFACES_CSS,
+  type SurfaceRow,
+  surfaceCount,
+  surfacesHtml,
+  surfacesMarkdown,
+} from "./surfaces";
 
 export type ItemStatus = "pass" | "fail" | "skipped" | "not covered";
 
@@ -280,7 +288,7 @@ function itemsJunit(results: BuildResult[], rows: ItemRow[]): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n${suites.join("\n")}\n</testsuites>\n`;
 }
 
-function markdownToHtml(markdown: string): string {
+function markdownBody(markdown: string): string {
   // Enough Markdown for this report: headings, tables, lists, code blocks, bold and code spans.
   const inline = (s: string) =>
     escapeXml(s)
@@ -331,6 +339,10 @@ function markdownToHtml(markdown: string): string {
       out.push(`<p>${inline(line)}</p>`);
     }
   }
+  return out.join("\n");
+}
+
+function htmlPage(body: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>SDK release report</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -339,10 +351,21 @@ body{font:15px/1.5 system-ui,sans-serif;max-width:72rem;margin:2rem auto;padding
 table{border-collapse:collapse;margin:1rem 0;width:100%}th,td{border:1px solid #ccc;padding:.3rem .5rem;text-align:left;vertical-align:top}
 th{background:#f2f2f2}td.bad{background:#fde2e2;font-weight:600}td.skip{background:#fff6d6}
 pre{background:#f6f6f6;padding:.5rem;overflow:auto}li{list-style:disc inside}code{font-size:90%}
-</style></head><body>
-${out.join("\n")}
+${SURFACES_CSS}</style></head><body>
+${body}
 </body></html>
 `;
+}
+
+/**
+ * The surfaces each build's capture left in <out>/<build>/surfaces (run.ts sets SDK_SURFACES_DIR
+ * there), the candidate against the baseline when there is one.
+ */
+function buildSurfaces(out: string, results: BuildResult[]): SurfaceRow[] {
+  const dirOf = (label: string) =>
+    results.some((r) => r.label === label) ? path.join(out, label, "surfaces") : undefined;
+  const candidate = dirOf("candidate");
+  return candidate ? compareSurfaces(out, candidate, dirOf("baseline")) : [];
 }
 
 /** Writes the report; returns the plain-text verdict for the console. */
@@ -366,7 +389,8 @@ export function writeReport(
     (r, i) =>
       `${r.label} (${r.source}): ${count(r, "passed")} passed, ${count(r, "failed")} failed${timeouts(r)}, ${count(r, "skipped")} skipped${r.errors.length ? `, ${r.errors.length} run errors` : ""} in ${(r.durationMs / 1000).toFixed(0)} s${suiteTimes(r)}; the staging run covers ${coverage[i]?.covered.length} of ${CONTRACT_ITEMS.length} contract SDK items${coverage[i]?.disagreements.length ? ` (${coverage[i]?.disagreements.length} disagreements with their declarations)` : ""}`,
   );
-  const md = [
+  const surfaces = buildSurfaces(out, results);
+  const head = [
     "# SDK release report",
     "",
     `**${ok ? "PASSED" : "FAILED"}** — both browser suites (the SDK on the emulator's test page, emulator/e2e; the storefront, e2e/) in ${(durationMs / 1000).toFixed(0)} s.`,
@@ -388,6 +412,8 @@ export function writeReport(
     ...stagingSection(results, coverage),
     ...changes(results, rows),
     "",
+  ];
+  const tail = [
     ...sizes(results),
     "",
     ...failures(results),
@@ -397,12 +423,21 @@ export function writeReport(
     "- `junit/<build>-sdk-page.xml`, `junit/<build>-storefront.xml`: every test, JUnit XML (Playwright)",
     "- `junit/contract-items.xml`: one test case per contract item and build",
     "- `results.json`: every test outcome; `<build>/main.js`: the exact bundle tested",
+    "- `<build>/surfaces/`: each SDK surface as a PNG, with a manifest per set; `surfaces-diff/`: the differing pixels of each changed surface",
     "- traces of failed tests: `test-results/` (open with `npx playwright show-trace`)",
     "",
-  ].join("\n");
+  ];
+  const md = [...head, ...surfacesMarkdown(surfaces), "", ...tail].join("\n");
   mkdirSync(path.join(out, "junit"), { recursive: true });
   writeFileSync(path.join(out, "summary.md"), md);
-  writeFileSync(path.join(out, "index.html"), markdownToHtml(md));
+  writeFileSync(
+    path.join(out, "index.html"),
+    htmlPage(
+      [markdownBody(head.join("\n")), surfacesHtml(surfaces), markdownBody(tail.join("\n"))].join(
+        "\n",
+      ),
+    ),
+  );
   writeFileSync(path.join(out, "junit", "contract-items.xml"), itemsJunit(results, rows));
   writeFileSync(
     path.join(out, "results.json"),
@@ -411,6 +446,7 @@ export function writeReport(
         ok,
         duration_ms: durationMs,
         builds: results,
+        surfaces,
         items: rows.map((row) => ({
           group: row.item.group,
           name: row.item.name,
@@ -427,5 +463,5 @@ export function writeReport(
       2,
     )}\n`,
   );
-  return { text: verdict.join("\n"), ok };
+  return { text: [...verdict, `Surfaces: ${surfaceCount(surfaces)}`].join("\n"), ok };
 }

@@ -1,8 +1,9 @@
 // `npm run test:sdk-release -- --sdk <path|URL> [--baseline <path|URL>]`: both browser suites (the
 // SDK on the emulator's test page, emulator/e2e; the storefront, e2e/) against a candidate SDK
 // bundle served by the emulator, and against a baseline when one is given. Writes
-// sdk-release-report/ (index.html, summary.md, junit/, results.json) and exits non-zero on any
-// failure. Without --sdk the candidate is the emulator's own build (what npm test runs).
+// sdk-release-report/ (index.html, summary.md, junit/, results.json, each build's SDK surfaces
+// beside the other's) and exits non-zero on any failure. Without --sdk the candidate is the
+// emulator's own build (what npm test runs).
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -232,9 +233,13 @@ async function runBuild(spec: BuildSpec, options: ReleaseOptions): Promise<Build
       const json = path.join(dir, `${suite.id}.json`);
       rmSync(json, { force: true });
       const junit = path.join(options.out, "junit", `${spec.label}-${suite.id}.xml`);
+      // The SDK page suite's surfaces.e2e.ts leaves each SDK surface's PNG here (./surfaces.ts).
+      const surfaces = path.join(dir, "surfaces");
+      if (suite.name === "sdk-page") rmSync(surfaces, { recursive: true, force: true });
       const suiteEnv = {
         ...env,
         ...suite.env,
+        ...(suite.name === "sdk-page" ? { SDK_SURFACES_DIR: surfaces } : {}),
         PLAYWRIGHT_JSON_OUTPUT_FILE: json,
         PLAYWRIGHT_JUNIT_OUTPUT_FILE: junit,
       };

@@ -140,6 +140,14 @@ export const testMerchantModule: EmulatorModule = {
       return existing;
     };
 
+    /**
+     * `?merchant=ID`: the page as a merchant cloned from m_test (POST /__emulator/merchants/m_test/
+     * clone), so a test can own that merchant's currency, products and clock without touching the
+     * m_test every other test shares. Anything but a plain id falls back to m_test.
+     */
+    const merchantOf = (query: string | undefined): string =>
+      query !== undefined && /^[A-Za-z0-9_-]{1,64}$/.test(query) ? query : TEST_MERCHANT_ID;
+
     const page = (checkout: boolean) => (c: Context<EmulatorEnv>) => {
       ensureMerchant(c);
       const key = c.req.param("shop") ?? "default";
@@ -156,7 +164,7 @@ export const testMerchantModule: EmulatorModule = {
           carelessPanel: c.req.query("careless") !== undefined,
           title: checkout ? "Test merchant checkout" : "Test merchant order confirmation",
           assetsUrl,
-          merchantId: TEST_MERCHANT_ID,
+          merchantId: merchantOf(c.req.query("merchant")),
           callbackBase: `${url.origin}${BASE}/${key}`,
           confirmUrl: `${url.origin}${BASE}/${key}/confirmation`,
           products: c.req.query("products") ?? "valuations+ep1",
