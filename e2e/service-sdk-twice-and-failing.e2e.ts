@@ -65,12 +65,6 @@ async function expectWindowAmounts(sdk: ServiceSdkDriver, cart: Cart, tradeIn: n
   });
 }
 
-/** The shopper's orders on the account page: "number: status, total" lines with this number. */
-async function accountLinesOf(page: Page, orderNumber: string) {
-  await page.goto("/account");
-  return page.getByRole("listitem").filter({ hasText: `${orderNumber}:` });
-}
-
 /** Signed in, the everyday device valued and accepted from the home page's banner (no control
  *  API), `slug` in the cart, the checkout open with Service Pay chosen and the order placed. */
 async function toPaymentWindow(sdk: ServiceSdkDriver, shop: ShopSteps, slug = "aurora-x1") {
@@ -116,9 +110,11 @@ test("Pay now double-clicked: one payment start and completion, one event of eac
   expect(await countOf(sdk, "service-payment-completed")).toBe(1);
   expect(calls.count(START)).toBe(1);
   expect(calls.count(COMPLETE)).toBe(1);
-  const orderNumber = (await page.getByTestId("order-number").textContent()) ?? "";
-  expect(orderNumber).not.toBe("");
-  await expect(await accountLinesOf(page, orderNumber)).toHaveCount(1);
+  // The shop's one order of the cart is the service's one order.
+  const completed = await detailOf(sdk, "service-payment-completed");
+  expect(storedOrderOfCart(completed.cart_id)).toMatchObject({
+    serviceOrderId: completed.order_id,
+  });
 });
 
 test("GBP, Pay now pressed with Enter twice: one start in the service's journal, one order there and in the shop; the window's amounts by formula @emulator", async ({
@@ -174,16 +170,19 @@ async function noAnswerOnce(page: Page, path: RegExp) {
   const hit = new Promise<void>((resolve) => {
     reached = resolve;
   });
+  let done = false;
+  // Not `times: 1`: a CORS preflight reaching the handler would spend it.
   await page.route(
     (url) => path.test(url.pathname),
     async (route: Route) => {
-      if (route.request().method() === "OPTIONS") return route.fallback();
+      if (done || route.request().method() === "OPTIONS") return route.fallback();
+      done = true;
       reached();
       await route.abort("timedout");
     },
-    { times: 1 },
   );
-  return hit;
+  // In an object: an async function returning the promise itself would wait for it.
+  return { hit };
 }
 
 test("the payment's completion never answered: no completed event, no success, no confirmation page, the order not paid, the cart kept; Pay now again pays once", async ({
@@ -193,9 +192,9 @@ test("the payment's completion never answered: no completed event, no success, n
 }) => {
   await toPaymentWindow(sdk, shop);
   const calls = sdk.recordServiceCalls();
-  const hit = await noAnswerOnce(page, /\/sdk\/v1\/payments\/[^/]+\/complete$/);
+  const fault = await noAnswerOnce(page, /\/sdk\/v1\/payments\/[^/]+\/complete$/);
   await sdk.pressPayNow();
-  await hit;
+  await fault.hit;
   await expect(sdk.paymentStatus()).toHaveText(FAILED);
   await expect(sdk.paymentModal()).not.toContainText("Payment completed");
   expect(new URL(page.url()).pathname).toBe("/checkout");
@@ -203,9 +202,8 @@ test("the payment's completion never answered: no completed event, no success, n
   // The shop tells the truth: the order the merchant listener started is not paid, the cart
   // is still there.
   const { cart_id } = await detailOf(sdk, "service-ready-to-place-order");
-  await expect(page.getByTestId("checkout-total")).toBeVisible();
   await expect(page.getByRole("main")).toContainText("Aurora X1");
-  expect(await sdk.paymentStatus().textContent()).not.toContain("Payment completed");
+  expect(storedOrderOfCart(cart_id)?.status ?? "none").not.toBe("payment_completed");
   // Again, from the same window: the same order completes, once.
   await Promise.all([
     page.waitForURL((url) => url.pathname === "/checkout/confirmation"),
@@ -213,10 +211,9 @@ test("the payment's completion never answered: no completed event, no success, n
   ]);
   expect(await countOf(sdk, "service-payment-completed")).toBe(1);
   expect(calls.count(COMPLETE)).toBe(2);
-  expect(await detailOf(sdk, "service-payment-completed")).toMatchObject({ cart_id });
-  await expect(shop.orderStatus()).toHaveText("Paid");
-  const orderNumber = (await page.getByTestId("order-number").textContent()) ?? "";
-  await expect(await accountLinesOf(page, orderNumber)).toHaveCount(1);
+  const completed = await detailOf(sdk, "service-payment-completed");
+  expect(completed).toMatchObject({ cart_id });
+  expect(storedOrderOfCart(cart_id)).toMatchObject({ serviceOrderId: completed.order_id });
 });
 
 for (const call of [

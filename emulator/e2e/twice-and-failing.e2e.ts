@@ -67,10 +67,13 @@ async function failOnce(page: Page, path: RegExp, how: Failure) {
   const hit = new Promise<Route>((resolve) => {
     reached = resolve;
   });
+  let done = false;
+  // Not `times: 1`: a CORS preflight reaching the handler would spend it.
   await page.route(
     (url) => path.test(url.pathname),
     async (route) => {
-      if (route.request().method() === "OPTIONS") return route.fallback();
+      if (done || route.request().method() === "OPTIONS") return route.fallback();
+      done = true;
       reached(route);
       if (how === "error") {
         const origin = route.request().headers().origin;
@@ -87,7 +90,6 @@ async function failOnce(page: Page, path: RegExp, how: Failure) {
       }
       release = () => route.abort("timedout");
     },
-    { times: 1 },
   );
   return { hit, release: () => release() };
 }
