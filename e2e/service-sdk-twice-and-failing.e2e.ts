@@ -100,6 +100,10 @@ test("Pay now double-clicked: one payment start and completion, one event of eac
 }) => {
   const offer = await toPaymentWindow(sdk, shop);
   await expectWindowAmounts(sdk, await purchaseCart(page), offer);
+  // And what the shop's own checkout says is left to pay, behind the window.
+  expect((await sdk.paymentAmounts()).leftToPay).toBe(
+    await page.getByTestId("checkout-total").textContent(),
+  );
   const calls = sdk.recordServiceCalls();
   await Promise.all([
     page.waitForURL((url) => url.pathname === "/checkout/confirmation"),
