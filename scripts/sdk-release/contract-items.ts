@@ -34,6 +34,7 @@ const AMOUNTS_BY_FORMULA = [
 const TEASER_WORDS = [
   page(/^each teaser type shows its own words/),
   shop(/^each teaser placement shows its own type's words/),
+  shop(/^with an accepted trade-in every teaser placement shows the offer/),
 ];
 
 const method = (name: string, tests: TestRef[]): ContractItem => ({
@@ -249,8 +250,7 @@ export const CONTRACT_ITEMS: ContractItem[] = [
     tests: [
       page(/^a call failing › /),
       shop(/^the payment's completion never answered/),
-      shop(/^the service answers the payment's start 500/),
-      shop(/^the service answers the payment's completion 503/),
+      shop(/^the service answers the payment's start 500, then its completion 503/),
     ],
   },
   {
