@@ -117,7 +117,7 @@ async function ordersOfCart(page: Page, cartId: string) {
 }
 
 test.describe("done twice", () => {
-  test("openValuation twice, then × twice and Escape twice: one wizard, one catalog call, one closed event each", async ({
+  test("openValuation twice, then × and Escape at once, then Escape twice: one wizard, one catalog call, one closed event each", async ({
     shop,
     page,
   }) => {
