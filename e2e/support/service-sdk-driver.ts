@@ -280,6 +280,58 @@ export class ServiceSdkDriver {
     return completed?.detail as { order_id: string; cart_id: string };
   }
 
+  /** The payment modal's item rows (name, quantity, line total) as text, in order. */
+  async paymentItems(): Promise<{ name: string; quantity: string; total: string }[]> {
+    const modal = this.paymentModal();
+    await expect(modal.locator('[data-amount="left-to-pay"]')).toBeVisible();
+    const rows = modal.getByRole("table", { name: "Items" }).locator("tbody tr");
+    return rows.evaluateAll((trs) =>
+      trs.map((tr) => {
+        const [name, quantity, total] = [...tr.querySelectorAll("td")].map(
+          (td) => td.textContent?.trim() ?? "",
+        );
+        return { name: name ?? "", quantity: quantity ?? "", total: total ?? "" };
+      }),
+    );
+  }
+
+  /**
+   * Presses "Pay now" as an impatient shopper does: a double click, or Enter twice on the
+   * focused button. Does not wait for anything: the caller says what must follow.
+   */
+  async pressPayNowTwice(how: "double-click" | "enter twice"): Promise<void> {
+    const button = this.paymentModal().getByRole("button", { name: "Pay now" });
+    if (how === "double-click") return button.dblclick();
+    await button.focus();
+    await this.page.keyboard.press("Enter");
+    await this.page.keyboard.press("Enter");
+  }
+
+  /** Presses "Pay now" once (the caller waits for what follows). */
+  async pressPayNow(): Promise<void> {
+    await this.paymentModal().getByRole("button", { name: "Pay now" }).click();
+  }
+
+  /** The payment modal's live status line ("Processing payment…", a failure, "Payment completed…"). */
+  paymentStatus(): Locator {
+    return this.paymentModal().getByRole("status");
+  }
+
+  /**
+   * Counts the SDK's calls to the service (`/sdk/v1/…`) as this tab sends them, from now on,
+   * by "METHOD path": what the browser can see of the payment's start and completion, with or
+   * without a control API.
+   */
+  recordServiceCalls(): { count(pattern: RegExp): number } {
+    const seen: string[] = [];
+    this.page.on("request", (request) => {
+      const url = new URL(request.url());
+      if (request.method() !== "OPTIONS" && url.pathname.startsWith("/sdk/v1/"))
+        seen.push(`${request.method()} ${url.pathname}`);
+    });
+    return { count: (pattern) => seen.filter((call) => pattern.test(call)).length };
+  }
+
   /** The message the payment modal shows when Service Pay is not possible (role=alert). */
   paymentAlert(): Locator {
     return this.paymentModal().getByRole("alert");

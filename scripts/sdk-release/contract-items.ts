@@ -41,6 +41,16 @@ const TEST_PAGE_ONLY = (what: string) =>
   `only the SDK test page, served by the bundled emulator, exercises ${what}`;
 const KEYBOARD_VALUATION = page(/^the whole valuation by keyboard alone/);
 const PAYMENT_JOURNEY = page(/^openPayment: summary, a way to pay/);
+const AMOUNTS_BY_FORMULA = [
+  page(/^the payment modal's amounts by formula/),
+  shop(/^Pay now double-clicked: one payment start/),
+  shop(/^GBP, Pay now pressed with Enter twice/),
+];
+const TEASER_WORDS = [
+  page(/^each teaser type shows its own words/),
+  shop(/^each teaser placement shows its own type's words/),
+  shop(/^with an accepted trade-in every teaser placement shows the offer/),
+];
 
 const method = (name: string, tests: TestRef[]): ContractItem => ({
   group: "Methods",
@@ -201,15 +211,15 @@ export const CONTRACT_ITEMS: ContractItem[] = [
     section: "Front-end SDK › Payment option markup",
     tests: [SCENARIO_1, shop(/^submitting with Service Pay checks the details/)],
   },
-  teaser("banner", [page(/^teasers before a valuation/), SCENARIO_1]),
-  teaser("product-widget", [page(/^teasers before a valuation/), SCENARIO_1]),
-  teaser("cart-summary", [page(/^teasers before a valuation/), SCENARIO_1]),
-  teaser("thank-you", [PAYMENT_JOURNEY, SCENARIO_1]),
+  teaser("banner", [page(/^teasers before a valuation/), SCENARIO_1, ...TEASER_WORDS]),
+  teaser("product-widget", [page(/^teasers before a valuation/), SCENARIO_1, ...TEASER_WORDS]),
+  teaser("cart-summary", [page(/^teasers before a valuation/), SCENARIO_1, ...TEASER_WORDS]),
+  teaser("thank-you", [PAYMENT_JOURNEY, SCENARIO_1, ...TEASER_WORDS]),
   {
     group: "Teaser types",
     name: "offer shown after a valuation (also after a reload), in the right unit",
     section: "Front-end SDK › Teasers",
-    tests: [page(/^after a valuation every teaser shows the offer/), SCENARIO_1],
+    tests: [page(/^after a valuation every teaser shows the offer/), SCENARIO_1, ...TEASER_WORDS],
   },
   {
     group: "Wizard",
@@ -239,6 +249,7 @@ export const CONTRACT_ITEMS: ContractItem[] = [
     section: "What the service does (4); Front-end SDK",
     tests: [
       PAYMENT_JOURNEY,
+      ...AMOUNTS_BY_FORMULA,
       page(/^openPayment when Service Pay is not possible/),
       page(/^a cart changed since the session saw it/),
       SCENARIO_1,
@@ -252,6 +263,26 @@ export const CONTRACT_ITEMS: ContractItem[] = [
     section: "Front-end SDK (accessibility)",
     tests: [page(/^the payment modal passes an axe scan/), page(/^openPayment when Service Pay/)],
     needsEmulator: TEST_PAGE_ONLY("the payment modal's axe scan and Escape"),
+  },
+  {
+    group: "Shopper actions twice",
+    name: "open the wizard, get an offer, accept, select and unselect Service Pay, pay, close: each done twice in quick succession has one effect (one call, one event of each kind, one order)",
+    section: "Front-end SDK › SDK methods; Events › SDK browser events",
+    tests: [
+      page(/^done twice › /),
+      shop(/^Pay now double-clicked: one payment start/),
+      shop(/^GBP, Pay now pressed with Enter twice/),
+    ],
+  },
+  {
+    group: "SDK calls failing",
+    name: "shopper_data, init, observations, catalog, valuations, accept, purchase_data, payment-option, payment start and completion answered with an error or not at all: no success event, text or redirect; the shop's pages tell the truth; again, exactly once",
+    section: "Front-end SDK; Events › SDK browser events; What the service does (4)",
+    tests: [
+      page(/^a call failing › /),
+      shop(/^the payment's completion never answered/),
+      shop(/^the service answers the payment's start 500, then its completion 503/),
+    ],
   },
   {
     group: "Order webhook",

@@ -142,6 +142,51 @@ export const MUTATIONS: Mutation[] = [
     from: '() => emit("service-modal-closed", { message: "Payment modal closed", modal: "payment" }),',
     to: "() => undefined,",
   },
+  {
+    id: "pay-twice-on-double-click",
+    description:
+      "Pay now stays enabled while the payment runs: a double click starts two payments for one cart",
+    shopperVisible: true,
+    file: "payment.ts",
+    from: '      pay.disabled = true;\n      status.textContent = t(locale, "paying");',
+    to: '      status.textContent = t(locale, "paying");',
+  },
+  {
+    id: "failed-completion-reported-as-success",
+    // "The webhook tells the merchant anyway": the shopper is told "Payment completed" and sent
+    // to the confirmation while the service never completed the payment.
+    description:
+      "a failed or unanswered payment completion is reported as completed, with the redirect",
+    shopperVisible: true,
+    file: "payment.ts",
+    from: "      base satisfies CompletePaymentRequest,\n    );",
+    to: '      base satisfies CompletePaymentRequest,\n    ).catch(() => ({ ...order, status: "payment_completed" }));',
+  },
+  {
+    id: "teaser-words-swapped",
+    description: "the product page's teaser shows the cart's words and the cart's the product's",
+    shopperVisible: true,
+    file: "teasers.ts",
+    from: 'el("p", {}, t(locale, type)), button);',
+    to: 'el("p", {}, t(locale, type === "product-widget" ? "cart-summary" : type === "cart-summary" ? "product-widget" : type)), button);',
+  },
+  {
+    id: "item-totals-without-tax",
+    description: "the payment modal's item lines show price × quantity, leaving out the line's tax",
+    shopperVisible: true,
+    file: "payment.ts",
+    from: 'el("td", { class: "num" }, format(item.total)),',
+    to: 'el("td", { class: "num" }, format(item.price * item.quantity)),',
+  },
+  {
+    id: "accept-twice-on-double-click",
+    description:
+      "Accept offer stays enabled while the accept runs: a double click accepts twice, two valuation-updated events",
+    shopperVisible: false,
+    file: "wizard.ts",
+    from: "      accept.disabled = true;\n",
+    to: "",
+  },
 ];
 
 /** Applies `mutation` to the SDK copy in `dir`; throws when it no longer applies. */
