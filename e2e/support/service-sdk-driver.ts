@@ -237,22 +237,6 @@ export class ServiceSdkDriver {
     };
   }
 
-  /** The item rows the payment modal shows (the service's cart: the shop's lines and the
-   *  delivery), as text. */
-  async paymentItems(): Promise<{ name: string; quantity: string; total: string }[]> {
-    const modal = this.paymentModal();
-    await expect(modal.locator('[data-amount="left-to-pay"]')).toBeVisible();
-    const rows = modal.getByRole("table").locator("tbody tr");
-    return rows.evaluateAll((trs) =>
-      trs.map((tr) => {
-        const [name, quantity, total] = [...tr.querySelectorAll("td")].map((td) =>
-          (td.textContent ?? "").trim(),
-        );
-        return { name: name ?? "", quantity: quantity ?? "", total: total ?? "" };
-      }),
-    );
-  }
-
   /** Closes the payment modal by its Close button, as a shopper who changes their mind. */
   async closePaymentModal(): Promise<void> {
     await this.paymentModal().getByRole("button", { name: "Close" }).first().click();
@@ -280,7 +264,8 @@ export class ServiceSdkDriver {
     return completed?.detail as { order_id: string; cart_id: string };
   }
 
-  /** The payment modal's item rows (name, quantity, line total) as text, in order. */
+  /** The payment modal's item rows (the service's cart: the shop's lines and the delivery):
+   *  name, quantity and line total as text, in order. */
   async paymentItems(): Promise<{ name: string; quantity: string; total: string }[]> {
     const modal = this.paymentModal();
     await expect(modal.locator('[data-amount="left-to-pay"]')).toBeVisible();
