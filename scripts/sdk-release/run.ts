@@ -55,8 +55,10 @@ export interface ReleaseOptions {
   suites?: SuiteName[];
   /** passed to the storefront suite as --grep-invert (the mutation run's subset: "@emulator") */
   grepInvert?: string;
-  /** file filters of the storefront suite (Playwright's positional arguments) */
-  storefrontFiles?: string[];
+  /** file filters per suite (Playwright's positional arguments: `file` or `file:line`) */
+  files?: Partial<Record<SuiteName, string[]>>;
+  /** each test records the SDK mutants its pages reached, in `<dir>/<suite>/` (./sdk-coverage.ts) */
+  coverageDir?: string;
   /** stop each suite after this many failures (the mutation run only needs one) */
   maxFailures?: number;
   /** workers of the storefront suite, each with a storefront + emulator stack of its own
@@ -223,6 +225,9 @@ async function runBuild(spec: BuildSpec, options: ReleaseOptions): Promise<Build
         ...suite.env,
         PLAYWRIGHT_JSON_OUTPUT_FILE: json,
         PLAYWRIGHT_JUNIT_OUTPUT_FILE: junit,
+        ...(options.coverageDir
+          ? { SDK_MUTANT_COVERAGE_DIR: path.join(options.coverageDir, suite.name) }
+          : {}),
       };
       if (options.noEmulator && suite.name === "sdk-page") {
         // The SDK test page is part of the bundled emulator: list its tests, report them skipped.
@@ -249,7 +254,7 @@ async function runBuild(spec: BuildSpec, options: ReleaseOptions): Promise<Build
       if (suite.name === "storefront" && options.grepInvert) {
         args.push(`--grep-invert=${options.grepInvert}`);
       }
-      if (suite.name === "storefront") args.push(...(options.storefrontFiles ?? []));
+      args.push(...(options.files?.[suite.name] ?? []));
       const suiteStarted = Date.now();
       const { code, cpuSeconds } = await playwright(
         args,
@@ -301,6 +306,17 @@ export async function runRelease(options: ReleaseOptions): Promise<BuildResult[]
   // One build after the other: both use the same fixed ports (3000, 4010, 4110).
   for (const spec of options.builds) results.push(await runBuild(spec, options));
   return results;
+}
+
+/** The failed tests; a run that could not judge (no report, a server that did not start) throws,
+ *  so a mutation run never counts it as a kill. */
+export function failedTests(results: BuildResult[]): string[] {
+  const failures = results.flatMap((r) =>
+    r.tests.filter((t) => t.outcome === "failed").map((t) => `${t.suite}: ${t.title}`),
+  );
+  const errors = results.flatMap((r) => r.errors);
+  if (failures.length === 0 && errors.length > 0) throw new Error(errors.join("; "));
+  return failures;
 }
 
 export function failed(results: BuildResult[]): boolean {
