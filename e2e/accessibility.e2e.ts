@@ -1,4 +1,5 @@
-import { expect, test } from "@playwright/test";
+import { expect } from "@playwright/test";
+import { test } from "../scripts/sdk-release/sdk-coverage";
 import { addToCart, adminLogin } from "./fixtures";
 import { seriousViolations } from "./support/axe";
 

@@ -1,4 +1,5 @@
-import { expect, test } from "@playwright/test";
+import { expect } from "@playwright/test";
+import { test } from "../scripts/sdk-release/sdk-coverage";
 import { addToCart, CARDS, cartCount, fillAddress, fillCard } from "./fixtures";
 
 test("a declined card places no order and keeps the cart", async ({ page }) => {

@@ -1,7 +1,8 @@
 // A shopper and a back-office person on a phone (390 px wide): nothing wider than the screen,
 // no amount split across lines, the inspector's button covers nothing, and a declined card's
 // message is brought into view and focused.
-import { test as base, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { test as base } from "../scripts/sdk-release/sdk-coverage";
 import { addToCart, adminLogin, CARDS, fillAddress, fillCard } from "./fixtures";
 import { expect, test } from "./support/fixtures";
 

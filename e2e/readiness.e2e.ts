@@ -1,7 +1,8 @@
 import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
-import { expect, test } from "@playwright/test";
+import { expect } from "@playwright/test";
+import { test } from "../scripts/sdk-release/sdk-coverage";
 import { skipWithoutServiceFixture } from "./support/service-fixture";
 import { stackCount, stackOf } from "./support/stack";
 

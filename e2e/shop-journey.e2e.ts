@@ -1,4 +1,5 @@
-import { expect, test } from "@playwright/test";
+import { expect } from "@playwright/test";
+import { test } from "../scripts/sdk-release/sdk-coverage";
 import { adminLogin, CARDS, cartCount, fillCard, SHOPPER } from "./fixtures";
 
 test("browse, add to cart, switch currency, log in, pay by card, see the order in the back office", async ({

@@ -12,7 +12,8 @@
 // - `shop`: the storefront's own steps (log in, add to cart, checkout details, pay choice).
 // Every test fails on an uncaught exception in the page. Each test gets a fresh browser context,
 // so a fresh shop session (and session hash).
-import { type BrowserContext, test as base, expect } from "@playwright/test";
+import { type BrowserContext, expect } from "@playwright/test";
+import { test as base } from "../../scripts/sdk-release/sdk-coverage";
 import { emulator as emulatorClient, type MerchantPatch } from "./emulator";
 import {
   emulatorServiceFixture,

@@ -2,8 +2,10 @@
 // page and its callbacks, reports what it saw (POST /sdk/v1/observations), and the go-live
 // readiness report of m_test turns it into a failing rule. Page mistakes come from the page's
 // query and callback mistakes from the shop's own state, so parallel tests are not affected.
-// These tests use Playwright's plain `test`: a careless shop's console errors are expected.
-import { expect, type Page, type Request, test } from "@playwright/test";
+// These tests use the base `test`, not ./fixtures' (which fails on console errors): a careless
+// shop's console errors are expected.
+import { expect, type Page, type Request } from "@playwright/test";
+import { test } from "../../scripts/sdk-release/sdk-coverage";
 import { Shop } from "./fixtures";
 
 type Rule = { id: string; verdict: string; note: string; evidence: { seq: number }[] };

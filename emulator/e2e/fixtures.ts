@@ -1,7 +1,8 @@
 // Fixtures for the SDK tests: every test gets its own shop on the bare test merchant (its own
 // customer, cart and session hash), so tests run in parallel; every test fails on a console
 // error or an uncaught exception in the page.
-import { test as base, expect, type Locator, type Page } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
+import { test as base } from "../../scripts/sdk-release/sdk-coverage";
 
 export type ServiceEvent = { name: string; detail: unknown; page: string };
 export type Cart = {

@@ -13,7 +13,8 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { buildSdk } from "../../emulator/src/assets/build-sdk";
 import { applyMutation, MUTATIONS, type Mutation } from "./mutations";
-import { type BuildResult, type ReleaseOptions, ROOT, runRelease } from "./run";
+import { failedTests, type ReleaseOptions, ROOT, runRelease } from "./run";
+import { runSample } from "./sampled-mutants";
 import { STAGING_SELECTION } from "./selection";
 
 const SDK_DIR = path.join(ROOT, "emulator/sdk");
@@ -25,17 +26,6 @@ interface Verdict {
   killers: string[];
   seconds: number;
   error?: string;
-}
-
-/** The failed tests; a run that could not judge (no report, a server that did not start) throws,
- *  so it is never counted as a kill. */
-function failedTests(results: BuildResult[]): string[] {
-  const failed = results.flatMap((r) =>
-    r.tests.filter((t) => t.outcome === "failed").map((t) => `${t.suite}: ${t.title}`),
-  );
-  const errors = results.flatMap((r) => r.errors);
-  if (failed.length === 0 && errors.length > 0) throw new Error(errors.join("; "));
-  return failed;
 }
 
 /** The subset without the bundled emulator: exactly what `--no-emulator` runs (./selection.ts),
@@ -109,8 +99,22 @@ async function main() {
       out: { type: "string", default: "mutants-report" },
       // a regular expression of test titles to leave out (a test that fails without any mutant)
       skip: { type: "string" },
+      // StrykerJS's mutants instead of ours: a seeded random sample of this size (./sampled-mutants.ts)
+      sample: { type: "string" },
+      seed: { type: "string", default: "1" },
     },
   });
+  if (values.sample) {
+    const size = Number(values.sample);
+    const seed = Number(values.seed);
+    if (!Number.isInteger(size) || size < 1 || !Number.isInteger(seed)) {
+      console.error("--sample needs a positive whole number, --seed a whole number");
+      process.exit(2);
+    }
+    const out = path.resolve(ROOT, values.out ?? "mutants-report");
+    const report = await runSample({ size, seed, out });
+    process.exit(report.ok ? 0 : 1);
+  }
   const only = values.only?.split(",").map((s) => s.trim());
   const chosen = only ? MUTATIONS.filter((m) => only.includes(m.id)) : MUTATIONS;
   const out = path.resolve(ROOT, values.out ?? "mutants-report");

@@ -63,8 +63,10 @@ export interface ReleaseOptions {
   withoutServiceFixture?: boolean;
   /** passed to the storefront suite as --grep-invert (`mutants:sdk --skip`) */
   grepInvert?: string;
-  /** file filters of the storefront suite (Playwright's positional arguments) */
-  storefrontFiles?: string[];
+  /** file filters per suite (Playwright's positional arguments: `file` or `file:line`) */
+  files?: Partial<Record<SuiteName, string[]>>;
+  /** each test records the SDK mutants its pages reached, in `<dir>/<suite>/` (./sdk-coverage.ts) */
+  coverageDir?: string;
   /** stop each suite after this many failures (the mutation run only needs one) */
   maxFailures?: number;
   /** workers of the storefront suite, each with a storefront + emulator stack of its own
@@ -242,6 +244,9 @@ async function runBuild(spec: BuildSpec, options: ReleaseOptions): Promise<Build
         ...(suite.name === "sdk-page" ? { SDK_SURFACES_DIR: surfaces } : {}),
         PLAYWRIGHT_JSON_OUTPUT_FILE: json,
         PLAYWRIGHT_JUNIT_OUTPUT_FILE: junit,
+        ...(options.coverageDir
+          ? { SDK_MUTANT_COVERAGE_DIR: path.join(options.coverageDir, suite.name) }
+          : {}),
       };
       if (options.noEmulator && !selection.suites?.includes(suite.name)) {
         // The SDK test page is part of the bundled emulator: list its tests, report them skipped.
@@ -268,7 +273,7 @@ async function runBuild(spec: BuildSpec, options: ReleaseOptions): Promise<Build
       if (suite.name === "storefront" && options.grepInvert) {
         args.push(`--grep-invert=${options.grepInvert}`);
       }
-      if (suite.name === "storefront") args.push(...(options.storefrontFiles ?? []));
+      args.push(...(options.files?.[suite.name] ?? []));
       const suiteStarted = Date.now();
       const { code, cpuSeconds } = await playwright(
         args,
@@ -322,6 +327,17 @@ export async function runRelease(options: ReleaseOptions): Promise<BuildResult[]
   // One build after the other: both use the same fixed ports (4110, and 3800/4800 and up).
   for (const spec of options.builds) results.push(await runBuild(spec, options));
   return results;
+}
+
+/** The failed tests; a run that could not judge (no report, a server that did not start) throws,
+ *  so a mutation run never counts it as a kill. */
+export function failedTests(results: BuildResult[]): string[] {
+  const failures = results.flatMap((r) =>
+    r.tests.filter((t) => t.outcome === "failed").map((t) => `${t.suite}: ${t.title}`),
+  );
+  const errors = results.flatMap((r) => r.errors);
+  if (failures.length === 0 && errors.length > 0) throw new Error(errors.join("; "));
+  return failures;
 }
 
 export function failed(results: BuildResult[]): boolean {
