@@ -325,5 +325,8 @@ export const CONTRACT_ITEMS: ContractItem[] = [
     name: "every surface renders for the shopper (teasers per type and template, wizard steps, payment option per mode, payment modal per state; EUR and GBP; desktop and phone), shown beside the baseline's in the Surfaces section",
     section: "Front-end SDK; Payment option details; States › Payment option mode",
     tests: [page(/every SDK surface as the shopper sees it/)],
+    needsEmulator: TEST_PAGE_ONLY(
+      "every mode and state put on one page in turn, with a frozen clock for the dates",
+    ),
   },
 ];
