@@ -39,7 +39,7 @@ export type FaultInput = Omit<
 };
 
 /** Small seeded PRNG so that probabilistic faults are reproducible after a reset. */
-function mulberry32(seed: number): () => number {
+export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -27,6 +27,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Instrumenter } from "@stryker-mutator/instrumenter";
 import { buildSdk } from "../../emulator/src/assets/build-sdk";
+import { mulberry32 } from "../../emulator/src/faults";
 import type { SuiteName } from "./contract-items";
 import { equivalenceOf } from "./equivalent-mutants";
 import { failedTests, ROOT, runRelease } from "./run";
@@ -133,22 +134,11 @@ export function withActiveMutant(code: string, id: string): string {
   return `(globalThis.__stryker__ = globalThis.__stryker__ || {}).activeMutant = ${JSON.stringify(id)};\n${code}`;
 }
 
-/** A small seeded PRNG (mulberry32): the same seed draws the same sample of the same SDK. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** `size` mutants drawn at random with `seed` (a partial Fisher-Yates shuffle). */
 export function sampleOf<T>(items: readonly T[], size: number, seed: number): T[] {
   const pool = [...items];
-  const next = random(seed);
+  // The emulator's seeded generator (its probabilistic faults): the same seed draws the same sample.
+  const next = mulberry32(seed);
   const count = Math.min(size, pool.length);
   for (let i = 0; i < count; i++) {
     const j = i + Math.floor(next() * (pool.length - i));
