@@ -1,6 +1,7 @@
 // `npm test`: every check in one go, with a header per step; stops at the first failure.
 // (npm test has already run `npm install`.)
 import { readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { ensureBrowser } from "./ensure-browser.mjs";
 import { loadEnv, root } from "./lib/env.mjs";
 import { run } from "./lib/run.mjs";
@@ -65,6 +66,10 @@ step("Unit and route tests on PostgreSQL (TEST_DATABASE=postgresql)", () =>
       "lib",
       "app",
       "prisma",
+      // One worker per core, not the SQLite step's two: here the database's own processes share
+      // the cores, and with four workers the login-flood tests starved their neighbours' 5 s
+      // limits (the well-formed property test at 10 s, measured in a fresh-clone run).
+      `--maxWorkers=${availableParallelism()}`,
       "--reporter=default",
       "--reporter=json",
       `--outputFile.json=${reports.unitPostgres}`,
