@@ -2,6 +2,7 @@ import { defineConfig, devices } from "@playwright/test";
 import type { ServiceVariantOptions } from "./e2e/support/fixtures";
 import { STACK, stackCount, stackOf, stacksWebServer } from "./e2e/support/stack";
 import { CHROMIUM_LAUNCH_OPTIONS } from "./scripts/chromium-launch";
+import { storefrontSelection } from "./scripts/sdk-release/selection";
 
 // Browser tests run against the production build (`next build` first; npm test does it) with
 // their own databases, migrated and seeded fresh by scripts/e2e-server.mjs.
@@ -56,7 +57,13 @@ export default defineConfig<ServiceVariantOptions>({
   // readiness report is judged last, on the traffic of everything before it, on every stack's
   // emulator.
   projects: [
-    { name: "storefront", testIgnore: [READINESS, CLUSTER, GUIDE_SCREENSHOTS] },
+    // E2E_SELECTION: the SDK release run's journeys or the shop's own, unset every test
+    // (scripts/sdk-release/selection.ts).
+    {
+      name: "storefront",
+      testIgnore: [READINESS, CLUSTER, GUIDE_SCREENSHOTS],
+      ...storefrontSelection(process.env),
+    },
     { name: "readiness", testMatch: READINESS, dependencies: ["storefront"] },
   ],
   webServer: stacksWebServer(STACKS),

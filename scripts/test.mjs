@@ -43,6 +43,7 @@ const reports = {
   // the SDK release suite against the emulator's own SDK build (scripts/sdk-release/run.ts).
   release: "sdk-release-report/results.json",
   screenshots: "test-results/screenshots.json",
+  shopOwn: "test-results/shop-own.json",
   cluster: "test-results/cluster.json",
   minimalShop: "test-results/minimal-shop.json",
   demoBeside: "test-results/demo-beside-tests.json",
@@ -107,6 +108,22 @@ step("SDK release suite: both browser suites against the emulator's own SDK buil
     env: { ...process.env, CHROMIUM_PATH: chromium },
   }),
 );
+// The storefront journeys the release suite leaves out (scripts/sdk-release/selection.ts SHOP_OWN):
+// the shop's own features, the demo guide, the service's variant readings. With the release run,
+// every storefront test runs once.
+step("Storefront: the shop's own journeys (beside the release suite's)", () =>
+  run(
+    bin("tsx"),
+    ["scripts/sdk-release/shop-own.ts", `--reporter=${process.env.CI ? "line" : "list"},json`],
+    {
+      env: {
+        ...process.env,
+        CHROMIUM_PATH: chromium,
+        PLAYWRIGHT_JSON_OUTPUT_FILE: `${root}/${reports.shopOwn}`,
+      },
+    },
+  ),
+);
 // The staging mode (`npm run test:sdk-staging`) is not a step yet: in a fresh clone its two
 // login-and-wizard journeys (e2e/auth-sdk.e2e.ts) time out there, cause not yet found.
 // `npm run demo` and the browser suite at once (README): the real demo (its own build folder,
@@ -149,6 +166,7 @@ const json = (file) => JSON.parse(readFileSync(`${root}/${file}`, "utf8"));
 const units = [json(reports.unit), json(reports.unitPostgres)];
 const release = [reports.release].flatMap((file) => json(file).builds.flatMap((b) => b.tests));
 const screenshots = json(reports.screenshots).stats;
+const shopOwn = json(reports.shopOwn).stats;
 const cluster = json(reports.cluster).stats;
 const minimalShop = json(reports.minimalShop).stats;
 const demoBeside = json(reports.demoBeside);
@@ -157,6 +175,7 @@ const passed =
   units.reduce((n, u) => n + u.numPassedTests, 0) +
   release.filter((t) => t.outcome === "passed").length +
   screenshots.expected +
+  shopOwn.expected +
   cluster.expected +
   minimalShop.expected +
   demoChecks("passed") +
@@ -166,6 +185,8 @@ const failed =
   release.filter((t) => t.outcome === "failed").length +
   screenshots.unexpected +
   screenshots.flaky +
+  shopOwn.unexpected +
+  shopOwn.flaky +
   cluster.unexpected +
   cluster.flaky +
   minimalShop.unexpected +

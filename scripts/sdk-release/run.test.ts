@@ -77,10 +77,14 @@ describe("buildEnv", () => {
 });
 
 describe("suiteRuns", () => {
-  it("runs the SDK page suite and the storefront suite with one stack per worker", () => {
+  it("runs the SDK page suite and the storefront suite's release selection with one stack per worker", () => {
     const runs = suiteRuns({ builds: [], out: "", stacks: 3 });
     expect(runs.map((s) => s.id)).toEqual(["sdk-page", "storefront"]);
-    expect(runs[1]?.env).toEqual({ E2E_WORKERS: "3" });
+    expect(runs[1]?.env).toEqual({ E2E_WORKERS: "3", E2E_SELECTION: "release" });
+    expect(suiteRuns({ builds: [], out: "", grepInvert: "^x" })[1]?.env).toMatchObject({
+      E2E_SELECTION: "release",
+      E2E_GREP_INVERT: "^x",
+    });
     expect(suiteRuns({ builds: [], out: "", suites: ["storefront"] }).map((s) => s.id)).toEqual([
       "storefront",
     ]);

@@ -61,7 +61,7 @@ export interface ReleaseOptions {
   /** SERVICE_FIXTURE=none even with the bundled emulator: the tests that need the service
    *  fixture are skipped as in a staging run (./selection.ts, the mutation run's subset) */
   withoutServiceFixture?: boolean;
-  /** passed to the storefront suite as --grep-invert (`mutants:sdk --skip`) */
+  /** storefront tests left out besides the shop's own (`mutants:sdk --skip`; E2E_GREP_INVERT) */
   grepInvert?: string;
   /** file filters per suite (Playwright's positional arguments: `file` or `file:line`) */
   files?: Partial<Record<SuiteName, string[]>>;
@@ -96,7 +96,12 @@ export function suiteRuns(options: ReleaseOptions): SuiteRun[] {
       name: "storefront",
       id: "storefront",
       config: "playwright.config.ts",
-      env: { E2E_WORKERS: String(stacks) },
+      // The SDK's journeys, not the shop's own (./selection.ts storefrontSelection).
+      env: {
+        E2E_WORKERS: String(stacks),
+        E2E_SELECTION: "release",
+        ...(options.grepInvert ? { E2E_GREP_INVERT: options.grepInvert } : {}),
+      },
     },
   ];
   return runs.filter((s) => !options.suites || options.suites.includes(s.name));
@@ -270,9 +275,6 @@ async function runBuild(spec: BuildSpec, options: ReleaseOptions): Promise<Build
       const args = ["test", "-c", suite.config, "--reporter=list,json,junit"];
       if (suite.name === "sdk-page") args.push(`--workers=${options.workers ?? 2}`);
       if (options.maxFailures) args.push(`--max-failures=${options.maxFailures}`);
-      if (suite.name === "storefront" && options.grepInvert) {
-        args.push(`--grep-invert=${options.grepInvert}`);
-      }
       args.push(...(options.files?.[suite.name] ?? []));
       const suiteStarted = Date.now();
       const { code, cpuSeconds } = await playwright(
