@@ -46,10 +46,15 @@ test("info and extra shown before selection fail markup.info-extra-hidden", asyn
   const shop = shopFor(page, "texts");
   const seen = observation(page, "payment_option_markup");
   await page.goto(`${shop.base}/?careless=markup.info-extra-hidden`);
-  expect((await seen).postDataJSON()).toMatchObject({ info_visible: true });
+  // Where the text shows, as the merchant reads it in the report: the element, its id and classes.
+  expect((await seen).postDataJSON()).toMatchObject({
+    info_visible: true,
+    visible_in: "p#service-info",
+  });
   await expect
     .poll(async () => (await ruleOf(page, "markup.info-extra-hidden")).verdict)
     .toBe("fail");
+  expect((await ruleOf(page, "markup.info-extra-hidden")).note).toContain("(in p#service-info)");
 });
 
 test("the careful page's markup is reported without a problem", async ({ page }) => {
