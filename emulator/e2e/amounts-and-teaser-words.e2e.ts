@@ -56,6 +56,15 @@ for (const { lang, dialog } of [
     expect(rows).toEqual(
       cart.items.map((item) => [item.name, String(item.quantity), money(item.total)]),
     );
+    // Figures line up at the end of their column, as on any bill: each quantity and amount cell.
+    const alignments = await modal
+      .locator("tbody tr")
+      .evaluateAll((trs) =>
+        trs.flatMap((tr) =>
+          [...tr.querySelectorAll("td")].slice(1).map((td) => getComputedStyle(td).textAlign),
+        ),
+      );
+    expect(alignments).toEqual(cart.items.flatMap(() => ["end", "end"]));
     const discount = Math.min(tradeIn, cart.total);
     await expect(modal.locator("[data-amount=cart-total]")).toHaveText(money(cart.total));
     await expect(modal.locator("[data-amount=trade-in-discount]")).toHaveText(
