@@ -43,6 +43,7 @@ const reports = {
   // the SDK release suite against the emulator's own SDK build (scripts/sdk-release/run.ts).
   release: "sdk-release-report/results.json",
   screenshots: "test-results/screenshots.json",
+  staging: "sdk-release-report-staging/results.json",
   cluster: "test-results/cluster.json",
   minimalShop: "test-results/minimal-shop.json",
   demoBeside: "test-results/demo-beside-tests.json",
@@ -107,8 +108,14 @@ step("SDK release suite: both browser suites against the emulator's own SDK buil
     env: { ...process.env, CHROMIUM_PATH: chromium },
   }),
 );
-// The staging mode (`npm run test:sdk-staging`) is not a step yet: in a fresh clone its two
-// login-and-wizard journeys (e2e/auth-sdk.e2e.ts) time out there, cause not yet found.
+// The same storefront suite in the release suite's staging mode (--no-emulator), against an
+// emulator on a port of its own standing in for the staging service: green with a correct SDK,
+// and the report's declarations of what needs the bundled emulator agree with what ran.
+step("SDK release suite without the bundled emulator: the staging mode against a stand-in", () =>
+  run(bin("tsx"), ["scripts/sdk-release/staging.ts"], {
+    env: { ...process.env, CHROMIUM_PATH: chromium },
+  }),
+);
 // `npm run demo` and the browser suite at once (README): the real demo (its own build folder,
 // database and ports), a second start refused, two journeys beside it on the suite's ports, then
 // the demo still answering, its database and build as they were (scripts/demo-beside-tests.ts).
@@ -147,7 +154,9 @@ step("Browser tests of the storefront at scale (project cluster)", () =>
 );
 const json = (file) => JSON.parse(readFileSync(`${root}/${file}`, "utf8"));
 const units = [json(reports.unit), json(reports.unitPostgres)];
-const release = [reports.release].flatMap((file) => json(file).builds.flatMap((b) => b.tests));
+const release = [reports.release, reports.staging].flatMap((file) =>
+  json(file).builds.flatMap((b) => b.tests),
+);
 const screenshots = json(reports.screenshots).stats;
 const cluster = json(reports.cluster).stats;
 const minimalShop = json(reports.minimalShop).stats;
