@@ -29,6 +29,11 @@ async function answers(url: string, init?: RequestInit): Promise<Response | null
   }
 }
 
+/** The storefront the stand-in serves: the suite's one stack in a staging run. */
+export function stagingShopUrl(): string {
+  return stackOf(0).shopUrl;
+}
+
 /**
  * Starts the stand-in and waits until it answers, then checks it serves its SDK to the shop's
  * origin (contract, Front-end SDK: the merchant's page imports {assets_url}/v1/main.js
@@ -37,10 +42,11 @@ async function answers(url: string, init?: RequestInit): Promise<Response | null
 export async function startStagingService(port?: number): Promise<StagingService> {
   const servicePort = port ?? (await freePort());
   const url = `http://localhost:${servicePort}`;
-  const shopUrl = stackOf(0).shopUrl;
+  const shopUrl = stagingShopUrl();
+  // One process: node with tsx's loader (the tsx command would start a second node under it).
   const emulator = start(
-    path.join(ROOT, "node_modules/.bin/tsx"),
-    ["emulator/src/main.ts"],
+    process.execPath,
+    ["--import", "tsx", "emulator/src/main.ts"],
     { EMULATOR_PORT: String(servicePort), EMULATOR_SHOP_URL: shopUrl },
     ROOT,
   );
