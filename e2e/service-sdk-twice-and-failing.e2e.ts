@@ -266,6 +266,55 @@ test("the service answers the payment's start 500, then its completion 503: no c
   expect(storedOrderOfCart(cart_id)).toMatchObject({ status: "payment_completed" });
 });
 
+test("the service holds the payment's completion without an answer: after the SDK's 30 s on the page's clock the shopper reads that it did not answer, no completed event, the order not paid; Pay now again pays once @emulator", async ({
+  page,
+  sdk,
+  shop,
+  emulator,
+}) => {
+  // The page's clock, so the SDK's time limit passes without the test waiting for it.
+  await page.clock.install();
+  await toPaymentWindow(sdk, shop);
+  // Held far beyond the SDK's limit (the emulator's longest latency), then not answered at all
+  // as far as this test goes. ("/sdk/v1/payments/" is the completion's prefix, not the start's.)
+  await emulator.addFault({
+    endpoint: "/sdk/v1/payments/",
+    method: "POST",
+    latency_ms: 120_000,
+    count: 1,
+  });
+  const held = page.waitForRequest(
+    (request) =>
+      request.method() === "POST" &&
+      /\/sdk\/v1\/payments\/[^/]+\/complete$/.test(new URL(request.url()).pathname),
+  );
+  await sdk.pressPayNow();
+  await held;
+  await expect(sdk.paymentStatus()).toHaveText("Processing payment…");
+  // Just short of the limit the SDK still waits and claims nothing either way.
+  await page.clock.fastForward(29_000);
+  await expect(sdk.paymentStatus()).toHaveText("Processing payment…");
+  await page.clock.fastForward(1_000);
+  await expect(sdk.paymentStatus()).toHaveText(
+    "The service did not answer in time. Please try again.",
+  );
+  await expect(sdk.paymentModal().getByRole("button", { name: "Pay now" })).toBeEnabled();
+  expect(new URL(page.url()).pathname).toBe("/checkout");
+  expect(await countOf(sdk, "service-payment-completed")).toBe(0);
+  const { cart_id } = await detailOf(sdk, "service-ready-to-place-order");
+  expect(storedOrderOfCart(cart_id)?.status ?? "none").not.toBe("payment_completed");
+  expect((await emulator.orders()).map((o) => o.status)).toEqual(["pending"]);
+
+  // The fault spent, the service answers again: the same order completes, once.
+  await Promise.all([
+    page.waitForURL((url) => url.pathname === "/checkout/confirmation"),
+    sdk.pressPayNow(),
+  ]);
+  expect(await countOf(sdk, "service-payment-completed")).toBe(1);
+  expect(await detailOf(sdk, "service-payment-completed")).toMatchObject({ cart_id });
+  expect(storedOrderOfCart(cart_id)).toMatchObject({ status: "payment_completed" });
+});
+
 /** The SDK's words per teaser type (emulator/sdk/format.ts, English), and its offer line. */
 const TEASER_WORDS: Record<TeaserType, string> = {
   banner: "Trade in your old device and save on your order.",

@@ -24,8 +24,9 @@
 // | payments start                   | "Pay now"              | no ready-to-place-order, no completed, no redirect; again: once |
 // | payments complete                | "Pay now"              | no completed, no "Payment completed", no redirect, the service's order pending; again: once |
 //
-// The SDK has no time limit of its own on its calls: "no answer" is a call held open (the SDK must
-// not claim anything while it waits), then dropped by the network as a timed-out connection.
+// "No answer" here is a call held open (the SDK must not claim anything while it waits), then
+// dropped by the network as a timed-out connection. The SDK's own time limit per call (30 s,
+// emulator/sdk/api.ts) is checked by the storefront's journey that moves the page's clock past it.
 // Faults are made in this page's network (page.route), not with the emulator's fault rules: the
 // SDK page's tests share one emulator and one test merchant, so a rule would hit a parallel test.
 // The storefront's journeys (e2e/service-sdk-twice-and-failing.e2e.ts) use the emulator's faults.

@@ -50,19 +50,48 @@ export async function fetchPurchaseData(
 export type ServiceApi = <T>(path: string, body?: unknown) => Promise<T>;
 
 /**
+ * How long one call to the service may take, answer read in full, before the SDK gives it up.
+ * A service that never answers must not leave the shopper on "Processing payment…" for good: the
+ * call fails (no success event, as for an error answer) and the shopper is told to try again.
+ * 30 s: far beyond a healthy answer, and the time a shopper will still watch a spinner.
+ */
+export const SERVICE_CALL_TIME_LIMIT_MS = 30_000;
+
+/** A call to the service that got no full answer within SERVICE_CALL_TIME_LIMIT_MS. */
+export class ServiceTimeout extends Error {
+  constructor(readonly path: string) {
+    super(`the service did not answer ${path} within ${SERVICE_CALL_TIME_LIMIT_MS / 1000} s`);
+  }
+}
+
+/**
  * The SDK learns the service's address from its own URL ({assets_url}/v1/main.js), so staging
  * and production differ only in the address the page imports (contract: Versioning).
  */
 export function serviceApi(moduleUrl: string): ServiceApi {
   const origin = new URL(moduleUrl).origin;
   return async <T>(path: string, body?: unknown): Promise<T> => {
-    const response = await fetch(`${origin}/sdk/v1${path}`, {
-      method: body === undefined ? "GET" : "POST",
-      headers: body === undefined ? {} : { "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      credentials: "omit",
-      cache: "no-store",
-    });
-    return parse<T>(response);
+    // setTimeout, not AbortSignal.timeout: the page's own timers, which a test's clock can move.
+    const limit = new AbortController();
+    const timer = setTimeout(() => limit.abort(), SERVICE_CALL_TIME_LIMIT_MS);
+    try {
+      const response = await fetch(`${origin}/sdk/v1${path}`, {
+        method: body === undefined ? "GET" : "POST",
+        headers: body === undefined ? {} : { "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        credentials: "omit",
+        cache: "no-store",
+        signal: limit.signal,
+      });
+      const answer = await parse<T>(response);
+      // parse reads a body cut off by the limit as an empty one: a cut answer is no answer.
+      if (limit.signal.aborted) throw new ServiceTimeout(path);
+      return answer;
+    } catch (error) {
+      if (limit.signal.aborted) throw new ServiceTimeout(path);
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
   };
 }

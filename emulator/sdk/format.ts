@@ -1,6 +1,8 @@
 // Formatting and the SDK's own wording. The page's language (`<html lang>`) picks the locale;
 // English and Spanish are bundled, anything else falls back to English.
 
+import { ServiceTimeout } from "./api";
+
 export type Locale = "en" | "es";
 
 export function pageLocale(): Locale {
@@ -51,6 +53,7 @@ const en = {
   required: "Please answer every question.",
   pickModel: "Please choose a category and a model.",
   failed: "Something went wrong. Please try again.",
+  timedOut: "The service did not answer in time. Please try again.",
   payTitle: "Pay with Service",
   items: "Items",
   quantity: "Qty",
@@ -103,6 +106,7 @@ const es: Record<MessageKey, string> = {
   required: "Responde todas las preguntas.",
   pickModel: "Elige una categoría y un modelo.",
   failed: "Algo ha fallado. Inténtalo de nuevo.",
+  timedOut: "El servicio no ha respondido a tiempo. Inténtalo de nuevo.",
   payTitle: "Pagar con Service",
   items: "Artículos",
   quantity: "Cant.",
@@ -120,6 +124,11 @@ const es: Record<MessageKey, string> = {
   purchaseRejected:
     "La tienda ha enviado datos del pedido que el servicio no puede aceptar, así que este pedido no se puede pagar con Service Pay. Elige otro método de pago o contacta con la tienda.",
 };
+
+/** What the shopper reads when a call failed: a call the service never answered says so. */
+export function failureMessage(locale: Locale, error: unknown): string {
+  return t(locale, error instanceof ServiceTimeout ? "timedOut" : "failed");
+}
 
 export function t(locale: Locale, key: MessageKey, vars: Record<string, string> = {}): string {
   const template = locale === "es" ? es[key] : en[key];

@@ -6,7 +6,7 @@
 import { fetchPurchaseData, HttpError } from "./api";
 import { el, Modal, simpleHtml } from "./dialog";
 import { emit } from "./events";
-import { money, t } from "./format";
+import { failureMessage, money, t } from "./format";
 import type { SdkState } from "./state";
 import type {
   CompletePaymentRequest,
@@ -115,7 +115,7 @@ export class PaymentModal {
     } catch (error) {
       if (rejectedPurchase(error))
         this.showMessage(t(locale, "cannotPay"), t(locale, "purchaseRejected"));
-      else this.showMessage(t(locale, "failed"));
+      else this.showMessage(failureMessage(locale, error));
     }
   }
 
@@ -203,7 +203,7 @@ export class PaymentModal {
           return;
         }
         status.textContent = "";
-        status.append(el("span", { class: "error" }, t(locale, "failed")));
+        status.append(el("span", { class: "error" }, failureMessage(locale, error)));
         pay.disabled = false;
       }
     });

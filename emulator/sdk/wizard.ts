@@ -3,7 +3,7 @@
 // labels and button names listed in emulator/README.md ("Browser SDK").
 import { el, Modal } from "./dialog";
 import { emit } from "./events";
-import { dateTime, money, t } from "./format";
+import { dateTime, failureMessage, money, t } from "./format";
 import type { SdkState } from "./state";
 import type {
   AcceptRequest,
@@ -49,8 +49,8 @@ export class Wizard {
         `/catalog?merchant_id=${encodeURIComponent(this.state.config.merchantId)}`,
       );
       this.showDevice();
-    } catch {
-      this.showError();
+    } catch (error) {
+      this.showError(failureMessage(this.state.locale, error));
     }
   }
 
@@ -186,8 +186,8 @@ export class Wizard {
           answers: this.answers,
         } satisfies ValuationRequest);
         this.showOffer(offer);
-      } catch {
-        this.showError();
+      } catch (error) {
+        this.showError(failureMessage(this.state.locale, error));
       }
     });
     this.modal.body.replaceChildren(
@@ -217,8 +217,8 @@ export class Wizard {
         );
         this.onAccepted(accepted);
         this.modal.close();
-      } catch {
-        this.showError();
+      } catch (error) {
+        this.showError(failureMessage(this.state.locale, error));
       }
     });
     this.modal.body.replaceChildren(

@@ -24,6 +24,7 @@ import { oauthModule } from "./routes/oauth";
 import { openApiModule } from "./routes/openapi";
 import { ordersModule } from "./routes/orders";
 import { registerPurchaseModule } from "./routes/register-purchase";
+import { cors } from "./sdk-api/cors";
 import { sdkApiModule } from "./sdk-api/routes";
 import { SEED } from "./state/seed";
 import { newIdPrefix, Store } from "./state/store";
@@ -147,6 +148,12 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   const app: EmulatorApp = new Hono<EmulatorEnv>();
   app.use("*", controlGuard(config));
   app.use("*", journalRequests(ctx));
+  // The SDK's bundle and routes answer the merchant's page cross-origin (sdk-api/cors.ts). Their
+  // CORS wraps the faults and the maintenance switch, so a faulted answer reaches the page as the
+  // service's own error would (status and body readable: the SDK's error handling is what runs,
+  // not a CORS failure), and a preflight is answered as the service's CORS layer answers it.
+  app.use("/assets/*", cors(ctx));
+  app.use("/sdk/v1/*", cors(ctx));
   app.use("*", serviceGuards(ctx));
   const modules = [...MODULES, ...(options.modules ?? [])];
   for (const module of modules) module.mount(app, ctx);

@@ -8,48 +8,23 @@
 // sdk-release-report-staging/ (the release suite's own report stays in sdk-release-report/).
 import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
-import { freePort, start, stop } from "../lib/processes.mjs";
 import { writeReport } from "./report";
 import { ROOT, runRelease } from "./run";
+import { startStagingService } from "./staging-service";
 
 const OUT = path.join(ROOT, "sdk-release-report-staging");
-
-async function answers(url: string): Promise<boolean> {
-  try {
-    const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
-    await response.arrayBuffer();
-    return response.ok;
-  } catch {
-    return false;
-  }
-}
 
 async function main() {
   rmSync(OUT, { recursive: true, force: true });
   mkdirSync(OUT, { recursive: true });
-  const port = Number(process.env.STAGING_SERVICE_PORT) || (await freePort());
-  const service = `http://localhost:${port}`;
-  // The shop the staging service sends its webhooks to: the storefront suite's one stack.
-  const shopUrl = `http://localhost:${process.env.E2E_SHOP_PORT ?? 3000}`;
-  const emulator = start(
-    path.join(ROOT, "node_modules/.bin/tsx"),
-    ["emulator/src/main.ts"],
-    { EMULATOR_PORT: String(port), EMULATOR_SHOP_URL: shopUrl },
-    ROOT,
-  );
+  const started = Date.now();
+  const staging = await startStagingService(Number(process.env.STAGING_SERVICE_PORT) || undefined);
+  const service = staging.url;
   try {
-    const started = Date.now();
-    // Polled every 100 ms; the emulator starts in about a second.
-    while (!(await answers(`${service}/__emulator/health`))) {
-      if (emulator.exitCode !== null || Date.now() - started > 60_000) {
-        throw new Error(`the staging service did not start:\n${emulator.log()}`);
-      }
-      await new Promise((done) => setTimeout(done, 100));
-    }
     // The shop's other SERVICE_* values (.env) are the emulator's seed: its merchant and
     // credentials are the staging service's here.
     process.env.SERVICE_API_BASE_URL = service;
-    process.env.SHOP_BASE_URL = shopUrl;
+    process.env.SHOP_BASE_URL = staging.shopUrl;
     const results = await runRelease({
       builds: [{ label: "candidate", source: `${service}/assets/v1/main.js` }],
       out: OUT,
@@ -64,7 +39,7 @@ async function main() {
       process.exitCode = 1;
     }
   } finally {
-    await stop(emulator);
+    await staging.stop();
   }
 }
 

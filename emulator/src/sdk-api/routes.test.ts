@@ -119,6 +119,52 @@ describe("CORS", () => {
     expect(response.status).toBe(403);
     expect(await response.json()).toMatchObject({ error: "forbidden" });
   });
+
+  // An injected fault or the maintenance switch stands for the service's own error answer: the
+  // page must be able to read it (status and body), as it reads the real service's, so a test of
+  // the SDK's error handling is not a test of a CORS failure.
+  it("answers an injected fault on the SDK's routes, and maintenance, with the CORS headers", async () => {
+    const init = { merchant_id: "m_demo", session_hash: HASH, customer: null };
+    const added = await control("POST", "/faults", {
+      endpoint: "/sdk/v1/init",
+      status: 503,
+      count: 1,
+    });
+    expect(added.status).toBe(201);
+    const faulted = await sdk("/init", init);
+    expect(faulted.status).toBe(503);
+    expect(faulted.headers.get("x-emulator-fault")).not.toBeNull();
+    expect(faulted.headers.get("access-control-allow-origin")).toBe(ORIGIN);
+    expect(await faulted.json()).toMatchObject({ error: "service_unavailable" });
+    const foreign = await control("POST", "/faults", {
+      endpoint: "/sdk/v1/init",
+      status: 500,
+      count: 1,
+    });
+    expect(foreign.status).toBe(201);
+    const refused = await sdk("/init", init, "https://evil.example");
+    expect(refused.status).toBe(500);
+    expect(refused.headers.get("access-control-allow-origin")).toBeNull();
+
+    expect((await control("PATCH", "/config", { maintenance: true })).status).toBe(200);
+    try {
+      const preflight = await fetch(`${url}/sdk/v1/init`, {
+        method: "OPTIONS",
+        headers: { origin: ORIGIN, "access-control-request-method": "POST" },
+      });
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.get("access-control-allow-origin")).toBe(ORIGIN);
+      const down = await sdk("/init", init);
+      expect(down.status).toBe(503);
+      expect(down.headers.get("access-control-allow-origin")).toBe(ORIGIN);
+      const bundle = await fetch(`${url}/assets/v1/main.js`, { headers: { origin: ORIGIN } });
+      await bundle.arrayBuffer();
+      expect(bundle.status).toBe(503);
+      expect(bundle.headers.get("access-control-allow-origin")).toBe(ORIGIN);
+    } finally {
+      await control("PATCH", "/config", { maintenance: false });
+    }
+  });
 });
 
 describe("validation", () => {

@@ -13,7 +13,7 @@ import { fail, reply } from "../http/errors";
 import { questionsFor, quote } from "../state/catalog";
 import { currentVersion } from "../state/store";
 import { webhooksFor } from "../webhooks/module";
-import { cors, originAllowed } from "./cors";
+import { originAllowed } from "./cors";
 import { findMagicModel, MAGIC_CATEGORY, MAGIC_MODELS } from "./magic";
 import { paymentOptionDetails } from "./payment-option";
 import {
@@ -114,8 +114,7 @@ export const sdkApiModule: EmulatorModule = {
       };
     };
 
-    app.use("/assets/*", cors(ctx));
-    app.use("/sdk/v1/*", cors(ctx));
+    // CORS for /assets/* and /sdk/v1/* is mounted by app.ts, around the faults and maintenance.
 
     app.get("/assets/v1/main.js", async (c) => {
       const bundle = await servedSdk(ctx);
