@@ -135,12 +135,19 @@ export async function loginLockedFor(
 const isUniqueViolation = (error: unknown) =>
   (error as { code?: unknown } | null)?.code === "P2002";
 
+// Rows are looked up before they are written rather than written and the error caught: a
+// Prisma error costs milliseconds of CPU to build (its message quotes the call), a read a
+// fraction of one, and a flood would otherwise raise one per attempt.
+const hasRow = async (key: string) =>
+  (await getDb().loginThrottle.findUnique({ where: { key }, select: { key: true } })) !== null;
+
 /** A row that must exist whatever the count (a bucket, a window's count), at `failures`. */
 async function ensureRow(key: string, failures: number, lastFailureAt: Date): Promise<void> {
+  if (await hasRow(key)) return;
   await getDb()
     .loginThrottle.create({ data: { key, failures, lastFailureAt } })
     .catch((error: unknown) => {
-      // The unique key exists already, which is all that was wanted.
+      // Created at this moment by another attempt, which is all that was wanted.
       if (!isUniqueViolation(error)) throw error;
     });
 }
@@ -162,7 +169,7 @@ async function takePlace(until: number, now: Date): Promise<string | null> {
       })
     ).count === 1;
   if (await take()) return key;
-  if (await db.loginThrottle.findUnique({ where: { key }, select: { key: true } })) return null;
+  if (await hasRow(key)) return null;
   // The window's first admission: its count starts from the table as it is, after the prune.
   // Stamped so that the age bound drops it when the window ends; no policy reads its times.
   await pruneLoginThrottle(now);
@@ -177,12 +184,15 @@ async function takePlace(until: number, now: Date): Promise<string | null> {
  * "created"; "exists" when another attempt created it meanwhile (nothing counted then); "full"
  * when the window's count has no room for it (`until`, rowsUntil). The place is taken before the
  * insert, so the table never holds more keys than the count says; an insert that finds the key
- * created meanwhile gives its place back.
+ * created meanwhile gives its place back. Within a few places of the limit, a burst of attempts
+ * for one new key can thus briefly fill it: one of them may then be counted in the bucket.
  */
 async function admitRow(key: string, until: number, now: Date) {
   const db = getDb();
   const window = await takePlace(until, now);
-  if (window === null) return "full";
+  // No place, perhaps because attempts for this same key hold places for the moment, about to
+  // give them back: the row one of them created is this key's own.
+  if (window === null) return (await hasRow(key)) ? "exists" : "full";
   try {
     await db.loginThrottle.create({ data: { key, failures: 1, lastFailureAt: now } });
     return "created";
@@ -241,12 +251,15 @@ async function countFailure(
     });
     return lockFor(counted, row.failures, policy, now);
   };
-  try {
-    return await increment(key);
-  } catch (error) {
-    if (!isMissingRow(error)) throw error;
+  if (await hasRow(key)) {
+    try {
+      return await increment(key);
+    } catch (error) {
+      // Pruned a moment ago by another instance: admitted again below.
+      if (!isMissingRow(error)) throw error;
+    }
   }
-  // No row: the key's first failure (or its row was pruned a moment ago).
+  // No row: the key's first failure.
   const admitted = await admitRow(key, until, now);
   if (admitted === "created") return lockFor(key, 1, policy, now);
   if (admitted === "exists") return increment(key);
@@ -276,14 +289,9 @@ async function lockFor(key: string, failures: number, policy: ThrottlePolicy, no
  * Returns the key claimed, or null when refused.
  */
 async function claimAddress(keys: LoginKeys, maxRows: number, now: Date) {
-  const db = getDb();
   if (await claimFrom(keys.address, now)) return keys.address;
   // No row yet, or a claim refused (then a row created at this moment gets one more try).
-  const exists = await db.loginThrottle.findUnique({
-    where: { key: keys.address },
-    select: { key: true },
-  });
-  const admitted = exists
+  const admitted = (await hasRow(keys.address))
     ? "exists"
     : await admitRow(keys.address, rowsUntil(maxRows).address, now);
   if (admitted === "created") return keys.address;
