@@ -69,6 +69,21 @@ describe("parseConfig", () => {
     expect(trustedProxyHopsMeaning(2)).not.toContain("\n");
   });
 
+  it("reads LOGIN_THROTTLE_MAX_ROWS as a whole number of rows, 10,000 by default", () => {
+    expect(parseConfig(good).LOGIN_THROTTLE_MAX_ROWS).toBe(10_000);
+    expect(parseConfig({ ...good, LOGIN_THROTTLE_MAX_ROWS: "" }).LOGIN_THROTTLE_MAX_ROWS).toBe(
+      10_000,
+    );
+    expect(parseConfig({ ...good, LOGIN_THROTTLE_MAX_ROWS: "200" }).LOGIN_THROTTLE_MAX_ROWS).toBe(
+      200,
+    );
+    for (const rows of ["99", "2.5", "many", "10000001"]) {
+      expect(() => parseConfig({ ...good, LOGIN_THROTTLE_MAX_ROWS: rows })).toThrow(
+        /LOGIN_THROTTLE_MAX_ROWS: must/,
+      );
+    }
+  });
+
   it("takes a SQLite or a PostgreSQL DATABASE_URL, and nothing else", () => {
     for (const url of ["file:./dev.db", "postgresql://shop@db:5432/shop", "postgres://db/shop"]) {
       expect(parseConfig({ ...good, DATABASE_URL: url }).DATABASE_URL).toBe(url);

@@ -26,6 +26,17 @@ const schema = z.object({
       .max(10, "must be 10 or fewer")
       .optional(),
   ),
+  /** The most rows the login throttle's table holds (lib/auth/login-throttle.ts); past it new
+   *  accounts and addresses share overflow buckets (docs/decisions/login-throttle-storage.md). */
+  LOGIN_THROTTLE_MAX_ROWS: z.preprocess(
+    (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
+    z.coerce
+      .number("must be a whole number of rows")
+      .int("must be a whole number of rows")
+      .min(100, "must be at least 100")
+      .max(10_000_000, "must be 10,000,000 or fewer")
+      .default(10_000),
+  ),
 });
 
 /** What each value of TRUSTED_PROXY_HOPS means (docs/decisions/client-address.md): said in the

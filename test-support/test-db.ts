@@ -148,14 +148,22 @@ async function seedTwoProducts(db: PrismaClient) {
 /**
  * Test-only: registers beforeAll/afterAll that create the test database and seed the two
  * products; read `db` and `products` inside tests (they are set once beforeAll has run).
+ * `env` adds settings for this file's shop (getConfig), put back as they were afterwards.
  */
-export function setUpTestDb() {
+export function setUpTestDb(env: Record<string, string> = {}) {
   const shop = {} as { db: PrismaClient; products: Awaited<ReturnType<typeof seedTwoProducts>> };
   let cleanup: () => Promise<void> = async () => {};
+  const before = Object.fromEntries(Object.keys(env).map((name) => [name, process.env[name]]));
   beforeAll(async () => {
-    ({ db: shop.db, cleanup } = await createTestDb());
+    ({ db: shop.db, cleanup } = await createTestDb(env));
     shop.products = await seedTwoProducts(shop.db);
   });
-  afterAll(() => cleanup());
+  afterAll(async () => {
+    await cleanup();
+    for (const [name, value] of Object.entries(before)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  });
   return shop;
 }

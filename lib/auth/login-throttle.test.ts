@@ -6,13 +6,19 @@ import {
   ADDRESS_POLICY,
   lockSeconds,
   loginKeys,
+  rowsUntil,
   throttledLogin,
+  windowKey,
 } from "./login-throttle";
 
 // Login throttling lives in the database: per account and per client address, a growing lock,
 // a clear message, and no password check at all while locked.
 
-const shop = setUpTestDb();
+// The cap is LOGIN_THROTTLE_MAX_ROWS for every login; a small one here reaches it in a hundred
+// attempts instead of thousands, through the same code. No other test comes near it (100
+// attempts at once for one new address take at most its 100 places for addresses).
+const CAP = 200;
+const shop = setUpTestDb({ LOGIN_THROTTLE_MAX_ROWS: String(CAP) });
 const wrong = async () => null;
 const right = async () => "customer";
 
@@ -98,7 +104,7 @@ describe("what anonymous login attempts store is bounded", () => {
     );
   });
 
-  it("a flood of 10,000 failed logins with new emails from one address, 100 at a time, stores 21 rows of 64-character keys", async () => {
+  it("a flood of 10,000 failed logins with new emails from one address, 100 at a time, stores 21 rows of 64-character keys and the window's count", async () => {
     await shop.db.loginThrottle.deleteMany();
     const now = new Date("2027-01-01T10:00:00Z");
     let verified = 0;
@@ -115,14 +121,195 @@ describe("what anonymous login attempts store is bounded", () => {
     }
     const rows = await shop.db.loginThrottle.findMany({ select: { key: true } });
     // The address's free failures plus the one that locks it, each with its account row, and
-    // the address's own row: attempts arriving together cannot slip past the lock being set,
-    // and refused attempts store nothing and check no password.
+    // the address's own row, and the window's count of them: attempts arriving together cannot
+    // slip past the lock being set, and refused attempts store nothing and check no password.
     expect(verified).toBe(ADDRESS_POLICY.free + 1);
-    expect(rows.length).toBe(ADDRESS_POLICY.free + 1 + 1);
+    expect(rows.length).toBe(ADDRESS_POLICY.free + 1 + 1 + 1);
     expect(rows.every((row) => row.key.length === 64)).toBe(true);
     // 10,000 requests are 10,000 database round trips (the lock check each refused one costs):
     // seconds of work on PostgreSQL, not a wait on any clock.
   }, 30_000);
+
+  it("a flood of 10,000 failed logins, each a new email from a new address, stays within the cap; accounts and addresses with rows keep their own locks; an hour later the age bound prunes it all", async () => {
+    await shop.db.loginThrottle.deleteMany();
+    const now = new Date("2027-01-01T14:00:00Z");
+    const login = (
+      email: string,
+      address: string,
+      verify: () => Promise<string | null> = wrong,
+      at = now,
+    ) => throttledLogin("shopper", email, address, verify, at);
+    const checked = (value: string | null) => {
+      const seen = { checked: false };
+      return Object.assign(seen, {
+        verify: async () => {
+          seen.checked = true;
+          return value;
+        },
+      });
+    };
+    // Before the flood: one address spends its allowance on twenty accounts and is locked on its
+    // own; another fails once, on the account the flood's attacker will guess.
+    for (let i = 0; i <= ADDRESS_POLICY.free; i++)
+      await login(`early${i}@example.com`, "192.0.2.1");
+    expect(await login("early-last@example.com", "192.0.2.1", right)).toMatchObject({
+      locked: true,
+    });
+    await login("victim@example.com", "192.0.2.2");
+
+    // The flood: as a client reaching `next start` directly with TRUSTED_PROXY_HOPS=0 writes a
+    // new X-Forwarded-For each time (docs/decisions/client-address.md). 100 at a time through
+    // the real admission path.
+    const verified = new Set<number>();
+    const guess = (n: number) => async () => {
+      verified.add(n);
+      return null;
+    };
+    const address = (n: number) => clientAddressFrom(`198.18.${n >> 8}.${n & 255}`, 0);
+    const results = [];
+    for (let batch = 0; batch < 100; batch++) {
+      results.push(
+        ...(await Promise.all(
+          Array.from({ length: 100 }, (_, i) => {
+            const n = batch * 100 + i;
+            return login(`wave${n}@example.com`, address(n), guess(n));
+          }),
+        )),
+      );
+    }
+    // Rows of keys within the cap, beside the four buckets and the window's count.
+    const keys = loginKeys("shopper", "x", "x");
+    const counted = await shop.db.loginThrottle.findUnique({ where: { key: windowKey(now) } });
+    const rows = await shop.db.loginThrottle.count();
+    expect(rows).toBeLessThanOrEqual(CAP + 4 + 1);
+    expect(counted?.failures).toBeLessThanOrEqual(CAP);
+    // New addresses had rows of their own up to half the cap, then shared the bucket, which its
+    // allowance locked: every other attempt was refused before its password was checked.
+    expect(verified.size).toBeLessThanOrEqual(rowsUntil(CAP).address + ADDRESS_POLICY.free + 1);
+    const bucket = await shop.db.loginThrottle.findUnique({ where: { key: keys.addressOverflow } });
+    expect(bucket?.failures).toBe(ADDRESS_POLICY.free + 1);
+    const refused = results.filter((_, n) => !verified.has(n));
+    expect(refused).toHaveLength(10_000 - verified.size);
+    expect(refused.every((r) => !r.ok && r.locked)).toBe(true);
+
+    // After the flood: the account guessed before it keeps its own count, from an address with
+    // a row of its own: four more failures lock it, and then the right password is not checked.
+    for (let i = 0; i < ACCOUNT_POLICY.free - 1; i++) {
+      expect(await login("victim@example.com", "192.0.2.2")).toMatchObject({ locked: false });
+    }
+    expect(await login("victim@example.com", "192.0.2.2")).toMatchObject({ locked: true });
+    const owner = checked("victim");
+    expect(await login("victim@example.com", "192.0.2.2", owner.verify)).toMatchObject({
+      ok: false,
+      locked: true,
+    });
+    expect(owner.checked).toBe(false);
+    // The address locked before the flood is still locked on its own count, while the other
+    // address with a row of its own still signs in: neither is under the bucket's lock.
+    const early = checked("customer");
+    expect(await login("someone@example.com", "192.0.2.1", early.verify)).toMatchObject({
+      locked: true,
+    });
+    expect(early.checked).toBe(false);
+    expect(await login("someone@example.com", "192.0.2.2", right)).toMatchObject({ ok: true });
+    // A new address now shares the locked bucket, the right password included.
+    const newcomer = checked("customer");
+    expect(await login("someone@example.com", "203.0.113.99", newcomer.verify)).toMatchObject({
+      locked: true,
+    });
+    expect(newcomer.checked).toBe(false);
+    expect(await shop.db.loginThrottle.count()).toBeLessThanOrEqual(CAP + 4 + 1);
+
+    // An hour past the flood's last failure the age bound still prunes: the next window starts
+    // from what is left, and a new address gets a row of its own again.
+    const later = new Date(now.getTime() + 61 * 60 * 1000);
+    expect(await login("someone@example.com", "203.0.113.99", right, later)).toMatchObject({
+      ok: true,
+    });
+    const left = await shop.db.loginThrottle.findMany({ select: { key: true } });
+    expect(left.map((r) => r.key).sort()).toEqual(
+      [
+        loginKeys("shopper", "someone@example.com", "203.0.113.99").address,
+        windowKey(later),
+      ].sort(),
+    );
+    // 10,000 requests are 10,000 lock checks at least (a refused one costs that one read):
+    // seconds of work, not a wait on any clock.
+  }, 60_000);
+
+  it("failures arriving together near the cap take no more places than there are", async () => {
+    await shop.db.loginThrottle.deleteMany();
+    const now = new Date("2027-01-01T18:00:00Z");
+    // The last hour's rows of keys, 40 of them: 10 places left for new addresses.
+    const before = rowsUntil(CAP).address - 10;
+    await shop.db.loginThrottle.createMany({
+      data: Array.from({ length: before }, (_, n) => ({
+        key: String(n).padStart(64, "0"),
+        failures: 1,
+        lastFailureAt: now,
+      })),
+    });
+    // 40 new addresses with new emails at once: however the admissions interleave on the
+    // database's connections, no more are admitted than there are places.
+    const results = await Promise.all(
+      Array.from({ length: 40 }, (_, n) =>
+        throttledLogin("shopper", `rush${n}@example.com`, `198.19.1.${n}`, wrong, now),
+      ),
+    );
+    expect(results.every((r) => !r.ok)).toBe(true);
+    const rows = new Set(
+      (await shop.db.loginThrottle.findMany({ select: { key: true } })).map((r) => r.key),
+    );
+    const own = (kind: "account" | "address") =>
+      Array.from(
+        { length: 40 },
+        (_, n) => loginKeys("shopper", `rush${n}@example.com`, `198.19.1.${n}`)[kind],
+      ).filter((key) => rows.has(key)).length;
+    expect(own("address")).toBeGreaterThan(0);
+    expect(own("address")).toBeLessThanOrEqual(10);
+    // The window's count is exact: it started from the rows there were and took one place per
+    // row admitted, none lost or doubled by a race.
+    const counted = await shop.db.loginThrottle.findUnique({ where: { key: windowKey(now) } });
+    expect(counted?.failures).toBe(before + own("address") + own("account"));
+  });
+
+  it("past the cap, accounts without a row of their own are counted and locked together; accounts with one keep their own count", async () => {
+    await shop.db.loginThrottle.deleteMany();
+    const now = new Date("2027-01-01T16:00:00Z");
+    const login = (email: string, address: string, verify: () => Promise<string | null> = wrong) =>
+      throttledLogin("shopper", email, address, verify, now);
+    // The last hour's rows of keys, all but three: new addresses share their bucket already,
+    // and three places are left for new accounts.
+    await shop.db.loginThrottle.createMany({
+      data: Array.from({ length: CAP - 3 }, (_, n) => ({
+        key: String(n).padStart(64, "0"),
+        failures: 1,
+        lastFailureAt: now,
+      })),
+    });
+    await login("known@example.com", "192.0.2.99");
+    await login("filler1@example.com", "192.0.2.99");
+    await login("filler2@example.com", "192.0.2.99");
+    const counted = await shop.db.loginThrottle.findUnique({ where: { key: windowKey(now) } });
+    expect(counted?.failures).toBe(CAP);
+    // The next new accounts share the bucket: its fifth failure locks them all.
+    const shared = [];
+    for (let i = 0; i <= ACCOUNT_POLICY.free; i++) {
+      shared.push(await login(`late${i}@example.com`, "192.0.2.99"));
+    }
+    expect(shared.slice(0, ACCOUNT_POLICY.free).every((r) => !r.ok && !r.locked)).toBe(true);
+    expect(shared.at(-1)).toMatchObject({ ok: false, locked: true });
+    let checked = false;
+    const rowless = await login("never-failed@example.com", "192.0.2.99", async () => {
+      checked = true;
+      return "customer";
+    });
+    expect(rowless).toMatchObject({ ok: false, locked: true });
+    expect(checked).toBe(false);
+    // An account that failed before the table filled keeps its own count: not locked.
+    expect((await login("known@example.com", "192.0.2.99", right)).ok).toBe(true);
+    expect(await shop.db.loginThrottle.count()).toBeLessThanOrEqual(CAP + 4 + 1);
+  });
 
   it("after a lock ends, one attempt of a burst is let through, then the address is locked longer", async () => {
     await shop.db.loginThrottle.deleteMany();
@@ -159,14 +346,15 @@ describe("what anonymous login attempts store is bounded", () => {
     for (let i = 0; i < 5; i++) {
       await throttledLogin("shopper", `old${i}@example.com`, "203.0.113.6", wrong, start);
     }
-    expect(await shop.db.loginThrottle.count()).toBe(6);
+    // The address, five accounts, and the window's count.
+    expect(await shop.db.loginThrottle.count()).toBe(7);
     const later = new Date(start.getTime() + 61 * 60 * 1000);
     await throttledLogin("shopper", "new@example.com", "203.0.113.7", wrong, later);
     const keys = (await shop.db.loginThrottle.findMany({ select: { key: true } })).map(
       (r) => r.key,
     );
     const fresh = loginKeys("shopper", "new@example.com", "203.0.113.7");
-    expect(keys.sort()).toEqual([fresh.account, fresh.address].sort());
+    expect(keys.sort()).toEqual([fresh.account, fresh.address, windowKey(later)].sort());
   });
 });
 

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 
 // Login throttling, in the database so every instance counts the same failures (several
@@ -6,6 +7,9 @@ import { getDb } from "@/lib/db/client";
 // from many addresses) and the client address (one address trying many accounts). Past a free
 // allowance each further failure locks the key for twice as long as the one before, up to a cap.
 // While a key is locked the password is not even checked, so a right guess is no use.
+// The table is bounded by count as well as by age (LOGIN_THROTTLE_MAX_ROWS): past the cap a key
+// without a row of its own is counted in its kind's shared overflow bucket, so a flood of new
+// emails and addresses cannot grow the table (docs/decisions/login-throttle-storage.md).
 
 export type LoginAudience = "shopper" | "admin";
 
@@ -37,6 +41,10 @@ export function lockSeconds(failures: number, policy: ThrottlePolicy): number {
 export interface LoginKeys {
   account: string;
   address: string;
+  /** Where this audience's accounts without a row of their own are counted past the cap. */
+  accountOverflow: string;
+  /** Where this audience's addresses without a row of their own are counted past the cap. */
+  addressOverflow: string;
 }
 
 /** A key is a SHA-256 in hex (64 characters) whatever was typed: a row's size never depends on
@@ -49,7 +57,33 @@ export function loginKeys(audience: LoginAudience, email: string, address: strin
   return {
     account: throttleKey(`${audience}:account:${email.trim().toLowerCase()}`),
     address: throttleKey(`${audience}:address:${address}`),
+    // No email or address hashes to these: theirs start "<audience>:account:" and ":address:".
+    accountOverflow: throttleKey(`${audience}:overflow:account`),
+    addressOverflow: throttleKey(`${audience}:overflow:address`),
   };
+}
+
+/**
+ * How full the table may be when a new key asks for a row of its own. A new address gets one
+ * while fewer than half the cap are taken: the other half stays for accounts, so a flood of new
+ * addresses ends in the address bucket while the accounts it reaches still get their own count.
+ */
+export function rowsUntil(maxRows: number): { address: number; account: number } {
+  return { address: Math.floor(maxRows / 2), account: maxRows };
+}
+
+/**
+ * The count is kept in one row per window (WINDOW_SECONDS) instead of counting the table at each
+ * new key: the window's row starts from the table's true count (one COUNT(*) per window, after
+ * the age bound's prune) and goes up by one per key admitted in the window. Rows pruned during
+ * the window are not given back until the next one, so the row never counts fewer rows than the
+ * table holds. A shorter window frees room sooner after a flood; each costs one COUNT(*).
+ */
+export const WINDOW_SECONDS = 10 * 60;
+
+/** The row counting the keys admitted in `now`'s window ("window:" is no audience's prefix). */
+export function windowKey(now: Date): string {
+  return throttleKey(`window:${Math.floor(now.getTime() / (WINDOW_SECONDS * 1000))}`);
 }
 
 /** A row with no failure for this long counts for nothing (its lock ended long before). */
@@ -57,9 +91,10 @@ const KEEP_SECONDS = Math.max(ACCOUNT_POLICY.forgetAfterSeconds, ADDRESS_POLICY.
 
 /**
  * Drops the rows no policy reads any more, on every counted failure, so the table holds only
- * the last hour's failing keys. Bound: one address (as clientAddress reads it) adds its own row
- * and one account row per failure it is allowed, ADDRESS_POLICY.free + 1 before its first lock
- * and one per lock that ends after (locked attempts store nothing), all dropped an hour after.
+ * the last hour's failing keys. Bound by age: one address (as clientAddress reads it) adds its own
+ * row and one account row per failure it is allowed, ADDRESS_POLICY.free + 1 before its first
+ * lock and one per lock that ends after (locked attempts store nothing), all dropped an hour
+ * after. Bound by count: LOGIN_THROTTLE_MAX_ROWS, however many emails and addresses (admitRow).
  */
 export async function pruneLoginThrottle(now = new Date()): Promise<number> {
   const before = new Date(now.getTime() - KEEP_SECONDS * 1000);
@@ -69,21 +104,120 @@ export async function pruneLoginThrottle(now = new Date()): Promise<number> {
   return count;
 }
 
-/** Null when a login may be tried now, else the seconds until it may. */
-export async function loginLockedFor(keys: LoginKeys, now = new Date()): Promise<number | null> {
-  const rows = await getDb().loginThrottle.findMany({
-    where: { key: { in: [keys.account, keys.address] }, lockedUntil: { gt: now } },
-    select: { lockedUntil: true },
-  });
-  const until = Math.max(0, ...rows.map((row) => row.lockedUntil?.getTime() ?? 0));
-  return until > now.getTime() ? Math.ceil((until - now.getTime()) / 1000) : null;
+/**
+ * Null when a login may be tried now, else the seconds until it may. One read. A key without a
+ * row of its own is under its overflow bucket's lock when the table has no room for it (or its
+ * window has not started, so none is known): its failure would be counted there.
+ */
+export async function loginLockedFor(
+  keys: LoginKeys,
+  now = new Date(),
+  maxRows = getConfig().LOGIN_THROTTLE_MAX_ROWS,
+): Promise<number | null> {
+  const window = windowKey(now);
+  // Every attempt pays for this read, a refused one for nothing else: raw SQL costs Prisma about
+  // half the time of findMany (measured on SQLite, 2,000 reads 100 at a time).
+  const rows = await getDb().$queryRaw<
+    { key: string; failures: number; lockedUntil: Date | null }[]
+  >`SELECT "key", "failures", "lockedUntil" FROM "LoginThrottle"
+    WHERE "key" IN (${keys.account}, ${keys.address}, ${keys.accountOverflow}, ${keys.addressOverflow}, ${window})`;
+  const row = (key: string) => rows.find((r) => r.key === key);
+  const taken = row(window)?.failures ?? Number.POSITIVE_INFINITY;
+  const until = rowsUntil(maxRows);
+  const counted = [
+    row(keys.account) ?? (taken >= until.account ? row(keys.accountOverflow) : undefined),
+    row(keys.address) ?? (taken >= until.address ? row(keys.addressOverflow) : undefined),
+  ];
+  const end = Math.max(0, ...counted.map((r) => r?.lockedUntil?.getTime() ?? 0));
+  return end > now.getTime() ? Math.ceil((end - now.getTime()) / 1000) : null;
 }
 
-/** Counts a failed login against the account; returns the lock it caused in seconds (0: none).
- *  The address was counted when the attempt claimed it (claimAddress). */
-export async function recordLoginFailure(keys: LoginKeys, now = new Date()): Promise<number> {
+const isUniqueViolation = (error: unknown) =>
+  (error as { code?: unknown } | null)?.code === "P2002";
+
+// Rows are looked up before they are written rather than written and the error caught: a
+// Prisma error costs milliseconds of CPU to build (its message quotes the call), a read a
+// fraction of one, and a flood would otherwise raise one per attempt.
+const hasRow = async (key: string) =>
+  (await getDb().loginThrottle.findUnique({ where: { key }, select: { key: true } })) !== null;
+
+/** A row that must exist whatever the count (a bucket, a window's count), at `failures`. */
+async function ensureRow(key: string, failures: number, lastFailureAt: Date): Promise<void> {
+  if (await hasRow(key)) return;
+  await getDb()
+    .loginThrottle.create({ data: { key, failures, lastFailureAt } })
+    .catch((error: unknown) => {
+      // Created at this moment by another attempt, which is all that was wanted.
+      if (!isUniqueViolation(error)) throw error;
+    });
+}
+
+/**
+ * Takes one place in the window's count, if fewer than `until` are taken: one conditional
+ * increment (PostgreSQL locks the row and checks the condition again on its latest value, SQLite
+ * writes one at a time), so admissions racing on several instances never take more than `until`.
+ * Returns the window's key, or null when full.
+ */
+async function takePlace(until: number, now: Date): Promise<string | null> {
+  const db = getDb();
+  const key = windowKey(now);
+  const take = async () =>
+    (
+      await db.loginThrottle.updateMany({
+        where: { key, failures: { lt: until } },
+        data: { failures: { increment: 1 } },
+      })
+    ).count === 1;
+  if (await take()) return key;
+  if (await hasRow(key)) return null;
+  // The window's first admission: its count starts from the table as it is, after the prune.
+  // Stamped so that the age bound drops it when the window ends; no policy reads its times.
   await pruneLoginThrottle(now);
-  return countFailure(keys.account, ACCOUNT_POLICY, now);
+  const rows = await db.loginThrottle.count();
+  const start = Math.floor(now.getTime() / (WINDOW_SECONDS * 1000)) * WINDOW_SECONDS;
+  await ensureRow(key, rows, new Date((start + WINDOW_SECONDS - KEEP_SECONDS) * 1000));
+  return (await take()) ? key : null;
+}
+
+/**
+ * Gives `key`, which has no row, one of its own within the cap, holding its first failure:
+ * "created"; "exists" when another attempt created it meanwhile (nothing counted then); "full"
+ * when the window's count has no room for it (`until`, rowsUntil). The place is taken before the
+ * insert, so the table never holds more keys than the count says; an insert that finds the key
+ * created meanwhile gives its place back. Within a few places of the limit, a burst of attempts
+ * for one new key can thus briefly fill it: one of them may then be counted in the bucket.
+ */
+async function admitRow(key: string, until: number, now: Date) {
+  const db = getDb();
+  const window = await takePlace(until, now);
+  // No place, perhaps because attempts for this same key hold places for the moment, about to
+  // give them back: the row one of them created is this key's own.
+  if (window === null) return (await hasRow(key)) ? "exists" : "full";
+  try {
+    await db.loginThrottle.create({ data: { key, failures: 1, lastFailureAt: now } });
+    return "created";
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    await db.loginThrottle.updateMany({
+      where: { key: window },
+      data: { failures: { decrement: 1 } },
+    });
+    return "exists";
+  }
+}
+
+const isMissingRow = (error: unknown) => (error as { code?: unknown } | null)?.code === "P2025";
+
+/** Counts a failed login against the account (or, past the cap, its bucket); returns the lock
+ *  it caused in seconds (0: none). The address was counted when the attempt claimed it. */
+export async function recordLoginFailure(
+  keys: LoginKeys,
+  now = new Date(),
+  maxRows = getConfig().LOGIN_THROTTLE_MAX_ROWS,
+): Promise<number> {
+  await pruneLoginThrottle(now);
+  const until = rowsUntil(maxRows).account;
+  return countFailure(keys.account, keys.accountOverflow, until, ACCOUNT_POLICY, now);
 }
 
 /** A successful login clears the account's failures (not the address's: others may share it). */
@@ -100,16 +234,37 @@ async function forgetStale(key: string, policy: ThrottlePolicy, now: Date): Prom
   });
 }
 
-async function countFailure(key: string, policy: ThrottlePolicy, now: Date): Promise<number> {
+async function countFailure(
+  key: string,
+  overflow: string,
+  until: number,
+  policy: ThrottlePolicy,
+  now: Date,
+): Promise<number> {
   const db = getDb();
   // One atomic increment, so concurrent failures on several instances are all counted.
-  await forgetStale(key, policy, now);
-  const row = await db.loginThrottle.upsert({
-    where: { key },
-    create: { key, failures: 1, lastFailureAt: now },
-    update: { failures: { increment: 1 }, lastFailureAt: now },
-  });
-  return lockFor(key, row.failures, policy, now);
+  const increment = async (counted: string) => {
+    await forgetStale(counted, policy, now);
+    const row = await db.loginThrottle.update({
+      where: { key: counted },
+      data: { failures: { increment: 1 }, lastFailureAt: now },
+    });
+    return lockFor(counted, row.failures, policy, now);
+  };
+  if (await hasRow(key)) {
+    try {
+      return await increment(key);
+    } catch (error) {
+      // Pruned a moment ago by another instance: admitted again below.
+      if (!isMissingRow(error)) throw error;
+    }
+  }
+  // No row: the key's first failure.
+  const admitted = await admitRow(key, until, now);
+  if (admitted === "created") return lockFor(key, 1, policy, now);
+  if (admitted === "exists") return increment(key);
+  await ensureRow(overflow, 0, now);
+  return increment(overflow);
 }
 
 async function lockFor(key: string, failures: number, policy: ThrottlePolicy, now: Date) {
@@ -130,34 +285,41 @@ async function lockFor(key: string, failures: number, policy: ThrottlePolicy, no
  * one per ended lock (the first claim after the lock sets `lastFailureAt` past `lockedUntil`,
  * which closes the door until its own outcome is written). A refused claim stores nothing
  * and checks no password. This is what bounds the rows one address can make the shop store.
+ * An address that gets no row of its own (the cap) claims from the overflow bucket instead.
+ * Returns the key claimed, or null when refused.
  */
-async function claimAddress(key: string, now: Date): Promise<boolean> {
+async function claimAddress(keys: LoginKeys, maxRows: number, now: Date) {
+  if (await claimFrom(keys.address, now)) return keys.address;
+  // No row yet, or a claim refused (then a row created at this moment gets one more try).
+  const admitted = (await hasRow(keys.address))
+    ? "exists"
+    : await admitRow(keys.address, rowsUntil(maxRows).address, now);
+  if (admitted === "created") return keys.address;
+  if (admitted === "exists") {
+    return (await claimFrom(keys.address, now, false)) ? keys.address : null;
+  }
+  if (await claimFrom(keys.addressOverflow, now)) return keys.addressOverflow;
+  await ensureRow(keys.addressOverflow, 0, now);
+  return (await claimFrom(keys.addressOverflow, now, false)) ? keys.addressOverflow : null;
+}
+
+async function claimFrom(key: string, now: Date, firstTry = true): Promise<boolean> {
   const db = getDb();
-  await forgetStale(key, ADDRESS_POLICY, now);
-  const claim = () =>
-    db.loginThrottle.updateMany({
-      where: {
-        key,
-        OR: [
-          { lockedUntil: null, failures: { lte: ADDRESS_POLICY.free } },
-          {
-            lockedUntil: { lte: now },
-            lastFailureAt: { lt: db.loginThrottle.fields.lockedUntil },
-          },
-        ],
-      },
-      data: { failures: { increment: 1 }, lastFailureAt: now },
-    });
-  if ((await claim()).count === 1) return true;
-  // No row yet (or a claim refused): make sure the row exists (another attempt may be creating
-  // it at this moment), then claim once more.
-  await db.loginThrottle
-    .create({ data: { key, failures: 0, lastFailureAt: now } })
-    .catch((error: unknown) => {
-      // P2002: the unique key exists already, which is all that was wanted.
-      if ((error as { code?: unknown } | null)?.code !== "P2002") throw error;
-    });
-  return (await claim()).count === 1;
+  if (firstTry) await forgetStale(key, ADDRESS_POLICY, now);
+  const { count } = await db.loginThrottle.updateMany({
+    where: {
+      key,
+      OR: [
+        { lockedUntil: null, failures: { lte: ADDRESS_POLICY.free } },
+        {
+          lockedUntil: { lte: now },
+          lastFailureAt: { lt: db.loginThrottle.fields.lockedUntil },
+        },
+      ],
+    },
+    data: { failures: { increment: 1 }, lastFailureAt: now },
+  });
+  return count === 1;
 }
 
 /** The attempt failed: its claimed failure stands; lock the address if it was one too many. */
@@ -194,6 +356,7 @@ export function lockedMessage(seconds: number): string {
 /**
  * One login attempt under the throttle: refused while either key is locked (the password is not
  * checked then), counted when `verify` finds no match, cleared for the account when it does.
+ * `maxRows` is LOGIN_THROTTLE_MAX_ROWS (lib/config.ts).
  */
 export async function throttledLogin<T>(
   audience: LoginAudience,
@@ -202,25 +365,27 @@ export async function throttledLogin<T>(
   verify: () => Promise<T | null>,
   now = new Date(),
 ): Promise<{ ok: true; value: T } | { ok: false; locked: boolean; message?: string }> {
+  const maxRows = getConfig().LOGIN_THROTTLE_MAX_ROWS;
   const keys = loginKeys(audience, email, address);
-  const locked = await loginLockedFor(keys, now);
+  const locked = await loginLockedFor(keys, now, maxRows);
   if (locked !== null) return { ok: false, locked: true, message: lockedMessage(locked) };
-  if (!(await claimAddress(keys.address, now))) {
-    const wait = (await loginLockedFor(keys, now)) ?? ADDRESS_POLICY.firstLockSeconds;
+  const claimed = await claimAddress(keys, maxRows, now);
+  if (claimed === null) {
+    const wait = (await loginLockedFor(keys, now, maxRows)) ?? ADDRESS_POLICY.firstLockSeconds;
     return { ok: false, locked: true, message: lockedMessage(wait) };
   }
   const value = await verify();
   if (value === null) {
     const [account, addressLock] = [
-      await recordLoginFailure(keys, now),
-      await settleAddress(keys.address, now),
+      await recordLoginFailure(keys, now, maxRows),
+      await settleAddress(claimed, now),
     ];
     const lock = Math.max(account, addressLock);
     return lock > 0
       ? { ok: false, locked: true, message: lockedMessage(lock) }
       : { ok: false, locked: false };
   }
-  await releaseAddress(keys.address);
+  await releaseAddress(claimed);
   await recordLoginSuccess(keys);
   return { ok: true, value };
 }
