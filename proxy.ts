@@ -14,13 +14,13 @@ import {
   STATIC_SECURITY_HEADERS,
 } from "@/lib/http/security-headers";
 import { screenServerAction } from "@/lib/http/server-action-request";
-import { readServiceConfig } from "@/lib/service/config";
-import { inspectorEnabled } from "@/lib/service/inspector-feed";
 import { storedPageCurrency, withShopSession } from "@/lib/session/proxy-session";
 import { sessionCurrency } from "@/lib/session/session-data";
 import { catalogPageAddress, catalogVersion } from "@/lib/shop/catalog";
 import type { Currency } from "@/lib/shop/money";
 import { INSPECTOR_COOKIE, inspectorPlacementOf } from "@/lib/ui/inspector-placement";
+import { readServiceConfig } from "@/packages/kit/src/config";
+import { inspectorEnabled } from "@/packages/kit/src/inspector-feed";
 
 let sdkOrigin: string | undefined;
 

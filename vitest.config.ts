@@ -7,14 +7,14 @@ export default defineConfig({
     alias: {
       "@": path.resolve(import.meta.dirname),
       // The minimal shop's own aliases (examples/minimal-shop/tsconfig.json).
-      "@service": path.resolve(import.meta.dirname, "lib/service"),
+      "@service": path.resolve(import.meta.dirname, "packages/kit/src"),
       "@mini": path.resolve(import.meta.dirname, "examples/minimal-shop"),
       // Tests run outside React's server environment; the marker's server build is empty.
       "server-only": path.resolve(import.meta.dirname, "node_modules/server-only/empty.js"),
     },
   },
   test: {
-    include: ["{lib,app,emulator,scripts,prisma,examples}/**/*.test.{ts,tsx}"],
+    include: ["{lib,app,emulator,scripts,prisma,examples,packages}/**/*.test.{ts,tsx}"],
     exclude: ["**/node_modules/**", "**/e2e/**", "**/.next/**"],
     environment: "node",
     // Twice the cores: most test files wait (servers starting, sockets, SQLite's fsync, a

@@ -2,9 +2,9 @@
 // never arrived (lib/service/reconciliation.ts), then retries every queued
 // register-purchase (npm run jobs:retry does only the latter). Prints what it changed.
 import { getDb } from "@/lib/db/client";
-import { retryDueRegistrations } from "@/lib/service/card-trade-in";
-import { reconcileServiceOrders } from "@/lib/service/reconciliation";
 import { serviceOrderDeps, tradeInDeps } from "@/lib/service-adapter/service";
+import { retryDueRegistrations } from "@/packages/kit/src/card-trade-in";
+import { reconcileServiceOrders } from "@/packages/kit/src/reconciliation";
 
 const onlyRetry = process.argv.includes("--retry-only");
 try {

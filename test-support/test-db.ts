@@ -6,7 +6,7 @@ import pg from "pg";
 import { afterAll, beforeAll } from "vitest";
 import { createDbClient, DB_SINGLETON } from "@/lib/db/client";
 import type { PrismaClient } from "@/lib/db/generated/client";
-import { replaceProcessSingleton } from "@/lib/service/process-singleton";
+import { replaceProcessSingleton } from "@/packages/kit/src/process-singleton";
 
 /** The environment every test shop runs with (getConfig reads it once). */
 export const TEST_ENV = {

@@ -1,5 +1,4 @@
 import type { ReactNode } from "react";
-import { ServiceSdkLoader } from "@/lib/service/sdk-loader";
 import { shopBrowserServiceConfiguration } from "@/lib/service-adapter/service";
 import { getPageVisitor } from "@/lib/session/page-visitor";
 import { catalogVersion } from "@/lib/shop/catalog";
@@ -7,6 +6,7 @@ import { shopperSummary } from "@/lib/shop/shopper-summary";
 import { IntegrationSlot, inspectorPlacement } from "@/lib/ui/integration-slot";
 import { SiteFooter } from "@/lib/ui/site-footer";
 import { SiteHeader } from "@/lib/ui/site-header";
+import { ServiceSdkLoader } from "@/packages/kit/src/sdk-loader";
 
 export default async function ShopLayout({ children }: { children: ReactNode }) {
   const visitor = await getPageVisitor();

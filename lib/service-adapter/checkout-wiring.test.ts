@@ -1,8 +1,8 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { checkoutDetailsFromForm } from "@/lib/service/payment-option";
 import { parseCheckoutForm } from "@/lib/shop/checkout-input";
+import { checkoutDetailsFromForm } from "@/packages/kit/src/payment-option";
 import { checkoutFormFields, shopRoutes } from "./checkout-wiring";
 
 const app = join(__dirname, "..", "..", "app");

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { createNotificationInbox } from "@/lib/service/notification-inbox";
-import { receiveNotification } from "@/lib/service/order-webhook";
-import { parseOrderNotification } from "@/lib/service/webhook-payload";
+import { createNotificationInbox } from "@/packages/kit/src/notification-inbox";
+import { receiveNotification } from "@/packages/kit/src/order-webhook";
+import { parseOrderNotification } from "@/packages/kit/src/webhook-payload";
 import { seedPendingServicePayOrder, setUpTestShop } from "@/test-support/test-shop";
 import { servicePayDeps } from "./service";
 import { createStoredNotificationStore } from "./service-pay-store";

@@ -1,10 +1,10 @@
 import "server-only";
-import { type Cart, cartOfLines, type DeliveryCharge } from "@/lib/service/cart";
-import type { ShopCartLines } from "@/lib/service/shop-ports";
 import type { CartView } from "@/lib/shop/cart-view";
 import { productUrl } from "@/lib/shop/catalog";
 import { isCurrency } from "@/lib/shop/money";
 import { DEFAULT_SHIPPING_METHOD, isShippingMethodId, shippingMethod } from "@/lib/shop/shipping";
+import { type Cart, cartOfLines, type DeliveryCharge } from "@/packages/kit/src/cart";
+import type { ShopCartLines } from "@/packages/kit/src/shop-ports";
 
 /** The shop's priced cart as the lines of a contract Cart (contract: Resources › Cart item). */
 export function cartLinesOf(cart: CartView, shopBaseUrl: string): ShopCartLines {

@@ -1,7 +1,7 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
-import type { IntegrationEntryKind } from "@/lib/service/integration-log";
-import type { IntegrationLogStore } from "@/lib/service/shop-ports";
+import type { IntegrationEntryKind } from "@/packages/kit/src/integration-log";
+import type { IntegrationLogStore } from "@/packages/kit/src/shop-ports";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const LATEST = 100;

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
-import { applyStored, createNotificationInbox } from "@/lib/service/notification-inbox";
-import type { OrderNotification } from "@/lib/service/webhook-payload";
-import { parseOrderNotification } from "@/lib/service/webhook-payload";
+import { applyStored, createNotificationInbox } from "@/packages/kit/src/notification-inbox";
+import type { OrderNotification } from "@/packages/kit/src/webhook-payload";
+import { parseOrderNotification } from "@/packages/kit/src/webhook-payload";
 import { seedPendingServicePayOrder, setUpTestShop } from "@/test-support/test-shop";
 import { servicePayDeps } from "./service";
 import { createStoredNotificationStore } from "./service-pay-store";

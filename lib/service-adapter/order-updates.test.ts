@@ -1,11 +1,11 @@
 import { describe, expect, it, vi } from "vitest";
-import type { OrderUpdate } from "@/lib/service/client";
-import { ServiceApiError } from "@/lib/service/errors";
-import { type OrderUpdateDeps, sendOrderUpdate } from "@/lib/service/order-updates";
 import { randomHex32 } from "@/lib/session/session-data";
 import { addToCart } from "@/lib/shop/cart";
 import { placeCardOrder, writeOrderChange } from "@/lib/shop/orders";
 import { TEST_CARDS } from "@/lib/shop/test-card";
+import type { OrderUpdate } from "@/packages/kit/src/client";
+import { ServiceApiError } from "@/packages/kit/src/errors";
+import { type OrderUpdateDeps, sendOrderUpdate } from "@/packages/kit/src/order-updates";
 import { cardCheckoutInput } from "@/test-support/checkout";
 import { setUpTestDb } from "@/test-support/test-db";
 import { createServiceOrderStore } from "./service-order-store";

@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { receiveNotification } from "@/lib/service/order-webhook";
+import { serviceCheckoutSchema } from "@/lib/shop/checkout-input";
+import { receiveNotification } from "@/packages/kit/src/order-webhook";
 import {
   releaseServicePayment,
   saveServiceCheckout,
   servicePaymentOpen,
   settleAwaitedServiceOrder,
-} from "@/lib/service/pending-order";
-import { serviceDown } from "@/lib/service/test-support/valuation-client";
-import { parseOrderNotification } from "@/lib/service/webhook-payload";
-import { serviceCheckoutSchema } from "@/lib/shop/checkout-input";
+} from "@/packages/kit/src/pending-order";
+import { serviceDown } from "@/packages/kit/src/test-support/valuation-client";
+import { parseOrderNotification } from "@/packages/kit/src/webhook-payload";
 import { CHECKOUT, newSession, seedCart, setUpTestShop } from "@/test-support/test-shop";
 import { servicePayDeps } from "./service";
 

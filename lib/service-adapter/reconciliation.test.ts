@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { POST as pendingOrder } from "@/app/api/service/pending-order/route";
-import { reconcileServiceOrders } from "@/lib/service/reconciliation";
-import type { OrderList } from "@/lib/service/resources";
+import { reconcileServiceOrders } from "@/packages/kit/src/reconciliation";
+import type { OrderList } from "@/packages/kit/src/resources";
 import {
   newSession,
   pendingOrderRequest,

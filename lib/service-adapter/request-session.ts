@@ -1,8 +1,8 @@
 import "server-only";
 import { getIronSession } from "iron-session";
-import type { SessionIdentity, ShopperIdentity } from "@/lib/service/shop-ports";
 import { shopSessionOptions } from "@/lib/session/session";
 import { hasIdentity, type ShopSessionData } from "@/lib/session/session-data";
+import type { SessionIdentity, ShopperIdentity } from "@/packages/kit/src/shop-ports";
 
 /**
  * lib/service's SessionIdentity over this shop's sealed `shop_session` cookie (lib/session). The

@@ -2,19 +2,6 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { type Db, isPostgres, type Tx } from "@/lib/db/client";
 import { Prisma, type ServiceCheckout, type ServiceNotification } from "@/lib/db/generated/client";
-import type {
-  AcceptedValuation,
-  CheckoutDetails,
-  KeptCheckout,
-  OrderStatusRules,
-  ServicePayStore,
-  ShopOrder,
-  StoredNotificationStore,
-  StoredNotificationTx,
-  WaitingNotification,
-} from "@/lib/service/shop-ports";
-import { ConcurrentWriteError } from "@/lib/service/shop-ports";
-import type { OrderNotification } from "@/lib/service/webhook-payload";
 import { serviceCheckoutSchema } from "@/lib/shop/checkout-input";
 import {
   canReach,
@@ -30,6 +17,19 @@ import {
   writeOrderChange,
 } from "@/lib/shop/orders";
 import { isShippingMethodId } from "@/lib/shop/shipping";
+import type {
+  AcceptedValuation,
+  CheckoutDetails,
+  KeptCheckout,
+  OrderStatusRules,
+  ServicePayStore,
+  ShopOrder,
+  StoredNotificationStore,
+  StoredNotificationTx,
+  WaitingNotification,
+} from "@/packages/kit/src/shop-ports";
+import { ConcurrentWriteError } from "@/packages/kit/src/shop-ports";
+import type { OrderNotification } from "@/packages/kit/src/webhook-payload";
 
 // lib/service's Service Pay store (shop-ports.ts) on the shop's tables, in plain Prisma: one
 // interactive transaction per call of `transaction`, the unique key of ServiceNotification

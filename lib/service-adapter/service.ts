@@ -1,26 +1,29 @@
 import "server-only";
 import { getConfig, parseConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
-import { retryDueRegistrations, type TradeInDeps } from "@/lib/service/card-trade-in";
-import { createServiceClient, type ServiceClient } from "@/lib/service/client";
+import { retryDueRegistrations, type TradeInDeps } from "@/packages/kit/src/card-trade-in";
+import { createServiceClient, type ServiceClient } from "@/packages/kit/src/client";
 import {
   assertProductionServiceSettings,
   readOrderCreationMode,
   readServiceConfig,
-} from "@/lib/service/config";
-import { installIntegrationLog, integrationObserver } from "@/lib/service/integration-log";
-import { createNotificationInbox, type NotificationInbox } from "@/lib/service/notification-inbox";
+} from "@/packages/kit/src/config";
+import { installIntegrationLog, integrationObserver } from "@/packages/kit/src/integration-log";
+import {
+  createNotificationInbox,
+  type NotificationInbox,
+} from "@/packages/kit/src/notification-inbox";
 import {
   createWebhookSecretSource,
   type NotificationDeps,
   type WebhookSecretSource,
-} from "@/lib/service/order-webhook";
-import { processSingleton } from "@/lib/service/process-singleton";
+} from "@/packages/kit/src/order-webhook";
+import { processSingleton } from "@/packages/kit/src/process-singleton";
 import {
   type BrowserServiceConfiguration,
   browserServiceConfiguration,
-} from "@/lib/service/sdk-config";
-import { createTokenSealer } from "@/lib/service/token-sealing";
+} from "@/packages/kit/src/sdk-config";
+import { createTokenSealer } from "@/packages/kit/src/token-sealing";
 import { shopRoutes } from "./checkout-wiring";
 import { createPrismaIntegrationLog } from "./integration-log-store";
 import { createServiceOrderStore } from "./service-order-store";

@@ -1,5 +1,5 @@
 import "server-only";
-import { processSingleton } from "@/lib/service/process-singleton";
+import { processSingleton } from "@/packages/kit/src/process-singleton";
 
 /**
  * The time the shop's integration jobs read (the trade-in registration's retry schedule,

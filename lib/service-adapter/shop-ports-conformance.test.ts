@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
+import { serviceCheckoutSchema } from "@/lib/shop/checkout-input";
+import { shippingPrice } from "@/lib/shop/shipping";
 import {
   type ConformanceHost,
   runShopPortsConformance,
-} from "@/lib/service/test-support/shop-ports-conformance";
-import { createTokenSealer } from "@/lib/service/token-sealing";
-import { serviceCheckoutSchema } from "@/lib/shop/checkout-input";
-import { shippingPrice } from "@/lib/shop/shipping";
+} from "@/packages/kit/src/test-support/shop-ports-conformance";
+import { createTokenSealer } from "@/packages/kit/src/token-sealing";
 import { openTestDatabase } from "@/test-support/test-db";
 import { CHECKOUT, TEST_ENV } from "@/test-support/test-shop";
 import { createServiceOrderStore } from "./service-order-store";

@@ -1,7 +1,7 @@
 import "server-only";
 import type { PrismaClient } from "@/lib/db/generated/client";
-import type { StoredTokens, TokenStore } from "@/lib/service/shop-ports";
-import type { TokenSealer } from "@/lib/service/token-sealing";
+import type { StoredTokens, TokenStore } from "@/packages/kit/src/shop-ports";
+import type { TokenSealer } from "@/packages/kit/src/token-sealing";
 import { createLeases } from "./leases";
 
 /**

@@ -2,12 +2,12 @@ import "server-only";
 import { getConfig } from "@/lib/config";
 import { type Db, isPostgres } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
+import { lockOrders, writeOrderChange } from "@/lib/shop/orders";
 import type {
   PlacedOrder,
   TradeInRegistration,
   TradeInRegistrationStore,
-} from "@/lib/service/shop-ports";
-import { lockOrders, writeOrderChange } from "@/lib/shop/orders";
+} from "@/packages/kit/src/shop-ports";
 import { deliveryChargeOf } from "./contract-cart";
 import { isUniqueViolation } from "./service-pay-store";
 

@@ -1,14 +1,14 @@
 "use client";
 
 import { type ReactNode, useActionState, useEffect, useRef, useState } from "react";
-import { useActiveTradeIn } from "@/lib/service/active-trade-in";
-import { SERVICE_PAY_VALUE } from "@/lib/service/payment-option";
-import { ServicePaymentOption } from "@/lib/service/payment-option-radio";
 import { checkoutFormFields, shopRoutes } from "@/lib/service-adapter/checkout-wiring";
 import { type CheckoutState, checkoutAction } from "@/lib/shop/actions/checkout-actions";
 import { type CartAmounts, formatMoney, orderTotal, toPayWithTradeIn } from "@/lib/shop/money";
 import { PAYMENT_METHODS } from "@/lib/shop/payment-methods";
 import { TEST_CARDS } from "@/lib/shop/test-card";
+import { useActiveTradeIn } from "@/packages/kit/src/active-trade-in";
+import { SERVICE_PAY_VALUE } from "@/packages/kit/src/payment-option";
+import { ServicePaymentOption } from "@/packages/kit/src/payment-option-radio";
 import { AddressFields } from "./address-fields";
 import { Field } from "./field";
 import { selectDelivery } from "./selected-delivery";

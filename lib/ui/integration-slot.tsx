@@ -1,5 +1,5 @@
 import { cookies } from "next/headers";
-import { inspectorEnabled } from "@/lib/service/inspector-feed";
+import { inspectorEnabled } from "@/packages/kit/src/inspector-feed";
 import {
   INSPECTOR_COOKIE,
   type InspectorPlacement,

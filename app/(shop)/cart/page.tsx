@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import { servicePaymentOpen } from "@/lib/service/pending-order";
 import { servicePayDeps } from "@/lib/service-adapter/service";
 import { getPageSession } from "@/lib/session/session";
 import { releaseServicePaymentAction, updateCartItemAction } from "@/lib/shop/actions/cart-actions";
@@ -11,6 +10,7 @@ import { Link } from "@/lib/ui/link";
 import { Money } from "@/lib/ui/money";
 import { TeaserSlot } from "@/lib/ui/teaser-slot";
 import { TotalWithTradeIn } from "@/lib/ui/trade-in-amounts";
+import { servicePaymentOpen } from "@/packages/kit/src/pending-order";
 
 export const metadata: Metadata = { title: "Your cart" };
 

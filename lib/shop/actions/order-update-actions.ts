@@ -3,10 +3,10 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { requireAdmin } from "@/lib/auth/admin";
-import { sendOrderUpdate } from "@/lib/service/order-updates";
-import { reconcileServiceOrders } from "@/lib/service/reconciliation";
-import { UPDATE_TYPES } from "@/lib/service/resources";
 import { serviceOrderDeps } from "@/lib/service-adapter/service";
+import { sendOrderUpdate } from "@/packages/kit/src/order-updates";
+import { reconcileServiceOrders } from "@/packages/kit/src/reconciliation";
+import { UPDATE_TYPES } from "@/packages/kit/src/resources";
 import { requireFormData } from "../action-arguments";
 import { quantityField } from "../quantity";
 import { wellFormedString } from "../well-formed";

@@ -1,6 +1,4 @@
 import type { Metadata } from "next";
-import { PaymentStatusWatcher } from "@/lib/service/payment-status-watcher";
-import { settleAwaitedServiceOrder } from "@/lib/service/pending-order";
 import { servicePayDeps } from "@/lib/service-adapter/service";
 import { getPageSession } from "@/lib/session/session";
 import { sessionCurrency } from "@/lib/session/session-data";
@@ -13,6 +11,8 @@ import { AddressBlock, OrderItemsTable } from "@/lib/ui/order-details";
 import { TeaserSlot } from "@/lib/ui/teaser-slot";
 import { TradeInAppliedAtPayment } from "@/lib/ui/trade-in-amounts";
 import { TradeInNotice } from "@/lib/ui/trade-in-notice";
+import { PaymentStatusWatcher } from "@/packages/kit/src/payment-status-watcher";
+import { settleAwaitedServiceOrder } from "@/packages/kit/src/pending-order";
 
 export const metadata: Metadata = { title: "Thank you for your order" };
 

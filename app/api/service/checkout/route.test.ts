@@ -1,14 +1,14 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { replaceProcessSingleton } from "@/lib/service/process-singleton";
-import { reconcileServiceOrders } from "@/lib/service/reconciliation";
-import { sessionHash } from "@/lib/service/session-hash";
+import { getServiceClient, serviceOrderDeps } from "@/lib/service-adapter/service";
+import { replaceProcessSingleton } from "@/packages/kit/src/process-singleton";
+import { reconcileServiceOrders } from "@/packages/kit/src/reconciliation";
+import { sessionHash } from "@/packages/kit/src/session-hash";
 import {
   type FakeValuationClient,
   serviceDown,
   serviceWithoutTradeIn,
   serviceWithValuation,
-} from "@/lib/service/test-support/valuation-client";
-import { getServiceClient, serviceOrderDeps } from "@/lib/service-adapter/service";
+} from "@/packages/kit/src/test-support/valuation-client";
 import {
   CHECKOUT,
   jsonRequest,

@@ -1,9 +1,9 @@
-import { saveServiceCheckout, serviceCheckoutResponse } from "@/lib/service/pending-order";
-import { internalError } from "@/lib/service/route-responses";
-import { sessionHash } from "@/lib/service/session-hash";
 import { readSessionJson } from "@/lib/service-adapter/route-input";
 import { servicePaymentStartDeps } from "@/lib/service-adapter/service";
 import { serviceCheckoutSchema } from "@/lib/shop/checkout-input";
+import { saveServiceCheckout, serviceCheckoutResponse } from "@/packages/kit/src/pending-order";
+import { internalError } from "@/packages/kit/src/route-responses";
+import { sessionHash } from "@/packages/kit/src/session-hash";
 
 // POST /api/service/checkout: the checkout page sends the shopper's details when Service Pay is
 // chosen, before openPayment(). purchase_data then carries them, and with

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { GUEST_EMAIL } from "@/lib/service/callbacks";
+import { GUEST_EMAIL } from "@/packages/kit/src/callbacks";
 import {
   CHECKOUT,
   jsonRequest,

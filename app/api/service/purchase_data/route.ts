@@ -1,10 +1,10 @@
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
-import { purchaseDataFor } from "@/lib/service/callbacks";
-import { ServiceInputError } from "@/lib/service/errors";
-import { errorJson, internalError, json } from "@/lib/service/route-responses";
 import { shopSessionIdentity } from "@/lib/service-adapter/request-session";
 import { createShopperSource } from "@/lib/service-adapter/shopper-source";
+import { purchaseDataFor } from "@/packages/kit/src/callbacks";
+import { ServiceInputError } from "@/packages/kit/src/errors";
+import { errorJson, internalError, json } from "@/packages/kit/src/route-responses";
 
 // GET {merchant_callbacks_base}/purchase_data (contract: Merchant endpoints, Purchase data):
 // built from the live cart on every call, `purchase: null` for an empty cart.

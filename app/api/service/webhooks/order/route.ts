@@ -1,12 +1,12 @@
-import { receiveOrderWebhook } from "@/lib/service/order-webhook";
-import { readBodyAtMost, WEBHOOK_BODY_LIMIT } from "@/lib/service/request-body";
-import { errorJson, internalError, json } from "@/lib/service/route-responses";
-import { SIGNATURE_HEADER } from "@/lib/service/webhook-signature";
 import {
   getNotificationInbox,
   getWebhookSecretSource,
   servicePayDeps,
 } from "@/lib/service-adapter/service";
+import { receiveOrderWebhook } from "@/packages/kit/src/order-webhook";
+import { readBodyAtMost, WEBHOOK_BODY_LIMIT } from "@/packages/kit/src/request-body";
+import { errorJson, internalError, json } from "@/packages/kit/src/route-responses";
+import { SIGNATURE_HEADER } from "@/packages/kit/src/webhook-signature";
 
 // POST {merchant_webhook_base}/order (contract: Events › Webhook, Authentication 5). Public: no
 // authentication but the signature (Merchant endpoints, rule 2), so the session proxy's cookie
