@@ -1,3 +1,4 @@
+import { inspectorEnabled, readServiceConfig } from "@service-integration/kit/server";
 import { type NextRequest, NextResponse } from "next/server";
 import { getConfig } from "@/lib/config";
 import { declaresTooLargeBody, MAX_REQUEST_BODY_BYTES } from "@/lib/http/body-limit";
@@ -19,8 +20,6 @@ import { sessionCurrency } from "@/lib/session/session-data";
 import { catalogPageAddress, catalogVersion } from "@/lib/shop/catalog";
 import type { Currency } from "@/lib/shop/money";
 import { INSPECTOR_COOKIE, inspectorPlacementOf } from "@/lib/ui/inspector-placement";
-import { readServiceConfig } from "@/packages/kit/src/config";
-import { inspectorEnabled } from "@/packages/kit/src/inspector-feed";
 
 let sdkOrigin: string | undefined;
 

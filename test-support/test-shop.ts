@@ -1,3 +1,9 @@
+import {
+  createServicePayOrder,
+  createTokenSealer,
+  signWebhookBody,
+  webhookSecret,
+} from "@service-integration/kit/server";
 import { sealData } from "iron-session";
 import { afterAll, beforeAll } from "vitest";
 import type { PrismaClient } from "@/lib/db/generated/client";
@@ -5,9 +11,6 @@ import { getNotificationInbox, servicePayDeps } from "@/lib/service-adapter/serv
 import { sealTokenRow } from "@/lib/service-adapter/token-store";
 import { SESSION_COOKIE } from "@/lib/session/session-data";
 import { serviceCheckoutSchema } from "@/lib/shop/checkout-input";
-import { createServicePayOrder } from "@/packages/kit/src/order-webhook";
-import { createTokenSealer } from "@/packages/kit/src/token-sealing";
-import { signWebhookBody, webhookSecret } from "@/packages/kit/src/webhook-signature";
 import { TEST_ADDRESS } from "./checkout";
 import { createTestDb, TEST_ENV } from "./test-db";
 

@@ -1,3 +1,4 @@
+import { ServiceSdkLoader } from "@service-integration/kit/react";
 import type { ReactNode } from "react";
 import { shopBrowserServiceConfiguration } from "@/lib/service-adapter/service";
 import { getPageVisitor } from "@/lib/session/page-visitor";
@@ -6,7 +7,6 @@ import { shopperSummary } from "@/lib/shop/shopper-summary";
 import { IntegrationSlot, inspectorPlacement } from "@/lib/ui/integration-slot";
 import { SiteFooter } from "@/lib/ui/site-footer";
 import { SiteHeader } from "@/lib/ui/site-header";
-import { ServiceSdkLoader } from "@/packages/kit/src/sdk-loader";
 
 export default async function ShopLayout({ children }: { children: ReactNode }) {
   const visitor = await getPageVisitor();

@@ -1,19 +1,19 @@
+import type { Session, TradeInItem } from "@service-integration/kit";
+import { ServiceApiError, ServiceNetworkError } from "@service-integration/kit";
+import type { RegisterPurchaseBody } from "@service-integration/kit/server";
+import {
+  applyTradeInAfterCardPayment,
+  NOT_APPLIED_MESSAGES,
+  processRegistration,
+  retryDelayMs,
+  retryDueRegistrations,
+  type TradeInClient,
+} from "@service-integration/kit/server";
 import { describe, expect, it, vi } from "vitest";
 import { randomHex32 } from "@/lib/session/session-data";
 import { addToCart } from "@/lib/shop/cart";
 import { placeCardOrder } from "@/lib/shop/orders";
 import { TEST_CARDS } from "@/lib/shop/test-card";
-import {
-  applyTradeInAfterCardPayment,
-  processRegistration,
-  retryDelayMs,
-  retryDueRegistrations,
-  type TradeInClient,
-} from "@/packages/kit/src/card-trade-in";
-import type { RegisterPurchaseBody } from "@/packages/kit/src/client";
-import { ServiceApiError, ServiceNetworkError } from "@/packages/kit/src/errors";
-import { NOT_APPLIED_MESSAGES } from "@/packages/kit/src/register-purchase";
-import type { Session, TradeInItem } from "@/packages/kit/src/resources";
 import { cardCheckoutInput } from "@/test-support/checkout";
 import { setUpTestDb } from "@/test-support/test-db";
 import { createTradeInStore } from "./trade-in-store";

@@ -1,7 +1,6 @@
+import { parseOrderNotification } from "@service-integration/kit";
+import { createNotificationInbox, receiveNotification } from "@service-integration/kit/server";
 import { describe, expect, it } from "vitest";
-import { createNotificationInbox } from "@/packages/kit/src/notification-inbox";
-import { receiveNotification } from "@/packages/kit/src/order-webhook";
-import { parseOrderNotification } from "@/packages/kit/src/webhook-payload";
 import { seedPendingServicePayOrder, setUpTestShop } from "@/test-support/test-shop";
 import { servicePayDeps } from "./service";
 import { createStoredNotificationStore } from "./service-pay-store";

@@ -1,10 +1,10 @@
 import "server-only";
+import type { ShopCartLines } from "@service-integration/kit";
+import { type Cart, cartOfLines, type DeliveryCharge } from "@service-integration/kit";
 import type { CartView } from "@/lib/shop/cart-view";
 import { productUrl } from "@/lib/shop/catalog";
 import { isCurrency } from "@/lib/shop/money";
 import { DEFAULT_SHIPPING_METHOD, isShippingMethodId, shippingMethod } from "@/lib/shop/shipping";
-import { type Cart, cartOfLines, type DeliveryCharge } from "@/packages/kit/src/cart";
-import type { ShopCartLines } from "@/packages/kit/src/shop-ports";
 
 /** The shop's priced cart as the lines of a contract Cart (contract: Resources › Cart item). */
 export function cartLinesOf(cart: CartView, shopBaseUrl: string): ShopCartLines {
@@ -33,7 +33,7 @@ export function contractCartOf(
 }
 
 /**
- * A delivery method as the service's Cart carries it (lib/service/cart.ts deliveryLine). The
+ * A delivery method as the service's Cart carries it (packages/kit/src/cart.ts deliveryLine). The
  * shop's delivery prices are flat amounts with VAT included that the shop does not itemise, so
  * the line's tax is 0 and the Cart's `tax` stays the tax the shop records
  * (docs/decisions/delivery-in-the-cart.md). `price` defaults to the method's price in the

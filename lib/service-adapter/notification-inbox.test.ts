@@ -1,7 +1,7 @@
+import type { OrderNotification } from "@service-integration/kit";
+import { parseOrderNotification } from "@service-integration/kit";
+import { applyStored, createNotificationInbox } from "@service-integration/kit/server";
 import { describe, expect, it, vi } from "vitest";
-import { applyStored, createNotificationInbox } from "@/packages/kit/src/notification-inbox";
-import type { OrderNotification } from "@/packages/kit/src/webhook-payload";
-import { parseOrderNotification } from "@/packages/kit/src/webhook-payload";
 import { seedPendingServicePayOrder, setUpTestShop } from "@/test-support/test-shop";
 import { servicePayDeps } from "./service";
 import { createStoredNotificationStore } from "./service-pay-store";

@@ -1,11 +1,11 @@
+import { ServiceApiError } from "@service-integration/kit";
+import type { OrderUpdate } from "@service-integration/kit/server";
+import { type OrderUpdateDeps, sendOrderUpdate } from "@service-integration/kit/server";
 import { describe, expect, it, vi } from "vitest";
 import { randomHex32 } from "@/lib/session/session-data";
 import { addToCart } from "@/lib/shop/cart";
 import { placeCardOrder, writeOrderChange } from "@/lib/shop/orders";
 import { TEST_CARDS } from "@/lib/shop/test-card";
-import type { OrderUpdate } from "@/packages/kit/src/client";
-import { ServiceApiError } from "@/packages/kit/src/errors";
-import { type OrderUpdateDeps, sendOrderUpdate } from "@/packages/kit/src/order-updates";
 import { cardCheckoutInput } from "@/test-support/checkout";
 import { setUpTestDb } from "@/test-support/test-db";
 import { createServiceOrderStore } from "./service-order-store";

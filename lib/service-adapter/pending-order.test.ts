@@ -1,14 +1,14 @@
-import { describe, expect, it } from "vitest";
-import { serviceCheckoutSchema } from "@/lib/shop/checkout-input";
-import { receiveNotification } from "@/packages/kit/src/order-webhook";
+import { parseOrderNotification } from "@service-integration/kit";
 import {
+  receiveNotification,
   releaseServicePayment,
   saveServiceCheckout,
   servicePaymentOpen,
   settleAwaitedServiceOrder,
-} from "@/packages/kit/src/pending-order";
-import { serviceDown } from "@/packages/kit/src/test-support/valuation-client";
-import { parseOrderNotification } from "@/packages/kit/src/webhook-payload";
+} from "@service-integration/kit/server";
+import { serviceDown } from "@service-integration/kit/testing";
+import { describe, expect, it } from "vitest";
+import { serviceCheckoutSchema } from "@/lib/shop/checkout-input";
 import { CHECKOUT, newSession, seedCart, setUpTestShop } from "@/test-support/test-shop";
 import { servicePayDeps } from "./service";
 

@@ -1,7 +1,7 @@
+import type { OrderList } from "@service-integration/kit";
+import { reconcileServiceOrders } from "@service-integration/kit/server";
 import { describe, expect, it, vi } from "vitest";
 import { POST as pendingOrder } from "@/app/api/service/pending-order/route";
-import { reconcileServiceOrders } from "@/packages/kit/src/reconciliation";
-import type { OrderList } from "@/packages/kit/src/resources";
 import {
   newSession,
   pendingOrderRequest,

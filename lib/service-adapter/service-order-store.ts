@@ -1,8 +1,8 @@
 import "server-only";
+import type { ServiceOrderStore } from "@service-integration/kit";
 import { type Db, isPostgres } from "@/lib/db/client";
 import { canTransition, HELD_STATUS } from "@/lib/shop/order-status";
 import { lockOrders, writeOrderChange } from "@/lib/shop/orders";
-import type { ServiceOrderStore } from "@/packages/kit/src/shop-ports";
 import { loadOrderWithItems } from "./trade-in-store";
 
 /** The back office's orders as order updates and reconciliation read and change them. */

@@ -1,11 +1,8 @@
 import { randomUUID } from "node:crypto";
+import { createTokenSealer } from "@service-integration/kit/server";
+import { type ConformanceHost, runShopPortsConformance } from "@service-integration/kit/testing";
 import { serviceCheckoutSchema } from "@/lib/shop/checkout-input";
 import { shippingPrice } from "@/lib/shop/shipping";
-import {
-  type ConformanceHost,
-  runShopPortsConformance,
-} from "@/packages/kit/src/test-support/shop-ports-conformance";
-import { createTokenSealer } from "@/packages/kit/src/token-sealing";
 import { openTestDatabase } from "@/test-support/test-db";
 import { CHECKOUT, TEST_ENV } from "@/test-support/test-shop";
 import { createServiceOrderStore } from "./service-order-store";
@@ -13,7 +10,7 @@ import { createServicePayStore, shopOrderStatuses } from "./service-pay-store";
 import { createPrismaTokenStore } from "./token-store";
 import { createTradeInStore } from "./trade-in-store";
 
-// The shop's Prisma adapter against lib/service's conformance suite: every check on a fresh,
+// The shop's Prisma adapter against the kit's conformance suite: every check on a fresh,
 // migrated database (SQLite; PostgreSQL with TEST_DATABASE=postgresql).
 
 // The stores read the shop's base URL from its settings (loadOrderWithItems).

@@ -1,10 +1,10 @@
 import "server-only";
+import type { ShopperSource } from "@service-integration/kit";
 import { getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
 import { ADDRESS_FIELDS, type Address } from "@/lib/shop/address";
 import { loadCartWith } from "@/lib/shop/cart";
 import { DEFAULT_SHIPPING_METHOD } from "@/lib/shop/shipping";
-import type { ShopperSource } from "@/packages/kit/src/shop-ports";
 import { cartLinesOf, deliveryChargeOf } from "./contract-cart";
 import { createServicePayStore } from "./service-pay-store";
 

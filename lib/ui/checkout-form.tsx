@@ -1,14 +1,13 @@
 "use client";
 
+import { SERVICE_PAY_VALUE } from "@service-integration/kit";
+import { ServicePaymentOption, useActiveTradeIn } from "@service-integration/kit/react";
 import { type ReactNode, useActionState, useEffect, useRef, useState } from "react";
 import { checkoutFormFields, shopRoutes } from "@/lib/service-adapter/checkout-wiring";
 import { type CheckoutState, checkoutAction } from "@/lib/shop/actions/checkout-actions";
 import { type CartAmounts, formatMoney, orderTotal, toPayWithTradeIn } from "@/lib/shop/money";
 import { PAYMENT_METHODS } from "@/lib/shop/payment-methods";
 import { TEST_CARDS } from "@/lib/shop/test-card";
-import { useActiveTradeIn } from "@/packages/kit/src/active-trade-in";
-import { SERVICE_PAY_VALUE } from "@/packages/kit/src/payment-option";
-import { ServicePaymentOption } from "@/packages/kit/src/payment-option-radio";
 import { AddressFields } from "./address-fields";
 import { Field } from "./field";
 import { selectDelivery } from "./selected-delivery";
@@ -183,7 +182,7 @@ export function CheckoutForm(props: Props) {
             </label>
           </div>
         ))}
-        {/* The service's option: shown, disabled or absent as its SDK says (lib/service). */}
+        {/* The service's option: shown, disabled or absent as its SDK says (the kit). */}
         <ServicePaymentOption
           formId="checkout-form"
           selected={payment === SERVICE_PAY_VALUE}

@@ -1,5 +1,5 @@
+import { serviceOrderIdOf } from "@service-integration/kit/server";
 import { getServiceClient } from "@/lib/service-adapter/service";
-import { serviceOrderIdOf } from "@/packages/kit/src/order-updates";
 import { OrderUpdateForms } from "./order-update-forms";
 
 /** Server part of the order page's post-purchase section: which id the service knows the order

@@ -1,7 +1,7 @@
 "use client";
 
+import { useActiveTradeIn, useTradeInAtPayment } from "@service-integration/kit/react";
 import { type CartAmounts, formatMoney, toPayWithTradeIn } from "@/lib/shop/money";
-import { useActiveTradeIn, useTradeInAtPayment } from "@/packages/kit/src/active-trade-in";
 import { type DeliveryShown, useSelectedDelivery } from "./selected-delivery";
 
 /**

@@ -1,9 +1,9 @@
 // Signed order notifications for the webhook benchmarks (bench:webhook, bench:cluster), made in
 // advance so signing costs nothing during the measurement.
 import { createHmac } from "node:crypto";
+import { createTokenSealer } from "@service-integration/kit/server";
 // Run under tsx (package.json), so the shop's own sealing is used, not a copy of it.
 import { sealTokenRow } from "../../lib/service-adapter/token-store.ts";
-import { createTokenSealer } from "../../packages/kit/src/token-sealing.ts";
 
 const STATUSES = ["payment_completed", "completed"];
 

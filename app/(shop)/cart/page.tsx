@@ -1,3 +1,4 @@
+import { servicePaymentOpen } from "@service-integration/kit/server";
 import type { Metadata } from "next";
 import { servicePayDeps } from "@/lib/service-adapter/service";
 import { getPageSession } from "@/lib/session/session";
@@ -10,7 +11,6 @@ import { Link } from "@/lib/ui/link";
 import { Money } from "@/lib/ui/money";
 import { TeaserSlot } from "@/lib/ui/teaser-slot";
 import { TotalWithTradeIn } from "@/lib/ui/trade-in-amounts";
-import { servicePaymentOpen } from "@/packages/kit/src/pending-order";
 
 export const metadata: Metadata = { title: "Your cart" };
 

@@ -1,5 +1,6 @@
 "use server";
 
+import { releaseServicePayment, servicePaymentOpen } from "@service-integration/kit/server";
 import { revalidatePath } from "next/cache";
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
@@ -7,7 +8,6 @@ import { z } from "zod";
 import { servicePayDeps } from "@/lib/service-adapter/service";
 import { requireSessionIdentity } from "@/lib/session/session";
 import { sessionCurrency } from "@/lib/session/session-data";
-import { releaseServicePayment, servicePaymentOpen } from "@/packages/kit/src/pending-order";
 import { requireFormData } from "../action-arguments";
 import { addToCart, MAX_QUANTITY, setCartCurrency, setItemQuantity } from "../cart";
 import { addToCartInput, cartQuantityInput } from "../cart-input";

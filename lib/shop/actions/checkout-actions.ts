@@ -1,13 +1,15 @@
 "use server";
 
+import type { ShopperIdentity } from "@service-integration/kit";
+import {
+  applyTradeInAfterCardPayment,
+  withInspectorSession,
+} from "@service-integration/kit/server";
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { getConfig } from "@/lib/config";
 import { tradeInDeps } from "@/lib/service-adapter/service";
 import { requireSessionIdentity } from "@/lib/session/session";
-import { applyTradeInAfterCardPayment } from "@/packages/kit/src/card-trade-in";
-import { withInspectorSession } from "@/packages/kit/src/integration-log";
-import type { ShopperIdentity } from "@/packages/kit/src/shop-ports";
 import { requireFormData } from "../action-arguments";
 import { type FieldErrors, parseCheckoutForm } from "../checkout-input";
 import { placeCardOrder } from "../orders";

@@ -1,12 +1,11 @@
 "use server";
 
+import { UPDATE_TYPES } from "@service-integration/kit";
+import { reconcileServiceOrders, sendOrderUpdate } from "@service-integration/kit/server";
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { requireAdmin } from "@/lib/auth/admin";
 import { serviceOrderDeps } from "@/lib/service-adapter/service";
-import { sendOrderUpdate } from "@/packages/kit/src/order-updates";
-import { reconcileServiceOrders } from "@/packages/kit/src/reconciliation";
-import { UPDATE_TYPES } from "@/packages/kit/src/resources";
 import { requireFormData } from "../action-arguments";
 import { quantityField } from "../quantity";
 import { wellFormedString } from "../well-formed";

@@ -1,15 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { lookupAcceptedValuation, NOT_LOOKED_UP } from "./accepted-valuation";
-import { planNotification } from "./order-webhook";
-import type { AcceptedValuation, OrderStatusRules, ShopOrder } from "./shop-ports";
-import { contractStatusNames } from "./test-support/status-names";
+import { lookupAcceptedValuation, NOT_LOOKED_UP } from "./accepted-valuation.js";
+import { planNotification } from "./order-webhook.js";
+import type { AcceptedValuation, OrderStatusRules, ShopOrder } from "./shop-ports.js";
+import { contractStatusNames } from "./test-support/status-names.js";
 import {
   serviceDown,
   serviceHanging,
   serviceWithoutTradeIn,
   serviceWithTradeIn,
   serviceWithValuation,
-} from "./test-support/valuation-client";
+} from "./test-support/valuation-client.js";
 
 // Contract, Events › Webhook: a notification's trade_in_discount is what the service took off;
 // it must be the valuation the shopper accepted (docs/decisions/payment-matching.md). The look-up

@@ -1,8 +1,8 @@
 import "server-only";
-import { centsText } from "./cart";
-import type { CallPatience, ServiceClient } from "./client";
-import { lookupSession } from "./session-lookup";
-import type { AcceptedValuation } from "./shop-ports";
+import { centsText } from "./cart.js";
+import type { CallPatience, ServiceClient } from "./client.js";
+import { lookupSession } from "./session-lookup.js";
+import type { AcceptedValuation } from "./shop-ports.js";
 
 /**
  * The shopper's accepted valuation when a Service Pay payment starts, and whether a payment's

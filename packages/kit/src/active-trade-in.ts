@@ -1,8 +1,8 @@
 "use client";
 
 import { useEffect, useSyncExternalStore } from "react";
-import { type PaymentOptionDetails, parsePaymentOptionDetails } from "./payment-option";
-import { onServiceEvent, SERVICE_EVENTS, whenServiceReady } from "./sdk-events";
+import { type PaymentOptionDetails, parsePaymentOptionDetails } from "./payment-option.js";
+import { onServiceEvent, SERVICE_EVENTS, whenServiceReady } from "./sdk-events.js";
 
 /**
  * The shopper's accepted trade-in as the SDK reports it, so the shop can show it in its own

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { purchaseDataFor, shopperDataFor } from "./callbacks";
-import { sessionHash } from "./session-hash";
-import type { SessionIdentity, ShopperSource } from "./shop-ports";
-import { SHOPPER_NOT_FOUND } from "./shopper-data";
+import { purchaseDataFor, shopperDataFor } from "./callbacks.js";
+import { sessionHash } from "./session-hash.js";
+import type { SessionIdentity, ShopperSource } from "./shop-ports.js";
+import { SHOPPER_NOT_FOUND } from "./shopper-data.js";
 
 // The callbacks read the shopper through the host's SessionIdentity port, not a cookie of their own.
 

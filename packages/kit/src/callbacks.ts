@@ -1,9 +1,9 @@
 import "server-only";
-import { ADDRESS_FIELDS, type Address, cartOfLines } from "./cart";
-import { buildPurchaseData, type PurchaseData } from "./purchase-data";
-import { sessionHash } from "./session-hash";
-import type { SessionIdentity, ShopperIdentity, ShopperSource } from "./shop-ports";
-import { buildShopperData, SHOPPER_NOT_FOUND, type ShopperData } from "./shopper-data";
+import { ADDRESS_FIELDS, type Address, cartOfLines } from "./cart.js";
+import { buildPurchaseData, type PurchaseData } from "./purchase-data.js";
+import { sessionHash } from "./session-hash.js";
+import type { SessionIdentity, ShopperIdentity, ShopperSource } from "./shop-ports.js";
+import { buildShopperData, SHOPPER_NOT_FOUND, type ShopperData } from "./shopper-data.js";
 
 /**
  * The two browser callbacks at `{merchant_callbacks_base}` (contract: Merchant endpoints), built

@@ -1,18 +1,22 @@
 import "server-only";
-import { type Cart, cartOfLines } from "./cart";
-import type { ServiceClient } from "./client";
-import { recordStep, withInspectorSession } from "./integration-log";
+import { type Cart, cartOfLines } from "./cart.js";
+import type { ServiceClient } from "./client.js";
+import { recordStep, withInspectorSession } from "./integration-log.js";
 import {
   classifyRegisterPurchaseFailure,
   encodeCart,
   NOT_APPLIED_MESSAGES,
   type NotAppliedReason,
   registerPurchaseWithTradeIn,
-} from "./register-purchase";
-import { sessionHash } from "./session-hash";
-import { checkSessionTradeIn, lookupSession } from "./session-lookup";
-import type { ShopperIdentity, TradeInRegistration, TradeInRegistrationStore } from "./shop-ports";
-import { checkTradeIn, tradeInProblemFromError } from "./trade-in";
+} from "./register-purchase.js";
+import { sessionHash } from "./session-hash.js";
+import { checkSessionTradeIn, lookupSession } from "./session-lookup.js";
+import type {
+  ShopperIdentity,
+  TradeInRegistration,
+  TradeInRegistrationStore,
+} from "./shop-ports.js";
+import { checkTradeIn, tradeInProblemFromError } from "./trade-in.js";
 
 // Go-live scenario 2 (public-docs-facts; contract: What the service does 4, POST
 // /register-purchase): the shopper paid by card, so the shop registers the purchase and the

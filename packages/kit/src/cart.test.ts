@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { buildCart, cartOfLines, cartSchema, lineTaxFor } from "./cart";
-import { ServiceInputError } from "./errors";
-import type { ShopOrderItem } from "./shop-ports";
+import { buildCart, cartOfLines, cartSchema, lineTaxFor } from "./cart.js";
+import { ServiceInputError } from "./errors.js";
+import type { ShopOrderItem } from "./shop-ports.js";
 
 const line = {
   id: "sku-1",

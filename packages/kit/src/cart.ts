@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { ServiceInputError } from "./errors";
-import type { ShopOrderItem } from "./shop-ports";
+import { ServiceInputError } from "./errors.js";
+import type { ShopOrderItem } from "./shop-ports.js";
 
 /**
  * The contract's Cart, Cart item, Discount and Address (contract: Resources), shared by purchase

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { buildCart } from "./cart";
-import { createServiceClient } from "./client";
-import { ServiceApiError, ServiceInputError, ServiceResponseError } from "./errors";
-import { createFakeDeps, type FakeHandler, reply } from "./test-support/fake-transport";
-import { MemoryTokenStore } from "./test-support/memory-token-store";
+import { buildCart } from "./cart.js";
+import { createServiceClient } from "./client.js";
+import { ServiceApiError, ServiceInputError, ServiceResponseError } from "./errors.js";
+import { createFakeDeps, type FakeHandler, reply } from "./test-support/fake-transport.js";
+import { MemoryTokenStore } from "./test-support/memory-token-store.js";
 
 const BASE = "http://service.test";
 const config = {

@@ -1,8 +1,13 @@
 import "server-only";
 import { z } from "zod";
-import { cartSchema } from "./cart";
-import type { ServiceConfig } from "./config";
-import { parseErrorBody, ServiceApiError, ServiceInputError, ServiceResponseError } from "./errors";
+import { cartSchema } from "./cart.js";
+import type { ServiceConfig } from "./config.js";
+import {
+  parseErrorBody,
+  ServiceApiError,
+  ServiceInputError,
+  ServiceResponseError,
+} from "./errors.js";
 import {
   defaultRetryPolicy,
   type HttpObserver,
@@ -12,7 +17,7 @@ import {
   type RetryPolicy,
   realTransportDeps,
   type TransportDeps,
-} from "./http";
+} from "./http.js";
 import {
   merchantsSchema,
   type OrderList,
@@ -22,9 +27,9 @@ import {
   type TradeInItem,
   tradeInItemSchema,
   UPDATE_TYPES,
-} from "./resources";
-import type { TokenStore } from "./shop-ports";
-import { TokenManager } from "./tokens";
+} from "./resources.js";
+import type { TokenStore } from "./shop-ports.js";
+import { TokenManager } from "./tokens.js";
 
 /**
  * One method per service API endpoint (contract: Endpoints › Service API). Paths are written

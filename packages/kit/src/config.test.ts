@@ -6,7 +6,7 @@ import {
   readServiceConfig,
   SERVICE_SETTING_NAMES,
   ServiceConfigError,
-} from "./config";
+} from "./config.js";
 
 const secrets = {
   SERVICE_CLIENT_SECRET: "s3cret",

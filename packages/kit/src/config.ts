@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { TOKEN_KEY_MIN_LENGTH } from "./token-sealing";
+import { TOKEN_KEY_MIN_LENGTH } from "./token-sealing.js";
 
 /**
  * Service settings, read from the environment only.

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import * as here from "./errors";
-import { SessionLookupError } from "./session-lookup";
+import * as here from "./errors.js";
+import { SessionLookupError } from "./session-lookup.js";
 
-// Next can load lib/service twice in one process (instrumentation vs routes); errors made by
+// Next can load the kit twice in one process (instrumentation vs routes); errors made by
 // one copy must pass `instanceof` in the other (errors.ts, SERVICE_ERROR_KIND).
 describe("service errors across module copies", () => {
   it("are recognised by a second copy of the module, by kind", async () => {

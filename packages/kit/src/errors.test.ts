@@ -8,8 +8,8 @@ import {
   ServiceNetworkError,
   ServiceResponseError,
   ServiceTimeoutError,
-} from "./errors";
-import { SessionLookupError } from "./session-lookup";
+} from "./errors.js";
+import { SessionLookupError } from "./session-lookup.js";
 
 describe("parseErrorBody", () => {
   it("reads the contract's error body", () => {

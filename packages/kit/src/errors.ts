@@ -7,8 +7,8 @@
 
 /**
  * `instanceof` that also works across copies of this module. Next bundles instrumentation.ts,
- * route handlers and server actions separately, so one process can hold two copies of lib/service
- * while they share one client (lib/service/service.ts keeps it on globalThis); an error thrown by
+ * route handlers and server actions separately, so one process can hold two copies of the kit
+ * while they share one client (packages/kit/src/service.ts keeps it on globalThis); an error thrown by
  * one copy's client must still be recognised by the other copy's handlers, or a 503 escapes as an
  * unknown error. Each class names its kind under a registry symbol both copies share, and each
  * error carries the kinds of its class chain.

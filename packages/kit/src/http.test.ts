@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ServiceNetworkError, ServiceTimeoutError } from "./errors";
+import { ServiceNetworkError, ServiceTimeoutError } from "./errors.js";
 import {
   backoffDelay,
   buildUrl,
@@ -7,8 +7,8 @@ import {
   HttpTransport,
   parseRetryAfter,
   type RetryPolicy,
-} from "./http";
-import { createFakeDeps, reply } from "./test-support/fake-transport";
+} from "./http.js";
+import { createFakeDeps, reply } from "./test-support/fake-transport.js";
 
 const BASE = "http://service.test";
 const fastTimeout: RetryPolicy = { ...defaultRetryPolicy, timeoutMs: 5 };

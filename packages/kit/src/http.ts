@@ -1,5 +1,5 @@
 import "server-only";
-import { ServiceNetworkError, ServiceTimeoutError } from "./errors";
+import { ServiceNetworkError, ServiceTimeoutError } from "./errors.js";
 
 /**
  * The transport under every service API call: timeouts, and the retry rules of the contract's

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { inspectorEnabled } from "./inspector-feed";
+import { inspectorEnabled } from "./inspector-feed.js";
 
 describe("inspectorEnabled", () => {
   it("is off unless turned on: unset, empty or anything else leaves it off", () => {

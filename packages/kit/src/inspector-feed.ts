@@ -1,7 +1,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import { type IntegrationEntry, inspectorKey, readIntegrationEntries } from "./integration-log";
-import type { InspectorSource } from "./shop-ports";
+import { type IntegrationEntry, inspectorKey, readIntegrationEntries } from "./integration-log.js";
+import type { InspectorSource } from "./shop-ports.js";
 
 /**
  * What the integration inspector's drawer polls (GET /api/service/inspector): this shopper's

@@ -8,7 +8,7 @@ import {
   recordIntegrationEntry,
   redactPath,
   withInspectorSession,
-} from "./integration-log";
+} from "./integration-log.js";
 
 const SESSION = "a".repeat(64);
 const HASH = "3f2a9c".padEnd(64, "0");

@@ -1,10 +1,10 @@
 import "server-only";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
-import type { HttpObserver } from "./http";
-import { processSingleton, replaceProcessSingleton } from "./process-singleton";
-import type { IntegrationLogStore } from "./shop-ports";
-import { TOKEN_PATH } from "./tokens";
+import type { HttpObserver } from "./http.js";
+import { processSingleton, replaceProcessSingleton } from "./process-singleton.js";
+import type { IntegrationLogStore } from "./shop-ports.js";
+import { TOKEN_PATH } from "./tokens.js";
 
 /**
  * The server side of the integration inspector: a bounded log of the service
@@ -157,7 +157,7 @@ export function expectedAnswer(event: {
   return undefined;
 }
 
-/** The transport observer (lib/service/http.ts) that feeds the log. */
+/** The transport observer (packages/kit/src/http.ts) that feeds the log. */
 export const integrationObserver: HttpObserver = (event) => {
   const key = context.getStore()?.key;
   if (!key) return;

@@ -5,14 +5,14 @@ import {
   createOrderOnWebhook,
   type NotificationDeps,
   type NotificationReceipt,
-} from "./order-webhook";
+} from "./order-webhook.js";
 import type {
   OrderStatusRules,
   StoredNotificationStore,
   StoredNotificationTx,
   WaitingNotification,
-} from "./shop-ports";
-import type { OrderNotification } from "./webhook-payload";
+} from "./shop-ports.js";
+import type { OrderNotification } from "./webhook-payload.js";
 
 /**
  * The order webhook's store-then-apply (contract: Events › Webhook, Merchant endpoints rule 2).

@@ -4,10 +4,15 @@ import {
   ServiceInputError,
   ServiceNetworkError,
   ServiceTimeoutError,
-} from "./errors";
-import { orderUpdateErrorMessage, sendOrderUpdate, serviceOrderIdOf } from "./order-updates";
-import type { OrderChange, OrderStatusRules, PlacedOrder, ServiceOrderStore } from "./shop-ports";
-import { contractStatusNames } from "./test-support/status-names";
+} from "./errors.js";
+import { orderUpdateErrorMessage, sendOrderUpdate, serviceOrderIdOf } from "./order-updates.js";
+import type {
+  OrderChange,
+  OrderStatusRules,
+  PlacedOrder,
+  ServiceOrderStore,
+} from "./shop-ports.js";
+import { contractStatusNames } from "./test-support/status-names.js";
 
 const apiError = (status: number, description = "") =>
   new ServiceApiError({

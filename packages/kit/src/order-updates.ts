@@ -1,14 +1,14 @@
 import "server-only";
-import { cartOfLines } from "./cart";
-import type { OrderUpdate, ServiceClient } from "./client";
+import { cartOfLines } from "./cart.js";
+import type { OrderUpdate, ServiceClient } from "./client.js";
 import {
   ServiceApiError,
   ServiceInputError,
   ServiceNetworkError,
   ServiceTimeoutError,
-} from "./errors";
-import type { UpdateType } from "./resources";
-import type { OrderStatusRules, PlacedOrder, ServiceOrderStore } from "./shop-ports";
+} from "./errors.js";
+import type { UpdateType } from "./resources.js";
+import type { OrderStatusRules, PlacedOrder, ServiceOrderStore } from "./shop-ports.js";
 
 /**
  * Post-purchase order updates (contract: Endpoints › POST /payments/orders/update; public-docs

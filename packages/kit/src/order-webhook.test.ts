@@ -1,14 +1,14 @@
 import { describe, expect, it, vi } from "vitest";
-import { readOrderCreationMode } from "./config";
+import { readOrderCreationMode } from "./config.js";
 import {
   createWebhookSecretSource,
   decideServiceStatus,
   planNotification,
   receiveOrderWebhook,
-} from "./order-webhook";
-import type { OrderStatusRules, ServicePayStore, ShopOrder } from "./shop-ports";
-import { contractStatusNames } from "./test-support/status-names";
-import { signWebhookBody } from "./webhook-signature";
+} from "./order-webhook.js";
+import type { OrderStatusRules, ServicePayStore, ShopOrder } from "./shop-ports.js";
+import { contractStatusNames } from "./test-support/status-names.js";
+import { signWebhookBody } from "./webhook-signature.js";
 
 // The receiver's checks that come before any database work; the stored and applied paths are
 // covered through the route in app/api/service/webhooks/order/route.test.ts.

@@ -3,10 +3,10 @@ import {
   expectedTradeInDiscount,
   unconfirmedValuation,
   valuationMismatch,
-} from "./accepted-valuation";
-import { centsText } from "./cart";
-import type { NotificationInbox } from "./notification-inbox";
-import { isServiceOrderStatus } from "./resources";
+} from "./accepted-valuation.js";
+import { centsText } from "./cart.js";
+import type { NotificationInbox } from "./notification-inbox.js";
+import { isServiceOrderStatus } from "./resources.js";
 import {
   type AcceptedValuation,
   isConcurrentWrite,
@@ -16,13 +16,13 @@ import {
   type ServicePayStore,
   type ServicePayTx,
   type ShopOrder,
-} from "./shop-ports";
+} from "./shop-ports.js";
 import {
   type OrderNotification,
   parseOrderNotification,
   WebhookPayloadError,
-} from "./webhook-payload";
-import { verifyWebhookSignature, webhookSecret } from "./webhook-signature";
+} from "./webhook-payload.js";
+import { verifyWebhookSignature, webhookSecret } from "./webhook-signature.js";
 
 /**
  * The order webhook receiver, `POST {merchant_webhook_base}/order` (contract: Events › Webhook,

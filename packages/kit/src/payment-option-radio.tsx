@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useId, useRef, useState } from "react";
-import { publishPaymentOptionDetails, rememberTradeInAtPayment } from "./active-trade-in";
+import { publishPaymentOptionDetails, rememberTradeInAtPayment } from "./active-trade-in.js";
 import {
   checkoutDetailsFromForm,
   PAYMENT_METHOD_INPUT_NAME,
@@ -10,7 +10,7 @@ import {
   presentPaymentOption,
   SERVICE_PAY_VALUE,
   staysSelectedAfterValuationUpdate,
-} from "./payment-option";
+} from "./payment-option.js";
 import {
   onServiceEvent,
   type ReadyToPlaceOrderDetail,
@@ -18,8 +18,8 @@ import {
   type ServiceSdk,
   servicePaymentIconUrl,
   whenServiceReady,
-} from "./sdk-events";
-import type { CheckoutFormFields, ShopRoutes } from "./shop-ports";
+} from "./sdk-events.js";
+import type { CheckoutFormFields, ShopRoutes } from "./shop-ports.js";
 
 /** `data-module-name` of the radio (contract: Payment option markup; README decision). */
 const SERVICE_MODULE_NAME = "servicepay";
@@ -36,7 +36,7 @@ interface Props {
   cartKey: string;
   /** The names of the host form's inputs the checkout's details are read from. */
   fields: CheckoutFormFields;
-  /** Where the host serves lib/service's checkout and pending-order handlers. */
+  /** Where the host serves the kit's checkout and pending-order handlers. */
   routes: Pick<ShopRoutes, "checkout" | "pendingOrder">;
 }
 
@@ -289,7 +289,7 @@ interface Wiring {
   routes: Pick<ShopRoutes, "checkout" | "pendingOrder">;
 }
 
-/** The checkout's details, read by the host's field names, as lib/service's checkout and
+/** The checkout's details, read by the host's field names, as the kit's checkout and
  *  pending-order handlers take them (checkoutDetailsFromForm, payment-option.ts). */
 function checkoutDetails(form: HTMLFormElement, fields: CheckoutFormFields) {
   return checkoutDetailsFromForm(new FormData(form), fields);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ADDRESS_FIELDS } from "./cart";
+import { ADDRESS_FIELDS } from "./cart.js";
 import {
   checkoutDetailsFromForm,
   isServicePaySelected,
@@ -7,7 +7,7 @@ import {
   presentPaymentOption,
   sanitizeServiceHtml,
   staysSelectedAfterValuationUpdate,
-} from "./payment-option";
+} from "./payment-option.js";
 
 const details = (mode: string, template_name = mode, extra?: unknown) =>
   parsePaymentOptionDetails({

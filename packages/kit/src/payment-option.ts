@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { CheckoutFormFields } from "./shop-ports";
+import type { CheckoutFormFields } from "./shop-ports.js";
 
 // In the browser, zod must not compile its parsers with `new Function`: the shop's script policy
 // has no 'unsafe-eval', so its probe for that is blocked and reported as a policy violation on
@@ -204,7 +204,7 @@ export function escapeHtml(text: string): string {
     .replace(/'/g, "&#39;");
 }
 
-/** The checkout's details as lib/service's checkout and pending-order handlers take them. */
+/** The checkout's details as the kit's checkout and pending-order handlers take them. */
 export interface CheckoutDetailsBody {
   email: string;
   billing: Record<string, string>;

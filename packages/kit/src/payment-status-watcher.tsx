@@ -1,6 +1,6 @@
 "use client";
 
-import { useRouter } from "next/navigation";
+import { useRouter } from "next/navigation.js";
 import { useEffect, useRef, useState } from "react";
 
 const EVERY_MS = 2000;

@@ -1,18 +1,22 @@
 import "server-only";
-import { lookupAcceptedValuation, NOT_LOOKED_UP, type ValuationClient } from "./accepted-valuation";
+import {
+  lookupAcceptedValuation,
+  NOT_LOOKED_UP,
+  type ValuationClient,
+} from "./accepted-valuation.js";
 import {
   applyWaitingNotifications,
   createServicePayOrder,
   type NotificationDeps,
   type OrderCreationMode,
-} from "./order-webhook";
-import { errorJson, json } from "./route-responses";
+} from "./order-webhook.js";
+import { errorJson, json } from "./route-responses.js";
 import {
   type CheckoutDetails,
   isConcurrentWrite,
   type ServicePayTx,
   type ShopOrder,
-} from "./shop-ports";
+} from "./shop-ports.js";
 
 /**
  * The Service Pay order on the shop's side (contract, Events › Webhook: "By default the

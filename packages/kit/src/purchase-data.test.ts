@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { buildCart } from "./cart";
-import { buildPurchaseData, purchaseDataSchema } from "./purchase-data";
+import { buildCart } from "./cart.js";
+import { buildPurchaseData, purchaseDataSchema } from "./purchase-data.js";
 
 const address = {
   given_name: "Ana",

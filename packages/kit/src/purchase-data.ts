@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type Address, addressSchema, type Cart, cartSchema } from "./cart";
+import { type Address, addressSchema, type Cart, cartSchema } from "./cart.js";
 
 /**
  * Purchase data: the merchant's answer to the SDK's `GET {merchant_callbacks_base}/purchase_data`

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type LocalOrderRef, planReconciliation } from "./reconciliation";
+import { type LocalOrderRef, planReconciliation } from "./reconciliation.js";
 
 const local = (over: Partial<LocalOrderRef>): LocalOrderRef => ({
   id: "o1",

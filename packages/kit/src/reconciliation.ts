@@ -1,10 +1,10 @@
 import "server-only";
-import { centsText } from "./cart";
-import type { ServiceClient } from "./client";
-import { type NotificationDeps, receiveNotification, totalBeforeTradeIn } from "./order-webhook";
-import type { OrderList } from "./resources";
-import type { ServiceOrderStore, ShopOrder } from "./shop-ports";
-import { dedupeKey } from "./webhook-payload";
+import { centsText } from "./cart.js";
+import type { ServiceClient } from "./client.js";
+import { type NotificationDeps, receiveNotification, totalBeforeTradeIn } from "./order-webhook.js";
+import type { OrderList } from "./resources.js";
+import type { ServiceOrderStore, ShopOrder } from "./shop-ports.js";
+import { dedupeKey } from "./webhook-payload.js";
 
 /**
  * Reconciliation (contract: Endpoints › GET /payments/orders/, "used for reconciliation"; issue

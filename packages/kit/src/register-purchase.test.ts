@@ -1,19 +1,19 @@
 import { describe, expect, it, vi } from "vitest";
-import { buildCart } from "./cart";
+import { buildCart } from "./cart.js";
 import {
   ServiceApiError,
   ServiceInputError,
   ServiceNetworkError,
   ServiceTimeoutError,
-} from "./errors";
+} from "./errors.js";
 import {
   buildRegisterPurchaseBody,
   classifyRegisterPurchaseFailure,
   encodeCart,
   registerPurchaseWithTradeIn,
-} from "./register-purchase";
-import type { Session } from "./resources";
-import { SessionLookupError } from "./session-lookup";
+} from "./register-purchase.js";
+import type { Session } from "./resources.js";
+import { SessionLookupError } from "./session-lookup.js";
 
 const cart = buildCart({
   id: "cart-9",

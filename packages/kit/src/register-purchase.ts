@@ -1,15 +1,15 @@
 import "server-only";
-import { type Cart, cartSchema } from "./cart";
-import type { RegisterPurchaseBody, ServiceClient } from "./client";
+import { type Cart, cartSchema } from "./cart.js";
+import type { RegisterPurchaseBody, ServiceClient } from "./client.js";
 import {
   ServiceApiError,
   ServiceError,
   ServiceInputError,
   ServiceNetworkError,
   ServiceTimeoutError,
-} from "./errors";
-import { checkSessionTradeIn, lookupSession, SessionLookupError } from "./session-lookup";
-import { TRADE_IN_PROBLEM_MESSAGES, type TradeInProblem } from "./trade-in";
+} from "./errors.js";
+import { checkSessionTradeIn, lookupSession, SessionLookupError } from "./session-lookup.js";
+import { TRADE_IN_PROBLEM_MESSAGES, type TradeInProblem } from "./trade-in.js";
 
 /**
  * The trade-in on "other payment methods" (contract: What the service does 4, Endpoints ›

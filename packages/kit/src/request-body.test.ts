@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readBodyAtMost } from "./request-body";
+import { readBodyAtMost } from "./request-body.js";
 
 /** A body stream of `chunks` chunks of 1 KB that counts how many were pulled. */
 function countingBody(chunks: number) {

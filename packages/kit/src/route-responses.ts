@@ -1,6 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { readBodyAtMost } from "./request-body";
+import { readBodyAtMost } from "./request-body.js";
 
 /** The largest body the shop's own JSON routes take: a checkout with two full addresses is
  *  under 4 KB; anything past this is refused with 413 before the rest is read. */

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { bearerMatches, runScheduledJob } from "./scheduled-jobs";
+import { bearerMatches, runScheduledJob } from "./scheduled-jobs.js";
 
 const SECRET = "s".repeat(40);
 const request = (authorization: string) =>

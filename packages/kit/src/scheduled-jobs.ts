@@ -1,6 +1,6 @@
 import "server-only";
 import { createHash, timingSafeEqual } from "node:crypto";
-import { errorJson, internalError, json } from "./route-responses";
+import { errorJson, internalError, json } from "./route-responses.js";
 
 /**
  * A background job run by a request instead of a resident timer: serverless hosting runs no

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { browserServiceConfiguration } from "./sdk-config";
+import { browserServiceConfiguration } from "./sdk-config.js";
 
 // The demo shop's paths (lib/service-adapter/checkout-wiring.ts).
 const routes = { callbacks: "/api/service", confirmation: "/checkout/confirmation" };

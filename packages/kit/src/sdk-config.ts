@@ -1,14 +1,14 @@
 import "server-only";
 import { z } from "zod";
-import { demoSettings } from "./config";
-import type { ShopRoutes } from "./shop-ports";
+import { demoSettings } from "./config.js";
+import type { ShopRoutes } from "./shop-ports.js";
 
 /**
  * The browser side of the integration's configuration (contract: Front-end SDK, configuration
  * object `window.serviceConfiguration`), built on the server from the environment and handed to
  * the client loader as plain data. Only non-secret values: it is rendered into every page.
  *
- * Decisions (lib/service/README.md, "Browser SDK"):
+ * Decisions (packages/kit/src/README.md, "Browser SDK"):
  * - `merchantId` comes from `SERVICE_MERCHANT_ID` (required in production; elsewhere `m_demo`, the
  *   emulator's seed, config.ts), not from the token response: reading the token would put a
  *   service round trip (or a database read) on every page, and a page must render even when the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isServiceSdk } from "./sdk-events";
+import { isServiceSdk } from "./sdk-events.js";
 
 const complete = {
   openValuation() {},

@@ -5,7 +5,7 @@
  * child's effects before its parent's, so the checkout's option may ask before the layout's
  * loader started).
  */
-import type { BrowserServiceConfiguration } from "./sdk-config";
+import type { BrowserServiceConfiguration } from "./sdk-config.js";
 
 /** The methods the contract names; the SDK is another party's code, so each is checked. */
 export interface ServiceSdk {

@@ -1,8 +1,8 @@
 "use client";
 
 import { useEffect } from "react";
-import type { BrowserServiceConfiguration } from "./sdk-config";
-import { loadServiceSdk } from "./sdk-events";
+import type { BrowserServiceConfiguration } from "./sdk-config.js";
+import { loadServiceSdk } from "./sdk-events.js";
 
 /**
  * Mounted once in the shop layout, so the SDK is on every shop page (contract, Front-end SDK). It

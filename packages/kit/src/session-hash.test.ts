@@ -1,6 +1,6 @@
 import { createHash, createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { newSessionSalt, sessionHash } from "./session-hash";
+import { newSessionSalt, sessionHash } from "./session-hash.js";
 
 describe("sessionHash", () => {
   const id = "sess_4f9c2a";

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
-import { ServiceApiError } from "./errors";
-import type { Session, TradeInItem } from "./resources";
-import { checkSessionTradeIn, lookupSession, SessionLookupError } from "./session-lookup";
+import { ServiceApiError } from "./errors.js";
+import type { Session, TradeInItem } from "./resources.js";
+import { checkSessionTradeIn, lookupSession, SessionLookupError } from "./session-lookup.js";
 
 const gone = (): never => {
   throw new ServiceApiError({ status: 410, method: "GET", path: "/core/sessions/x/" });

@@ -1,13 +1,13 @@
 import "server-only";
-import type { ServiceClient } from "./client";
-import { SERVICE_ERROR_KIND, ServiceApiError, ServiceError } from "./errors";
-import type { Session, TradeInItem } from "./resources";
+import type { ServiceClient } from "./client.js";
+import { SERVICE_ERROR_KIND, ServiceApiError, ServiceError } from "./errors.js";
+import type { Session, TradeInItem } from "./resources.js";
 import {
   checkTradeIn,
   type TradeInCheck,
   tradeInProblem,
   tradeInProblemFromError,
-} from "./trade-in";
+} from "./trade-in.js";
 
 /**
  * Session lookup that follows session versions (contract: States › Session version;

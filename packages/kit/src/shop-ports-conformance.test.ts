@@ -9,12 +9,12 @@ import type {
   StoredTokens,
   TradeInRegistration,
   WaitingNotification,
-} from "./shop-ports";
+} from "./shop-ports.js";
 import {
   type ConformanceHost,
   shopPortsConformanceChecks,
-} from "./test-support/shop-ports-conformance";
-import { contractStatusNames } from "./test-support/status-names";
+} from "./test-support/shop-ports-conformance.js";
+import { contractStatusNames } from "./test-support/status-names.js";
 
 // The conformance suite must catch a host that gets the store wrong. This one is deliberately
 // naive, the mistakes a first adapter makes: duplicates decided by reading first and inserting

@@ -1,10 +1,10 @@
-import type { Address, CartLineInput, DeliveryCharge } from "./cart";
-import type { IntegrationEntry } from "./integration-log";
-import type { ServiceOrderStatus, UpdateType } from "./resources";
-import type { OrderNotification } from "./webhook-payload";
+import type { Address, CartLineInput, DeliveryCharge } from "./cart.js";
+import type { IntegrationEntry } from "./integration-log.js";
+import type { ServiceOrderStatus, UpdateType } from "./resources.js";
+import type { OrderNotification } from "./webhook-payload.js";
 
 /**
- * Everything lib/service needs from a shop, and nothing else: the integration imports no shop
+ * Everything the kit needs from a shop, and nothing else: the integration imports no shop
  * code, so an integrator copies this folder and implements these interfaces once, in one
  * adapter folder (this shop: lib/service-adapter/, plain Prisma). Each interface is small and
  * named after the contract concern that needs it. Money is integer cents (contract: Limits).
@@ -38,7 +38,7 @@ export interface ShopperIdentity {
 }
 
 /**
- * Where lib/service reads the current shopper's identity (this shop: the sealed session cookie,
+ * Where the kit reads the current shopper's identity (this shop: the sealed session cookie,
  * docs/decisions/session-identity.md). What the service relies on, and the host's session must
  * give:
  * - `sessionId` and `salt` SURVIVE SIGN-IN: the service keys the trade-in valued before sign-in
@@ -165,7 +165,7 @@ export interface OrderChange {
 }
 
 /**
- * The shop's order statuses (contract, Order status: "Transitions: not shown"). lib/service names
+ * The shop's order statuses (contract, Order status: "Transitions: not shown"). The kit names
  * none of them: it writes into an order only statuses it got from here, so a host whose orders
  * say `awaiting_payment`, `paid` or `dispatched` gets its own names written.
  */
@@ -396,7 +396,7 @@ export function isConcurrentWrite(error: unknown): boolean {
 
 /**
  * Where the host serves the pages and routes the service's browser side uses: paths from the
- * shop's base URL, each starting with "/". The host mounts lib/service's handlers wherever it
+ * shop's base URL, each starting with "/". The host mounts the kit's handlers wherever it
  * likes; the SDK configuration and the payment option read the paths from here.
  */
 export interface ShopRoutes {
@@ -449,7 +449,7 @@ export interface ShopCartLines {
 
 export interface ShopperSource {
   customer(customerId: string): Promise<ShopCustomer | null>;
-  /** The session's open cart (no lines: null); lib/service adds the delivery line. */
+  /** The session's open cart (no lines: null); the kit adds the delivery line. */
   openCart(sessionId: string, shopBaseUrl: string): Promise<ShopCartLines | null>;
   loadCheckout(cartId: string): Promise<KeptCheckout | null>;
   /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildShopperData, SHOPPER_NOT_FOUND, shopperDataSchema } from "./shopper-data";
+import { buildShopperData, SHOPPER_NOT_FOUND, shopperDataSchema } from "./shopper-data.js";
 
 const hash = "a".repeat(64);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createTokenSealer } from "./token-sealing";
+import { createTokenSealer } from "./token-sealing.js";
 
 const key = "k".repeat(32);
 

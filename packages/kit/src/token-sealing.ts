@@ -19,7 +19,7 @@ export interface TokenSealer {
 const VERSION = "v1";
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
-/** The configuration asks for at least this many characters (lib/service/config.ts). */
+/** The configuration asks for at least this many characters (packages/kit/src/config.ts). */
 export const TOKEN_KEY_MIN_LENGTH = 32;
 
 export function createTokenSealer(secret: string): TokenSealer {

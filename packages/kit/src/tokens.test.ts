@@ -1,15 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { ServiceApiError } from "./errors";
-import { HttpTransport } from "./http";
-import type { StoredTokens } from "./shop-ports";
+import { ServiceApiError } from "./errors.js";
+import { HttpTransport } from "./http.js";
+import type { StoredTokens } from "./shop-ports.js";
 import {
   createFakeDeps,
   type FakeHandler,
   type RecordedCall,
   reply,
-} from "./test-support/fake-transport";
-import { MemoryTokenStore } from "./test-support/memory-token-store";
-import { REQUESTED_SCOPE, TokenManager } from "./tokens";
+} from "./test-support/fake-transport.js";
+import { MemoryTokenStore } from "./test-support/memory-token-store.js";
+import { REQUESTED_SCOPE, TokenManager } from "./tokens.js";
 
 const BASE = "http://service.test";
 const credentials = {

@@ -1,10 +1,10 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import type { ServiceConfig } from "./config";
-import { parseErrorBody, ServiceApiError, ServiceResponseError } from "./errors";
-import type { HttpRequest, HttpResponse, HttpTransport } from "./http";
-import type { StoredTokens, TokenStore } from "./shop-ports";
+import type { ServiceConfig } from "./config.js";
+import { parseErrorBody, ServiceApiError, ServiceResponseError } from "./errors.js";
+import type { HttpRequest, HttpResponse, HttpTransport } from "./http.js";
+import type { StoredTokens, TokenStore } from "./shop-ports.js";
 
 /**
  * The token manager (contract: Authentication 1–4, Endpoints › POST /oauth2/token/).

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ServiceApiError } from "./errors";
-import { checkTradeIn, tradeInProblemFromError } from "./trade-in";
+import { ServiceApiError } from "./errors.js";
+import { checkTradeIn, tradeInProblemFromError } from "./trade-in.js";
 
 const now = new Date("2026-01-01T12:00:00.000Z");
 const accepted = { id: "t1", status: "accepted", valid_until: "2026-01-02T12:00:00.000Z" };

@@ -1,5 +1,5 @@
-import { ServiceApiError } from "./errors";
-import type { TradeInItem } from "./resources";
+import { ServiceApiError } from "./errors.js";
+import type { TradeInItem } from "./resources.js";
 
 /**
  * Is a trade-in usable for a purchase now? (contract: States › Trade-in item status, Valuation

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseOrderNotification, WebhookPayloadError } from "./webhook-payload";
+import { parseOrderNotification, WebhookPayloadError } from "./webhook-payload.js";
 
 const bytes = (value: unknown) =>
   new TextEncoder().encode(typeof value === "string" ? value : JSON.stringify(value));

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { wellFormedString } from "./well-formed";
+import { wellFormedString } from "./well-formed.js";
 
 /**
  * The order webhook's body (contract: Resources › Order, Events › Webhook). Fields seen: id,
@@ -33,7 +33,7 @@ const bodySchema = z.looseObject({ ...fields, data: z.looseObject(fields).nullis
 
 /**
  * One order notification, from the parsed body to the database: the webhook stores exactly
- * this (lib/service/shop-ports.ts), and reconciliation builds one from a listed order.
+ * this (packages/kit/src/shop-ports.ts), and reconciliation builds one from a listed order.
  */
 export interface OrderNotification {
   /** The unique key a duplicate is detected by (contract, Events: "by the notification id,

@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { signWebhookBody, verifyWebhookSignature, webhookSecret } from "./webhook-signature";
+import { signWebhookBody, verifyWebhookSignature, webhookSecret } from "./webhook-signature.js";
 
 const secret = webhookSecret({ userId: "user-17", merchantId: "merchant-3" });
 const body = Buffer.from(

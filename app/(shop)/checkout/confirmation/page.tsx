@@ -1,3 +1,5 @@
+import { PaymentStatusWatcher } from "@service-integration/kit/react";
+import { settleAwaitedServiceOrder } from "@service-integration/kit/server";
 import type { Metadata } from "next";
 import { servicePayDeps } from "@/lib/service-adapter/service";
 import { getPageSession } from "@/lib/session/session";
@@ -11,8 +13,6 @@ import { AddressBlock, OrderItemsTable } from "@/lib/ui/order-details";
 import { TeaserSlot } from "@/lib/ui/teaser-slot";
 import { TradeInAppliedAtPayment } from "@/lib/ui/trade-in-amounts";
 import { TradeInNotice } from "@/lib/ui/trade-in-notice";
-import { PaymentStatusWatcher } from "@/packages/kit/src/payment-status-watcher";
-import { settleAwaitedServiceOrder } from "@/packages/kit/src/pending-order";
 
 export const metadata: Metadata = { title: "Thank you for your order" };
 
@@ -24,7 +24,7 @@ export default async function ConfirmationPage() {
   const session = await getPageSession();
   let order = session.sessionId ? await latestOrderForSession(session.sessionId) : null;
   if (!order && session.sessionId) {
-    // Arriving from the service's payment modal before the order exists (lib/service/pending-order.ts).
+    // Arriving from the service's payment modal before the order exists (packages/kit/src/pending-order.ts).
     const awaited = await settleAwaitedServiceOrder(servicePayDeps(), {
       sessionId: session.sessionId,
       customerId: session.customerId ?? null,

@@ -1,14 +1,16 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { getServiceClient, serviceOrderDeps } from "@/lib/service-adapter/service";
-import { replaceProcessSingleton } from "@/packages/kit/src/process-singleton";
-import { reconcileServiceOrders } from "@/packages/kit/src/reconciliation";
-import { sessionHash } from "@/packages/kit/src/session-hash";
+import {
+  reconcileServiceOrders,
+  replaceProcessSingleton,
+  sessionHash,
+} from "@service-integration/kit/server";
 import {
   type FakeValuationClient,
   serviceDown,
   serviceWithoutTradeIn,
   serviceWithValuation,
-} from "@/packages/kit/src/test-support/valuation-client";
+} from "@service-integration/kit/testing";
+import { afterEach, describe, expect, it } from "vitest";
+import { getServiceClient, serviceOrderDeps } from "@/lib/service-adapter/service";
 import {
   CHECKOUT,
   jsonRequest,

@@ -1,9 +1,12 @@
+import {
+  internalError,
+  saveServiceCheckout,
+  serviceCheckoutResponse,
+  sessionHash,
+} from "@service-integration/kit/server";
 import { readSessionJson } from "@/lib/service-adapter/route-input";
 import { servicePaymentStartDeps } from "@/lib/service-adapter/service";
 import { serviceCheckoutSchema } from "@/lib/shop/checkout-input";
-import { saveServiceCheckout, serviceCheckoutResponse } from "@/packages/kit/src/pending-order";
-import { internalError } from "@/packages/kit/src/route-responses";
-import { sessionHash } from "@/packages/kit/src/session-hash";
 
 // POST /api/service/checkout: the checkout page sends the shopper's details when Service Pay is
 // chosen, before openPayment(). purchase_data then carries them, and with

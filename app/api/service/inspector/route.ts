@@ -1,8 +1,14 @@
+import {
+  errorJson,
+  inspectorEnabled,
+  inspectorFeed,
+  inspectorOwner,
+  internalError,
+  json,
+} from "@service-integration/kit/server";
 import { getDb } from "@/lib/db/client";
 import { createInspectorSource } from "@/lib/service-adapter/inspector-source";
 import { shopSessionIdentity } from "@/lib/service-adapter/request-session";
-import { inspectorEnabled, inspectorFeed, inspectorOwner } from "@/packages/kit/src/inspector-feed";
-import { errorJson, internalError, json } from "@/packages/kit/src/route-responses";
 
 // GET /api/service/inspector: the integration inspector's server-side entries for the caller's
 // own session (docs/decisions/inspector-feed.md). On only with INTEGRATION_INSPECTOR=on; otherwise 404 like any path.

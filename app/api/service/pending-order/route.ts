@@ -1,8 +1,11 @@
+import {
+  createServicePendingOrder,
+  internalError,
+  pendingOrderResponse,
+} from "@service-integration/kit/server";
 import { readSessionJson } from "@/lib/service-adapter/route-input";
 import { servicePayDeps } from "@/lib/service-adapter/service";
 import { pendingOrderRequestSchema } from "@/lib/shop/checkout-input";
-import { createServicePendingOrder, pendingOrderResponse } from "@/packages/kit/src/pending-order";
-import { internalError } from "@/packages/kit/src/route-responses";
 
 // POST /api/service/pending-order: called by the checkout page from the SDK's
 // addReadyToPlaceOrderListener (contract, Events: "a merchant may instead create a pending order

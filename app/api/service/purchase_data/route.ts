@@ -1,10 +1,9 @@
+import { ServiceInputError } from "@service-integration/kit";
+import { errorJson, internalError, json, purchaseDataFor } from "@service-integration/kit/server";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { shopSessionIdentity } from "@/lib/service-adapter/request-session";
 import { createShopperSource } from "@/lib/service-adapter/shopper-source";
-import { purchaseDataFor } from "@/packages/kit/src/callbacks";
-import { ServiceInputError } from "@/packages/kit/src/errors";
-import { errorJson, internalError, json } from "@/packages/kit/src/route-responses";
 
 // GET {merchant_callbacks_base}/purchase_data (contract: Merchant endpoints, Purchase data):
 // built from the live cart on every call, `purchase: null` for an empty cart.
@@ -20,7 +19,7 @@ export async function GET(request: Request): Promise<Response> {
       ),
     );
   } catch (error) {
-    // A cart the contract's Cart cannot carry (lib/service/cart.ts): the contract's 400, named.
+    // A cart the contract's Cart cannot carry (packages/kit/src/cart.ts): the contract's 400, named.
     if (error instanceof ServiceInputError) {
       return errorJson(
         400,

@@ -1,8 +1,7 @@
+import { internalError, json, shopperDataFor } from "@service-integration/kit/server";
 import { getDb } from "@/lib/db/client";
 import { shopSessionIdentity } from "@/lib/service-adapter/request-session";
 import { createShopperSource } from "@/lib/service-adapter/shopper-source";
-import { shopperDataFor } from "@/packages/kit/src/callbacks";
-import { internalError, json } from "@/packages/kit/src/route-responses";
 
 // GET {merchant_callbacks_base}/shopper_data (contract: Merchant endpoints, Shopper data).
 // Same-origin from the SDK: no CORS, no OPTIONS (rule 1).

@@ -1,8 +1,8 @@
+import { wellFormedString } from "@service-integration/kit";
+import { errorJson, internalError, json } from "@service-integration/kit/server";
 import { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import { readSessionJson } from "@/lib/service-adapter/route-input";
-import { errorJson, internalError, json } from "@/packages/kit/src/route-responses";
-import { wellFormedString } from "@/packages/kit/src/well-formed";
 
 // POST /api/service/trade-in-seen { tradein_id }: the page tells the shop which trade-in the SDK
 // showed as accepted (event service-valuation-updated, or the checkout's payment option details),

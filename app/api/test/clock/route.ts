@@ -1,8 +1,13 @@
+import {
+  errorJson,
+  internalError,
+  json,
+  readJsonBody,
+  retryDueRegistrations,
+} from "@service-integration/kit/server";
 import { z } from "zod";
 import { tradeInDeps } from "@/lib/service-adapter/service";
 import { advanceShopClock, TEST_CLOCK_BUILD } from "@/lib/service-adapter/shop-clock";
-import { retryDueRegistrations } from "@/packages/kit/src/card-trade-in";
-import { errorJson, internalError, json, readJsonBody } from "@/packages/kit/src/route-responses";
 
 // POST /api/test/clock, in a build made for the browser suite only (SHOP_TEST_CLOCK=1 at
 // `next build`; lib/service-adapter/shop-clock.ts): moves the shop's clock forward and runs the

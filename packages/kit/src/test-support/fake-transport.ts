@@ -1,4 +1,4 @@
-import type { TransportDeps } from "../http";
+import type { TransportDeps } from "../http.js";
 
 /**
  * Test doubles shared by this folder's unit tests: a scripted fetch and a fake clock whose

@@ -1,4 +1,4 @@
-import type { StoredTokens, TokenStore } from "../shop-ports";
+import type { StoredTokens, TokenStore } from "../shop-ports.js";
 
 /** Tests only: a TokenStore in memory (production keeps tokens in the shop's database). */
 export class MemoryTokenStore implements TokenStore {

@@ -1,23 +1,23 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { NOT_LOOKED_UP } from "../accepted-valuation";
+import { NOT_LOOKED_UP } from "../accepted-valuation.js";
 import {
   applyTradeInAfterCardPayment,
   type RetryRunSummary,
   retryDueRegistrations,
   type TradeInClient,
   type TradeInDeps,
-} from "../card-trade-in";
-import { ServiceApiError } from "../errors";
-import { HttpTransport } from "../http";
-import { sendOrderUpdate } from "../order-updates";
+} from "../card-trade-in.js";
+import { ServiceApiError } from "../errors.js";
+import { HttpTransport } from "../http.js";
+import { sendOrderUpdate } from "../order-updates.js";
 import {
   createServicePayOrder,
   type NotificationDeps,
   receiveNotification,
-} from "../order-webhook";
-import { createServicePendingOrder, servicePaymentOpen } from "../pending-order";
-import { sessionSchema } from "../resources";
+} from "../order-webhook.js";
+import { createServicePendingOrder, servicePaymentOpen } from "../pending-order.js";
+import { sessionSchema } from "../resources.js";
 import {
   type CheckoutDetails,
   isConcurrentWrite,
@@ -29,15 +29,15 @@ import {
   type StoredTokens,
   type TokenStore,
   type TradeInRegistrationStore,
-} from "../shop-ports";
-import { TokenManager } from "../tokens";
-import { type OrderNotification, parseOrderNotification } from "../webhook-payload";
-import { createFakeDeps, reply } from "./fake-transport";
+} from "../shop-ports.js";
+import { TokenManager } from "../tokens.js";
+import { type OrderNotification, parseOrderNotification } from "../webhook-payload.js";
+import { createFakeDeps, reply } from "./fake-transport.js";
 
 /**
- * The shop-ports conformance suite: what a host's implementation of lib/service/shop-ports.ts
+ * The shop-ports conformance suite: what a host's implementation of packages/kit/src/shop-ports.ts
  * must guarantee beyond its types (the unique keys, the one transaction, the locks and leases
- * its comments name), checked through lib/service's own functions over the host's ports, so it
+ * its comments name), checked through the kit's own functions over the host's ports, so it
  * tests the host and not a copy of the logic. Run it with Vitest from the host's test file:
  *
  *   runShopPortsConformance(makeHost);
@@ -63,7 +63,7 @@ export interface SeededCart {
 
 /**
  * A fresh, empty host: the ports under test, and the two seeding hooks the ports cannot do for
- * themselves. Everything else the checks need they make through lib/service.
+ * themselves. Everything else the checks need they make through the kit.
  */
 export interface ConformanceHost {
   /** The Service Pay store (kept checkouts, pending orders, notifications) under test. */
@@ -249,7 +249,7 @@ async function cartIdOf(host: ConformanceHost, cart: SeededCart): Promise<string
   return cartId;
 }
 
-/** A seeded cart and its pending order, made by lib/service's ready-to-place-order step. */
+/** A seeded cart and its pending order, made by the kit's ready-to-place-order step. */
 async function pendingOrder(host: ConformanceHost) {
   const cart = await host.seedOpenCart();
   const cartId = await cartIdOf(host, cart);
@@ -300,7 +300,7 @@ function historyCount(history: string[], status: string): number {
   return count(history, status);
 }
 
-/** Creates the seeded cart's pending order through lib/service (as the checkout route does). */
+/** Creates the seeded cart's pending order through the kit (as the checkout route does). */
 async function createPendingOrderOf(host: ConformanceHost, cart: SeededCart, cartId: string) {
   const result = await createServicePendingOrder(deps(host), {
     sessionId: cart.sessionId,
@@ -682,7 +682,7 @@ function tradeInDeps(host: ConformanceHost, client: TradeInClient, now = NOW): T
 const shopper = (cart: SeededCart) => ({ sessionId: cart.sessionId, salt: `salt-${randomUUID()}` });
 
 async function oneRegistrationPerOrder(host: ConformanceHost) {
-  // Through lib/service's card step, the same order submitted many times at once.
+  // Through the kit's card step, the same order submitted many times at once.
   const { cart, order } = await pendingOrder(host);
   const service = tradeInService();
   const who = shopper(cart);

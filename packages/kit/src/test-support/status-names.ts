@@ -1,4 +1,4 @@
-import type { OrderStatusRules } from "../shop-ports";
+import type { OrderStatusRules } from "../shop-ports.js";
 
 /** A host that keeps the contract's own status names and names its update states after them. */
 export const contractStatusNames: Pick<OrderStatusRules, "forServiceStatus" | "afterUpdate"> = {

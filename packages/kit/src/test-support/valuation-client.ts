@@ -1,6 +1,6 @@
-import type { ValuationClient } from "../accepted-valuation";
-import { ServiceApiError, ServiceNetworkError } from "../errors";
-import { sessionSchema, tradeInItemSchema } from "../resources";
+import type { ValuationClient } from "../accepted-valuation.js";
+import { ServiceApiError, ServiceNetworkError } from "../errors.js";
+import { sessionSchema, tradeInItemSchema } from "../resources.js";
 
 /**
  * Tests only: service clients for the payment start's valuation look-up (accepted-valuation.ts),

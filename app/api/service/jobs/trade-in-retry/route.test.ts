@@ -1,12 +1,11 @@
+import { buildCart } from "@service-integration/kit";
+import type { RegisterPurchaseBody, TradeInClient } from "@service-integration/kit/server";
+import { replaceProcessSingleton } from "@service-integration/kit/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { randomHex32 } from "@/lib/session/session-data";
 import { addToCart } from "@/lib/shop/cart";
 import { placeCardOrder } from "@/lib/shop/orders";
 import { TEST_CARDS } from "@/lib/shop/test-card";
-import type { TradeInClient } from "@/packages/kit/src/card-trade-in";
-import { buildCart } from "@/packages/kit/src/cart";
-import type { RegisterPurchaseBody } from "@/packages/kit/src/client";
-import { replaceProcessSingleton } from "@/packages/kit/src/process-singleton";
 import { cardCheckoutInput } from "@/test-support/checkout";
 import { setUpTestDb } from "@/test-support/test-db";
 import { GET, POST } from "./route";

@@ -1,6 +1,5 @@
+import { retryDueRegistrations, runScheduledJob } from "@service-integration/kit/server";
 import { tradeInDeps } from "@/lib/service-adapter/service";
-import { retryDueRegistrations } from "@/packages/kit/src/card-trade-in";
-import { runScheduledJob } from "@/packages/kit/src/scheduled-jobs";
 
 // GET or POST /api/service/jobs/trade-in-retry with `Authorization: Bearer $JOBS_SECRET`: one run
 // of the register-purchase retry job, for hosts without a resident process (a platform

@@ -1,12 +1,17 @@
 import {
+  errorJson,
+  internalError,
+  json,
+  readBodyAtMost,
+  receiveOrderWebhook,
+  SIGNATURE_HEADER,
+  WEBHOOK_BODY_LIMIT,
+} from "@service-integration/kit/server";
+import {
   getNotificationInbox,
   getWebhookSecretSource,
   servicePayDeps,
 } from "@/lib/service-adapter/service";
-import { receiveOrderWebhook } from "@/packages/kit/src/order-webhook";
-import { readBodyAtMost, WEBHOOK_BODY_LIMIT } from "@/packages/kit/src/request-body";
-import { errorJson, internalError, json } from "@/packages/kit/src/route-responses";
-import { SIGNATURE_HEADER } from "@/packages/kit/src/webhook-signature";
 
 // POST {merchant_webhook_base}/order (contract: Events › Webhook, Authentication 5). Public: no
 // authentication but the signature (Merchant endpoints, rule 2), so the session proxy's cookie
