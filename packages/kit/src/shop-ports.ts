@@ -5,7 +5,7 @@ import type { OrderNotification } from "./webhook-payload.js";
 
 /**
  * Everything the kit needs from a shop, and nothing else: the integration imports no shop
- * code, so an integrator copies this folder and implements these interfaces once, in one
+ * code, so an integrator installs the package and implements these interfaces once, in one
  * adapter folder (this shop: lib/service-adapter/, plain Prisma). Each interface is small and
  * named after the contract concern that needs it. Money is integer cents (contract: Limits).
  *
