@@ -139,6 +139,16 @@ console.log(${JSON.stringify(id)} + ": " + Object.keys(m).length + " exports");`
       if (!imported.ok) fail(`import ${id}:\n${imported.out}`);
       process.stdout.write(imported.out);
     }
+    // Each module /react re-exports keeps its "use client" directive in the tarball (tsc keeps a
+    // directive prologue; a bundler that dropped it would render them as server components).
+    const installed = path.join(consumer, "node_modules", pkg.name);
+    for (const [, module] of readFileSync(path.join(installed, "dist/react.js"), "utf8").matchAll(
+      /from "\.\/([^"]+)"/g,
+    )) {
+      const first = readFileSync(path.join(installed, "dist", module), "utf8").split("\n")[0];
+      if (first !== '"use client";') fail(`dist/${module} lost its "use client" directive`);
+    }
+    console.log(`${pkg.name}/react: every module starts with "use client"`);
     // Without the condition, /server refuses to load: the server-only guard shipped.
     const guarded = capture(
       process.execPath,
