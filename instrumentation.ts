@@ -4,7 +4,7 @@
 // to every request (docs/decisions/production-settings.md). A started server says once what
 // its TRUSTED_PROXY_HOPS means for the login throttle (docs/decisions/client-address.md).
 // Then the integration inspector's log goes to the database (every instance writes and reads
-// it), and the retry job of queued register-purchase calls (lib/service/card-trade-in.ts) lives
+// it), and the retry job of queued register-purchase calls (packages/kit/src/card-trade-in.ts) lives
 // as long as the server. Order notifications stored by the webhook but never applied (the
 // process stopped between the 200 and the apply) are applied now and swept for on a timer.
 export async function register() {

@@ -1,3 +1,4 @@
+import { inspectorEnabled, readServiceConfig } from "@service-integration/kit/server";
 import { type NextRequest, NextResponse } from "next/server";
 import { getConfig } from "@/lib/config";
 import { declaresTooLargeBody, MAX_REQUEST_BODY_BYTES } from "@/lib/http/body-limit";
@@ -14,8 +15,6 @@ import {
   STATIC_SECURITY_HEADERS,
 } from "@/lib/http/security-headers";
 import { screenServerAction } from "@/lib/http/server-action-request";
-import { readServiceConfig } from "@/lib/service/config";
-import { inspectorEnabled } from "@/lib/service/inspector-feed";
 import { storedPageCurrency, withShopSession } from "@/lib/session/proxy-session";
 import { sessionCurrency } from "@/lib/session/session-data";
 import { catalogPageAddress, catalogVersion } from "@/lib/shop/catalog";

@@ -6,15 +6,17 @@ export default defineConfig({
   resolve: {
     alias: {
       "@": path.resolve(import.meta.dirname),
-      // The minimal shop's own aliases (examples/minimal-shop/tsconfig.json).
-      "@service": path.resolve(import.meta.dirname, "lib/service"),
+      // The minimal shop's own alias (examples/minimal-shop/tsconfig.json). The kit is not
+      // aliased: the shop and the minimal shop import @service-integration/kit's built dist/
+      // through the workspace link, as an integrator does.
       "@mini": path.resolve(import.meta.dirname, "examples/minimal-shop"),
-      // Tests run outside React's server environment; the marker's server build is empty.
+      // Tests run outside React's server environment; the marker's server build is empty (the
+      // kit's dist/ and src/ import it too).
       "server-only": path.resolve(import.meta.dirname, "node_modules/server-only/empty.js"),
     },
   },
   test: {
-    include: ["{lib,app,emulator,scripts,prisma,examples}/**/*.test.{ts,tsx}"],
+    include: ["{lib,app,emulator,scripts,prisma,examples,packages}/**/*.test.{ts,tsx}"],
     exclude: ["**/node_modules/**", "**/e2e/**", "**/.next/**"],
     environment: "node",
     // Twice the cores: most test files wait (servers starting, sockets, SQLite's fsync, a

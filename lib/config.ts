@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-// The shop's own settings. SERVICE_* settings belong to lib/service/config.ts.
+// The shop's own settings. SERVICE_* settings belong to packages/kit/src/config.ts.
 const schema = z.object({
   DATABASE_URL: z
     .string()

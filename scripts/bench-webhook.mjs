@@ -243,7 +243,7 @@ async function main() {
         SHOP_BASE_URL: `http://127.0.0.1:${nextPort}`,
         // Production needs it said (lib/config.ts); no login is benchmarked: 0, reached directly.
         TRUSTED_PROXY_HOPS: "0",
-        // Production needs every service setting (lib/service/config.ts); none is called here.
+        // Production needs every service setting (packages/kit/src/config.ts); none is called here.
         SERVICE_API_BASE_URL: "http://127.0.0.1:9", // never called: the token is seeded
         SERVICE_ASSETS_URL: "http://127.0.0.1:9/assets",
         SERVICE_CLIENT_ID: "unused",

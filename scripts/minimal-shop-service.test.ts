@@ -2,8 +2,9 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 
-// The minimal shop (examples/minimal-shop) uses lib/service exactly as it is: compiled in place
-// through its tsconfig alias @service/* → ../../lib/service/*, never a copy that could drift.
+// The minimal shop (examples/minimal-shop) uses the kit as an integrator does: the package
+// @service-integration/kit by name and public subpaths (its built dist/), never a path alias into
+// packages/kit/src nor a copy of a source file that could drift.
 const root = path.resolve(import.meta.dirname, "..");
 const shop = path.join(root, "examples/minimal-shop");
 
@@ -16,23 +17,42 @@ function sources(dir: string): string[] {
   });
 }
 
-const serviceFiles = new Map(
-  readdirSync(path.join(root, "lib/service"))
+const kitSources = path.join(root, "packages/kit/src");
+const kitFiles = new Map(
+  readdirSync(kitSources, { recursive: true, encoding: "utf8" })
     .filter((name) => /\.tsx?$/.test(name))
-    .map((name) => [readFileSync(path.join(root, "lib/service", name), "utf8"), name]),
+    .map((name) => [readFileSync(path.join(kitSources, name), "utf8"), name]),
 );
+const KIT_ENTRIES = [
+  "@service-integration/kit",
+  "@service-integration/kit/server",
+  "@service-integration/kit/react",
+  "@service-integration/kit/testing",
+];
 
-describe("the minimal shop's lib/service", () => {
+describe("the minimal shop's kit", () => {
   const files = sources(shop);
 
-  it("is the repository's own: the alias points at /lib/service", () => {
-    const tsconfig = JSON.parse(readFileSync(path.join(shop, "tsconfig.json"), "utf8"));
-    expect(tsconfig.compilerOptions.paths["@service/*"]).toEqual(["../../lib/service/*"]);
+  it("is the package @service-integration/kit, with no path alias into its source", () => {
+    const pkg = JSON.parse(readFileSync(path.join(shop, "package.json"), "utf8"));
+    expect(pkg.dependencies["@service-integration/kit"]).toBeDefined();
+    const tsconfig = readFileSync(path.join(shop, "tsconfig.json"), "utf8");
+    expect(tsconfig).not.toMatch(/packages|lib\/service/);
   });
 
-  it("has no copy of any lib/service file", () => {
+  it("imports the kit only by its public entries", () => {
+    const kitImports = files.flatMap((file) =>
+      [...readFileSync(file, "utf8").matchAll(/from "(@service-integration\/[^"]+)"/g)].map(
+        (match) => match[1] as string,
+      ),
+    );
+    expect(kitImports.length).toBeGreaterThan(10);
+    expect(kitImports.filter((spec) => !KIT_ENTRIES.includes(spec))).toEqual([]);
+  });
+
+  it("has no copy of any kit source file", () => {
     expect(files.length).toBeGreaterThan(10);
-    const copies = files.filter((file) => serviceFiles.has(readFileSync(file, "utf8")));
+    const copies = files.filter((file) => kitFiles.has(readFileSync(file, "utf8")));
     expect(copies).toEqual([]);
   });
 

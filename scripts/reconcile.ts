@@ -1,9 +1,9 @@
 // npm run reconcile: lists the service's paid orders and repairs Service Pay orders whose webhook
-// never arrived (lib/service/reconciliation.ts), then retries every queued
+// never arrived (packages/kit/src/reconciliation.ts), then retries every queued
 // register-purchase (npm run jobs:retry does only the latter). Prints what it changed.
+
+import { reconcileServiceOrders, retryDueRegistrations } from "@service-integration/kit/server";
 import { getDb } from "@/lib/db/client";
-import { retryDueRegistrations } from "@/lib/service/card-trade-in";
-import { reconcileServiceOrders } from "@/lib/service/reconciliation";
 import { serviceOrderDeps, tradeInDeps } from "@/lib/service-adapter/service";
 
 const onlyRetry = process.argv.includes("--retry-only");

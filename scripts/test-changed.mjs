@@ -18,6 +18,19 @@ if (known.status !== 0) {
   process.exit(2);
 }
 
+// The shop imports the kit's built dist/, not its src/: rebuild it when its sources changed, so
+// the tests and the build below see them (vitest relates a src/ change to the kit's own tests).
+const changed = spawnSync("git", ["status", "--porcelain", "--", "packages/kit"], {
+  cwd: root,
+  encoding: "utf8",
+}).stdout;
+const committed = spawnSync("git", ["diff", "--name-only", base, "--", "packages/kit"], {
+  cwd: root,
+  encoding: "utf8",
+}).stdout;
+if (`${changed}${committed}`.trim())
+  run("npm", ["run", "build", "--workspace", "@service-integration/kit"]);
+
 run(bin("vitest"), ["run", `--changed=${base}`, "--passWithNoTests"]);
 
 const listed = spawnSync(bin("playwright"), ["test", `--only-changed=${base}`, "--list"], {

@@ -31,10 +31,18 @@ step("Browser", () => {
 step("Prisma client", () => run(process.execPath, ["scripts/prisma.mjs", "generate"]));
 step("Typecheck (tsc --noEmit)", () => {
   run(bin("tsc"), ["--noEmit"]);
-  // The second host has its own tsconfig (its aliases: @service for lib/service).
+  // The kit's sources with their tests, by the package's own tsconfig (nodenext, no shop paths).
+  run(bin("tsc"), ["--noEmit", "-p", "packages/kit"]);
+  // The second host has its own tsconfig (it imports the kit by package name, like this shop).
   run(bin("tsc"), ["--noEmit", "-p", "examples/minimal-shop"]);
 });
 step("Lint and format (biome check)", () => run(bin("biome"), ["check", "."]));
+// The kit as an integrator receives it: npm pack, publint and @arethetypeswrong/cli on the
+// tarball, an offline install into an empty folder, each entry imported from plain Node and a
+// consumer file type-checked against it (scripts/packages-check.mjs).
+step("Packages: pack, lint and install", () =>
+  run(process.execPath, ["scripts/packages-check.mjs"]),
+);
 // Each runner also writes a JSON report, so the run can close on one plain count line.
 const reports = {
   unit: "test-results/unit.json",
@@ -141,8 +149,8 @@ step("The demo and the browser suite side by side", () =>
     env: { ...process.env, CHROMIUM_PATH: chromium },
   }),
 );
-// The second host (examples/minimal-shop: its own data layer and login, lib/service compiled in
-// place) against the packed emulator installed from its tarball: go-live scenarios 1 and 2 in
+// The second host (examples/minimal-shop: its own data layer and login, the kit's built package
+// through the workspace link) against the packed emulator installed from its tarball: go-live scenarios 1 and 2 in
 // Chromium, then the readiness report with --strict --active.
 step("Second host: the minimal shop against the packed emulator", () =>
   run(process.execPath, ["scripts/minimal-shop.mjs"], {

@@ -1,12 +1,12 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { replaceProcessSingleton } from "@service-integration/kit/server";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { afterAll, beforeAll } from "vitest";
 import { createDbClient, DB_SINGLETON } from "@/lib/db/client";
 import type { PrismaClient } from "@/lib/db/generated/client";
-import { replaceProcessSingleton } from "@/lib/service/process-singleton";
 
 /** The environment every test shop runs with (getConfig reads it once). */
 export const TEST_ENV = {

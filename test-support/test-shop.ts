@@ -1,9 +1,12 @@
+import {
+  createServicePayOrder,
+  createTokenSealer,
+  signWebhookBody,
+  webhookSecret,
+} from "@service-integration/kit/server";
 import { sealData } from "iron-session";
 import { afterAll, beforeAll } from "vitest";
 import type { PrismaClient } from "@/lib/db/generated/client";
-import { createServicePayOrder } from "@/lib/service/order-webhook";
-import { createTokenSealer } from "@/lib/service/token-sealing";
-import { signWebhookBody, webhookSecret } from "@/lib/service/webhook-signature";
 import { getNotificationInbox, servicePayDeps } from "@/lib/service-adapter/service";
 import { sealTokenRow } from "@/lib/service-adapter/token-store";
 import { SESSION_COOKIE } from "@/lib/session/session-data";

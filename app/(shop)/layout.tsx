@@ -1,5 +1,5 @@
+import { ServiceSdkLoader } from "@service-integration/kit/react";
 import type { ReactNode } from "react";
-import { ServiceSdkLoader } from "@/lib/service/sdk-loader";
 import { shopBrowserServiceConfiguration } from "@/lib/service-adapter/service";
 import { getPageVisitor } from "@/lib/session/page-visitor";
 import { catalogVersion } from "@/lib/shop/catalog";

@@ -2,7 +2,7 @@
 // then the register-purchase retry job starts.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const { assertProductionServiceSettings } = await import("@service/config");
+  const { assertProductionServiceSettings } = await import("@service-integration/kit/server");
   assertProductionServiceSettings();
   const { startRetryJob } = await import("@mini/lib/adapter/service");
   startRetryJob();

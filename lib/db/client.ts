@@ -1,8 +1,8 @@
 import "server-only";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
+import { processSingleton } from "@service-integration/kit/server";
 import { getConfig } from "@/lib/config";
-import { processSingleton } from "@/lib/service/process-singleton";
 import { PrismaClient } from "./generated/client";
 import { PrismaClient as PostgresPrismaClient } from "./generated-pg/client";
 

@@ -1,15 +1,15 @@
-import { describe, expect, it, vi } from "vitest";
+import type { Session, TradeInItem } from "@service-integration/kit";
+import { ServiceApiError, ServiceNetworkError } from "@service-integration/kit";
+import type { RegisterPurchaseBody } from "@service-integration/kit/server";
 import {
   applyTradeInAfterCardPayment,
+  NOT_APPLIED_MESSAGES,
   processRegistration,
   retryDelayMs,
   retryDueRegistrations,
   type TradeInClient,
-} from "@/lib/service/card-trade-in";
-import type { RegisterPurchaseBody } from "@/lib/service/client";
-import { ServiceApiError, ServiceNetworkError } from "@/lib/service/errors";
-import { NOT_APPLIED_MESSAGES } from "@/lib/service/register-purchase";
-import type { Session, TradeInItem } from "@/lib/service/resources";
+} from "@service-integration/kit/server";
+import { describe, expect, it, vi } from "vitest";
 import { randomHex32 } from "@/lib/session/session-data";
 import { addToCart } from "@/lib/shop/cart";
 import { placeCardOrder } from "@/lib/shop/orders";

@@ -1,13 +1,13 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { checkoutDetailsFromForm } from "@service-integration/kit";
 import { describe, expect, it } from "vitest";
-import { checkoutDetailsFromForm } from "@/lib/service/payment-option";
 import { parseCheckoutForm } from "@/lib/shop/checkout-input";
 import { checkoutFormFields, shopRoutes } from "./checkout-wiring";
 
 const app = join(__dirname, "..", "..", "app");
 
-describe("this shop's routes and checkout field names for lib/service", () => {
+describe("this shop's routes and checkout field names for the kit", () => {
   it("names routes this shop serves", () => {
     expect(existsSync(join(app, shopRoutes.checkout, "route.ts"))).toBe(true);
     expect(existsSync(join(app, shopRoutes.pendingOrder, "route.ts"))).toBe(true);

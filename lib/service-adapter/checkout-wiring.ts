@@ -1,10 +1,11 @@
-// This shop's routes and checkout field names, as lib/service's browser side reads them
+// This shop's routes and checkout field names, as the kit's browser side reads them
 // (ShopRoutes, CheckoutFormFields in shop-ports.ts). No server-only import: the checkout form, a
 // client component, passes the field names and routes to the payment option.
-import { ADDRESS_FIELDS, type Address } from "@/lib/service/cart";
-import type { CheckoutFormFields, ShopRoutes } from "@/lib/service/shop-ports";
 
-/** Where this shop mounts lib/service's handlers and its confirmation page (app/). */
+import type { CheckoutFormFields, ShopRoutes } from "@service-integration/kit";
+import { ADDRESS_FIELDS, type Address } from "@service-integration/kit";
+
+/** Where this shop mounts the kit's handlers and its confirmation page (app/). */
 export const shopRoutes: ShopRoutes = {
   callbacks: "/api/service",
   confirmation: "/checkout/confirmation",

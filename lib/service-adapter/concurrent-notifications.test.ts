@@ -1,7 +1,6 @@
+import { parseOrderNotification } from "@service-integration/kit";
+import { createNotificationInbox, receiveNotification } from "@service-integration/kit/server";
 import { describe, expect, it } from "vitest";
-import { createNotificationInbox } from "@/lib/service/notification-inbox";
-import { receiveNotification } from "@/lib/service/order-webhook";
-import { parseOrderNotification } from "@/lib/service/webhook-payload";
 import { seedPendingServicePayOrder, setUpTestShop } from "@/test-support/test-shop";
 import { servicePayDeps } from "./service";
 import { createStoredNotificationStore } from "./service-pay-store";

@@ -1,6 +1,6 @@
 import "server-only";
-import { type Cart, cartOfLines, type DeliveryCharge } from "@/lib/service/cart";
-import type { ShopCartLines } from "@/lib/service/shop-ports";
+import type { ShopCartLines } from "@service-integration/kit";
+import { type Cart, cartOfLines, type DeliveryCharge } from "@service-integration/kit";
 import type { CartView } from "@/lib/shop/cart-view";
 import { productUrl } from "@/lib/shop/catalog";
 import { isCurrency } from "@/lib/shop/money";
@@ -33,7 +33,7 @@ export function contractCartOf(
 }
 
 /**
- * A delivery method as the service's Cart carries it (lib/service/cart.ts deliveryLine). The
+ * A delivery method as the service's Cart carries it (packages/kit/src/cart.ts deliveryLine). The
  * shop's delivery prices are flat amounts with VAT included that the shop does not itemise, so
  * the line's tax is 0 and the Cart's `tax` stays the tax the shop records
  * (docs/decisions/delivery-in-the-cart.md). `price` defaults to the method's price in the

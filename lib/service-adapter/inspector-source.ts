@@ -1,6 +1,6 @@
 import "server-only";
+import type { InspectorSource } from "@service-integration/kit";
 import type { Db } from "@/lib/db/client";
-import type { InspectorSource } from "@/lib/service/shop-ports";
 
 /** The inspector drawer's webhook entries: the notifications stored for the session's latest
  *  orders (read from the store, so the webhook's hot path writes nothing extra). */

@@ -1,7 +1,7 @@
 import "server-only";
+import type { IntegrationLogStore } from "@service-integration/kit";
+import type { IntegrationEntryKind } from "@service-integration/kit/server";
 import type { Db } from "@/lib/db/client";
-import type { IntegrationEntryKind } from "@/lib/service/integration-log";
-import type { IntegrationLogStore } from "@/lib/service/shop-ports";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const LATEST = 100;
@@ -9,7 +9,7 @@ const LATEST = 100;
 const PRUNE_EVERY = 200;
 
 /**
- * lib/service's IntegrationLogStore on the IntegrationLogEntry table: every instance writes
+ * The kit's IntegrationLogStore on the IntegrationLogEntry table: every instance writes
  * there, so a shopper's drawer, polled through any instance, shows what every instance did.
  * `db` is read when used, so installing the store at start connects nothing.
  */

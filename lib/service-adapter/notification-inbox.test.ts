@@ -1,7 +1,7 @@
+import type { OrderNotification } from "@service-integration/kit";
+import { parseOrderNotification } from "@service-integration/kit";
+import { applyStored, createNotificationInbox } from "@service-integration/kit/server";
 import { describe, expect, it, vi } from "vitest";
-import { applyStored, createNotificationInbox } from "@/lib/service/notification-inbox";
-import type { OrderNotification } from "@/lib/service/webhook-payload";
-import { parseOrderNotification } from "@/lib/service/webhook-payload";
 import { seedPendingServicePayOrder, setUpTestShop } from "@/test-support/test-shop";
 import { servicePayDeps } from "./service";
 import { createStoredNotificationStore } from "./service-pay-store";

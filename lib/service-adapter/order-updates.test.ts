@@ -1,7 +1,7 @@
+import { ServiceApiError } from "@service-integration/kit";
+import type { OrderUpdate } from "@service-integration/kit/server";
+import { type OrderUpdateDeps, sendOrderUpdate } from "@service-integration/kit/server";
 import { describe, expect, it, vi } from "vitest";
-import type { OrderUpdate } from "@/lib/service/client";
-import { ServiceApiError } from "@/lib/service/errors";
-import { type OrderUpdateDeps, sendOrderUpdate } from "@/lib/service/order-updates";
 import { randomHex32 } from "@/lib/session/session-data";
 import { addToCart } from "@/lib/shop/cart";
 import { placeCardOrder, writeOrderChange } from "@/lib/shop/orders";

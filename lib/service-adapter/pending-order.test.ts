@@ -1,13 +1,13 @@
-import { describe, expect, it } from "vitest";
-import { receiveNotification } from "@/lib/service/order-webhook";
+import { parseOrderNotification } from "@service-integration/kit";
 import {
+  receiveNotification,
   releaseServicePayment,
   saveServiceCheckout,
   servicePaymentOpen,
   settleAwaitedServiceOrder,
-} from "@/lib/service/pending-order";
-import { serviceDown } from "@/lib/service/test-support/valuation-client";
-import { parseOrderNotification } from "@/lib/service/webhook-payload";
+} from "@service-integration/kit/server";
+import { serviceDown } from "@service-integration/kit/testing";
+import { describe, expect, it } from "vitest";
 import { serviceCheckoutSchema } from "@/lib/shop/checkout-input";
 import { CHECKOUT, newSession, seedCart, setUpTestShop } from "@/test-support/test-shop";
 import { servicePayDeps } from "./service";

@@ -1,7 +1,7 @@
+import type { OrderList } from "@service-integration/kit";
+import { reconcileServiceOrders } from "@service-integration/kit/server";
 import { describe, expect, it, vi } from "vitest";
 import { POST as pendingOrder } from "@/app/api/service/pending-order/route";
-import { reconcileServiceOrders } from "@/lib/service/reconciliation";
-import type { OrderList } from "@/lib/service/resources";
 import {
   newSession,
   pendingOrderRequest,

@@ -4,7 +4,7 @@ import { randomHex32, type ShopSessionData } from "@/lib/session/session-data";
 import { createTestShop, newSession, sessionCookie, type TestShop } from "@/test-support/test-shop";
 import { shopSessionIdentity } from "./request-session";
 
-// lib/service's SessionIdentity over this shop's session: what the service relies on
+// The kit's SessionIdentity over this shop's session: what the service relies on
 // (shop-ports.ts, SessionIdentity; docs/decisions/session-identity.md).
 
 let shop: TestShop;

@@ -1,11 +1,11 @@
 import "server-only";
+import type { SessionIdentity, ShopperIdentity } from "@service-integration/kit";
 import { getIronSession } from "iron-session";
-import type { SessionIdentity, ShopperIdentity } from "@/lib/service/shop-ports";
 import { shopSessionOptions } from "@/lib/session/session";
 import { hasIdentity, type ShopSessionData } from "@/lib/session/session-data";
 
 /**
- * lib/service's SessionIdentity over this shop's sealed `shop_session` cookie (lib/session). The
+ * The kit's SessionIdentity over this shop's sealed `shop_session` cookie (lib/session). The
  * cookie's `sessionId` and `salt` are the service identity: login keeps them, logout and admin
  * sign-out replace them (replaceIdentity), and a cookie whose token was revoked is given a new
  * identity by proxy.ts before any route runs (docs/decisions/session-identity.md).

@@ -1,7 +1,7 @@
 import "server-only";
+import type { ShopperIdentity } from "@service-integration/kit";
+import { errorJson, json, readJsonBody } from "@service-integration/kit/server";
 import type { z } from "zod";
-import { errorJson, json, readJsonBody } from "@/lib/service/route-responses";
-import type { ShopperIdentity } from "@/lib/service/shop-ports";
 import { shopSessionIdentity } from "./request-session";
 
 /** How the checkout form labels a field (lib/ui/checkout-form.tsx, lib/ui/address-fields.tsx). */

@@ -1,6 +1,6 @@
 import "server-only";
+import type { ServiceOrderStore } from "@service-integration/kit";
 import { type Db, isPostgres } from "@/lib/db/client";
-import type { ServiceOrderStore } from "@/lib/service/shop-ports";
 import { canTransition, HELD_STATUS } from "@/lib/shop/order-status";
 import { lockOrders, writeOrderChange } from "@/lib/shop/orders";
 import { loadOrderWithItems } from "./trade-in-store";

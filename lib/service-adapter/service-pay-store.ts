@@ -1,20 +1,20 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { type Db, isPostgres, type Tx } from "@/lib/db/client";
-import { Prisma, type ServiceCheckout, type ServiceNotification } from "@/lib/db/generated/client";
 import type {
   AcceptedValuation,
   CheckoutDetails,
   KeptCheckout,
+  OrderNotification,
   OrderStatusRules,
   ServicePayStore,
   ShopOrder,
   StoredNotificationStore,
   StoredNotificationTx,
   WaitingNotification,
-} from "@/lib/service/shop-ports";
-import { ConcurrentWriteError } from "@/lib/service/shop-ports";
-import type { OrderNotification } from "@/lib/service/webhook-payload";
+} from "@service-integration/kit";
+import { ConcurrentWriteError } from "@service-integration/kit";
+import { type Db, isPostgres, type Tx } from "@/lib/db/client";
+import { Prisma, type ServiceCheckout, type ServiceNotification } from "@/lib/db/generated/client";
 import { serviceCheckoutSchema } from "@/lib/shop/checkout-input";
 import {
   canReach,
@@ -31,12 +31,12 @@ import {
 } from "@/lib/shop/orders";
 import { isShippingMethodId } from "@/lib/shop/shipping";
 
-// lib/service's Service Pay store (shop-ports.ts) on the shop's tables, in plain Prisma: one
+// The kit's Service Pay store (shop-ports.ts) on the shop's tables, in plain Prisma: one
 // interactive transaction per call of `transaction`, the unique key of ServiceNotification
 // deciding duplicates (INSERT … ON CONFLICT DO NOTHING through Prisma's raw tagged template; the
 // one statement Prisma's model API cannot express on SQLite).
 
-/** The shop's order statuses, as lib/service's webhook and order updates write them. */
+/** The shop's order statuses, as the kit's webhook and order updates write them. */
 export const shopOrderStatuses: OrderStatusRules = {
   // This shop keeps the contract's own three names for the statuses the service reports.
   forServiceStatus: {
@@ -97,7 +97,7 @@ export function createServicePayStore(db: Db): ServicePayStore {
 }
 
 /**
- * The webhook's store-then-apply store (lib/service/notification-inbox.ts). A batch is ONE
+ * The webhook's store-then-apply store (packages/kit/src/notification-inbox.ts). A batch is ONE
  * multi-row `INSERT … ON CONFLICT ("dedupeKey") DO NOTHING RETURNING "id"` inside an interactive
  * transaction: one commit, one fsync on SQLite for the whole batch. Inside a transaction on
  * purpose: the SQLite adapter serialises its transactions with a mutex but runs a statement

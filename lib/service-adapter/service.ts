@@ -1,26 +1,26 @@
 import "server-only";
-import { getConfig, parseConfig } from "@/lib/config";
-import { getDb } from "@/lib/db/client";
-import { retryDueRegistrations, type TradeInDeps } from "@/lib/service/card-trade-in";
-import { createServiceClient, type ServiceClient } from "@/lib/service/client";
 import {
   assertProductionServiceSettings,
-  readOrderCreationMode,
-  readServiceConfig,
-} from "@/lib/service/config";
-import { installIntegrationLog, integrationObserver } from "@/lib/service/integration-log";
-import { createNotificationInbox, type NotificationInbox } from "@/lib/service/notification-inbox";
-import {
-  createWebhookSecretSource,
-  type NotificationDeps,
-  type WebhookSecretSource,
-} from "@/lib/service/order-webhook";
-import { processSingleton } from "@/lib/service/process-singleton";
-import {
   type BrowserServiceConfiguration,
   browserServiceConfiguration,
-} from "@/lib/service/sdk-config";
-import { createTokenSealer } from "@/lib/service/token-sealing";
+  createNotificationInbox,
+  createServiceClient,
+  createTokenSealer,
+  createWebhookSecretSource,
+  installIntegrationLog,
+  integrationObserver,
+  type NotificationDeps,
+  type NotificationInbox,
+  processSingleton,
+  readOrderCreationMode,
+  readServiceConfig,
+  retryDueRegistrations,
+  type ServiceClient,
+  type TradeInDeps,
+  type WebhookSecretSource,
+} from "@service-integration/kit/server";
+import { getConfig, parseConfig } from "@/lib/config";
+import { getDb } from "@/lib/db/client";
 import { shopRoutes } from "./checkout-wiring";
 import { createPrismaIntegrationLog } from "./integration-log-store";
 import { createServiceOrderStore } from "./service-order-store";
@@ -33,7 +33,7 @@ import { shopNow } from "./shop-clock";
 import { createPrismaTokenStore } from "./token-store";
 import { createTradeInStore } from "./trade-in-store";
 
-// The shop's wiring of lib/service: the one service client per process, the webhook signing
+// The shop's wiring of the kit: the one service client per process, the webhook signing
 // secret, and the Service Pay store on the shop's database. Routes, pages, actions and the
 // retry job take them from here, never build their own.
 
@@ -73,7 +73,7 @@ export function checkServiceSettingsAtStart(env: Record<string, string | undefin
 let browserConfiguration: BrowserServiceConfiguration | undefined;
 
 /**
- * The SDK's configuration every shop page renders (lib/service/sdk-config.ts), built from the
+ * The SDK's configuration every shop page renders (packages/kit/src/sdk-config.ts), built from the
  * environment once per process, as getConfig is: the environment does not change while the
  * server runs, and reading all of it for every page was 2 % of a page's CPU.
  */

@@ -1,9 +1,9 @@
 import "server-only";
-import { processSingleton } from "@/lib/service/process-singleton";
+import { processSingleton } from "@service-integration/kit/server";
 
 /**
  * The time the shop's integration jobs read (the trade-in registration's retry schedule,
- * lib/service/card-trade-in.ts) and the catalog snapshot's age (lib/shop/catalog.ts). Real time, except in a build made for the browser suite:
+ * packages/kit/src/card-trade-in.ts) and the catalog snapshot's age (lib/shop/catalog.ts). Real time, except in a build made for the browser suite:
  * `SHOP_TEST_CLOCK=1` when `next build` runs (`npm run build:test`, `npm test`), which
  * next.config.ts inlines into the bundle. There the suite moves the clock forward through
  * `POST /api/test/clock` instead of waiting for a Retry-After on real time. A production build

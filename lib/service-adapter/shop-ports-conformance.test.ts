@@ -1,9 +1,6 @@
 import { randomUUID } from "node:crypto";
-import {
-  type ConformanceHost,
-  runShopPortsConformance,
-} from "@/lib/service/test-support/shop-ports-conformance";
-import { createTokenSealer } from "@/lib/service/token-sealing";
+import { createTokenSealer } from "@service-integration/kit/server";
+import { type ConformanceHost, runShopPortsConformance } from "@service-integration/kit/testing";
 import { serviceCheckoutSchema } from "@/lib/shop/checkout-input";
 import { shippingPrice } from "@/lib/shop/shipping";
 import { openTestDatabase } from "@/test-support/test-db";
@@ -13,7 +10,7 @@ import { createServicePayStore, shopOrderStatuses } from "./service-pay-store";
 import { createPrismaTokenStore } from "./token-store";
 import { createTradeInStore } from "./trade-in-store";
 
-// The shop's Prisma adapter against lib/service's conformance suite: every check on a fresh,
+// The shop's Prisma adapter against the kit's conformance suite: every check on a fresh,
 // migrated database (SQLite; PostgreSQL with TEST_DATABASE=postgresql).
 
 // The stores read the shop's base URL from its settings (loadOrderWithItems).

@@ -1,7 +1,7 @@
 import "server-only";
+import type { ShopperSource } from "@service-integration/kit";
 import { getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
-import type { ShopperSource } from "@/lib/service/shop-ports";
 import { ADDRESS_FIELDS, type Address } from "@/lib/shop/address";
 import { loadCartWith } from "@/lib/shop/cart";
 import { DEFAULT_SHIPPING_METHOD } from "@/lib/shop/shipping";

@@ -1,8 +1,8 @@
+import type { StoredTokens } from "@service-integration/kit";
+import { createTokenSealer } from "@service-integration/kit/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDbClient } from "@/lib/db/client";
 import type { PrismaClient } from "@/lib/db/generated/client";
-import type { StoredTokens } from "@/lib/service/shop-ports";
-import { createTokenSealer } from "@/lib/service/token-sealing";
 import { openTestDatabase, testPostgresAdminUrl } from "@/test-support/test-db";
 import { createPrismaTokenStore } from "./token-store";
 

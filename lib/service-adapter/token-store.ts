@@ -1,7 +1,7 @@
 import "server-only";
+import type { StoredTokens, TokenStore } from "@service-integration/kit";
+import type { TokenSealer } from "@service-integration/kit/server";
 import type { PrismaClient } from "@/lib/db/generated/client";
-import type { StoredTokens, TokenStore } from "@/lib/service/shop-ports";
-import type { TokenSealer } from "@/lib/service/token-sealing";
 import { createLeases } from "./leases";
 
 /**
@@ -9,7 +9,7 @@ import { createLeases } from "./leases";
  * the same tokens. One row per API user; "default" is the merchant's single admin login. Its
  * renewal lease is a `Lease` row, "service-token-renewal:<id>" (./leases.ts).
  * The access token, refresh token and user id (half of the webhook secret) are stored sealed
- * (lib/service/token-sealing.ts); a row that does not open under the current key reads as no
+ * (packages/kit/src/token-sealing.ts); a row that does not open under the current key reads as no
  * tokens, so the token manager logs in again and replaces it.
  * Wire it with `createPrismaTokenStore(getDb(), createTokenSealer(config.tokenKey))`.
  */

@@ -1,17 +1,17 @@
 import "server-only";
-import { getConfig } from "@/lib/config";
-import { type Db, isPostgres } from "@/lib/db/client";
-import { Prisma } from "@/lib/db/generated/client";
 import type {
   PlacedOrder,
   TradeInRegistration,
   TradeInRegistrationStore,
-} from "@/lib/service/shop-ports";
+} from "@service-integration/kit";
+import { getConfig } from "@/lib/config";
+import { type Db, isPostgres } from "@/lib/db/client";
+import { Prisma } from "@/lib/db/generated/client";
 import { lockOrders, writeOrderChange } from "@/lib/shop/orders";
 import { deliveryChargeOf } from "./contract-cart";
 import { isUniqueViolation } from "./service-pay-store";
 
-// lib/service's register-purchase store (shop-ports.ts TradeInRegistrationStore) on the
+// The kit's register-purchase store (shop-ports.ts TradeInRegistrationStore) on the
 // TradeInRegistration table, in plain Prisma. The row is unique per order and claimed by a
 // compare-and-set on `attempts`, so an attempt is never made twice at once.
 

@@ -5,7 +5,7 @@ import { type Currency, isCurrency } from "@/lib/shop/money";
 /**
  * What the sealed cookie carries. `sessionId` and `salt` are what the session hash is made of
  * (contract, Session hash: HMAC-SHA256 keyed by the per-session salt over the session id);
- * lib/service computes the hash, this module only provides the two values.
+ * The kit computes the hash, this module only provides the two values.
  */
 export interface ShopSessionData {
   sessionId?: string;

@@ -254,7 +254,7 @@ export async function placeCardOrder(params: {
 /**
  * Changes an order's status and records it in the history, in one transaction. Shop and admin
  * changes must follow the allowed transitions (the service's notifications are applied by the
- * integration, lib/service/order-webhook.ts, through the same writer).
+ * integration, packages/kit/src/order-webhook.ts, through the same writer).
  */
 export async function changeOrderStatus(params: {
   orderId: string;

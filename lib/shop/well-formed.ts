@@ -5,7 +5,7 @@ import { z } from "zod";
  * (`"1 Main\ud800"`, which JSON can carry as an escape) cannot be stored in PostgreSQL or sent
  * on as UTF-8 (nor can NUL, U+0000, be stored in PostgreSQL's text), so it is refused at the
  * boundary with the field named, like any other bad value
- * (docs/security.md, "Bodies and inputs"). lib/service has its own copy: it imports nothing of
+ * (docs/security.md, "Bodies and inputs"). The kit has its own copy: it imports nothing of
  * the shop.
  */
 export const NOT_WELL_FORMED = "Contains a broken character: retype it.";

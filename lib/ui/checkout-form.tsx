@@ -1,9 +1,8 @@
 "use client";
 
+import { SERVICE_PAY_VALUE } from "@service-integration/kit";
+import { ServicePaymentOption, useActiveTradeIn } from "@service-integration/kit/react";
 import { type ReactNode, useActionState, useEffect, useRef, useState } from "react";
-import { useActiveTradeIn } from "@/lib/service/active-trade-in";
-import { SERVICE_PAY_VALUE } from "@/lib/service/payment-option";
-import { ServicePaymentOption } from "@/lib/service/payment-option-radio";
 import { checkoutFormFields, shopRoutes } from "@/lib/service-adapter/checkout-wiring";
 import { type CheckoutState, checkoutAction } from "@/lib/shop/actions/checkout-actions";
 import { type CartAmounts, formatMoney, orderTotal, toPayWithTradeIn } from "@/lib/shop/money";
@@ -183,7 +182,7 @@ export function CheckoutForm(props: Props) {
             </label>
           </div>
         ))}
-        {/* The service's option: shown, disabled or absent as its SDK says (lib/service). */}
+        {/* The service's option: shown, disabled or absent as its SDK says (the kit). */}
         <ServicePaymentOption
           formId="checkout-form"
           selected={payment === SERVICE_PAY_VALUE}

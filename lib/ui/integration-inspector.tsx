@@ -1,7 +1,7 @@
 "use client";
 
+import { ALL_SERVICE_EVENTS } from "@service-integration/kit";
 import { useCallback, useEffect, useId, useRef, useState } from "react";
-import { ALL_SERVICE_EVENTS } from "@/lib/service/sdk-events";
 import { INSPECTOR_COOKIE, type InspectorPlacement } from "./inspector-placement";
 import { foldPageLoadRepeats } from "./inspector-rows";
 import styles from "./integration-inspector.module.css";

@@ -1,5 +1,5 @@
+import { inspectorEnabled } from "@service-integration/kit/server";
 import { cookies } from "next/headers";
-import { inspectorEnabled } from "@/lib/service/inspector-feed";
 import {
   INSPECTOR_COOKIE,
   type InspectorPlacement,

@@ -1,4 +1,4 @@
-import { serviceOrderIdOf } from "@/lib/service/order-updates";
+import { serviceOrderIdOf } from "@service-integration/kit/server";
 import { getServiceClient } from "@/lib/service-adapter/service";
 import { OrderUpdateForms } from "./order-update-forms";
 

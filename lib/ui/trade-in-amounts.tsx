@@ -1,6 +1,6 @@
 "use client";
 
-import { useActiveTradeIn, useTradeInAtPayment } from "@/lib/service/active-trade-in";
+import { useActiveTradeIn, useTradeInAtPayment } from "@service-integration/kit/react";
 import { type CartAmounts, formatMoney, toPayWithTradeIn } from "@/lib/shop/money";
 import { type DeliveryShown, useSelectedDelivery } from "./selected-delivery";
 

@@ -1,7 +1,7 @@
 "use client";
 
+import { noteValuationUpdated } from "@service-integration/kit/react";
 import { useEffect } from "react";
-import { noteValuationUpdated } from "@/lib/service/active-trade-in";
 
 /**
  * Tells the shop which trade-in the shopper accepted (SDK event service-valuation-updated, whose

@@ -1,7 +1,7 @@
 // Signed order notifications for the webhook benchmarks (bench:webhook, bench:cluster), made in
 // advance so signing costs nothing during the measurement.
 import { createHmac } from "node:crypto";
-import { createTokenSealer } from "../../lib/service/token-sealing.ts";
+import { createTokenSealer } from "@service-integration/kit/server";
 // Run under tsx (package.json), so the shop's own sealing is used, not a copy of it.
 import { sealTokenRow } from "../../lib/service-adapter/token-store.ts";
 

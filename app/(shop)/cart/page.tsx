@@ -1,5 +1,5 @@
+import { servicePaymentOpen } from "@service-integration/kit/server";
 import type { Metadata } from "next";
-import { servicePaymentOpen } from "@/lib/service/pending-order";
 import { servicePayDeps } from "@/lib/service-adapter/service";
 import { getPageSession } from "@/lib/session/session";
 import { releaseServicePaymentAction, updateCartItemAction } from "@/lib/shop/actions/cart-actions";

@@ -7,9 +7,12 @@ import { miniFormFields } from "@mini/lib/adapter/wiring";
 import { currentSession } from "@mini/lib/current";
 import { transaction } from "@mini/lib/db";
 import { addToCart, createOrderFromCart } from "@mini/lib/shop";
-import { applyTradeInAfterCardPayment } from "@service/card-trade-in";
-import { checkoutDetailsFromForm } from "@service/payment-option";
-import { releaseServicePayment, servicePaymentOpen } from "@service/pending-order";
+import { checkoutDetailsFromForm } from "@service-integration/kit";
+import {
+  applyTradeInAfterCardPayment,
+  releaseServicePayment,
+  servicePaymentOpen,
+} from "@service-integration/kit/server";
 import { redirect } from "next/navigation";
 
 export async function addToCartAction(form: FormData): Promise<void> {

@@ -1,8 +1,8 @@
 import { shopBaseUrl } from "@mini/lib/adapter/orders";
 import { miniRoutes } from "@mini/lib/adapter/wiring";
 import { currentSession } from "@mini/lib/current";
-import { browserServiceConfiguration } from "@service/sdk-config";
-import { ServiceSdkLoader } from "@service/sdk-loader";
+import { ServiceSdkLoader } from "@service-integration/kit/react";
+import { browserServiceConfiguration } from "@service-integration/kit/server";
 import type { ReactNode } from "react";
 
 export const dynamic = "force-dynamic";

@@ -3,7 +3,7 @@ import { randomBytes, scryptSync } from "node:crypto";
 import Database from "better-sqlite3";
 
 // The minimal shop's own data layer: one better-sqlite3 connection per process, hand-written SQL,
-// the schema created at start when missing. Columns are named like the fields lib/service's
+// the schema created at start when missing. Columns are named like the fields the kit's
 // ports read (shop-ports.ts), so a row is the port's object without mapping. Money: integer cents.
 
 const SCHEMA = `

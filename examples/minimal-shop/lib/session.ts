@@ -2,7 +2,7 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:
 import { z } from "zod";
 
 // The shop's own login session: a sealed (AES-256-GCM), httpOnly cookie. It carries the guest
-// identity lib/service's SessionIdentity reads (sessionId + salt, created on the first visit,
+// identity the kit's SessionIdentity reads (sessionId + salt, created on the first visit,
 // kept at sign-in, replaced at sign-out: docs/decisions/session-identity.md) and the signed-in
 // customer. No imports from next/*: proxy.ts, pages, actions and routes all use it.
 

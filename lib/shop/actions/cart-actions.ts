@@ -1,10 +1,10 @@
 "use server";
 
+import { releaseServicePayment, servicePaymentOpen } from "@service-integration/kit/server";
 import { revalidatePath } from "next/cache";
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { z } from "zod";
-import { releaseServicePayment, servicePaymentOpen } from "@/lib/service/pending-order";
 import { servicePayDeps } from "@/lib/service-adapter/service";
 import { requireSessionIdentity } from "@/lib/session/session";
 import { sessionCurrency } from "@/lib/session/session-data";

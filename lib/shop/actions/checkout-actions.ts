@@ -1,11 +1,13 @@
 "use server";
 
+import type { ShopperIdentity } from "@service-integration/kit";
+import {
+  applyTradeInAfterCardPayment,
+  withInspectorSession,
+} from "@service-integration/kit/server";
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { getConfig } from "@/lib/config";
-import { applyTradeInAfterCardPayment } from "@/lib/service/card-trade-in";
-import { withInspectorSession } from "@/lib/service/integration-log";
-import type { ShopperIdentity } from "@/lib/service/shop-ports";
 import { tradeInDeps } from "@/lib/service-adapter/service";
 import { requireSessionIdentity } from "@/lib/session/session";
 import { requireFormData } from "../action-arguments";

@@ -1,11 +1,10 @@
 "use server";
 
+import { UPDATE_TYPES } from "@service-integration/kit";
+import { reconcileServiceOrders, sendOrderUpdate } from "@service-integration/kit/server";
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { requireAdmin } from "@/lib/auth/admin";
-import { sendOrderUpdate } from "@/lib/service/order-updates";
-import { reconcileServiceOrders } from "@/lib/service/reconciliation";
-import { UPDATE_TYPES } from "@/lib/service/resources";
 import { serviceOrderDeps } from "@/lib/service-adapter/service";
 import { requireFormData } from "../action-arguments";
 import { quantityField } from "../quantity";

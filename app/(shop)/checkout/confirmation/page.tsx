@@ -1,6 +1,6 @@
+import { PaymentStatusWatcher } from "@service-integration/kit/react";
+import { settleAwaitedServiceOrder } from "@service-integration/kit/server";
 import type { Metadata } from "next";
-import { PaymentStatusWatcher } from "@/lib/service/payment-status-watcher";
-import { settleAwaitedServiceOrder } from "@/lib/service/pending-order";
 import { servicePayDeps } from "@/lib/service-adapter/service";
 import { getPageSession } from "@/lib/session/session";
 import { sessionCurrency } from "@/lib/session/session-data";
@@ -24,7 +24,7 @@ export default async function ConfirmationPage() {
   const session = await getPageSession();
   let order = session.sessionId ? await latestOrderForSession(session.sessionId) : null;
   if (!order && session.sessionId) {
-    // Arriving from the service's payment modal before the order exists (lib/service/pending-order.ts).
+    // Arriving from the service's payment modal before the order exists (packages/kit/src/pending-order.ts).
     const awaited = await settleAwaitedServiceOrder(servicePayDeps(), {
       sessionId: session.sessionId,
       customerId: session.customerId ?? null,

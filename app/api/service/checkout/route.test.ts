@@ -1,13 +1,15 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { replaceProcessSingleton } from "@/lib/service/process-singleton";
-import { reconcileServiceOrders } from "@/lib/service/reconciliation";
-import { sessionHash } from "@/lib/service/session-hash";
+import {
+  reconcileServiceOrders,
+  replaceProcessSingleton,
+  sessionHash,
+} from "@service-integration/kit/server";
 import {
   type FakeValuationClient,
   serviceDown,
   serviceWithoutTradeIn,
   serviceWithValuation,
-} from "@/lib/service/test-support/valuation-client";
+} from "@service-integration/kit/testing";
+import { afterEach, describe, expect, it } from "vitest";
 import { getServiceClient, serviceOrderDeps } from "@/lib/service-adapter/service";
 import {
   CHECKOUT,

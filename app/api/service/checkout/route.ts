@@ -1,6 +1,9 @@
-import { saveServiceCheckout, serviceCheckoutResponse } from "@/lib/service/pending-order";
-import { internalError } from "@/lib/service/route-responses";
-import { sessionHash } from "@/lib/service/session-hash";
+import {
+  internalError,
+  saveServiceCheckout,
+  serviceCheckoutResponse,
+  sessionHash,
+} from "@service-integration/kit/server";
 import { readSessionJson } from "@/lib/service-adapter/route-input";
 import { servicePaymentStartDeps } from "@/lib/service-adapter/service";
 import { serviceCheckoutSchema } from "@/lib/shop/checkout-input";

@@ -1,6 +1,12 @@
+import {
+  errorJson,
+  inspectorEnabled,
+  inspectorFeed,
+  inspectorOwner,
+  internalError,
+  json,
+} from "@service-integration/kit/server";
 import { getDb } from "@/lib/db/client";
-import { inspectorEnabled, inspectorFeed, inspectorOwner } from "@/lib/service/inspector-feed";
-import { errorJson, internalError, json } from "@/lib/service/route-responses";
 import { createInspectorSource } from "@/lib/service-adapter/inspector-source";
 import { shopSessionIdentity } from "@/lib/service-adapter/request-session";
 

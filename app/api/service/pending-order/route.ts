@@ -1,5 +1,8 @@
-import { createServicePendingOrder, pendingOrderResponse } from "@/lib/service/pending-order";
-import { internalError } from "@/lib/service/route-responses";
+import {
+  createServicePendingOrder,
+  internalError,
+  pendingOrderResponse,
+} from "@service-integration/kit/server";
 import { readSessionJson } from "@/lib/service-adapter/route-input";
 import { servicePayDeps } from "@/lib/service-adapter/service";
 import { pendingOrderRequestSchema } from "@/lib/shop/checkout-input";

@@ -1,5 +1,5 @@
+import { GUEST_EMAIL } from "@service-integration/kit/server";
 import { describe, expect, it } from "vitest";
-import { GUEST_EMAIL } from "@/lib/service/callbacks";
 import {
   CHECKOUT,
   jsonRequest,

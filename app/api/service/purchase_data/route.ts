@@ -1,8 +1,7 @@
+import { ServiceInputError } from "@service-integration/kit";
+import { errorJson, internalError, json, purchaseDataFor } from "@service-integration/kit/server";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
-import { purchaseDataFor } from "@/lib/service/callbacks";
-import { ServiceInputError } from "@/lib/service/errors";
-import { errorJson, internalError, json } from "@/lib/service/route-responses";
 import { shopSessionIdentity } from "@/lib/service-adapter/request-session";
 import { createShopperSource } from "@/lib/service-adapter/shopper-source";
 
@@ -20,7 +19,7 @@ export async function GET(request: Request): Promise<Response> {
       ),
     );
   } catch (error) {
-    // A cart the contract's Cart cannot carry (lib/service/cart.ts): the contract's 400, named.
+    // A cart the contract's Cart cannot carry (packages/kit/src/cart.ts): the contract's 400, named.
     if (error instanceof ServiceInputError) {
       return errorJson(
         400,

@@ -1,6 +1,5 @@
+import { internalError, json, shopperDataFor } from "@service-integration/kit/server";
 import { getDb } from "@/lib/db/client";
-import { shopperDataFor } from "@/lib/service/callbacks";
-import { internalError, json } from "@/lib/service/route-responses";
 import { shopSessionIdentity } from "@/lib/service-adapter/request-session";
 import { createShopperSource } from "@/lib/service-adapter/shopper-source";
 

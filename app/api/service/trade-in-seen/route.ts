@@ -1,7 +1,7 @@
+import { wellFormedString } from "@service-integration/kit";
+import { errorJson, internalError, json } from "@service-integration/kit/server";
 import { z } from "zod";
 import { getDb } from "@/lib/db/client";
-import { errorJson, internalError, json } from "@/lib/service/route-responses";
-import { wellFormedString } from "@/lib/service/well-formed";
 import { readSessionJson } from "@/lib/service-adapter/route-input";
 
 // POST /api/service/trade-in-seen { tradein_id }: the page tells the shop which trade-in the SDK

@@ -1,6 +1,11 @@
+import {
+  errorJson,
+  internalError,
+  json,
+  readJsonBody,
+  retryDueRegistrations,
+} from "@service-integration/kit/server";
 import { z } from "zod";
-import { retryDueRegistrations } from "@/lib/service/card-trade-in";
-import { errorJson, internalError, json, readJsonBody } from "@/lib/service/route-responses";
 import { tradeInDeps } from "@/lib/service-adapter/service";
 import { advanceShopClock, TEST_CLOCK_BUILD } from "@/lib/service-adapter/shop-clock";
 

@@ -2,8 +2,8 @@
 
 import { payByCardAction } from "@mini/app/actions";
 import { miniFormFields, miniRoutes } from "@mini/lib/adapter/wiring";
-import { ADDRESS_FIELDS } from "@service/cart";
-import { ServicePaymentOption } from "@service/payment-option-radio";
+import { ADDRESS_FIELDS } from "@service-integration/kit";
+import { ServicePaymentOption } from "@service-integration/kit/react";
 import { useActionState, useState } from "react";
 
 interface Props {

@@ -1,8 +1,9 @@
-// The unique keys and compare-and-sets the port comments require (lib/service/shop-ports.ts),
+// The unique keys and compare-and-sets the port comments require (packages/kit/src/shop-ports.ts),
 // decided by the minimal shop's SQLite constraints, on a fresh in-memory database.
-import { isConcurrentWrite } from "@service/shop-ports";
-import { createTokenSealer } from "@service/token-sealing";
-import type { OrderNotification } from "@service/webhook-payload";
+
+import type { OrderNotification } from "@service-integration/kit";
+import { isConcurrentWrite } from "@service-integration/kit";
+import { createTokenSealer } from "@service-integration/kit/server";
 import { beforeAll, describe, expect, it } from "vitest";
 import { TEST_ADDRESS } from "../../test-support/address";
 

@@ -1,5 +1,5 @@
-import { addressSchema } from "@service/cart";
-import type { CheckoutDetails } from "@service/shop-ports";
+import type { CheckoutDetails } from "@service-integration/kit";
+import { addressSchema } from "@service-integration/kit";
 import { z } from "zod";
 import { SHIPPING } from "../shop";
 

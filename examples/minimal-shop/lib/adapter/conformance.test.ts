@@ -1,11 +1,8 @@
-// The minimal shop's adapter against lib/service's conformance suite (docs/integrating.md,
+// The minimal shop's adapter against the kit's conformance suite (docs/integrating.md,
 // "Prove your adapter: the conformance suite"): every check on a fresh in-memory database.
 import { randomUUID } from "node:crypto";
-import {
-  type ConformanceHost,
-  runShopPortsConformance,
-} from "@service/test-support/shop-ports-conformance";
-import { createTokenSealer } from "@service/token-sealing";
+import { createTokenSealer } from "@service-integration/kit/server";
+import { type ConformanceHost, runShopPortsConformance } from "@service-integration/kit/testing";
 import { TEST_ADDRESS } from "../../test-support/address";
 
 process.env.MINI_DATABASE_FILE = ":memory:";

@@ -1,8 +1,8 @@
 import "server-only";
-import type { SessionIdentity } from "@service/shop-ports";
+import type { SessionIdentity } from "@service-integration/kit";
 import { sessionOfRequest } from "../session";
 
-/** lib/service's SessionIdentity over the shop's sealed cookie: read only, null without one. */
+/** The kit's SessionIdentity over the shop's sealed cookie: read only, null without one. */
 export const miniSessionIdentity: SessionIdentity = {
   async ofRequest(request) {
     const session = sessionOfRequest(request);

@@ -1,9 +1,9 @@
 import "server-only";
-import type { OrderChange, PlacedOrder, ShopOrder } from "@service/shop-ports";
+import type { OrderChange, PlacedOrder, ShopOrder } from "@service-integration/kit";
 import { db } from "../db";
 import { orderById, recordHistory, SHIPPING } from "../shop";
 
-// Orders as lib/service reads and changes them (ShopOrder, PlacedOrder, OrderChange).
+// Orders as the kit reads and changes them (ShopOrder, PlacedOrder, OrderChange).
 
 export const shopBaseUrl = () => process.env.MINI_SHOP_URL ?? "http://localhost:5510";
 export const productUrl = (productId: string) => `${shopBaseUrl()}/#${productId}`;

@@ -1,6 +1,6 @@
 import "server-only";
-import { errorJson, readJsonBody } from "@service/route-responses";
-import type { ShopperIdentity } from "@service/shop-ports";
+import type { ShopperIdentity } from "@service-integration/kit";
+import { errorJson, readJsonBody } from "@service-integration/kit/server";
 import type { z } from "zod";
 import { miniSessionIdentity } from "./identity";
 

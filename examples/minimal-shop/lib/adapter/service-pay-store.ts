@@ -1,21 +1,21 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { addressSchema } from "@service/cart";
 import {
   type AcceptedValuation,
+  addressSchema,
   ConcurrentWriteError,
   type KeptCheckout,
   type ServicePayStore,
   type ServicePayTx,
   type ShopOrder,
   type WaitingNotification,
-} from "@service/shop-ports";
+} from "@service-integration/kit";
 import { z } from "zod";
 import { db, isUniqueViolation, transaction } from "../db";
 import { createOrderFromCart, openCart } from "../shop";
 import { changeOrder, productUrl } from "./orders";
 
-// lib/service's Service Pay store on the shop's SQLite tables. Each transaction is BEGIN
+// The kit's Service Pay store on the shop's SQLite tables. Each transaction is BEGIN
 // IMMEDIATE (../db.ts): SQLite's write lock is held from the start, so findOrderFor's row is
 // locked until commit. The unique keys are the tables' own: orders.cartId,
 // orders.serviceOrderId, notifications.dedupeKey, checkouts.cartId (shop-ports.ts).

@@ -1,17 +1,23 @@
 import "server-only";
-import { retryDueRegistrations, type TradeInDeps } from "@service/card-trade-in";
-import { createServiceClient, type ServiceClient } from "@service/client";
-import { readOrderCreationMode, readServiceConfig } from "@service/config";
-import { createWebhookSecretSource, type NotificationDeps } from "@service/order-webhook";
-import { processSingleton } from "@service/process-singleton";
-import { createTokenSealer } from "@service/token-sealing";
+import {
+  createServiceClient,
+  createTokenSealer,
+  createWebhookSecretSource,
+  type NotificationDeps,
+  processSingleton,
+  readOrderCreationMode,
+  readServiceConfig,
+  retryDueRegistrations,
+  type ServiceClient,
+  type TradeInDeps,
+} from "@service-integration/kit/server";
 import { shopBaseUrl } from "./orders";
 import { miniServicePayStore } from "./service-pay-store";
 import { miniOrderStatuses } from "./statuses";
 import { miniTokenStore } from "./token-store";
 import { miniTradeInStore } from "./trade-in-store";
 
-// The shop's wiring of lib/service: one client per process, the webhook secret, the deps.
+// The shop's wiring of the kit: one client per process, the webhook secret, the deps.
 
 export function serviceClient(): ServiceClient {
   return processSingleton("mini-service-client", () => {

@@ -1,5 +1,5 @@
 import "server-only";
-import type { ShopperSource } from "@service/shop-ports";
+import type { ShopperSource } from "@service-integration/kit";
 import { db } from "../db";
 import { CURRENCY, openCart, SHIPPING } from "../shop";
 import { delivery, productUrl } from "./orders";

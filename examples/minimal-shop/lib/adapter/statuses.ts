@@ -1,4 +1,4 @@
-import type { OrderStatusRules } from "@service/shop-ports";
+import type { OrderStatusRules } from "@service-integration/kit";
 import { canReach, TRANSITIONS } from "../shop";
 
 /** The shop's own status names for what the service reports (shop-ports.ts OrderStatusRules). */

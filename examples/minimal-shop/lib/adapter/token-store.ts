@@ -1,9 +1,9 @@
 import "server-only";
-import type { TokenStore } from "@service/shop-ports";
-import type { TokenSealer } from "@service/token-sealing";
+import type { TokenStore } from "@service-integration/kit";
+import type { TokenSealer } from "@service-integration/kit/server";
 import { db, transaction } from "../db";
 
-// The service tokens in `tokens` (sealed: lib/service/token-sealing.ts), the renewal lease in
+// The service tokens in `tokens` (sealed: packages/kit/src/token-sealing.ts), the renewal lease in
 // `leases` (one conditional UPDATE, else an INSERT whose primary key lets one holder win).
 
 const ID = "default";

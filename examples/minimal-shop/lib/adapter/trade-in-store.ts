@@ -1,6 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import type { TradeInRegistration, TradeInRegistrationStore } from "@service/shop-ports";
+import type { TradeInRegistration, TradeInRegistrationStore } from "@service-integration/kit";
 import { db, transaction } from "../db";
 import { orderById } from "../shop";
 import { changeOrder, placedOrder } from "./orders";

@@ -1,7 +1,7 @@
-import { ADDRESS_FIELDS, type Address } from "@service/cart";
-import type { CheckoutFormFields, ShopRoutes } from "@service/shop-ports";
+import type { CheckoutFormFields, ShopRoutes } from "@service-integration/kit";
+import { ADDRESS_FIELDS, type Address } from "@service-integration/kit";
 
-// Where this shop mounts lib/service's handlers and what its checkout form calls its inputs.
+// Where this shop mounts the kit's handlers and what its checkout form calls its inputs.
 // No server-only import: the checkout form (a client component) passes both to the option.
 
 export const miniRoutes: ShopRoutes = {

@@ -1,8 +1,7 @@
+import { buildCart } from "@service-integration/kit";
+import type { RegisterPurchaseBody, TradeInClient } from "@service-integration/kit/server";
+import { replaceProcessSingleton } from "@service-integration/kit/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { TradeInClient } from "@/lib/service/card-trade-in";
-import { buildCart } from "@/lib/service/cart";
-import type { RegisterPurchaseBody } from "@/lib/service/client";
-import { replaceProcessSingleton } from "@/lib/service/process-singleton";
 import { randomHex32 } from "@/lib/session/session-data";
 import { addToCart } from "@/lib/shop/cart";
 import { placeCardOrder } from "@/lib/shop/orders";

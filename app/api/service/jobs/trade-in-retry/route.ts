@@ -1,5 +1,4 @@
-import { retryDueRegistrations } from "@/lib/service/card-trade-in";
-import { runScheduledJob } from "@/lib/service/scheduled-jobs";
+import { retryDueRegistrations, runScheduledJob } from "@service-integration/kit/server";
 import { tradeInDeps } from "@/lib/service-adapter/service";
 
 // GET or POST /api/service/jobs/trade-in-retry with `Authorization: Bearer $JOBS_SECRET`: one run

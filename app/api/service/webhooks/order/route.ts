@@ -1,7 +1,12 @@
-import { receiveOrderWebhook } from "@/lib/service/order-webhook";
-import { readBodyAtMost, WEBHOOK_BODY_LIMIT } from "@/lib/service/request-body";
-import { errorJson, internalError, json } from "@/lib/service/route-responses";
-import { SIGNATURE_HEADER } from "@/lib/service/webhook-signature";
+import {
+  errorJson,
+  internalError,
+  json,
+  readBodyAtMost,
+  receiveOrderWebhook,
+  SIGNATURE_HEADER,
+  WEBHOOK_BODY_LIMIT,
+} from "@service-integration/kit/server";
 import {
   getNotificationInbox,
   getWebhookSecretSource,

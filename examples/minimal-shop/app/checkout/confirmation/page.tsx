@@ -1,8 +1,8 @@
 import { servicePayDeps } from "@mini/lib/adapter/service";
 import { currentSession } from "@mini/lib/current";
 import { euro, latestOrder } from "@mini/lib/shop";
-import { PaymentStatusWatcher } from "@service/payment-status-watcher";
-import { settleAwaitedServiceOrder } from "@service/pending-order";
+import { PaymentStatusWatcher } from "@service-integration/kit/react";
+import { settleAwaitedServiceOrder } from "@service-integration/kit/server";
 
 const LABELS: Record<string, string> = {
   awaiting_payment: "Awaiting payment",

@@ -1,9 +1,12 @@
 import { checkoutBodySchema } from "@mini/lib/adapter/checkout-input";
 import { readSessionJson } from "@mini/lib/adapter/route-input";
 import { serviceClient, servicePayDeps } from "@mini/lib/adapter/service";
-import { saveServiceCheckout, serviceCheckoutResponse } from "@service/pending-order";
-import { internalError } from "@service/route-responses";
-import { sessionHash } from "@service/session-hash";
+import {
+  internalError,
+  saveServiceCheckout,
+  serviceCheckoutResponse,
+  sessionHash,
+} from "@service-integration/kit/server";
 
 export const dynamic = "force-dynamic";
 

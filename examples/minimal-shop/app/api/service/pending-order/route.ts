@@ -1,8 +1,11 @@
 import { checkoutBodySchema, pendingOrderBodySchema } from "@mini/lib/adapter/checkout-input";
 import { readSessionJson } from "@mini/lib/adapter/route-input";
 import { servicePayDeps } from "@mini/lib/adapter/service";
-import { createServicePendingOrder, pendingOrderResponse } from "@service/pending-order";
-import { internalError } from "@service/route-responses";
+import {
+  createServicePendingOrder,
+  internalError,
+  pendingOrderResponse,
+} from "@service-integration/kit/server";
 
 export const dynamic = "force-dynamic";
 

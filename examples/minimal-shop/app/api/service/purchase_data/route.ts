@@ -1,9 +1,8 @@
 import { miniSessionIdentity } from "@mini/lib/adapter/identity";
 import { shopBaseUrl } from "@mini/lib/adapter/orders";
 import { miniShopperSource } from "@mini/lib/adapter/shopper-source";
-import { purchaseDataFor } from "@service/callbacks";
-import { ServiceInputError } from "@service/errors";
-import { errorJson, internalError, json } from "@service/route-responses";
+import { ServiceInputError } from "@service-integration/kit";
+import { errorJson, internalError, json, purchaseDataFor } from "@service-integration/kit/server";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,6 @@
 import { miniSessionIdentity } from "@mini/lib/adapter/identity";
 import { miniShopperSource } from "@mini/lib/adapter/shopper-source";
-import { shopperDataFor } from "@service/callbacks";
-import { internalError, json } from "@service/route-responses";
+import { internalError, json, shopperDataFor } from "@service-integration/kit/server";
 
 export const dynamic = "force-dynamic";
 

@@ -1,10 +1,15 @@
 import { servicePayDeps, webhookSecret } from "@mini/lib/adapter/service";
-import { receiveOrderWebhook } from "@service/order-webhook";
-import { readBodyAtMost, WEBHOOK_BODY_LIMIT } from "@service/request-body";
-import { errorJson, internalError, json } from "@service/route-responses";
-import { SIGNATURE_HEADER } from "@service/webhook-signature";
+import {
+  errorJson,
+  internalError,
+  json,
+  readBodyAtMost,
+  receiveOrderWebhook,
+  SIGNATURE_HEADER,
+  WEBHOOK_BODY_LIMIT,
+} from "@service-integration/kit/server";
 
-// {merchant_webhook_base}/order: the raw bytes (at most 64 KB) and the signature go to lib/service.
+// {merchant_webhook_base}/order: the raw bytes (at most 64 KB) and the signature go to the kit.
 export const dynamic = "force-dynamic";
 
 export async function POST(request: Request): Promise<Response> {

@@ -1,0 +1,260 @@
+import "server-only";
+import {
+  lookupAcceptedValuation,
+  NOT_LOOKED_UP,
+  type ValuationClient,
+} from "./accepted-valuation.js";
+import {
+  applyWaitingNotifications,
+  createServicePayOrder,
+  type NotificationDeps,
+  type OrderCreationMode,
+} from "./order-webhook.js";
+import { errorJson, json } from "./route-responses.js";
+import {
+  type CheckoutDetails,
+  isConcurrentWrite,
+  type ServicePayTx,
+  type ShopOrder,
+} from "./shop-ports.js";
+
+/**
+ * The Service Pay order on the shop's side (contract, Events › Webhook: "By default the
+ * merchant's order is created when the webhook arrives; a merchant may instead create a pending
+ * order on ready-to-place-order"; the webhook "may arrive before the merchant has finished
+ * creating its order"). The checkout details are kept when payment starts; the pending order is
+ * created from the session's open cart, idempotent by cart id, and the notifications that
+ * arrived before it are applied in the same transaction.
+ */
+
+export type PendingOrderResult =
+  | {
+      ok: true;
+      mode: OrderCreationMode;
+      created: boolean;
+      cartId: string;
+      /** null in webhook mode until the webhook created the order */
+      orderId: string | null;
+      number: string | null;
+    }
+  | { ok: false; error: "empty_cart" | "cart_changed" | "missing_details"; message: string };
+
+/** A kept checkout, or why there was nothing to keep. */
+export type SavedCheckout = { ok: true; cartId: string } | { ok: false; error: "empty_cart" };
+
+/** `POST /api/service/checkout`'s answer (docs/integrating.md, the routes a shop mounts). */
+export function serviceCheckoutResponse(saved: SavedCheckout): Response {
+  if (!saved.ok) return errorJson(409, "empty_cart", "Your cart is empty.");
+  return json({ cart_id: saved.cartId });
+}
+
+/** `POST /api/service/pending-order`'s answer: 400 without details to create from, 409 when the
+ *  cart is empty or changed since payment started. */
+export function pendingOrderResponse(result: PendingOrderResult): Response {
+  if (!result.ok) {
+    return errorJson(result.error === "missing_details" ? 400 : 409, result.error, result.message);
+  }
+  return json({
+    mode: result.mode,
+    created: result.created,
+    cart_id: result.cartId,
+    order_number: result.number,
+  });
+}
+
+/** How far back a repeat without a cart id finds the session's order (the modal's lifetime). */
+const REPLAY_WINDOW_MS = 30 * 60 * 1000;
+
+/**
+ * The payment starts: keeps the checkout details of the session's open cart, keyed by cart id,
+ * with the accepted valuation the service shows for the session now (accepted-valuation.ts), so
+ * the paid notification's discount is checked against it. Asked of the service before the
+ * transaction, never inside it; a service that is down keeps the valuation "unknown".
+ */
+export async function saveServiceCheckout(
+  deps: Pick<NotificationDeps, "store"> & { client: ValuationClient },
+  params: {
+    sessionId: string;
+    sessionHash: string;
+    customerId: string | null;
+    details: CheckoutDetails;
+  },
+): Promise<SavedCheckout> {
+  const valuation = await lookupAcceptedValuation(deps, params.sessionHash);
+  const { sessionId, customerId, details } = params;
+  return deps.store.transaction(async (tx) => {
+    const cartId = await tx.openCartId(sessionId);
+    if (!cartId) return { ok: false, error: "empty_cart" } as const;
+    await tx.saveCheckout({ cartId, sessionId, customerId, details, valuation });
+    return { ok: true, cartId } as const;
+  });
+}
+
+/**
+ * Ready-to-place-order mode: creates the pending Service Pay order of the session's open cart,
+ * idempotent by cart id (a repeat for a cart that already became an order returns that order).
+ * Webhook mode: only keeps the details (when sent) and reports the order if the webhook has
+ * already created it.
+ */
+export async function createServicePendingOrder(
+  deps: NotificationDeps,
+  params: {
+    sessionId: string;
+    customerId: string | null;
+    cartId?: string;
+    details?: CheckoutDetails;
+  },
+): Promise<PendingOrderResult> {
+  const { mode } = deps;
+  // Only this session's own order is returned: a cart id from another session reveals nothing.
+  const existing = async (tx: ServicePayTx) => {
+    const order = await tx.findSessionOrder(
+      params.sessionId,
+      params.cartId
+        ? { cartId: params.cartId }
+        : { since: new Date(Date.now() - REPLAY_WINDOW_MS) },
+    );
+    return order ? found(mode, order) : null;
+  };
+  try {
+    return await deps.store.transaction(async (tx): Promise<PendingOrderResult> => {
+      const cartId = await tx.openCartId(params.sessionId);
+      if (!cartId || (params.cartId && params.cartId !== cartId)) {
+        const order = await existing(tx);
+        if (order) return order;
+        return cartId
+          ? { ok: false, error: "cart_changed", message: "Your cart has changed." }
+          : { ok: false, error: "empty_cart", message: "Your cart is empty." };
+      }
+      const kept = await tx.loadCheckout(cartId);
+      let details = params.details;
+      if (details) {
+        // The valuation kept at payment start stays as it was.
+        await tx.saveCheckout({ cartId, ...params, details });
+      } else {
+        details = kept?.details;
+      }
+      if (!details) {
+        return {
+          ok: false,
+          error: "missing_details",
+          message: "Enter your contact and delivery details first.",
+        };
+      }
+      if (mode === "webhook") {
+        return { ok: true, mode, created: false, cartId, orderId: null, number: null };
+      }
+      const order = await createServicePayOrder(tx, {
+        sessionId: params.sessionId,
+        customerId: params.customerId,
+        details,
+        valuation: kept ?? NOT_LOOKED_UP,
+        shopBaseUrl: deps.shopBaseUrl,
+        note: "Service Pay: ready to place order",
+      });
+      if (!order) {
+        return (
+          (await existing(tx)) ?? {
+            ok: false,
+            error: "cart_changed",
+            message: "Your cart has changed.",
+          }
+        );
+      }
+      await applyWaitingNotifications(tx, deps.statuses, order);
+      return { ok: true, mode, created: true, orderId: order.id, number: order.number, cartId };
+    });
+  } catch (error) {
+    // Another instance created it at the same moment (one order per cart): return that one.
+    if (!isConcurrentWrite(error)) throw error;
+    const order = await deps.store.transaction(existing);
+    if (order) return order;
+    throw error;
+  }
+}
+
+function found(mode: OrderCreationMode, order: ShopOrder): PendingOrderResult {
+  return {
+    ok: true,
+    mode,
+    created: false,
+    orderId: order.id,
+    number: order.number,
+    cartId: order.cartId,
+  };
+}
+
+/** How long after the details were kept a payment counts as open (the modal's lifetime). */
+const AWAIT_WINDOW_MS = 30 * 60 * 1000;
+
+/**
+ * Whether a Service Pay payment is open for the session's cart: its details were kept when the
+ * payment started, within the modal's lifetime, and no order was made of it yet. While it is
+ * open the cart may not change: what the shopper pays for is what the service was shown
+ * (docs/decisions/payment-matching.md).
+ */
+export async function servicePaymentOpen(
+  deps: Pick<NotificationDeps, "store">,
+  sessionId: string,
+  now = new Date(),
+): Promise<boolean> {
+  const kept = await deps.store.openCartCheckout(sessionId);
+  return (
+    kept !== null &&
+    kept.sessionId === sessionId &&
+    now.getTime() - kept.keptAt.getTime() <= AWAIT_WINDOW_MS
+  );
+}
+
+/**
+ * The shopper gives up the open payment to change the cart. A payment the service still takes
+ * for the old cart then no longer matches the order and is held for a person, never paid.
+ */
+export async function releaseServicePayment(
+  deps: Pick<NotificationDeps, "store">,
+  sessionId: string,
+): Promise<void> {
+  await deps.store.transaction(async (tx) => {
+    const cartId = await tx.openCartId(sessionId);
+    if (cartId) await tx.dropCheckout(cartId);
+  });
+}
+
+export type AwaitedServiceOrder =
+  /** no Service Pay payment in progress for this session */
+  | "none"
+  /** details kept, no signed notification yet: wait (the page refreshes itself) */
+  | "waiting"
+  /** a signed notification for the cart was waiting: the order was created now */
+  | "created";
+
+/**
+ * The confirmation page ({merchant_success_url}) when the shopper arrives from the payment
+ * modal but the order is not there (the ready-to-place-order call failed or comes late; in
+ * webhook mode the order exists only once the webhook landed). A signed notification for the
+ * session's open cart proves the payment, so the order is created from the kept details; the
+ * waiting notification is applied in the same transaction. Without one the page only waits: a
+ * shopper who closed the modal without paying keeps the cart.
+ */
+export async function settleAwaitedServiceOrder(
+  deps: NotificationDeps,
+  params: { sessionId: string; customerId: string | null; now?: Date },
+): Promise<AwaitedServiceOrder> {
+  const state = await deps.store.transaction(async (tx) => {
+    const cartId = await tx.openCartId(params.sessionId);
+    const kept = cartId ? await tx.loadCheckout(cartId) : null;
+    if (!cartId || !kept || kept.sessionId !== params.sessionId) return null;
+    return { cartId, keptAt: kept.keptAt, paid: await tx.hasWaitingNotification(cartId) };
+  });
+  if (!state) return "none";
+  if (!state.paid) {
+    const age = (params.now ?? new Date()).getTime() - state.keptAt.getTime();
+    return age <= AWAIT_WINDOW_MS ? "waiting" : "none";
+  }
+  // Whatever the setting: the signed notification already proves the payment.
+  const result = await createServicePendingOrder(
+    { ...deps, mode: "ready_to_place_order" },
+    { sessionId: params.sessionId, customerId: params.customerId, cartId: state.cartId },
+  );
+  return result.ok ? "created" : "waiting";
+}

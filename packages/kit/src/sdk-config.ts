@@ -1,0 +1,90 @@
+import "server-only";
+import { z } from "zod";
+import { demoSettings } from "./config.js";
+import type { ShopRoutes } from "./shop-ports.js";
+
+/**
+ * The browser side of the integration's configuration (contract: Front-end SDK, configuration
+ * object `window.serviceConfiguration`), built on the server from the environment and handed to
+ * the client loader as plain data. Only non-secret values: it is rendered into every page.
+ *
+ * Decisions (packages/kit/src/README.md, "Browser SDK"):
+ * - `merchantId` comes from `SERVICE_MERCHANT_ID` (required in production; elsewhere `m_demo`, the
+ *   emulator's seed, config.ts), not from the token response: reading the token would put a
+ *   service round trip (or a database read) on every page, and a page must render even when the
+ *   service is down.
+ * - `products` comes from `SERVICE_PRODUCTS` (outside production `valuations+ep1`: Service Pay on).
+ * - The SDK's address is `${SERVICE_ASSETS_URL}/v1/main.js` (Versioning: the `v1` segment).
+ */
+export interface BrowserServiceConfiguration {
+  merchantId: string;
+  /** `{merchant_callbacks_base}` */
+  browserCallbackBase: string;
+  /** `{merchant_success_url}` */
+  confirmUrl: string;
+  products: string;
+  /** Where the SDK module is imported from. Not part of window.serviceConfiguration. */
+  sdkUrl: string;
+}
+
+const trimmedUrl = z
+  .string()
+  .trim()
+  .pipe(z.url({ protocol: /^https?$/ }))
+  .transform((value) => value.replace(/\/+$/, ""));
+
+const schema = z.object({
+  SERVICE_ASSETS_URL: trimmedUrl,
+  SERVICE_MERCHANT_ID: z.string().trim().min(1),
+  SERVICE_PRODUCTS: z
+    .string()
+    .trim()
+    .regex(/^[a-z0-9]+([+][a-z0-9]+)*$/, "products like valuations or valuations+ep1"),
+});
+
+type Env = Record<string, string | undefined>;
+
+/** Where a host serves the two addresses the SDK needs: paths from its base URL. */
+export type SdkRoutes = Pick<ShopRoutes, "callbacks" | "confirmation">;
+
+const pathSchema = z
+  .string()
+  .regex(/^\/[^?#\s]*$/, "a path starting with / (no query, fragment or spaces)")
+  .transform((value) => value.replace(/\/+$/, ""));
+
+/**
+ * `shopBaseUrl`: the shop's own base URL, the base of both shop addresses; `routes`: where this
+ * host serves the merchant callbacks and the confirmation page (ShopRoutes, the adapter's choice).
+ * It reads the whole environment: a host builds it once per process and renders that on every
+ * page (the shop's adapter: shopBrowserServiceConfiguration).
+ */
+export function browserServiceConfiguration(
+  shopBaseUrl: string,
+  routes: SdkRoutes,
+  env: Env = process.env,
+): BrowserServiceConfiguration {
+  const paths = z.object({ callbacks: pathSchema, confirmation: pathSchema }).safeParse(routes);
+  if (!paths.success) {
+    const names = paths.error.issues.map((issue) => issue.path.join(".")).join(", ");
+    throw new Error(`Invalid shop routes for the service's SDK: ${names}`);
+  }
+  // An empty variable means "unset", as in config.ts: the demo's value outside production only.
+  const present = {
+    ...demoSettings(env),
+    ...Object.fromEntries(Object.entries(env).filter(([, value]) => value !== "")),
+  };
+  const parsed = schema.safeParse(present);
+  if (!parsed.success) {
+    const names = parsed.error.issues.map((issue) => issue.path.join(".")).join(", ");
+    throw new Error(`Invalid browser service configuration (see .env.example): ${names}`);
+  }
+  const v = parsed.data;
+  const shop = shopBaseUrl.replace(/\/+$/, "");
+  return {
+    merchantId: v.SERVICE_MERCHANT_ID,
+    browserCallbackBase: `${shop}${paths.data.callbacks}`,
+    confirmUrl: `${shop}${paths.data.confirmation}`,
+    products: v.SERVICE_PRODUCTS,
+    sdkUrl: `${v.SERVICE_ASSETS_URL}/v1/main.js`,
+  };
+}

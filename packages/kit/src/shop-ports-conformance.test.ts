@@ -1,0 +1,420 @@
+import { describe, expect, it } from "vitest";
+import type {
+  CheckoutDetails,
+  KeptCheckout,
+  NotificationOutcome,
+  OrderStatusRules,
+  PlacedOrder,
+  ShopOrder,
+  StoredTokens,
+  TradeInRegistration,
+  WaitingNotification,
+} from "./shop-ports.js";
+import {
+  type ConformanceHost,
+  shopPortsConformanceChecks,
+} from "./test-support/shop-ports-conformance.js";
+import { contractStatusNames } from "./test-support/status-names.js";
+
+// The conformance suite must catch a host that gets the store wrong. This one is deliberately
+// naive, the mistakes a first adapter makes: duplicates decided by reading first and inserting
+// after an `await` (no unique key), no transaction (each write lands at once, nothing rolls
+// back), claims and the lease by read-then-write, tokens stored in plain text, the open cart's
+// details read by session whether the cart is still open or not. The suite's key
+// checks must fail against it; a check it meets sequentially must pass, so the failures come
+// from what it gets wrong and not from the suite's own set-up.
+
+/** Another caller's turn: what a database round trip gives away between a read and a write. */
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+const LADDER = [
+  "pending",
+  "payment_completed",
+  "completed",
+  "partially_shipped",
+  "shipped",
+  "partially_returned",
+  "returned",
+];
+const HELD = "on_hold";
+const TRANSITIONS: Record<string, string[]> = {
+  pending: ["payment_completed", HELD],
+  [HELD]: ["payment_completed"],
+  payment_completed: ["partially_shipped", "shipped", "completed"],
+  partially_shipped: ["shipped"],
+  shipped: ["completed", "partially_returned", "returned"],
+  completed: ["partially_returned", "returned"],
+  partially_returned: ["returned"],
+};
+
+const statuses: OrderStatusRules = {
+  ...contractStatusNames,
+  isKnown: (status) => LADDER.includes(status) || status === HELD,
+  canReach: (from, to) => LADDER.indexOf(to) > LADDER.indexOf(from),
+  canTransition: (from, to) => TRANSITIONS[from]?.includes(to) ?? false,
+  isPaidOrLater: (status) => LADDER.indexOf(status) >= 1,
+  held: HELD,
+};
+
+const ADDRESS = {
+  given_name: "Ada",
+  family_name: "Lovelace",
+  phone: "+353 1 555 0100",
+  address: "1 Main Street",
+  city: "Dublin",
+  state: "",
+  country_code: "IE",
+  postal_code: "D02 X285",
+};
+const DETAILS: CheckoutDetails = {
+  email: "ada@example.com",
+  billing: ADDRESS,
+  shipping: ADDRESS,
+  shippingMethod: "standard",
+};
+const DELIVERY = { id: "standard", name: "Standard", price: 500, url: "http://shop.test/d" };
+const LINE = {
+  productId: "phone",
+  name: "Phone",
+  description: "A phone",
+  url: "http://shop.test/p/phone",
+  quantity: 1,
+  price: 10_000,
+  tax: 2_300,
+};
+
+type StoredNotification = WaitingNotification & {
+  orderId: string | null;
+  outcome: NotificationOutcome;
+};
+
+function naiveHost(): ConformanceHost {
+  let seq = 0;
+  const newId = (prefix: string) => `${prefix}_${++seq}`;
+  const carts: { id: string; sessionId: string; checkedOut: boolean }[] = [];
+  const orders: (PlacedOrder & { createdAt: Date })[] = [];
+  const history = new Map<string, string[]>();
+  const notifications: StoredNotification[] = [];
+  const checkouts = new Map<string, KeptCheckout>();
+  const registrations: (TradeInRegistration & { nextAttemptAt: Date | null })[] = [];
+  let tokens: StoredTokens | null = null;
+  let lease: { holder: string; until: number } | null = null;
+
+  const openCart = (sessionId: string) =>
+    carts.find((c) => c.sessionId === sessionId && !c.checkedOut);
+  const snapshot = (order: PlacedOrder): ShopOrder => ({ ...order });
+
+  const tx = {
+    async openCartId(sessionId: string) {
+      return openCart(sessionId)?.id ?? null;
+    },
+    async findSessionOrder(sessionId: string, where: { cartId: string } | { since: Date }) {
+      const mine = orders.filter((o) => o.sessionId === sessionId);
+      const found =
+        "cartId" in where
+          ? mine.find((o) => o.cartId === where.cartId)
+          : mine.filter((o) => o.createdAt >= where.since).at(-1);
+      return found ? snapshot(found) : null;
+    },
+    async saveCheckout(kept: Omit<KeptCheckout, "keptAt" | "valuationState"> & object) {
+      const before = checkouts.get(kept.cartId);
+      await turn();
+      const { valuation, ...rest } = kept as typeof kept & { valuation?: object };
+      checkouts.set(kept.cartId, {
+        ...(before ?? {
+          valuationState: null,
+          valuationItemId: null,
+          valuationValue: null,
+          valuationCurrency: null,
+          valuationNote: null,
+        }),
+        ...(valuation ?? {}),
+        ...(rest as Omit<KeptCheckout, "keptAt">),
+        keptAt: new Date(),
+      });
+    },
+    async loadCheckout(cartId: string) {
+      return checkouts.get(cartId) ?? null;
+    },
+    async dropCheckout(cartId: string) {
+      checkouts.delete(cartId);
+    },
+    async createPendingOrder(params: {
+      sessionId: string;
+      customerId: string | null;
+      valuation: object;
+    }) {
+      const cart = openCart(params.sessionId);
+      if (!cart) return null;
+      await turn();
+      cart.checkedOut = true;
+      const order = {
+        id: newId("order"),
+        number: newId("SO"),
+        cartId: cart.id,
+        sessionId: params.sessionId,
+        customerId: params.customerId,
+        status: "pending",
+        serviceOrderId: null,
+        paymentMethod: "service_pay",
+        currency: "EUR",
+        price: LINE.price,
+        tax: LINE.tax,
+        shippingPrice: DELIVERY.price,
+        tradeInDiscount: 0,
+        total: LINE.price + LINE.tax + DELIVERY.price,
+        tradeInStatus: null,
+        tradeInMessage: null,
+        valuationState: null,
+        valuationItemId: null,
+        valuationValue: null,
+        valuationCurrency: null,
+        valuationNote: null,
+        ...params.valuation,
+        items: [LINE],
+        delivery: DELIVERY,
+        createdAt: new Date(),
+      };
+      orders.push(order);
+      history.set(order.id, ["pending"]);
+      return snapshot(order);
+    },
+    async claimNotification(n: Omit<WaitingNotification, "id">) {
+      const taken = notifications.some((s) => s.dedupeKey === n.dedupeKey);
+      await turn();
+      if (taken) return null;
+      const id = newId("notification");
+      notifications.push({ ...n, id, orderId: null, outcome: "early" });
+      return id;
+    },
+    async notificationIdTaken(notificationId: string, dedupeKey: string) {
+      return notifications.some(
+        (s) => s.notificationId === notificationId && s.dedupeKey !== dedupeKey,
+      );
+    },
+    async notificationOutcome(dedupeKey: string) {
+      const stored = notifications.find((s) => s.dedupeKey === dedupeKey);
+      return stored ? { outcome: stored.outcome, orderId: stored.orderId } : null;
+    },
+    async settleNotification(id: string, orderId: string, outcome: NotificationOutcome) {
+      const stored = notifications.find((s) => s.id === id);
+      if (stored) Object.assign(stored, { orderId, outcome });
+    },
+    async waitingNotifications(cartId: string, serviceOrderId: string | null) {
+      return notifications
+        .filter(
+          (s) =>
+            s.orderId === null &&
+            (s.cartId === cartId || (serviceOrderId && s.serviceOrderId === serviceOrderId)),
+        )
+        .map(({ orderId: _o, outcome: _x, ...n }) => n);
+    },
+    async hasWaitingNotification(cartId: string) {
+      return notifications.some((s) => s.orderId === null && s.cartId === cartId);
+    },
+    async findOrderFor(serviceOrderId: string | null, cartId: string | null) {
+      // No lock: read, and let the caller plan from a status another caller may replace.
+      const found =
+        orders.find((o) => serviceOrderId && o.serviceOrderId === serviceOrderId) ??
+        orders.find((o) => cartId && o.cartId === cartId);
+      return found ? snapshot(found) : null;
+    },
+    async statusHistory(orderId: string) {
+      return [...(history.get(orderId) ?? [])].reverse();
+    },
+    async changeOrder(order: ShopOrder, change: Parameters<typeof writeChange>[1]) {
+      await turn();
+      return writeChange(order, change);
+    },
+  };
+
+  function writeChange(
+    order: ShopOrder,
+    change: {
+      to?: string;
+      serviceOrderId?: string;
+      tradeInDiscount?: number;
+      tradeInStatus?: string;
+      tradeInMessage?: string | null;
+    },
+  ): ShopOrder {
+    const stored = orders.find((o) => o.id === order.id);
+    if (!stored) throw new Error(`no order ${order.id}`);
+    const tradeInDiscount = change.tradeInDiscount ?? order.tradeInDiscount;
+    Object.assign(stored, {
+      status: change.to ?? order.status,
+      tradeInDiscount,
+      total: order.price + order.tax + order.shippingPrice - tradeInDiscount,
+      ...(change.serviceOrderId !== undefined ? { serviceOrderId: change.serviceOrderId } : {}),
+      ...(change.tradeInStatus !== undefined ? { tradeInStatus: change.tradeInStatus } : {}),
+      ...(change.tradeInMessage !== undefined ? { tradeInMessage: change.tradeInMessage } : {}),
+    });
+    history.get(order.id)?.push(stored.status);
+    return snapshot(stored);
+  }
+
+  return {
+    // No transaction: the callback's writes land as they are made, and stay when it throws.
+    servicePay: {
+      transaction: (fn) => fn(tx as never),
+      // The session's latest kept details, whether or not their cart is still open.
+      async openCartCheckout(sessionId) {
+        return [...checkouts.values()].filter((k) => k.sessionId === sessionId).at(-1) ?? null;
+      },
+    },
+    statuses,
+    orders: {
+      async order(orderId) {
+        const order = orders.find((o) => o.id === orderId);
+        return order ? { ...order } : null;
+      },
+      async changeOrder(order, change) {
+        // Written from the order as the caller read it, unlocked: a status it moved to since
+        // is overwritten.
+        await turn();
+        writeChange(order, change);
+      },
+      async findOrders(serviceOrderIds, cartIds) {
+        return orders
+          .filter(
+            (o) =>
+              (o.serviceOrderId && serviceOrderIds.includes(o.serviceOrderId)) ||
+              cartIds.includes(o.cartId),
+          )
+          .map(snapshot);
+      },
+      async needsAttention() {
+        return { held: [], reusedNotificationIds: [] };
+      },
+    },
+    tradeIns: {
+      async order(orderId) {
+        const order = orders.find((o) => o.id === orderId);
+        return order ? { ...order } : null;
+      },
+      async find(orderId) {
+        const row = registrations.find((r) => r.orderId === orderId);
+        return row ? { ...row } : null;
+      },
+      async create(row) {
+        const taken = registrations.some((r) => r.orderId === row.orderId);
+        await turn();
+        if (taken) return false;
+        registrations.push({ ...row, id: newId("registration"), attempts: 0, precheck: true });
+        return true;
+      },
+      async claim(row, until) {
+        const current = registrations.find((r) => r.id === row.id);
+        if (current?.status !== "queued" || current.attempts !== row.attempts) {
+          return false;
+        }
+        await turn();
+        Object.assign(current, { attempts: row.attempts + 1, nextAttemptAt: until });
+        return true;
+      },
+      async finish(row, result, change) {
+        const current = registrations.find((r) => r.id === row.id);
+        if (current) {
+          Object.assign(current, {
+            status: result.status,
+            precheck: result.precheck,
+            nextAttemptAt: result.nextAttemptAt,
+          });
+        }
+        const order = orders.find((o) => o.id === row.orderId);
+        if (change && order) writeChange(order, change);
+      },
+      async due(now, { limit, all, until }) {
+        const rows = registrations
+          .filter(
+            (r) =>
+              r.status === "queued" &&
+              (all || (r.nextAttemptAt !== null && r.nextAttemptAt <= now)),
+          )
+          .slice(0, limit);
+        await turn();
+        for (const row of rows) row.nextAttemptAt = until;
+        return rows.map((r) => ({ orderId: r.orderId, attempts: r.attempts }));
+      },
+      async tradeInSeen() {
+        return null;
+      },
+      async unreachableSince() {
+        return false;
+      },
+    },
+    tokens: {
+      async load() {
+        return tokens ? { ...tokens } : null;
+      },
+      async save(next) {
+        tokens = { ...next };
+      },
+      async clear() {
+        tokens = null;
+      },
+      async acquireRenewalLease(holder, ttlMs) {
+        const now = Date.now();
+        const free = !lease || lease.until <= now || lease.holder === holder;
+        await turn();
+        if (free) lease = { holder, until: now + ttlMs };
+        return free;
+      },
+      async releaseRenewalLease(holder) {
+        if (lease?.holder === holder) lease = null;
+      },
+    },
+    async seedOpenCart() {
+      const sessionId = newId("session");
+      carts.push({ id: newId("cart"), sessionId, checkedOut: false });
+      return {
+        sessionId,
+        details: DETAILS,
+        owes: LINE.price + LINE.tax + DELIVERY.price,
+        currency: "EUR",
+      };
+    },
+    async persistedTokenText() {
+      return JSON.stringify(tokens);
+    },
+  };
+}
+
+const checks = new Map(shopPortsConformanceChecks(async () => naiveHost()).map((c) => [c.key, c]));
+
+function run(key: string): Promise<void> {
+  const check = checks.get(key);
+  if (!check) throw new Error(`no check ${key}`);
+  return check.run();
+}
+
+describe("the shop-ports conformance suite against a naive host", () => {
+  it.each([
+    ["rollback", /the error thrown inside|the cart is still open|no order of the cart/],
+    ["duplicate-notification", /outcomes: applied, applied/],
+    ["duplicate-early-notification", /outcomes: early, early/],
+    ["one-order-per-cart", /created once/],
+    ["webhook-mode-one-order", /one delivery is not a duplicate/],
+    ["order-update-against-current", /not moved back to shipped/],
+    ["one-registration-per-order", /register-purchase sent once/],
+    ["one-claim-per-attempt", /one claimer holds the attempt/],
+    ["retry-job-claims", /due rows handed out/],
+    ["renewal-lease", /exactly one holder/],
+    ["one-grant", /token grants/],
+    ["unique-service-order", /thrown: null/],
+    ["tokens-sealed", /the raw access token is in what the store persists/],
+    ["open-cart-checkout", /the cart is an order/],
+  ])("fails %s", async (key, why) => {
+    await expect(run(key)).rejects.toThrow(why);
+  });
+
+  it("passes what it gets right one call at a time: an early notification applied when the order is created", async () => {
+    await expect(run("early-notification")).resolves.toBeUndefined();
+  });
+
+  it("names each check once", () => {
+    const all = shopPortsConformanceChecks(async () => naiveHost());
+    expect(new Set(all.map((c) => c.key)).size).toBe(all.length);
+    expect(new Set(all.map((c) => c.name)).size).toBe(all.length);
+  });
+});

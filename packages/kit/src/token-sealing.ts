@@ -1,0 +1,60 @@
+import "server-only";
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
+
+/**
+ * The service's tokens at rest (contract: Authentication 1–5). The access and refresh tokens
+ * act for the merchant's API user, and `user_id` is half of the webhook signing secret, so a
+ * copy of the database must not hand them over. Each is sealed with AES-256-GCM under a key
+ * derived (HKDF-SHA256) from `SERVICE_TOKEN_KEY`, which lives only in the environment. The
+ * field's name is bound in as associated data, so a sealed value cannot be moved to another
+ * field or row. `open` answers null for anything it cannot open (another key, tampering, a
+ * value stored in plain text before sealing): the token manager then logs in again, so
+ * changing the key costs one login and nothing else (docs/decisions/token-storage.md).
+ */
+export interface TokenSealer {
+  seal(field: string, plain: string): string;
+  open(field: string, sealed: string): string | null;
+}
+
+const VERSION = "v1";
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+/** The configuration asks for at least this many characters (packages/kit/src/config.ts). */
+export const TOKEN_KEY_MIN_LENGTH = 32;
+
+export function createTokenSealer(secret: string): TokenSealer {
+  if (secret.length < TOKEN_KEY_MIN_LENGTH) {
+    throw new Error(`SERVICE_TOKEN_KEY must be at least ${TOKEN_KEY_MIN_LENGTH} characters`);
+  }
+  const key = Buffer.from(hkdfSync("sha256", secret, "", "service-tokens-at-rest/v1", 32));
+  return {
+    seal(field, plain) {
+      const iv = randomBytes(IV_BYTES);
+      const cipher = createCipheriv("aes-256-gcm", key, iv, { authTagLength: TAG_BYTES });
+      cipher.setAAD(Buffer.from(field, "utf8"));
+      const body = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
+      return [VERSION, iv, body, cipher.getAuthTag()]
+        .map((part) => (typeof part === "string" ? part : part.toString("base64url")))
+        .join(".");
+    },
+    open(field, sealed) {
+      const [version, iv, body, tag, ...rest] = sealed.split(".");
+      if (version !== VERSION || !iv || body === undefined || !tag || rest.length > 0) return null;
+      try {
+        const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(iv, "base64url"), {
+          authTagLength: TAG_BYTES,
+        });
+        decipher.setAAD(Buffer.from(field, "utf8"));
+        const tagBytes = Buffer.from(tag, "base64url");
+        if (tagBytes.length !== TAG_BYTES) return null;
+        decipher.setAuthTag(tagBytes);
+        return Buffer.concat([
+          decipher.update(Buffer.from(body, "base64url")),
+          decipher.final(),
+        ]).toString("utf8");
+      } catch {
+        return null;
+      }
+    },
+  };
+}
