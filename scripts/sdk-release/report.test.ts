@@ -332,7 +332,7 @@ describe("the staging run's coverage of the contract items", () => {
       `- candidate: the staging run covers **18 of ${CONTRACT_ITEMS.length}** contract SDK items (the tests that ran in this staging run)`,
     );
     expect(md).toContain(
-      "| Order webhook | a signed payment whose trade-in discount is not the accepted valuation holds the order, never paid | a signed notification the service would never send, made with the control API |",
+      "| Localisation | texts in the page's language (es) | only the SDK test page, served by the bundled emulator, exercises a page in Spanish (the shop's pages are in English) |",
     );
     expect(md).toContain(
       "- candidate: go-live scenario 1: teaser @emulator: tagged @emulator, yet it ran without the service fixture",

@@ -81,6 +81,9 @@ describe("suiteRuns", () => {
     const runs = suiteRuns({ builds: [], out: "", stacks: 3 });
     expect(runs.map((s) => s.id)).toEqual(["sdk-page", "storefront"]);
     expect(runs[1]?.env).toEqual({ E2E_WORKERS: "3", E2E_SELECTION: "release" });
+    expect(suiteRuns({ builds: [], out: "", wholeStorefront: true })[1]?.env).toEqual({
+      E2E_WORKERS: "2",
+    });
     expect(suiteRuns({ builds: [], out: "", grepInvert: "^x" })[1]?.env).toMatchObject({
       E2E_SELECTION: "release",
       E2E_GREP_INVERT: "^x",

@@ -72,6 +72,8 @@ export interface ReleaseOptions {
   /** workers of the storefront suite, each with a storefront + emulator stack of its own
    *  (E2E_WORKERS, e2e/support/stack.ts; default 2) */
   stacks?: number;
+  /** every storefront journey, the shop's own too (./selection.ts SHOP_OWN), not only the SDK's */
+  wholeStorefront?: boolean;
   /** print only a line per build, not every test */
   quiet?: boolean;
 }
@@ -96,10 +98,11 @@ export function suiteRuns(options: ReleaseOptions): SuiteRun[] {
       name: "storefront",
       id: "storefront",
       config: "playwright.config.ts",
-      // The SDK's journeys, not the shop's own (./selection.ts storefrontSelection).
+      // The SDK's journeys, not the shop's own (./selection.ts storefrontSelection), unless
+      // --whole-storefront asks for every journey.
       env: {
         E2E_WORKERS: String(stacks),
-        E2E_SELECTION: "release",
+        ...(options.wholeStorefront ? {} : { E2E_SELECTION: "release" }),
         ...(options.grepInvert ? { E2E_GREP_INVERT: options.grepInvert } : {}),
       },
     },
@@ -357,6 +360,8 @@ async function main() {
       // workers of the storefront suite, a storefront + emulator stack each
       stacks: { type: "string", default: process.env.E2E_WORKERS ?? "2" },
       quiet: { type: "boolean", default: false },
+      // the shop's own journeys too (./selection.ts SHOP_OWN): what npm test runs in two steps
+      "whole-storefront": { type: "boolean", default: false },
     },
   });
   const out = path.resolve(ROOT, values.out ?? "sdk-release-report");
@@ -378,6 +383,7 @@ async function main() {
     workers: Number(values.workers),
     stacks: Number(values.stacks),
     quiet: values.quiet ?? false,
+    wholeStorefront: values["whole-storefront"] ?? false,
   });
   const report = writeReport(out, results, Date.now() - started);
   console.log(`\n${report.text}`);

@@ -17,8 +17,9 @@ export const STAGING_SELECTION = {
 /**
  * The storefront tests a release run leaves out: they run in `npm test` as a step of their own
  * ("the shop's own journeys", scripts/test.mjs), not in the SDK team's release suite. Each entry
- * is either a test file whose journeys a candidate SDK cannot change the outcome of (the shop's
- * own features and its back office), or a describe title. Anything not listed is in the release run, so
+ * is a test file, a describe title or a test title: journeys a candidate SDK cannot change the
+ * outcome of (the shop's own features, its back office, what goes between the shop's server and
+ * the service's), or that test something other than the SDK. Anything not listed is in the release run, so
  * a new test file costs the SDK team time, never power. Matched against the full title Playwright
  * matches a project's `grep` against ("<file> <describe titles> <title> <tags>").
  */
@@ -45,6 +46,23 @@ export const SHOP_OWN: readonly { match: string; why: string }[] = [
   {
     match: "accessibility.e2e.ts",
     why: "the shop's pages (the SDK's surfaces: the SDK page suite)",
+  },
+  {
+    match: "service-webhooks.e2e.ts",
+    why: "the order webhook: from the service to the shop, no SDK between (the release run's readiness report still checks the endpoint)",
+  },
+  { match: "webhook-storms.e2e.ts", why: "the order webhook's storms, over HTTP" },
+  // The card checkout's server side with the service: register-purchase and the OAuth tokens.
+  {
+    match: "a slow service: the checkout does not wait for it",
+    why: "register-purchase's time limit",
+  },
+  { match: "429 and 503 during checkout", why: "register-purchase's retries" },
+  { match: "an access token that expires mid-checkout", why: "the shop's OAuth token renewal" },
+  { match: "a refresh token that expired too", why: "the shop's OAuth login again" },
+  {
+    match: "the raw session id reaches the service nowhere in scenario 1",
+    why: "the shop's session hash; the release run's readiness report checks every journey's raw session id against the service's journal",
   },
   {
     match: "demo-guide.e2e.ts",
