@@ -1,7 +1,7 @@
 // Every SDK surface as the shopper sees it, captured for the release report's side-by-side
 // comparison (scripts/sdk-release/surfaces.ts): each teaser type with the call to action and with
 // the offer, the wizard's steps, the payment option in each mode and template, and the payment
-// modal in each state, in EUR and in GBP on a desktop, and on a phone (SETS). Each surface is a
+// modal in each state, in EUR and in GBP, on a desktop and on a phone. Each surface is a
 // screenshot of the SDK's own element. With SDK_SURFACES_DIR set (the release run sets it per
 // build) the PNGs and a manifest go there; without it the test still asserts that every surface
 // is there, visible and not blank, and that the absent one (unavailable) is absent.
@@ -214,182 +214,174 @@ async function acceptedTradeIn(shop: Shop, merchant: string, value: number): Pro
   expect(created.status()).toBe(201);
 }
 
-// Each surface in EUR and in GBP on the desktop, and on the phone in EUR: the currency changes
-// the amounts' formatting, the phone the layout, and the one does not change the other (a phone
-// set in GBP would add a quarter to the suite's most expensive file for no new picture).
-const SETS = [
-  ["EUR", "desktop"],
-  ["EUR", "phone"],
-  ["GBP", "desktop"],
-] as const satisfies readonly (readonly [Currency, keyof typeof DEVICES])[];
+for (const currency of ["EUR", "GBP"] as const) {
+  for (const [device, use] of Object.entries(DEVICES)) {
+    test.describe(`${currency}, ${device}`, () => {
+      test.use({ ...use, locale: "en-US", timezoneId: "UTC" });
 
-for (const [currency, device] of SETS) {
-  const use = DEVICES[device];
-  test.describe(`${currency}, ${device}`, () => {
-    test.use({ ...use, locale: "en-US", timezoneId: "UTC" });
+      test(`every SDK surface as the shopper sees it: teasers and wizard (${currency}, ${device})`, async ({
+        shop,
+        page,
+      }) => {
+        const { camera } = await setUp(shop, page, currency, device, "teasers");
+        // The confirmation page's teaser, added the way a single-page storefront adds one late.
+        await page.evaluate(() => {
+          const slot = document.createElement("section");
+          slot.innerHTML = '<div class="service-teaser" data-type="thank-you"></div>';
+          document.querySelector("main")?.append(slot);
+        });
+        const types = ["banner", "product-widget", "cart-summary", "thank-you"] as const;
+        for (const type of types) {
+          const teaser = shop.teasers(type).first();
+          await expect(teaser).toHaveAttribute("data-state", "cta");
+          await camera.shoot(`teaser-${type}-cta`, `Teaser ${type}, call to action`, teaser);
+        }
 
-    test(`every SDK surface as the shopper sees it: teasers and wizard (${currency}, ${device})`, async ({
-      shop,
-      page,
-    }) => {
-      const { camera } = await setUp(shop, page, currency, device, "teasers");
-      // The confirmation page's teaser, added the way a single-page storefront adds one late.
-      await page.evaluate(() => {
-        const slot = document.createElement("section");
-        slot.innerHTML = '<div class="service-teaser" data-type="thank-you"></div>';
-        document.querySelector("main")?.append(slot);
+        // The wizard, from the banner's button, step by step.
+        await shop
+          .teasers("banner")
+          .first()
+          .getByRole("button", { name: "Calculate discount" })
+          .click();
+        const wizard = shop.wizard();
+        await wizard.getByLabel("Category").selectOption({ label: "Test devices" });
+        await wizard.getByLabel("Model").selectOption({ label: SMALL });
+        await camera.shoot("wizard-1-device", "Wizard step 1, device chosen", wizard);
+        await wizard.getByRole("button", { name: "Next" }).click();
+        for (const group of await wizard.getByRole("group").all()) {
+          await group.getByRole("radio").first().check();
+        }
+        await camera.shoot("wizard-2-condition", "Wizard step 2, condition answered", wizard);
+        await wizard.getByRole("button", { name: "Get offer" }).click();
+        await expect(wizard.locator("[data-offer-value]")).toHaveAttribute(
+          "data-offer-value",
+          "1000",
+        );
+        await camera.shoot("wizard-3-offer", "Wizard step 3, the offer", wizard);
+        await wizard.getByRole("button", { name: "Accept offer" }).click();
+        await expect(wizard).toBeHidden();
+
+        // Accepted: every teaser shows the offer.
+        for (const type of types) {
+          const teaser = shop.teasers(type).first();
+          await expect(teaser).toHaveAttribute("data-state", "offer");
+          await camera.shoot(`teaser-${type}-offer`, `Teaser ${type}, the accepted offer`, teaser);
+        }
       });
-      const types = ["banner", "product-widget", "cart-summary", "thank-you"] as const;
-      for (const type of types) {
-        const teaser = shop.teasers(type).first();
-        await expect(teaser).toHaveAttribute("data-state", "cta");
-        await camera.shoot(`teaser-${type}-cta`, `Teaser ${type}, call to action`, teaser);
-      }
 
-      // The wizard, from the banner's button, step by step.
-      await shop
-        .teasers("banner")
-        .first()
-        .getByRole("button", { name: "Calculate discount" })
-        .click();
-      const wizard = shop.wizard();
-      await wizard.getByLabel("Category").selectOption({ label: "Test devices" });
-      await wizard.getByLabel("Model").selectOption({ label: SMALL });
-      await camera.shoot("wizard-1-device", "Wizard step 1, device chosen", wizard);
-      await wizard.getByRole("button", { name: "Next" }).click();
-      for (const group of await wizard.getByRole("group").all()) {
-        await group.getByRole("radio").first().check();
-      }
-      await camera.shoot("wizard-2-condition", "Wizard step 2, condition answered", wizard);
-      await wizard.getByRole("button", { name: "Get offer" }).click();
-      await expect(wizard.locator("[data-offer-value]")).toHaveAttribute(
-        "data-offer-value",
-        "1000",
-      );
-      await camera.shoot("wizard-3-offer", "Wizard step 3, the offer", wizard);
-      await wizard.getByRole("button", { name: "Accept offer" }).click();
-      await expect(wizard).toBeHidden();
+      test(`every SDK surface as the shopper sees it: payment option (${currency}, ${device})`, async ({
+        shop,
+        page,
+      }) => {
+        const { camera, merchant, cart } = await setUp(shop, page, currency, device, "option");
+        await camera.shoot(
+          "option-tradein_missing",
+          "Payment option, tradein_missing",
+          await paymentOption(page, "tradein_missing", "tradein_missing"),
+        );
+        // The service's details follow the session's trade-in: no reload needed.
+        await acceptedTradeIn(shop, merchant, 1000);
+        await camera.shoot(
+          "option-tradein_valid",
+          "Payment option, tradein_valid",
+          await paymentOption(page, "tradein_valid", "tradein_valid"),
+        );
 
-      // Accepted: every teaser shows the offer.
-      for (const type of types) {
-        const teaser = shop.teasers(type).first();
-        await expect(teaser).toHaveAttribute("data-state", "offer");
-        await camera.shoot(`teaser-${type}-offer`, `Teaser ${type}, the accepted offer`, teaser);
-      }
-    });
+        // tradein_invalid, each template, by changing the cart in place.
+        await shop.setState({ cart: cart(10_000) });
+        await camera.shoot(
+          "option-tradein_invalid-other_ok",
+          "Payment option, tradein_invalid / other_ok",
+          await paymentOption(page, "tradein_invalid", "other_ok"),
+        );
+        await shop.setState({ cart: cart(4_000) });
+        await camera.shoot(
+          "option-tradein_invalid-cart_below_limit",
+          "Payment option, tradein_invalid / cart_below_limit",
+          await paymentOption(page, "tradein_invalid", "cart_below_limit"),
+        );
+        await shop.setState({ cart: cart(79_860, OTHER[currency]) });
+        await camera.shoot(
+          "option-tradein_invalid-currency",
+          "Payment option, tradein_invalid / currency",
+          await paymentOption(page, "tradein_invalid", "currency"),
+        );
 
-    test(`every SDK surface as the shopper sees it: payment option (${currency}, ${device})`, async ({
-      shop,
-      page,
-    }) => {
-      const { camera, merchant, cart } = await setUp(shop, page, currency, device, "option");
-      await camera.shoot(
-        "option-tradein_missing",
-        "Payment option, tradein_missing",
-        await paymentOption(page, "tradein_missing", "tradein_missing"),
-      );
-      // The service's details follow the session's trade-in: no reload needed.
-      await acceptedTradeIn(shop, merchant, 1000);
-      await camera.shoot(
-        "option-tradein_valid",
-        "Payment option, tradein_valid",
-        await paymentOption(page, "tradein_valid", "tradein_valid"),
-      );
-
-      // tradein_invalid, each template, by changing the cart in place.
-      await shop.setState({ cart: cart(10_000) });
-      await camera.shoot(
-        "option-tradein_invalid-other_ok",
-        "Payment option, tradein_invalid / other_ok",
-        await paymentOption(page, "tradein_invalid", "other_ok"),
-      );
-      await shop.setState({ cart: cart(4_000) });
-      await camera.shoot(
-        "option-tradein_invalid-cart_below_limit",
-        "Payment option, tradein_invalid / cart_below_limit",
-        await paymentOption(page, "tradein_invalid", "cart_below_limit"),
-      );
-      await shop.setState({ cart: cart(79_860, OTHER[currency]) });
-      await camera.shoot(
-        "option-tradein_invalid-currency",
-        "Payment option, tradein_invalid / currency",
-        await paymentOption(page, "tradein_invalid", "currency"),
-      );
-
-      // unavailable: the merchant does not offer Service Pay, the page hides the option.
-      await shop.setState({ cart: cart(79_860) });
-      const patched = await page.request.patch(`/__emulator/merchants/${merchant}`, {
-        data: { products: "valuations" },
+        // unavailable: the merchant does not offer Service Pay, the page hides the option.
+        await shop.setState({ cart: cart(79_860) });
+        const patched = await page.request.patch(`/__emulator/merchants/${merchant}`, {
+          data: { products: "valuations" },
+        });
+        expect(patched.status()).toBe(200);
+        await paymentOption(page, "unavailable", "unavailable");
+        await camera.absent(
+          "option-unavailable",
+          "Payment option, unavailable",
+          page.locator("#service-option"),
+          "not shown: the page hides the option in mode unavailable",
+        );
       });
-      expect(patched.status()).toBe(200);
-      await paymentOption(page, "unavailable", "unavailable");
-      await camera.absent(
-        "option-unavailable",
-        "Payment option, unavailable",
-        page.locator("#service-option"),
-        "not shown: the page hides the option in mode unavailable",
-      );
+
+      test(`every SDK surface as the shopper sees it: payment modal and login needed (${currency}, ${device})`, async ({
+        shop,
+        page,
+      }) => {
+        // An accepted trade-in of 10.00 from the start (control API): this test is about the modal.
+        const { camera, cart } = await setUp(shop, page, currency, device, "modal", 1000);
+        await paymentOption(page, "tradein_valid", "tradein_valid");
+
+        // The payment modal as the page opens it: the option chosen, then Place order.
+        await page.getByLabel("Pay with Service").check();
+        await page.getByRole("button", { name: "Place order" }).click();
+        const payment = shop.payment();
+        await expect(payment.getByRole("button", { name: "Pay now" })).toBeVisible();
+        await camera.shoot("payment-summary", "Payment modal, summary with the amounts", payment);
+        // The payment cannot reach the service once: the modal says so and stays open. (A
+        // fault of the control API answers before the emulator's CORS headers, which the browser
+        // reports as a CORS error; a lost request is what the shopper's browser meets anyway.)
+        shop.expectedConsoleErrors.push(/ERR_FAILED.*\/sdk\/v1\/payments$/);
+        await page.route("**/sdk/v1/payments", (route) => route.abort("failed"), { times: 1 });
+        await payment.getByRole("button", { name: "Pay now" }).click();
+        await expect(payment.getByRole("status")).toHaveText(
+          "Something went wrong. Please try again.",
+        );
+        await camera.shoot("payment-failed", "Payment modal, the payment failed", payment);
+        await closeDialog(payment);
+        await page.getByLabel("Card (merchant)").check();
+
+        await shop.setState({ cart: cart(10_000) });
+        await paymentOption(page, "tradein_invalid", "other_ok");
+        const cannotPay = await openPayment(shop);
+        await expect(cannotPay.getByRole("alert")).toHaveText(
+          "Service Pay cannot be used for this order.",
+        );
+        await camera.shoot("payment-cannot-pay", "Payment modal, cannot pay (other_ok)", cannotPay);
+        await closeDialog(cannotPay);
+
+        await shop.setState({ cart: null });
+        const empty = await openPayment(shop);
+        await expect(empty.getByRole("alert")).toHaveText("Your cart is empty.");
+        await camera.shoot("payment-empty-cart", "Payment modal, empty cart", empty);
+        await closeDialog(empty);
+
+        // A shopper who is not logged in (the SDK reads shopper_data once, at start-up).
+        await shop.setState({ customer: null });
+        await page.reload();
+        await shop.ready();
+        await shop
+          .teasers("banner")
+          .first()
+          .getByRole("button", { name: "Calculate discount" })
+          .click();
+        const wizard = shop.wizard();
+        await expect(wizard.getByText("Log in to calculate your discount")).toBeVisible();
+        await camera.shoot("wizard-login", "Wizard, login needed", wizard);
+        await closeDialog(wizard);
+        const login = await openPayment(shop);
+        await expect(login.getByRole("alert")).toHaveText("Log in to calculate your discount");
+        await camera.shoot("payment-login", "Payment modal, login needed", login);
+        await closeDialog(login);
+      });
     });
-
-    test(`every SDK surface as the shopper sees it: payment modal and login needed (${currency}, ${device})`, async ({
-      shop,
-      page,
-    }) => {
-      // An accepted trade-in of 10.00 from the start (control API): this test is about the modal.
-      const { camera, cart } = await setUp(shop, page, currency, device, "modal", 1000);
-      await paymentOption(page, "tradein_valid", "tradein_valid");
-
-      // The payment modal as the page opens it: the option chosen, then Place order.
-      await page.getByLabel("Pay with Service").check();
-      await page.getByRole("button", { name: "Place order" }).click();
-      const payment = shop.payment();
-      await expect(payment.getByRole("button", { name: "Pay now" })).toBeVisible();
-      await camera.shoot("payment-summary", "Payment modal, summary with the amounts", payment);
-      // The payment cannot reach the service once: the modal says so and stays open. (A
-      // fault of the control API answers before the emulator's CORS headers, which the browser
-      // reports as a CORS error; a lost request is what the shopper's browser meets anyway.)
-      shop.expectedConsoleErrors.push(/ERR_FAILED.*\/sdk\/v1\/payments$/);
-      await page.route("**/sdk/v1/payments", (route) => route.abort("failed"), { times: 1 });
-      await payment.getByRole("button", { name: "Pay now" }).click();
-      await expect(payment.getByRole("status")).toHaveText(
-        "Something went wrong. Please try again.",
-      );
-      await camera.shoot("payment-failed", "Payment modal, the payment failed", payment);
-      await closeDialog(payment);
-      await page.getByLabel("Card (merchant)").check();
-
-      await shop.setState({ cart: cart(10_000) });
-      await paymentOption(page, "tradein_invalid", "other_ok");
-      const cannotPay = await openPayment(shop);
-      await expect(cannotPay.getByRole("alert")).toHaveText(
-        "Service Pay cannot be used for this order.",
-      );
-      await camera.shoot("payment-cannot-pay", "Payment modal, cannot pay (other_ok)", cannotPay);
-      await closeDialog(cannotPay);
-
-      await shop.setState({ cart: null });
-      const empty = await openPayment(shop);
-      await expect(empty.getByRole("alert")).toHaveText("Your cart is empty.");
-      await camera.shoot("payment-empty-cart", "Payment modal, empty cart", empty);
-      await closeDialog(empty);
-
-      // A shopper who is not logged in (the SDK reads shopper_data once, at start-up).
-      await shop.setState({ customer: null });
-      await page.reload();
-      await shop.ready();
-      await shop
-        .teasers("banner")
-        .first()
-        .getByRole("button", { name: "Calculate discount" })
-        .click();
-      const wizard = shop.wizard();
-      await expect(wizard.getByText("Log in to calculate your discount")).toBeVisible();
-      await camera.shoot("wizard-login", "Wizard, login needed", wizard);
-      await closeDialog(wizard);
-      const login = await openPayment(shop);
-      await expect(login.getByRole("alert")).toHaveText("Log in to calculate your discount");
-      await camera.shoot("payment-login", "Payment modal, login needed", login);
-      await closeDialog(login);
-    });
-  });
+  }
 }

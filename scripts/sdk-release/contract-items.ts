@@ -294,7 +294,7 @@ export const CONTRACT_ITEMS: ContractItem[] = [
   },
   {
     group: "Surfaces",
-    name: "every surface renders for the shopper (teasers per type and template, wizard steps, payment option per mode, payment modal per state; EUR and GBP on the desktop, EUR on the phone), shown beside the baseline's in the Surfaces section",
+    name: "every surface renders for the shopper (teasers per type and template, wizard steps, payment option per mode, payment modal per state; EUR and GBP; desktop and phone), shown beside the baseline's in the Surfaces section",
     section: "Front-end SDK; Payment option details; States › Payment option mode",
     tests: [page(/every SDK surface as the shopper sees it/)],
     needsEmulator: TEST_PAGE_ONLY(
