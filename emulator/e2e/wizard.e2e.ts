@@ -1,4 +1,4 @@
-import type { Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 
 /** The focused element, looking through shadow roots; described for assertions. */
@@ -20,6 +20,35 @@ function focused(page: Page) {
       name: active?.getAttribute("aria-label") ?? active?.textContent?.trim() ?? "",
     };
   });
+}
+
+/**
+ * The background of each named button of `dialog`, and of a plain button of the page (the
+ * browser's own look). Compared, never fixed colours: a candidate SDK may have its own theme.
+ */
+async function buttonBackgrounds(dialog: Locator, names: string[]) {
+  const plain = await dialog.page().evaluate(() => {
+    const button = document.createElement("button");
+    document.body.append(button);
+    const background = getComputedStyle(button).backgroundColor;
+    button.remove();
+    return background;
+  });
+  const of: Record<string, string> = {};
+  for (const name of names) {
+    of[name] = await dialog
+      .getByRole("button", { name, exact: true })
+      .evaluate((button) => getComputedStyle(button).backgroundColor);
+  }
+  return { plain, of };
+}
+
+/** The step's main action stands out from its way back, and neither is the browser's bare button. */
+async function expectActionsStyled(dialog: Locator, main: string, back: string) {
+  const { plain, of } = await buttonBackgrounds(dialog, [main, back]);
+  expect(of[main], `${main}: the SDK's look, not the browser's`).not.toBe(plain);
+  expect(of[back], `${back}: the SDK's look, not the browser's`).not.toBe(plain);
+  expect(of[main], `${main} stands out from ${back}`).not.toBe(of[back]);
 }
 
 test("the whole valuation by keyboard alone, with its events and focus returned", async ({
@@ -165,8 +194,10 @@ test("Back keeps the answers; an offer that expires within a minute stops being 
   for (const group of await wizard.getByRole("group").all()) {
     await group.getByRole("radio").last().check();
   }
+  await expectActionsStyled(wizard, "Get offer", "Back");
   await wizard.getByRole("button", { name: "Get offer" }).click();
   await expect(wizard.getByText("€150.00").first()).toBeVisible();
+  await expectActionsStyled(wizard, "Accept offer", "Back");
   await wizard.getByRole("button", { name: "Back" }).click();
   for (const group of await wizard.getByRole("group").all()) {
     await expect(group.getByRole("radio").last()).toBeChecked();
