@@ -151,6 +151,8 @@ test("a failing ready-to-place-order listener does not lose the payment", async 
   };
   expect(log.map((e) => e.name)).toContain("service-payment-completed");
   expect((await webhookFor(request, ready.order_id)).answered).toBe(200);
+  // The merchant is told which of its listeners failed, not left to guess.
+  expect(shop.warnings.join("\n")).toContain("a ready-to-place-order listener failed");
 });
 
 test("a cart changed since the session saw it: purchase-updated, and the modal shows the new cart", async ({

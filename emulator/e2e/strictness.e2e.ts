@@ -23,7 +23,10 @@ test("an option under another data-module-name is not recognised, and the consol
   await page.getByLabel("Pay with Service").check();
   // A round trip to the service, so anything the selection started has had its chance.
   await shop.details();
-  expect(shop.warnings.join("\n")).toContain('the service\'s module name is "servicepay"');
+  // Both names, the page's and the service's, so the merchant sees what to change.
+  expect(shop.warnings.join("\n")).toContain(
+    'its data-module-name is "service", the service\'s module name is "servicepay"',
+  );
   expect((await shop.eventNames()).filter((n) => n.startsWith("servicepay-"))).toEqual([]);
   await expect(shop.wizard()).toBeHidden();
 });
