@@ -51,6 +51,13 @@ export const EQUIVALENT_MUTANTS: EquivalentMutant[] = [
     why: "the focus trap's guard for a dialog with nothing focusable: every SDK dialog has its close button",
   })),
   {
+    file: "dialog.ts",
+    mutator: "BlockStatement",
+    original: "{\n      event.preventDefault();\n      this.close();\n      return;\n    }",
+    replacement: "{}",
+    why: "Escape's own handler: the native dialog's cancel event, which the SDK handles the same way, closes it (Chromium fired it on every Escape, twice in a row after a script opened the wizard, with no click)",
+  },
+  {
     file: "api.ts",
     mutator: "LogicalOperator",
     original: 'body.error_description ?? ""',
