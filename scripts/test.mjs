@@ -75,6 +75,8 @@ step("Unit and route tests on PostgreSQL (TEST_DATABASE=postgresql)", () =>
       "lib",
       "app",
       "prisma",
+      // The Drizzle adapter's conformance on PostgreSQL (its SQLite run is in the step above).
+      "packages/drizzle-adapter/src/pg",
       // One worker per core, not the SQLite step's two: here the database's own processes share
       // the cores, and with four workers the login-flood tests starved their neighbours' 5 s
       // limits (the well-formed property test at 10 s, measured in a fresh-clone run).

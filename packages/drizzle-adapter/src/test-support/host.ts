@@ -1,0 +1,146 @@
+// The conformance host of each dialect: a fresh database with the integration's tables and the
+// test shop's, the adapter over it, and the two seeding hooks the suite asks for.
+import { randomUUID } from "node:crypto";
+import { createTokenSealer } from "@service-integration/kit/server";
+import type { ConformanceHost } from "@service-integration/kit/testing";
+import Database from "better-sqlite3";
+import { drizzle as drizzleSqlite } from "drizzle-orm/better-sqlite3";
+import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
+import pg from "pg";
+import type { Builder, DrizzleServiceAdapter } from "../core.js";
+import { drizzleServiceAdapter as pgAdapter } from "../pg/adapter.js";
+import { serviceSchema as pgSchema } from "../pg/schema.js";
+import { drizzleServiceAdapter as sqliteAdapter, sqliteTransaction } from "../sqlite/adapter.js";
+import { serviceSchema as sqliteSchema } from "../sqlite/schema.js";
+import { pgDdl, sqliteDdl } from "./ddl.js";
+import { PHONE, testShopCallbacks, testShopStatuses } from "./shop-callbacks.js";
+import { pgShop, sqliteShop } from "./shop-tables.js";
+
+export const sealer = createTokenSealer("k".repeat(32));
+
+const CHECKOUT_ADDRESS = {
+  given_name: "Ada",
+  family_name: "Lovelace",
+  phone: "+49301234567",
+  address: "1 Main Street",
+  city: "Berlin",
+  state: "",
+  country_code: "DE",
+  postal_code: "10115",
+};
+
+/** An open cart with one phone for a new session (ConformanceHost.seedOpenCart). */
+async function seedCart(q: Builder, tables: typeof pgShop) {
+  const sessionId = randomUUID();
+  const cartId = randomUUID();
+  await q.insert(tables.carts).values({ id: cartId, sessionId, createdAt: new Date() });
+  await q.insert(tables.cartLines).values({ cartId, productId: PHONE.id, quantity: 1 });
+  return {
+    sessionId,
+    details: {
+      email: "ada@example.com",
+      billing: CHECKOUT_ADDRESS,
+      shipping: CHECKOUT_ADDRESS,
+      shippingMethod: "standard",
+    },
+    owes: PHONE.price + PHONE.tax + 490,
+    currency: "EUR",
+  };
+}
+
+function conformanceHost(
+  adapter: DrizzleServiceAdapter,
+  hooks: Pick<ConformanceHost, "seedOpenCart" | "persistedTokenText" | "close">,
+): ConformanceHost {
+  return {
+    servicePay: adapter.servicePay,
+    statuses: testShopStatuses,
+    orders: adapter.orders,
+    tradeIns: adapter.tradeIns,
+    tokens: adapter.tokens,
+    ...hooks,
+  };
+}
+
+let sqliteStatements: Promise<string[]> | undefined;
+
+/** A fresh in-memory SQLite database with every table, and the adapter over it. */
+export async function sqliteTestDatabase() {
+  sqliteStatements ??= sqliteDdl({ ...sqliteSchema, ...sqliteShop });
+  const client = new Database(":memory:");
+  for (const statement of await sqliteStatements) client.exec(statement);
+  const db = drizzleSqlite(client);
+  const adapter = sqliteAdapter({
+    db,
+    orders: sqliteShop.orders,
+    shop: testShopCallbacks(sqliteShop as unknown as typeof pgShop),
+    sealer,
+  });
+  return { client, db, adapter };
+}
+
+export async function sqliteHost(): Promise<ConformanceHost> {
+  const { client, db, adapter } = await sqliteTestDatabase();
+  return conformanceHost(adapter, {
+    seedOpenCart: () =>
+      sqliteTransaction(db, (q) => seedCart(q, sqliteShop as unknown as typeof pgShop)),
+    persistedTokenText: async () =>
+      JSON.stringify([
+        client.prepare("SELECT * FROM service_tokens").all(),
+        client.prepare("SELECT * FROM service_leases").all(),
+      ]),
+    close: async () => {
+      client.close();
+    },
+  });
+}
+
+let pgStatements: Promise<string[]> | undefined;
+let databases = 0;
+
+async function onPostgres(url: string, statements: string[]): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    for (const statement of statements) await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * A fresh PostgreSQL database on the cluster of `adminUrl` (the test step's own cluster,
+ * TEST_POSTGRES_URL) with every table, the adapter over it, and `drop` to remove it again.
+ */
+export async function pgTestDatabase(adminUrl: string) {
+  pgStatements ??= pgDdl({ ...pgSchema, ...pgShop });
+  databases += 1;
+  const name = `drizzle_adapter_${process.pid}_${databases}_${Date.now().toString(36)}`;
+  await onPostgres(adminUrl, [`CREATE DATABASE "${name}"`]);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  await onPostgres(url.toString(), await pgStatements);
+  const pool = new pg.Pool({ connectionString: url.toString(), max: 10 });
+  const db = drizzlePg(pool);
+  const adapter = pgAdapter({ db, orders: pgShop.orders, shop: testShopCallbacks(pgShop), sealer });
+  const drop = async () => {
+    await pool.end();
+    await onPostgres(adminUrl, [`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`]);
+  };
+  return { pool, db, adapter, drop };
+}
+
+export function pgHost(adminUrl: string) {
+  return async (): Promise<ConformanceHost> => {
+    const { pool, db, adapter, drop } = await pgTestDatabase(adminUrl);
+    return conformanceHost(adapter, {
+      seedOpenCart: () => db.transaction((q) => seedCart(q, pgShop)),
+      persistedTokenText: async () =>
+        JSON.stringify([
+          (await pool.query("SELECT * FROM service_tokens")).rows,
+          (await pool.query("SELECT * FROM service_leases")).rows,
+        ]),
+      close: drop,
+    });
+  };
+}
