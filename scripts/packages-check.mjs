@@ -38,6 +38,8 @@ const KIT = {
     },
   ],
   // Types as a shop writes them: one value or type of each entry, used.
+  // Its own extra checks: /react keeps "use client", /server refuses to load outside react-server.
+  reactEntry: true,
   consumer: `import { buildCart, type TokenStore, type StoredTokens } from "@service-integration/kit";
 import { createServiceClient, readServiceConfig } from "@service-integration/kit/server";
 import { ServicePaymentOption, type ServiceSdkLoader } from "@service-integration/kit/react";
@@ -58,6 +60,89 @@ export type Loader = typeof ServiceSdkLoader;
 `,
 };
 
+/** The Drizzle adapter as an integrator receives it: installed beside the kit's tarball (its
+ *  peer), the ORM and drivers from this repository (optional peers: each shop brings its own). */
+const DRIZZLE_ADAPTER = {
+  dir: "packages/drizzle-adapter",
+  name: "@service-integration/drizzle-adapter",
+  withTarballsOf: [KIT],
+  // drizzle-orm 0.45's own declarations fail a library check (its query builders' d.ts, and
+  // drivers for databases not installed): the consumer file's use of this package's types is
+  // still checked, the .d.ts files themselves are not.
+  skipLibCheck: true,
+  peers: [
+    "drizzle-orm",
+    "pg",
+    "better-sqlite3",
+    "zod",
+    "@types/node",
+    "@types/pg",
+    "@types/better-sqlite3",
+    // the kit's own peers, for the kit's tarball installed beside it
+    "react",
+    "next",
+    "vitest",
+    "@types/react",
+  ],
+  entries: [
+    // "." holds only the callbacks' types: an empty module at run time.
+    { spec: "", conditions: [], exports: [] },
+    {
+      spec: "/pg",
+      conditions: [],
+      exports: ["drizzleServiceAdapter", "serviceOrderColumns", "serviceSchema", "serviceTokens"],
+    },
+    {
+      spec: "/sqlite",
+      conditions: [],
+      exports: ["drizzleServiceAdapter", "serviceOrderColumns", "sqliteTransaction"],
+    },
+  ],
+  // A shop's wiring on each database, type-checked: its orders table with the integration's
+  // columns spread in, its Drizzle database, its callbacks, and the kit's ports it gets back.
+  consumer: `import type { ShopCallbacks, TokenSealer } from "@service-integration/drizzle-adapter";
+import * as pgAdapter from "@service-integration/drizzle-adapter/pg";
+import * as sqliteAdapter from "@service-integration/drizzle-adapter/sqlite";
+import type { StoredNotificationStore, TokenStore, TradeInRegistrationStore } from "@service-integration/kit";
+import Database from "better-sqlite3";
+import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
+import { drizzle as drizzleSqlite } from "drizzle-orm/better-sqlite3";
+import { pgTable, text } from "drizzle-orm/pg-core";
+import { sqliteTable, text as sqliteText } from "drizzle-orm/sqlite-core";
+import pg from "pg";
+
+declare const sealer: TokenSealer;
+const orders = pgTable("orders", {
+  id: text("id").primaryKey(),
+  number: text("number").notNull().unique(),
+  ...pgAdapter.serviceOrderColumns(),
+});
+declare const pgShop: ShopCallbacks<pgAdapter.PgQueries>;
+const onPg = pgAdapter.drizzleServiceAdapter({
+  db: drizzlePg(new pg.Pool()),
+  orders,
+  shop: pgShop,
+  sealer,
+});
+const tokens: TokenStore = onPg.tokens;
+const inbox: StoredNotificationStore = onPg.servicePay;
+
+const sqliteOrders = sqliteTable("orders", {
+  id: sqliteText("id").primaryKey(),
+  number: sqliteText("number").notNull().unique(),
+  ...sqliteAdapter.serviceOrderColumns(),
+});
+declare const sqliteShop: ShopCallbacks<sqliteAdapter.SqliteQueries>;
+const db = drizzleSqlite(new Database(":memory:"));
+const onSqlite = sqliteAdapter.drizzleServiceAdapter({ db, orders: sqliteOrders, shop: sqliteShop, sealer });
+const tradeIns: TradeInRegistrationStore = onSqlite.tradeIns;
+await sqliteAdapter.sqliteTransaction(db, async (q) => q.select().from(sqliteOrders));
+// @ts-expect-error: deep imports are closed (the exports map lists three entries)
+import("@service-integration/drizzle-adapter/dist/core.js");
+export { inbox, tokens, tradeIns };
+`,
+};
+
 function capture(command, args, options) {
   const result = spawnSync(command, args, { encoding: "utf8", ...options });
   return { ok: result.status === 0, out: `${result.stdout ?? ""}${result.stderr ?? ""}` };
@@ -68,29 +153,35 @@ function fail(message) {
   process.exit(1);
 }
 
+/** Builds `pkg` (what its prepack runs; here first, so npm pack's JSON answer comes alone), then
+ *  packs it into `work`; checks the tarball holds dist/, README, CHANGELOG and nothing else. */
+function pack(pkg, work) {
+  run("npm", ["run", "build", "--workspace", pkg.name], {
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const packed = spawnSync(
+    "npm",
+    ["pack", "--json", "--ignore-scripts", "--pack-destination", work, "--workspace", pkg.name],
+    { cwd: root, encoding: "utf8" },
+  );
+  if (packed.status !== 0) fail(`npm pack ${pkg.name}:\n${packed.stderr}`);
+  const [info] = JSON.parse(packed.stdout);
+  const files = info.files.map((f) => f.path);
+  const stray = files.filter(
+    (f) => !/^(dist\/.+\.(js|d\.ts)|README\.md|CHANGELOG\.md|package\.json)$/.test(f),
+  );
+  if (stray.length) fail(`${info.filename} holds files outside dist/README/CHANGELOG: ${stray}`);
+  if (files.some((f) => /\.test\./.test(f))) fail(`${info.filename} holds test files`);
+  return { tarball: path.join(work, info.filename), info, files };
+}
+
 function checkPackage(pkg) {
   const work = mkdtempSync(path.join(tmpdir(), "packages-check-"));
   try {
     const t0 = Date.now();
-    // 1. The package's build (what its prepack runs; here first, so npm pack's JSON answer comes
-    // alone), then npm pack into the empty folder.
-    run("npm", ["run", "build", "--workspace", pkg.name], {
-      stdio: ["ignore", "ignore", "inherit"],
-    });
-    const packed = spawnSync(
-      "npm",
-      ["pack", "--json", "--ignore-scripts", "--pack-destination", work, "--workspace", pkg.name],
-      { cwd: root, encoding: "utf8" },
-    );
-    if (packed.status !== 0) fail(`npm pack ${pkg.name}:\n${packed.stderr}`);
-    const [info] = JSON.parse(packed.stdout);
-    const tarball = path.join(work, info.filename);
-    const files = info.files.map((f) => f.path);
-    const stray = files.filter(
-      (f) => !/^(dist\/.+\.(js|d\.ts)|README\.md|CHANGELOG\.md|package\.json)$/.test(f),
-    );
-    if (stray.length) fail(`${info.filename} holds files outside dist/README/CHANGELOG: ${stray}`);
-    if (files.some((f) => /\.test\./.test(f))) fail(`${info.filename} holds test files`);
+    // 1. The package's build and tarball (and those of the packages installed beside it).
+    const { tarball, info, files } = pack(pkg, work);
+    const besides = (pkg.withTarballsOf ?? []).map((other) => pack(other, work).tarball);
     console.log(
       `${info.filename}: ${files.length} files, ${(info.size / 1024).toFixed(1)} kB packed`,
     );
@@ -118,6 +209,7 @@ function checkPackage(pkg) {
         "--no-package-lock",
         "--legacy-peer-deps",
         tarball,
+        ...besides,
       ],
       { cwd: consumer, stdio: ["ignore", "ignore", "inherit"] },
     );
@@ -139,25 +231,27 @@ console.log(${JSON.stringify(id)} + ": " + Object.keys(m).length + " exports");`
       if (!imported.ok) fail(`import ${id}:\n${imported.out}`);
       process.stdout.write(imported.out);
     }
-    // Each module /react re-exports keeps its "use client" directive in the tarball (tsc keeps a
-    // directive prologue; a bundler that dropped it would render them as server components).
     const installed = path.join(consumer, "node_modules", pkg.name);
-    for (const [, module] of readFileSync(path.join(installed, "dist/react.js"), "utf8").matchAll(
-      /from "\.\/([^"]+)"/g,
-    )) {
-      const first = readFileSync(path.join(installed, "dist", module), "utf8").split("\n")[0];
-      if (first !== '"use client";') fail(`dist/${module} lost its "use client" directive`);
+    if (pkg.reactEntry) {
+      // Each module /react re-exports keeps its "use client" directive in the tarball (tsc keeps a
+      // directive prologue; a bundler that dropped it would render them as server components).
+      for (const [, module] of readFileSync(path.join(installed, "dist/react.js"), "utf8").matchAll(
+        /from "\.\/([^"]+)"/g,
+      )) {
+        const first = readFileSync(path.join(installed, "dist", module), "utf8").split("\n")[0];
+        if (first !== '"use client";') fail(`dist/${module} lost its "use client" directive`);
+      }
+      console.log(`${pkg.name}/react: every module starts with "use client"`);
+      // Without the condition, /server refuses to load: the server-only guard shipped.
+      const guarded = capture(
+        process.execPath,
+        ["--input-type=module", "-e", `await import("${pkg.name}/server")`],
+        { cwd: consumer },
+      );
+      if (guarded.ok || !/Client Component/.test(guarded.out))
+        fail(`${pkg.name}/server loaded outside a react-server environment`);
+      console.log(`${pkg.name}/server without react-server: refused (server-only)`);
     }
-    console.log(`${pkg.name}/react: every module starts with "use client"`);
-    // Without the condition, /server refuses to load: the server-only guard shipped.
-    const guarded = capture(
-      process.execPath,
-      ["--input-type=module", "-e", `await import("${pkg.name}/server")`],
-      { cwd: consumer },
-    );
-    if (guarded.ok || !/Client Component/.test(guarded.out))
-      fail(`${pkg.name}/server loaded outside a react-server environment`);
-    console.log(`${pkg.name}/server without react-server: refused (server-only)`);
 
     // 5. A consumer file type-checked against the installed package (nodenext, strict).
     writeFileSync(path.join(consumer, "consumer.ts"), pkg.consumer);
@@ -171,7 +265,7 @@ console.log(${JSON.stringify(id)} + ": " + Object.keys(m).length + " exports");`
           moduleResolution: "nodenext",
           strict: true,
           noEmit: true,
-          skipLibCheck: false,
+          skipLibCheck: pkg.skipLibCheck ?? false,
           types: ["node"],
         },
         files: ["consumer.ts"],
@@ -186,8 +280,10 @@ console.log(${JSON.stringify(id)} + ": " + Object.keys(m).length + " exports");`
 }
 
 checkPackage(KIT);
+checkPackage(DRIZZLE_ADAPTER);
 // The package's own manifest and the root's pin agree (a shop installs the version it names).
 const version = JSON.parse(readFileSync(path.join(root, KIT.dir, "package.json"), "utf8")).version;
+// (The Drizzle adapter is not a dependency of this shop yet: nothing of the root pins it.)
 const pinned = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")).dependencies[
   KIT.name
 ];
