@@ -12,6 +12,7 @@ import { drizzleServiceAdapter as pgAdapter } from "../pg/adapter.js";
 import { serviceSchema as pgSchema } from "../pg/schema.js";
 import { drizzleServiceAdapter as sqliteAdapter, sqliteTransaction } from "../sqlite/adapter.js";
 import { serviceSchema as sqliteSchema } from "../sqlite/schema.js";
+import type { AdapterUnderTest } from "./adapter-checks.js";
 import { pgDdl, sqliteDdl } from "./ddl.js";
 import { PHONE, testShopCallbacks, testShopStatuses } from "./shop-callbacks.js";
 import { pgShop, sqliteShop } from "./shop-tables.js";
@@ -64,10 +65,11 @@ function conformanceHost(
 
 let sqliteStatements: Promise<string[]> | undefined;
 
-/** A fresh in-memory SQLite database with every table, and the adapter over it. */
-export async function sqliteTestDatabase() {
+/** A fresh SQLite database (in memory, or the new file `filename`) with every table, and the
+ *  adapter over it. */
+export async function sqliteTestDatabase(filename = ":memory:") {
   sqliteStatements ??= sqliteDdl({ ...sqliteSchema, ...sqliteShop });
-  const client = new Database(":memory:");
+  const client = new Database(filename);
   for (const statement of await sqliteStatements) client.exec(statement);
   const db = drizzleSqlite(client);
   const adapter = sqliteAdapter({
@@ -77,6 +79,19 @@ export async function sqliteTestDatabase() {
     sealer,
   });
   return { client, db, adapter };
+}
+
+export async function sqliteUnderTest(): Promise<AdapterUnderTest> {
+  const { client, db, adapter } = await sqliteTestDatabase();
+  const tables = sqliteShop as unknown as typeof pgShop;
+  return {
+    adapter,
+    seedOpenCart: () => sqliteTransaction(db, (q) => seedCart(q, tables)),
+    onShop: (fn) => sqliteTransaction(db, (q) => fn(q, tables)),
+    close: async () => {
+      client.close();
+    },
+  };
 }
 
 export async function sqliteHost(): Promise<ConformanceHost> {
@@ -128,6 +143,18 @@ export async function pgTestDatabase(adminUrl: string) {
     await onPostgres(adminUrl, [`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`]);
   };
   return { pool, db, adapter, drop };
+}
+
+export function pgUnderTest(adminUrl: string) {
+  return async (): Promise<AdapterUnderTest> => {
+    const { db, adapter, drop } = await pgTestDatabase(adminUrl);
+    return {
+      adapter,
+      seedOpenCart: () => db.transaction((q) => seedCart(q, pgShop)),
+      onShop: (fn) => db.transaction((q) => fn(q, pgShop)),
+      close: drop,
+    };
+  };
 }
 
 export function pgHost(adminUrl: string) {
