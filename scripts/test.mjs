@@ -33,6 +33,7 @@ step("Typecheck (tsc --noEmit)", () => {
   run(bin("tsc"), ["--noEmit"]);
   // The kit's sources with their tests, by the package's own tsconfig (nodenext, no shop paths).
   run(bin("tsc"), ["--noEmit", "-p", "packages/kit"]);
+  run(bin("tsc"), ["--noEmit", "-p", "packages/drizzle-adapter"]);
   // The second host has its own tsconfig (it imports the kit by package name, like this shop).
   run(bin("tsc"), ["--noEmit", "-p", "examples/minimal-shop"]);
 });

@@ -72,13 +72,17 @@ describe("the SQLite transaction queue", () => {
     try {
       // No waiting on the other connection's lock: busy at once.
       second.pragma("busy_timeout = 0");
-      const open = (connection: Database.Database) =>
-        drizzleServiceAdapter({
-          db: drizzle(connection),
+      const open = (connection: Database.Database) => {
+        const db = drizzle(connection);
+        return drizzleServiceAdapter({
+          db,
           orders: sqliteShop.orders,
-          shop: testShopCallbacks(sqliteShop as unknown as typeof pgShop),
+          shop: testShopCallbacks(sqliteShop as unknown as typeof pgShop, (fn) =>
+            sqliteTransaction(db, fn),
+          ),
           sealer,
         });
+      };
       const one = open(first);
       const two = open(second);
       await one.servicePay.transaction(async (tx) => {

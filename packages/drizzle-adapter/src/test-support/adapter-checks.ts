@@ -213,6 +213,15 @@ export function adapterChecks(label: string, open: () => Promise<AdapterUnderTes
         expect(attention.held[0]?.heldBecause).not.toBe("");
         expect(attention.reusedNotificationIds).toEqual([n.notificationId]);
         const order = await t.adapter.orders.order(first.orderId);
+        // The merchant endpoints' view: the shop's open cart, the kept details from the adapter.
+        const fresh = await t.seedOpenCart();
+        expect(await t.adapter.shopper.openCart(fresh.sessionId, SHOP)).toMatchObject({
+          currency: "EUR",
+          items: [{ productId: "phone", quantity: 1 }],
+        });
+        expect((await t.adapter.shopper.loadCheckout(first.cartId))?.details).toEqual(
+          first.details,
+        );
         expect(order?.items.map((i) => i.productId)).toEqual(["phone"]);
         expect(order?.delivery.price).toBe(order?.shippingPrice);
       }),

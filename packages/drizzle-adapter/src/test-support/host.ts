@@ -75,7 +75,9 @@ export async function sqliteTestDatabase(filename = ":memory:") {
   const adapter = sqliteAdapter({
     db,
     orders: sqliteShop.orders,
-    shop: testShopCallbacks(sqliteShop as unknown as typeof pgShop),
+    shop: testShopCallbacks(sqliteShop as unknown as typeof pgShop, (fn) =>
+      sqliteTransaction(db, fn),
+    ),
     sealer,
   });
   return { client, db, adapter };
@@ -137,7 +139,12 @@ export async function pgTestDatabase(adminUrl: string) {
   await onPostgres(url.toString(), await pgStatements);
   const pool = new pg.Pool({ connectionString: url.toString(), max: 10 });
   const db = drizzlePg(pool);
-  const adapter = pgAdapter({ db, orders: pgShop.orders, shop: testShopCallbacks(pgShop), sealer });
+  const adapter = pgAdapter({
+    db,
+    orders: pgShop.orders,
+    shop: testShopCallbacks(pgShop, (fn) => fn(db)),
+    sealer,
+  });
   const drop = async () => {
     await pool.end();
     await onPostgres(adminUrl, [`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`]);

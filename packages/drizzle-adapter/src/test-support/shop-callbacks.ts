@@ -68,8 +68,12 @@ export const testShopStatuses: OrderStatusRules = {
   held: "on_hold",
 };
 
-/** The shop's callbacks over its tables (either dialect's: the same columns). */
-export function testShopCallbacks(t: typeof pgShop): ShopCallbacks<Builder> {
+/** The shop's callbacks over its tables (either dialect's: the same columns); `read` runs the
+ *  shopper source's reads on the shop's database (SQLite: in the adapter's queue). */
+export function testShopCallbacks(
+  t: typeof pgShop,
+  read: <T>(fn: (q: Builder) => Promise<T>) => Promise<T>,
+): ShopCallbacks<Builder> {
   async function openCartId(q: Builder, sessionId: string): Promise<string | null> {
     const [cart] = await q
       .select({ id: t.carts.id })
@@ -152,7 +156,22 @@ export function testShopCallbacks(t: typeof pgShop): ShopCallbacks<Builder> {
     },
     shopper: {
       customer: async () => null,
-      openCart: async () => null,
+      openCart: (sessionId, shopBaseUrl) =>
+        read(async (q) => {
+          const id = await openCartId(q, sessionId);
+          if (!id) return null;
+          const lines = await q.select().from(t.cartLines).where(eq(t.cartLines.cartId, id));
+          const items = lines.map((l: { productId: string; quantity: number }) => ({
+            productId: l.productId,
+            name: PHONE.name,
+            description: PHONE.description,
+            url: `${shopBaseUrl}/products/${l.productId}`,
+            quantity: l.quantity,
+            price: PHONE.price,
+            tax: PHONE.tax,
+          }));
+          return { id, currency: "EUR", items };
+        }),
       shippingMethod: (id) => delivery(id),
       defaultShippingMethod: "standard",
     },
