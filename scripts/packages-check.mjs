@@ -72,6 +72,7 @@ const DRIZZLE_ADAPTER = {
   skipLibCheck: true,
   peers: [
     "drizzle-orm",
+    "drizzle-kit",
     "pg",
     "better-sqlite3",
     "zod",
@@ -97,12 +98,18 @@ const DRIZZLE_ADAPTER = {
       conditions: [],
       exports: ["drizzleServiceAdapter", "serviceOrderColumns", "sqliteTransaction"],
     },
+    {
+      spec: "/testing",
+      conditions: [],
+      exports: ["pgDdl", "sqliteDdl", "freshPostgresDatabase", "freshSqliteDatabase"],
+    },
   ],
   // A shop's wiring on each database, type-checked: its orders table with the integration's
   // columns spread in, its Drizzle database, its callbacks, and the kit's ports it gets back.
   consumer: `import type { ShopCallbacks, TokenSealer } from "@service-integration/drizzle-adapter";
 import * as pgAdapter from "@service-integration/drizzle-adapter/pg";
 import * as sqliteAdapter from "@service-integration/drizzle-adapter/sqlite";
+import { freshSqliteDatabase, sqliteDdl } from "@service-integration/drizzle-adapter/testing";
 import type { StoredNotificationStore, TokenStore, TradeInRegistrationStore } from "@service-integration/kit";
 import Database from "better-sqlite3";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
@@ -137,9 +144,11 @@ const db = drizzleSqlite(new Database(":memory:"));
 const onSqlite = sqliteAdapter.drizzleServiceAdapter({ db, orders: sqliteOrders, shop: sqliteShop, sealer });
 const tradeIns: TradeInRegistrationStore = onSqlite.tradeIns;
 await sqliteAdapter.sqliteTransaction(db, async (q) => q.select().from(sqliteOrders));
-// @ts-expect-error: deep imports are closed (the exports map lists three entries)
+const ddl: string[] = await sqliteDdl({ ...sqliteAdapter.serviceSchema, sqliteOrders });
+const fresh: Database.Database = await freshSqliteDatabase(ddl);
+// @ts-expect-error: deep imports are closed (the exports map lists four entries)
 import("@service-integration/drizzle-adapter/dist/core.js");
-export { inbox, tokens, tradeIns };
+export { fresh, inbox, tokens, tradeIns };
 `,
 };
 

@@ -3,7 +3,6 @@
 import { randomUUID } from "node:crypto";
 import { createTokenSealer } from "@service-integration/kit/server";
 import type { ConformanceHost } from "@service-integration/kit/testing";
-import Database from "better-sqlite3";
 import { drizzle as drizzleSqlite } from "drizzle-orm/better-sqlite3";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import pg from "pg";
@@ -12,8 +11,8 @@ import { drizzleServiceAdapter as pgAdapter } from "../pg/adapter.js";
 import { serviceSchema as pgSchema } from "../pg/schema.js";
 import { drizzleServiceAdapter as sqliteAdapter, sqliteTransaction } from "../sqlite/adapter.js";
 import { serviceSchema as sqliteSchema } from "../sqlite/schema.js";
+import { freshPostgresDatabase, freshSqliteDatabase, pgDdl, sqliteDdl } from "../testing.js";
 import type { AdapterUnderTest } from "./adapter-checks.js";
-import { pgDdl, sqliteDdl } from "./ddl.js";
 import { PHONE, testShopCallbacks, testShopStatuses } from "./shop-callbacks.js";
 import { pgShop, sqliteShop } from "./shop-tables.js";
 
@@ -69,8 +68,7 @@ let sqliteStatements: Promise<string[]> | undefined;
  *  adapter over it. */
 export async function sqliteTestDatabase(filename = ":memory:") {
   sqliteStatements ??= sqliteDdl({ ...sqliteSchema, ...sqliteShop });
-  const client = new Database(filename);
-  for (const statement of await sqliteStatements) client.exec(statement);
+  const client = await freshSqliteDatabase(await sqliteStatements, filename);
   const db = drizzleSqlite(client);
   const adapter = sqliteAdapter({
     db,
@@ -113,31 +111,14 @@ export async function sqliteHost(): Promise<ConformanceHost> {
 }
 
 let pgStatements: Promise<string[]> | undefined;
-let databases = 0;
-
-async function onPostgres(url: string, statements: string[]): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    for (const statement of statements) await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-
 /**
  * A fresh PostgreSQL database on the cluster of `adminUrl` (the test step's own cluster,
  * TEST_POSTGRES_URL) with every table, the adapter over it, and `drop` to remove it again.
  */
 export async function pgTestDatabase(adminUrl: string) {
   pgStatements ??= pgDdl({ ...pgSchema, ...pgShop });
-  databases += 1;
-  const name = `drizzle_adapter_${process.pid}_${databases}_${Date.now().toString(36)}`;
-  await onPostgres(adminUrl, [`CREATE DATABASE "${name}"`]);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  await onPostgres(url.toString(), await pgStatements);
-  const pool = new pg.Pool({ connectionString: url.toString(), max: 10 });
+  const database = await freshPostgresDatabase(adminUrl, await pgStatements);
+  const pool = new pg.Pool({ connectionString: database.url, max: 10 });
   const db = drizzlePg(pool);
   const adapter = pgAdapter({
     db,
@@ -147,7 +128,7 @@ export async function pgTestDatabase(adminUrl: string) {
   });
   const drop = async () => {
     await pool.end();
-    await onPostgres(adminUrl, [`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`]);
+    await database.drop();
   };
   return { pool, db, adapter, drop };
 }

@@ -1,0 +1,72 @@
+// @service-integration/drizzle-adapter/testing: for a shop's tests, never for production code.
+// Fresh databases with the integration's tables and the shop's own, their DDL generated from the
+// Drizzle schema by drizzle-kit's programmatic API (never a second, hand-written copy of the
+// tables), so a shop runs the kit's conformance suite on its wiring of this adapter, each check
+// on a database of its own. Needs drizzle-kit (an optional peer) and the database's driver
+// (each loaded when first used, so a shop on one database needs only its own).
+import type Database from "better-sqlite3";
+import {
+  generateDrizzleJson,
+  generateMigration,
+  generateSQLiteDrizzleJson,
+  generateSQLiteMigration,
+} from "drizzle-kit/api";
+
+/** CREATE statements for PostgreSQL of every table in `tables` (e.g. serviceSchema and the
+ *  shop's own tables). */
+export async function pgDdl(tables: Record<string, unknown>): Promise<string[]> {
+  return generateMigration(generateDrizzleJson({}), generateDrizzleJson(tables));
+}
+
+/** CREATE statements for SQLite of every table in `tables`. */
+export async function sqliteDdl(tables: Record<string, unknown>): Promise<string[]> {
+  return generateSQLiteMigration(
+    await generateSQLiteDrizzleJson({}),
+    await generateSQLiteDrizzleJson(tables),
+  );
+}
+
+async function onPostgres(url: string, statements: string[]): Promise<void> {
+  const { default: pg } = await import("pg");
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    for (const statement of statements) await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+let databases = 0;
+
+/**
+ * A new database on the PostgreSQL cluster of `adminUrl` (a role allowed to CREATE DATABASE)
+ * with `statements` applied (pgDdl's), and `drop` to remove it again (its connections ended).
+ */
+export async function freshPostgresDatabase(
+  adminUrl: string,
+  statements: string[],
+): Promise<{ url: string; drop(): Promise<void> }> {
+  databases += 1;
+  const name = `drizzle_adapter_${process.pid}_${databases}_${Date.now().toString(36)}`;
+  await onPostgres(adminUrl, [`CREATE DATABASE "${name}"`]);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  await onPostgres(url.toString(), statements);
+  return {
+    url: url.toString(),
+    drop: () => onPostgres(adminUrl, [`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`]),
+  };
+}
+
+/** A new SQLite database (in memory, or the new file `filename`) with `statements` applied
+ *  (sqliteDdl's). */
+export async function freshSqliteDatabase(
+  statements: string[],
+  filename = ":memory:",
+): Promise<Database.Database> {
+  const { default: Sqlite } = await import("better-sqlite3");
+  const client = new Sqlite(filename);
+  for (const statement of statements) client.exec(statement);
+  return client;
+}
