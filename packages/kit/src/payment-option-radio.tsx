@@ -138,14 +138,42 @@ export function ServicePaymentOption({
       form.addEventListener("change", onChange);
       cleanups.push(() => form.removeEventListener("change", onChange));
 
-      // Contract: the submit handler prevents the default submit and calls openPayment().
+      // Contract (Front-end SDK › Payment option markup): with the option chosen, the submit
+      // handler prevents the default submit and calls openPayment(), and no other payment may
+      // run. Listening on window in the capture phase comes before anything the page attached to
+      // the form, its buttons, the document or React's root; stopping the event there keeps all
+      // of them from it: a form action, a client onSubmit (a card SDK's confirmPayment) and a
+      // submit button's click handler. A click is not prevented, only stopped: the browser still
+      // submits the form, and that submit is taken here.
+      let starting = false;
       const onSubmit = (event: SubmitEvent) => {
-        if (!selectedRef.current) return;
+        if (event.target !== form || !selectedRef.current) return;
         event.preventDefault();
-        void payWithService(sdk, form, wiringRef.current, setError, setBusy);
+        event.stopImmediatePropagation();
+        // A second submit while the first is checked is the same payment, not another.
+        if (starting) return;
+        starting = true;
+        void payWithService(sdk, form, wiringRef.current, setError, setBusy).finally(() => {
+          starting = false;
+        });
       };
-      form.addEventListener("submit", onSubmit);
-      cleanups.push(() => form.removeEventListener("submit", onSubmit));
+      const onClick = (event: MouseEvent) => {
+        if (!selectedRef.current) return;
+        const submits = submitsForm(event.target, form);
+        if (!submits) return;
+        event.stopImmediatePropagation();
+        // A marked button submits nothing by itself: the option's submit takes its place.
+        if (submits === "marked") {
+          event.preventDefault();
+          form.requestSubmit();
+        }
+      };
+      window.addEventListener("submit", onSubmit, true);
+      window.addEventListener("click", onClick, true);
+      cleanups.push(() => {
+        window.removeEventListener("submit", onSubmit, true);
+        window.removeEventListener("click", onClick, true);
+      });
 
       const unsubscribe = sdk.addReadyToPlaceOrderListener((detail) =>
         createPendingOrder(form, wiringRef.current, detail),
@@ -282,6 +310,32 @@ export function ServicePaymentOption({
       </div>
     </div>
   );
+}
+
+/**
+ * How a click on `target` submits `form`: "native" for one of its submit buttons (a `<button>`
+ * without a type is one; `form="…"` counts), "marked" for an element the host marks
+ * `data-checkout-submit` inside or for it (a `type="button"` whose click handler would pay, then
+ * submit by script), null for any other click.
+ */
+function submitsForm(
+  target: EventTarget | null,
+  form: HTMLFormElement,
+): "native" | "marked" | null {
+  if (!(target instanceof Element)) return null;
+  const control = target.closest(
+    "button, input[type=submit], input[type=image], [data-checkout-submit]",
+  );
+  if (!control) return null;
+  if (
+    (control instanceof HTMLButtonElement && control.type === "submit") ||
+    (control instanceof HTMLInputElement && (control.type === "submit" || control.type === "image"))
+  ) {
+    return control.form === form ? "native" : null;
+  }
+  if (!control.hasAttribute("data-checkout-submit")) return null;
+  const owner = control.getAttribute("form");
+  return (owner ? owner === form.id : form.contains(control)) ? "marked" : null;
 }
 
 interface Wiring {
