@@ -95,9 +95,15 @@ test("tradein_valid: selectable; info hidden until asked for, extra shown only w
   await expect(shop.servicePayRadio()).toBeEnabled();
   await expect(shop.servicePayRadio()).not.toBeChecked();
 
+  // In this shop's look: the kit's option wears the class names the shop gives it
+  // (lib/ui/checkout-form.tsx), beside the shop's own payment method cards.
+  await expect(page.getByTestId("service-pay-option")).toHaveClass(/(^| )radio-card( |$)/);
+  const about = page.getByRole("button", { name: "About Pay with Service" });
+  await expect(about).toHaveClass(/(^| )button--link( |$)/);
+
   const info = page.getByTestId("service-pay-info");
   await expect(info).toBeHidden();
-  await page.getByRole("button", { name: "About Pay with Service" }).click();
+  await about.click();
   await expect(info).toBeVisible();
   await expect(info).not.toBeEmpty();
 
