@@ -95,9 +95,15 @@ test("tradein_valid: selectable; info hidden until asked for, extra shown only w
   await expect(shop.servicePayRadio()).toBeEnabled();
   await expect(shop.servicePayRadio()).not.toBeChecked();
 
+  // In this shop's look: the kit's option wears the class names the shop gives it
+  // (lib/ui/checkout-form.tsx), beside the shop's own payment method cards.
+  await expect(page.getByTestId("service-pay-option")).toHaveClass(/(^| )radio-card( |$)/);
+  const about = page.getByRole("button", { name: "About Pay with Service" });
+  await expect(about).toHaveClass(/(^| )button--link( |$)/);
+
   const info = page.getByTestId("service-pay-info");
   await expect(info).toBeHidden();
-  await page.getByRole("button", { name: "About Pay with Service" }).click();
+  await about.click();
   await expect(info).toBeVisible();
   await expect(info).not.toBeEmpty();
 
@@ -194,4 +200,53 @@ test("submitting with Service Pay checks the details on the server first; the pa
   await shop.placeOrder();
   await expect(sdk.paymentModal()).toBeVisible();
   await expect(error).toHaveCount(0);
+});
+
+test("with Service Pay chosen no other payment runs: neither the form's own submit handlers nor the Place order button's click handler, by click or by Enter", async ({
+  page,
+  sdk,
+  shop,
+}) => {
+  await openCheckoutWith({ page, sdk, shop }, "aurora-x1", "wizard");
+  await shop.expectServicePayMode("tradein_valid");
+  // Where a card processor's browser SDK hooks in: a client onSubmit that prevents the form's
+  // action and confirms the payment, and the pay button's own click handler (both as listeners
+  // of the page, on the form, the button and the document where React's root listens).
+  await page.evaluate(() => {
+    const calls: string[] = [];
+    Object.assign(window, { cardCalls: calls });
+    const form = document.getElementById("checkout-form") as HTMLFormElement;
+    const button = [...form.querySelectorAll("button")].find(
+      (b) => b.textContent === "Place order",
+    );
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      calls.push("form onSubmit: confirmPayment");
+    });
+    document.addEventListener("submit", () => calls.push("document submit"), true);
+    button?.addEventListener("click", () => calls.push("button onClick: confirmPayment"));
+  });
+  const cardCalls = () =>
+    page.evaluate(() => (window as unknown as { cardCalls: string[] }).cardCalls.splice(0));
+
+  // The card chosen: the card SDK's handlers run (the listeners above hear what they would).
+  await expect(shop.cardRadio()).toBeChecked();
+  await shop.placeOrder();
+  await expect
+    .poll(cardCalls)
+    .toEqual([
+      "button onClick: confirmPayment",
+      "document submit",
+      "form onSubmit: confirmPayment",
+    ]);
+
+  // Service Pay chosen: the service's modal opens and none of them runs, by click or by Enter.
+  await shop.servicePayRadio().check();
+  await shop.placeOrder();
+  await expect(sdk.paymentModal()).toBeVisible();
+  await sdk.closePaymentModal();
+  await page.locator("#email").press("Enter");
+  await expect(sdk.paymentModal()).toBeVisible();
+  expect(await cardCalls(), "the card SDK's handlers with Service Pay chosen").toEqual([]);
+  await expect(page).toHaveURL((url) => url.pathname === "/checkout");
 });

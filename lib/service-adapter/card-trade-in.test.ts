@@ -1,5 +1,9 @@
 import type { Session, TradeInItem } from "@service-integration/kit";
-import { ServiceApiError, ServiceNetworkError } from "@service-integration/kit";
+import {
+  ServiceApiError,
+  ServiceNetworkError,
+  ServiceTimeoutError,
+} from "@service-integration/kit";
 import type { RegisterPurchaseBody } from "@service-integration/kit/server";
 import {
   applyTradeInAfterCardPayment,
@@ -116,6 +120,9 @@ describe("trade-in after a card payment (go-live scenario 2)", () => {
       orderAmount: 1,
       customerId: null,
       status: "queued" as const,
+      precheck: true,
+      attempts: 0,
+      unreachable: false,
       nextAttemptAt: NOW,
     };
     expect(await store.create(row)).toBe(true);
@@ -351,5 +358,39 @@ describe("trade-in after a card payment (go-live scenario 2)", () => {
       status: "registered",
     });
     expect(untouched.sent).toHaveLength(1);
+  });
+
+  it("counts no answer in time as unreachable and a 503 answer as not, by the row's own field", async () => {
+    const store = createTradeInStore(shop.db);
+    // The rows earlier tests left unreachable would skip this test's calls: forgotten here.
+    await shop.db.tradeInRegistration.updateMany({ data: { unreachable: false } });
+    const since = new Date(Date.now() - 60_000);
+    expect(await store.unreachableSince(since), "nothing yet").toBe(false);
+    const failing = (error: Error) =>
+      fakeClient({
+        session: { tradein_item: accepted },
+        register: () => {
+          throw error;
+        },
+      });
+    const busy = await paidOrder();
+    await applyTradeInAfterCardPayment(deps(failing(apiError(503)).client), busy);
+    expect(await store.find(busy.orderId)).toMatchObject({ status: "queued", unreachable: false });
+    expect(await store.unreachableSince(since), "a 503 is an answer").toBe(false);
+
+    const slow = await paidOrder();
+    const timedOut = new ServiceTimeoutError("POST", "/register-purchase", 10_000);
+    await applyTradeInAfterCardPayment(deps(failing(timedOut).client), slow);
+    expect(await store.find(slow.orderId)).toMatchObject({ status: "queued", unreachable: true });
+    expect(await store.unreachableSince(since), "no answer in time").toBe(true);
+    // Once the retry registers it, the row no longer says the service is unreachable.
+    const later = new Date(NOW.getTime() + 60_000);
+    const working = fakeClient({ session: { tradein_item: accepted } });
+    await processRegistration(deps(working.client, later), slow.orderId);
+    expect(await store.find(slow.orderId)).toMatchObject({
+      status: "registered",
+      unreachable: false,
+    });
+    expect(await store.unreachableSince(since)).toBe(false);
   });
 });

@@ -115,14 +115,9 @@ export function createTradeInStore(db: Db): TradeInRegistrationStore {
     },
 
     async unreachableSince(since) {
-      // The row's lastError starts with the failure class (card-trade-in.ts): "network: …" means
-      // no connection at all (a slow service times out instead, and is still reachable).
+      // The `unreachable` column, written by finish (shop-ports.ts); lastError is words only.
       const row = await db.tradeInRegistration.findFirst({
-        where: {
-          status: "queued",
-          updatedAt: { gte: since },
-          lastError: { startsWith: "network:" },
-        },
+        where: { status: "queued", unreachable: true, updatedAt: { gte: since } },
         select: { id: true },
       });
       return row !== null;

@@ -1,7 +1,11 @@
 "use client";
 
 import { SERVICE_PAY_VALUE } from "@service-integration/kit";
-import { ServicePaymentOption, useActiveTradeIn } from "@service-integration/kit/react";
+import {
+  type PaymentOptionClassNames,
+  ServicePaymentOption,
+  useActiveTradeIn,
+} from "@service-integration/kit/react";
 import { type ReactNode, useActionState, useEffect, useRef, useState } from "react";
 import { checkoutFormFields, shopRoutes } from "@/lib/service-adapter/checkout-wiring";
 import { type CheckoutState, checkoutAction } from "@/lib/shop/actions/checkout-actions";
@@ -38,6 +42,16 @@ interface Props {
 }
 
 const initial: CheckoutState = {};
+
+/** The kit's Service Pay option in this shop's look: its payment methods' cards (app/globals.css). */
+const SERVICE_PAY_OPTION_LOOK: Partial<PaymentOptionClassNames> = {
+  root: "radio-card service-pay-option",
+  title: "radio-card__title service-pay-option__title",
+  explanation: "muted",
+  infoButton: "button button--link",
+  info: "muted",
+  error: "field__error",
+};
 
 export function CheckoutForm(props: Props) {
   const [state, action, pending] = useActionState(checkoutAction, initial);
@@ -192,6 +206,7 @@ export function CheckoutForm(props: Props) {
           cartKey={`${props.currency}:${props.amounts.total}`}
           fields={checkoutFormFields}
           routes={shopRoutes}
+          classNames={SERVICE_PAY_OPTION_LOOK}
         />
         <p className="trade-in-line" data-testid="service-pay-trade-in">
           {tradeInUsable ? (

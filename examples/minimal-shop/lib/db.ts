@@ -42,8 +42,9 @@ CREATE TABLE IF NOT EXISTS tokens (id TEXT PRIMARY KEY, accessToken TEXT NOT NUL
 CREATE TABLE IF NOT EXISTS leases (name TEXT PRIMARY KEY, holder TEXT NOT NULL, expiresAt INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS registrations (id TEXT PRIMARY KEY, orderId TEXT NOT NULL UNIQUE,
   sessionHash TEXT NOT NULL, cart TEXT NOT NULL, orderAmount INTEGER NOT NULL, customerId TEXT,
-  status TEXT NOT NULL, precheck INTEGER NOT NULL DEFAULT 1, attempts INTEGER NOT NULL DEFAULT 0,
-  nextAttemptAt INTEGER, reason TEXT, lastError TEXT, response TEXT, updatedAt INTEGER NOT NULL);
+  status TEXT NOT NULL, precheck INTEGER NOT NULL, attempts INTEGER NOT NULL,
+  unreachable INTEGER NOT NULL, nextAttemptAt INTEGER, reason TEXT, lastError TEXT, response TEXT,
+  updatedAt INTEGER NOT NULL);
 `;
 
 /** Three products (EUR; unit price before tax and unit tax, cents). */
@@ -65,6 +66,12 @@ function open(): Database.Database {
   db.pragma("journal_mode = WAL");
   db.pragma("busy_timeout = 5000");
   db.exec(SCHEMA);
+  // A file made before registrations had `unreachable`: add it (CREATE … IF NOT EXISTS kept the
+  // old table). No row of such a file found the service unreachable by this column.
+  const columns = db.prepare("PRAGMA table_info(registrations)").all() as { name: string }[];
+  if (!columns.some((c) => c.name === "unreachable")) {
+    db.exec("ALTER TABLE registrations ADD COLUMN unreachable INTEGER NOT NULL DEFAULT 0");
+  }
   const product = db.prepare("INSERT OR IGNORE INTO products VALUES (?, ?, ?, ?, ?)");
   for (const row of PRODUCTS) product.run(...row);
   const password = process.env.MINI_CUSTOMER_PASSWORD;

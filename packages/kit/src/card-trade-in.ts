@@ -7,6 +7,7 @@ import {
   encodeCart,
   NOT_APPLIED_MESSAGES,
   type NotAppliedReason,
+  type RetryReason,
   registerPurchaseWithTradeIn,
 } from "./register-purchase.js";
 import { sessionHash } from "./session-hash.js";
@@ -82,6 +83,10 @@ export async function applyTradeInAfterCardPayment(
     orderAmount: orderAmountOf(order),
     customerId: order.customerId,
     status: "queued",
+    // A new row: the session check still to pass, no attempt yet (shop-ports.ts, create).
+    precheck: true,
+    attempts: 0,
+    unreachable: false,
     nextAttemptAt: deps.now(),
   });
   if (!created) {
@@ -146,17 +151,22 @@ export async function processRegistration(
 type Outcome =
   | { kind: "registered"; response: unknown }
   | { kind: "not_applied"; reason: NotAppliedReason; message: string; detail: string }
-  | { kind: "retry_later"; detail: string; retryAfterMs?: number }
+  | { kind: "retry_later"; detail: string; unreachable: boolean; retryAfterMs?: number }
   | { kind: "no_trade_in"; detail: string };
 
 function fromClassified(c: ReturnType<typeof classifyRegisterPurchaseFailure>): Outcome {
   return c.kind === "not_applied" ? c : retryLater(c);
 }
 
-function retryLater(c: { reason: string; detail: string; retryAfterMs?: number }): Outcome {
+/** The failure classes that mean the service did not answer at all: no connection, or no answer
+ *  in time. The shoppers who pay next skip the call for a while (UNREACHABLE_MEMORY_MS). */
+const UNREACHABLE_REASONS: ReadonlySet<RetryReason> = new Set(["network", "timeout"]);
+
+function retryLater(c: { reason: RetryReason; detail: string; retryAfterMs?: number }): Outcome {
   return {
     kind: "retry_later",
     detail: `${c.reason}: ${c.detail}`,
+    unreachable: UNREACHABLE_REASONS.has(c.reason),
     ...(c.retryAfterMs !== undefined ? { retryAfterMs: c.retryAfterMs } : {}),
   };
 }
@@ -249,6 +259,7 @@ async function finish(
     {
       status,
       precheck: p.precheck,
+      unreachable: outcome.kind === "retry_later" && outcome.unreachable,
       reason: outcome.kind === "not_applied" ? outcome.reason : "",
       lastError: outcome.kind === "registered" ? "" : outcome.detail.slice(0, 500),
       // Never sooner than the service's Retry-After (contract: Errors › Client guidance).

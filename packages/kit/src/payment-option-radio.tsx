@@ -20,10 +20,15 @@ import {
   whenServiceReady,
 } from "./sdk-events.js";
 import type { CheckoutFormFields, ShopRoutes } from "./shop-ports.js";
+import {
+  DEFAULT_PAYMENT_OPTION_CLASS_NAMES,
+  DEFAULT_PAYMENT_OPTION_MESSAGES,
+  type PaymentOptionClassNames,
+  type PaymentOptionMessages,
+} from "./shopper-texts.js";
 
 /** `data-module-name` of the radio (contract: Payment option markup; README decision). */
 const SERVICE_MODULE_NAME = "servicepay";
-const FALLBACK_LABEL = "Pay with Service";
 
 interface Props {
   /** The checkout form the option sits in (its submit is intercepted when the option is chosen). */
@@ -38,6 +43,10 @@ interface Props {
   fields: CheckoutFormFields;
   /** Where the host serves the kit's checkout and pending-order handlers. */
   routes: Pick<ShopRoutes, "checkout" | "pendingOrder">;
+  /** The shop's words for the kit's own texts (the service's texts come in its language). */
+  messages?: Partial<PaymentOptionMessages> | undefined;
+  /** The shop's class names for the option's elements (its look; the kit has no style). */
+  classNames?: Partial<PaymentOptionClassNames> | undefined;
 }
 
 type Status = "loading" | "no-sdk" | "ready";
@@ -62,7 +71,11 @@ export function ServicePaymentOption({
   cartKey,
   fields,
   routes,
+  messages,
+  classNames,
 }: Props) {
+  const text = { ...DEFAULT_PAYMENT_OPTION_MESSAGES, ...messages };
+  const look = { ...DEFAULT_PAYMENT_OPTION_CLASS_NAMES, ...classNames };
   const id = useId();
   const [status, setStatus] = useState<Status>("loading");
   // undefined: not fetched yet; null: unreadable (hidden).
@@ -79,8 +92,8 @@ export function ServicePaymentOption({
   const detailsRef = useRef(details);
   detailsRef.current = details;
   // Read at event time, so the listeners below need not be re-attached when the host re-renders.
-  const wiringRef = useRef({ fields, routes });
-  wiringRef.current = { fields, routes };
+  const wiringRef = useRef<Wiring>({ fields, routes, couldNotStart: text.couldNotStart });
+  wiringRef.current = { fields, routes, couldNotStart: text.couldNotStart };
 
   /** Fetches the details; only the latest answer is applied. */
   const refreshRef = useRef(async (): Promise<PaymentOptionDetails | null | undefined> => {
@@ -138,14 +151,42 @@ export function ServicePaymentOption({
       form.addEventListener("change", onChange);
       cleanups.push(() => form.removeEventListener("change", onChange));
 
-      // Contract: the submit handler prevents the default submit and calls openPayment().
+      // Contract (Front-end SDK › Payment option markup): with the option chosen, the submit
+      // handler prevents the default submit and calls openPayment(), and no other payment may
+      // run. Listening on window in the capture phase comes before anything the page attached to
+      // the form, its buttons, the document or React's root; stopping the event there keeps all
+      // of them from it: a form action, a client onSubmit (a card SDK's confirmPayment) and a
+      // submit button's click handler. A click is not prevented, only stopped: the browser still
+      // submits the form, and that submit is taken here.
+      let starting = false;
       const onSubmit = (event: SubmitEvent) => {
-        if (!selectedRef.current) return;
+        if (event.target !== form || !selectedRef.current) return;
         event.preventDefault();
-        void payWithService(sdk, form, wiringRef.current, setError, setBusy);
+        event.stopImmediatePropagation();
+        // A second submit while the first is checked is the same payment, not another.
+        if (starting) return;
+        starting = true;
+        void payWithService(sdk, form, wiringRef.current, setError, setBusy).finally(() => {
+          starting = false;
+        });
       };
-      form.addEventListener("submit", onSubmit);
-      cleanups.push(() => form.removeEventListener("submit", onSubmit));
+      const onClick = (event: MouseEvent) => {
+        if (!selectedRef.current) return;
+        const submits = submitsForm(event.target, form);
+        if (!submits) return;
+        event.stopImmediatePropagation();
+        // A marked button submits nothing by itself: the option's submit takes its place.
+        if (submits === "marked") {
+          event.preventDefault();
+          form.requestSubmit();
+        }
+      };
+      window.addEventListener("submit", onSubmit, true);
+      window.addEventListener("click", onClick, true);
+      cleanups.push(() => {
+        window.removeEventListener("submit", onSubmit, true);
+        window.removeEventListener("click", onClick, true);
+      });
 
       const unsubscribe = sdk.addReadyToPlaceOrderListener((detail) =>
         createPendingOrder(form, wiringRef.current, detail),
@@ -207,14 +248,10 @@ export function ServicePaymentOption({
   const infoId = `${id}-info`;
   const explanationId = `${id}-explanation`;
   const disabled = presentation.kind === "disabled";
-  const label = presentation.label || FALLBACK_LABEL;
+  const label = presentation.label || text.fallbackLabel;
   const infoHtml = presentation.kind === "selectable" ? presentation.infoHtml : "";
   return (
-    <div
-      className="radio-card service-pay-option"
-      data-testid="service-pay-option"
-      data-mode={details?.mode}
-    >
+    <div className={look.root} data-testid="service-pay-option" data-mode={details?.mode}>
       {state}
       <input
         id={inputId}
@@ -227,18 +264,16 @@ export function ServicePaymentOption({
         aria-describedby={disabled ? explanationId : undefined}
         onChange={() => onSelectedChange(true)}
       />
-      <div style={{ flex: 1, minWidth: 0 }}>
-        <label htmlFor={inputId} style={{ display: "flex", gap: "0.5rem", alignItems: "center" }}>
+      <div className={look.body}>
+        <label htmlFor={inputId} className={look.label}>
           {/* biome-ignore lint/performance/noImgElement: a 48×32 SVG icon needs no image optimisation */}
           <img src={servicePaymentIconUrl() ?? ""} alt="" width={48} height={32} />
-          <span className="radio-card__title" style={{ flexBasis: "auto" }}>
-            {label}
-          </span>
+          <span className={look.title}>{label}</span>
         </label>
         {disabled ? (
           <p
             id={explanationId}
-            className="muted"
+            className={look.explanation}
             data-testid="service-pay-explanation"
             data-template={presentation.template}
             // Sanitized: only <br> and <strong> survive (payment-option.ts).
@@ -250,17 +285,17 @@ export function ServicePaymentOption({
           <>
             <button
               type="button"
-              className="button button--link"
+              className={look.infoButton}
               aria-expanded={infoOpen}
               aria-controls={infoId}
               onClick={() => setInfoOpen((open) => !open)}
             >
-              About {label}
+              {text.about(label)}
             </button>
             <div
               id={infoId}
               hidden={!infoOpen}
-              className="muted"
+              className={look.info}
               data-testid="service-pay-info"
               // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitized by sanitizeServiceHtml
               dangerouslySetInnerHTML={{ __html: infoHtml }}
@@ -269,13 +304,14 @@ export function ServicePaymentOption({
         ) : null}
         {selected && !disabled && presentation.extraHtml ? (
           <p
+            className={look.extra}
             data-testid="service-pay-extra"
             // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitized by sanitizeServiceHtml
             dangerouslySetInnerHTML={{ __html: presentation.extraHtml }}
           />
         ) : null}
         {error ? (
-          <p role="alert" className="field__error" data-testid="service-pay-error">
+          <p role="alert" className={look.error} data-testid="service-pay-error">
             {error}
           </p>
         ) : null}
@@ -284,9 +320,36 @@ export function ServicePaymentOption({
   );
 }
 
+/**
+ * How a click on `target` submits `form`: "native" for one of its submit buttons (a `<button>`
+ * without a type is one; `form="…"` counts), "marked" for an element the host marks
+ * `data-checkout-submit` inside or for it (a `type="button"` whose click handler would pay, then
+ * submit by script), null for any other click.
+ */
+function submitsForm(
+  target: EventTarget | null,
+  form: HTMLFormElement,
+): "native" | "marked" | null {
+  if (!(target instanceof Element)) return null;
+  const control = target.closest(
+    "button, input[type=submit], input[type=image], [data-checkout-submit]",
+  );
+  if (!control) return null;
+  if (
+    (control instanceof HTMLButtonElement && control.type === "submit") ||
+    (control instanceof HTMLInputElement && (control.type === "submit" || control.type === "image"))
+  ) {
+    return control.form === form ? "native" : null;
+  }
+  if (!control.hasAttribute("data-checkout-submit")) return null;
+  const owner = control.getAttribute("form");
+  return (owner ? owner === form.id : form.contains(control)) ? "marked" : null;
+}
+
 interface Wiring {
   fields: CheckoutFormFields;
   routes: Pick<ShopRoutes, "checkout" | "pendingOrder">;
+  couldNotStart: string;
 }
 
 /** The checkout's details, read by the host's field names, as the kit's checkout and
@@ -323,9 +386,7 @@ async function payWithService(
       // The route's description is written for the shopper: "Check these fields: email, billing
       // postal code." for details the checkout form must fix, or why the cart cannot be paid.
       setError(
-        typeof body?.error_description === "string"
-          ? body.error_description
-          : "We could not start the payment. Please try again.",
+        typeof body?.error_description === "string" ? body.error_description : wiring.couldNotStart,
       );
       return;
     }
@@ -333,7 +394,7 @@ async function payWithService(
     await sdk.openPayment();
   } catch (problem) {
     console.warn("[shop] could not start Service Pay", problem);
-    setError("We could not start the payment. Please try again.");
+    setError(wiring.couldNotStart);
   } finally {
     setBusy(false);
   }

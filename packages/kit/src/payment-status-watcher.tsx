@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation.js";
 import { useEffect, useRef, useState } from "react";
+import { DEFAULT_PAYMENT_STATUS_MESSAGES, type PaymentStatusMessages } from "./shopper-texts.js";
 
 const EVERY_MS = 2000;
 /** About three minutes: the contract expects the webhook within about 5 seconds of payment. */
@@ -13,7 +14,17 @@ const MAX_REFRESHES = 90;
  * (every 2 s, only while the tab is visible, for at most about three minutes); when the status
  * moves on, the shopper reads "Payment confirmed" in a live region.
  */
-export function PaymentStatusWatcher({ pending }: { pending: boolean }) {
+export function PaymentStatusWatcher({
+  pending,
+  messages,
+  className,
+}: {
+  pending: boolean;
+  /** The shop's words for the two lines (English by default). */
+  messages?: Partial<PaymentStatusMessages> | undefined;
+  className?: string | undefined;
+}) {
+  const text = { ...DEFAULT_PAYMENT_STATUS_MESSAGES, ...messages };
   const router = useRouter();
   const [sawPending, setSawPending] = useState(pending);
   const refreshes = useRef(0);
@@ -37,12 +48,8 @@ export function PaymentStatusWatcher({ pending }: { pending: boolean }) {
   }, [pending, router]);
 
   return (
-    <p role="status" data-testid="payment-status-message">
-      {pending
-        ? "Waiting for the service to confirm your payment. This page updates by itself."
-        : sawPending
-          ? "Payment confirmed."
-          : ""}
+    <p role="status" className={className} data-testid="payment-status-message">
+      {pending ? text.waiting : sawPending ? text.confirmed : ""}
     </p>
   );
 }

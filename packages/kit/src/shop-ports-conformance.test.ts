@@ -300,7 +300,7 @@ function naiveHost(): ConformanceHost {
         const taken = registrations.some((r) => r.orderId === row.orderId);
         await turn();
         if (taken) return false;
-        registrations.push({ ...row, id: newId("registration"), attempts: 0, precheck: true });
+        registrations.push({ ...row, id: newId("registration") });
         return true;
       },
       async claim(row, until) {
@@ -318,6 +318,7 @@ function naiveHost(): ConformanceHost {
           Object.assign(current, {
             status: result.status,
             precheck: result.precheck,
+            unreachable: result.unreachable,
             nextAttemptAt: result.nextAttemptAt,
           });
         }

@@ -474,32 +474,42 @@ export interface TradeInRegistration {
   orderAmount: number;
   customerId: string | null;
   status: "queued" | "registered" | "not_applied" | "no_trade_in";
+  /** True until the session check (trade-in accepted, unexpired) has passed; a queued retry of
+   *  the send itself must not check again (register-purchase.ts). */
   precheck: boolean;
+  /** Attempts claimed so far (the compare-and-set of `claim`). */
   attempts: number;
+  /** The last attempt found the service unreachable: no connection, or no answer in time
+   *  (`RetryReason` "network" or "timeout"). A column of its own: `lastError` is free text for
+   *  people, never parsed. */
+  unreachable: boolean;
 }
 
 export interface TradeInRegistrationStore {
   order(orderId: string): Promise<PlacedOrder | null>;
   find(orderId: string): Promise<TradeInRegistration | null>;
   /**
-   * Creates the row; false when the order already has one.
+   * Creates the row with every field as given (a new row: `precheck` true, `attempts` 0,
+   * `unreachable` false; the kit passes them, so no database default is relied on); false when
+   * the order already has one.
    * Unique key: `TradeInRegistration.orderId` (the insert's conflict, not a read first). The
    * card order may be submitted twice at once; without the key both requests write a row and
    * register-purchase is sent twice for one order (two attempts, two outcomes on one order).
    */
-  create(
-    row: Omit<TradeInRegistration, "id" | "attempts" | "precheck"> & { nextAttemptAt: Date },
-  ): Promise<boolean>;
+  create(row: Omit<TradeInRegistration, "id"> & { nextAttemptAt: Date }): Promise<boolean>;
   /** Compare-and-set on `attempts`: true when this caller now holds the attempt until `until`.
    *  One conditional UPDATE (… WHERE attempts = row.attempts), atomic at the default isolation;
    *  a read then a write would let two runners both send the same registration. */
   claim(row: TradeInRegistration, until: Date): Promise<boolean>;
-  /** The row's outcome and, when the trade-in state changed, the order with its history. */
+  /** The row's outcome and, when the trade-in state changed, the order with its history.
+   *  `unreachable` is kept in a field of its own (unreachableSince reads it); `lastError` is
+   *  the failure in words for people. */
   finish(
     row: TradeInRegistration,
     result: {
       status: TradeInRegistration["status"];
       precheck: boolean;
+      unreachable: boolean;
       reason: string;
       lastError: string;
       nextAttemptAt: Date | null;
@@ -523,8 +533,10 @@ export interface TradeInRegistrationStore {
   ): Promise<{ orderId: string; attempts: number }[]>;
   /** The trade-in id this session's browser last saw accepted, if any. */
   tradeInSeen(sessionId: string): Promise<string | null>;
-  /** Whether an attempt since `since` found the service unreachable (no connection): the
-   *  database remembers it, so every instance stops making shoppers wait for a while. */
+  /** Whether a queued registration's last attempt, finished at or after `since`, found the
+   *  service unreachable (finished with `unreachable: true`): the database remembers it, so
+   *  every instance stops making shoppers wait for a while. Reads the `unreachable` field,
+   *  never `lastError`'s words. */
   unreachableSince(since: Date): Promise<boolean>;
 }
 

@@ -117,6 +117,9 @@ describe("minimal shop adapter", () => {
       cart: "e30=",
       orderAmount: 1,
       customerId: null,
+      precheck: true,
+      attempts: 0,
+      unreachable: false,
     };
     const created = await Promise.all([
       miniTradeInStore.create({ ...row, status: "queued", nextAttemptAt: new Date() }),

@@ -9,9 +9,9 @@ import { changeOrder, placedOrder } from "./orders";
 // unique per order (INSERT … ON CONFLICT(orderId) DO NOTHING), claimed by a compare-and-set on
 // `attempts`.
 
-type Row = TradeInRegistration & { precheck: number | boolean };
+type Row = TradeInRegistration & { precheck: number | boolean; unreachable: number | boolean };
 const asRegistration = (row: Row | undefined): TradeInRegistration | null =>
-  row ? { ...row, precheck: Boolean(row.precheck) } : null;
+  row ? { ...row, precheck: Boolean(row.precheck), unreachable: Boolean(row.unreachable) } : null;
 const ms = (date: Date | null) => (date ? date.getTime() : null);
 
 export const miniTradeInStore: TradeInRegistrationStore = {
@@ -29,7 +29,8 @@ export const miniTradeInStore: TradeInRegistrationStore = {
         db()
           .prepare(
             `INSERT INTO registrations (id, orderId, sessionHash, cart, orderAmount, customerId,
-              status, nextAttemptAt, updatedAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+              status, precheck, attempts, unreachable, nextAttemptAt, updatedAt)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
              ON CONFLICT(orderId) DO NOTHING`,
           )
           .run(
@@ -40,6 +41,9 @@ export const miniTradeInStore: TradeInRegistrationStore = {
             row.orderAmount,
             row.customerId,
             row.status,
+            row.precheck ? 1 : 0,
+            row.attempts,
+            row.unreachable ? 1 : 0,
             ms(row.nextAttemptAt),
             Date.now(),
           ).changes === 1,
@@ -60,12 +64,13 @@ export const miniTradeInStore: TradeInRegistrationStore = {
     await transaction(() => {
       db()
         .prepare(
-          `UPDATE registrations SET status = ?, precheck = ?, reason = ?, lastError = ?,
-            nextAttemptAt = ?, response = ?, updatedAt = ? WHERE id = ?`,
+          `UPDATE registrations SET status = ?, precheck = ?, unreachable = ?, reason = ?,
+            lastError = ?, nextAttemptAt = ?, response = ?, updatedAt = ? WHERE id = ?`,
         )
         .run(
           result.status,
           result.precheck ? 1 : 0,
+          result.unreachable ? 1 : 0,
           result.reason,
           result.lastError,
           ms(result.nextAttemptAt),
@@ -104,8 +109,8 @@ export const miniTradeInStore: TradeInRegistrationStore = {
     return (
       db()
         .prepare(
-          `SELECT 1 FROM registrations WHERE status = 'queued' AND updatedAt >= ?
-           AND lastError LIKE 'network:%'`,
+          `SELECT 1 FROM registrations WHERE status = 'queued' AND unreachable = 1
+           AND updatedAt >= ?`,
         )
         .get(since.getTime()) !== undefined
     );

@@ -679,6 +679,9 @@ function tradeInDeps(host: ConformanceHost, client: TradeInClient, now = NOW): T
   return { store: host.tradeIns, client, now: () => now };
 }
 
+/** What a new registration row starts with (shop-ports.ts, TradeInRegistrationStore.create). */
+const NEW_REGISTRATION = { precheck: true, attempts: 0, unreachable: false } as const;
+
 const shopper = (cart: SeededCart) => ({ sessionId: cart.sessionId, salt: `salt-${randomUUID()}` });
 
 async function oneRegistrationPerOrder(host: ConformanceHost) {
@@ -708,6 +711,7 @@ async function oneRegistrationPerOrder(host: ConformanceHost) {
       orderAmount: other.order.total,
       customerId: null,
       status: "queued",
+      ...NEW_REGISTRATION,
       nextAttemptAt: NOW,
     }),
   );
@@ -724,6 +728,7 @@ async function oneClaimPerAttempt(host: ConformanceHost) {
     orderAmount: order.total,
     customerId: null,
     status: "queued",
+    ...NEW_REGISTRATION,
     nextAttemptAt: NOW,
   });
   expect(made).toBe(true);
@@ -804,6 +809,7 @@ async function retryRunnersClaimOnce(host: ConformanceHost) {
     orderAmount: notDue.order.total,
     customerId: null,
     status: "queued",
+    ...NEW_REGISTRATION,
     nextAttemptAt: new Date(LATER.getTime() + 60 * 60 * 1000),
   });
 

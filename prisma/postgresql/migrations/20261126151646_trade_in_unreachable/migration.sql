@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "TradeInRegistration" ADD COLUMN     "unreachable" BOOLEAN NOT NULL DEFAULT false;
+
