@@ -657,6 +657,7 @@ export function createPorts<Q>(
     status: row.status,
     precheck: row.precheck,
     attempts: row.attempts,
+    unreachable: row.unreachable,
   });
 
   const tradeIns: TradeInRegistrationStore = {
@@ -680,6 +681,10 @@ export function createPorts<Q>(
             orderAmount: row.orderAmount,
             customerId: row.customerId,
             status: row.status,
+            // Every field as given (shop-ports.ts create): no database default relied on.
+            precheck: row.precheck,
+            attempts: row.attempts,
+            unreachable: row.unreachable,
             nextAttemptAt: row.nextAttemptAt,
           })
           .onConflictDoNothing({ target: R.orderId })
@@ -701,11 +706,10 @@ export function createPorts<Q>(
     },
 
     async finish(row, result, change) {
-      const { unreachable, ...columns } = result as typeof result & { unreachable?: boolean };
       await transaction(async (q) => {
         await q
           .update(R)
-          .set({ ...columns, unreachable: unreachable ?? false, updatedAt: new Date() })
+          .set({ ...result, updatedAt: new Date() })
           .where(eq(R.id, row.id));
         if (!change) return;
         const [order] = await readOrders(q, eq(O.id, row.orderId), true);

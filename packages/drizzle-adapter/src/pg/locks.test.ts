@@ -95,6 +95,9 @@ describe.skipIf(!admin)("the PostgreSQL adapter's row locks", () => {
           orderAmount: 1,
           customerId: null,
           status: "queued",
+          precheck: true,
+          attempts: 0,
+          unreachable: false,
           nextAttemptAt: now,
         });
       }

@@ -240,6 +240,9 @@ export function adapterChecks(label: string, open: () => Promise<AdapterUnderTes
             orderAmount: 1,
             customerId: null,
             status: "queued",
+            precheck: true,
+            attempts: 0,
+            unreachable: false,
             nextAttemptAt: new Date(),
           }),
         ).toBe(true);
@@ -252,14 +255,13 @@ export function adapterChecks(label: string, open: () => Promise<AdapterUnderTes
           lastError: "network: connection refused",
           nextAttemptAt: new Date(),
         };
-        const reachable = { ...result, unreachable: false };
-        await t.adapter.tradeIns.finish(row, reachable, null);
+        await t.adapter.tradeIns.finish(row, { ...result, unreachable: false }, null);
         expect(await t.adapter.tradeIns.unreachableSince(since), "a 'network:' text alone").toBe(
           false,
         );
-        const unreachable = { ...result, lastError: "", unreachable: true };
-        await t.adapter.tradeIns.finish(row, unreachable, null);
+        await t.adapter.tradeIns.finish(row, { ...result, lastError: "", unreachable: true }, null);
         expect(await t.adapter.tradeIns.unreachableSince(since)).toBe(true);
+        expect((await t.adapter.tradeIns.find(orderId))?.unreachable, "find reads it").toBe(true);
         expect(await t.adapter.tradeIns.unreachableSince(new Date(Date.now() + 60_000))).toBe(
           false,
         );
