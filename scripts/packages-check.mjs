@@ -288,8 +288,9 @@ console.log(${JSON.stringify(id)} + ": " + Object.keys(m).length + " exports");`
   }
 }
 
-checkPackage(KIT);
-checkPackage(DRIZZLE_ADAPTER);
+// `node scripts/packages-check.mjs <package name>` checks that one package alone.
+const only = process.argv[2];
+for (const pkg of [KIT, DRIZZLE_ADAPTER]) if (!only || pkg.name === only) checkPackage(pkg);
 // The package's own manifest and the root's pin agree (a shop installs the version it names).
 const version = JSON.parse(readFileSync(path.join(root, KIT.dir, "package.json"), "utf8")).version;
 // (The Drizzle adapter is not a dependency of this shop yet: nothing of the root pins it.)
