@@ -190,6 +190,7 @@ export async function seedPendingServicePayOrder(
   ]);
   const order = await servicePayDeps().store.transaction((tx) =>
     createServicePayOrder(tx, {
+      status: "pending",
       sessionId: session.sessionId,
       customerId: null,
       details: serviceCheckoutSchema.parse(CHECKOUT),

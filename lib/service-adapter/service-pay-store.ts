@@ -306,16 +306,26 @@ function servicePayTx(tx: Tx, postgres: boolean): StoredNotificationTx {
       await tx.serviceCheckout.deleteMany({ where: { cartId } });
     },
 
-    async createPendingOrder({ sessionId, customerId, details, valuation, shopBaseUrl, note }) {
+    async createPendingOrder({
+      status,
+      sessionId,
+      customerId,
+      details,
+      valuation,
+      shopBaseUrl,
+      note,
+    }) {
       const { shippingMethod } = details;
       if (!isShippingMethodId(shippingMethod)) return null;
+      // The kit writes only statuses it got from this shop's rules (orderStatusRules).
+      if (!isOrderStatus(status)) throw new Error(`not a status of this shop: ${status}`);
       try {
         return await createOrderFromCart(tx, {
           sessionId,
           customerId,
           input: { ...details, shippingMethod, paymentMethod: "service_pay" },
           shopBaseUrl,
-          status: "pending",
+          status,
           valuation: valuationColumns(valuation),
           note: valuationNoteOnCreation(note, valuation),
         });

@@ -37,9 +37,6 @@ export function createPrismaTokenStore(
       // Upsert: the first login creates the row, every refresh replaces it in one statement.
       await db.serviceToken.upsert({ where: { id }, create: { id, ...sealed }, update: sealed });
     },
-    async clear() {
-      await db.serviceToken.deleteMany({ where: { id } });
-    },
     acquireRenewalLease: (holder, ttlMs) => leases.acquire(leaseName, holder, ttlMs),
     releaseRenewalLease: (holder) => leases.release(leaseName, holder),
   };

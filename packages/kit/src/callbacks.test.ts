@@ -60,3 +60,42 @@ describe("callbacks over the SessionIdentity port", () => {
     expect(sessions).toEqual(["sid-1"]);
   });
 });
+
+describe("purchase data's delivery line", () => {
+  it("takes a delivery method the shop looks up asynchronously (rates not preloaded)", async () => {
+    const shop: ShopperSource = {
+      ...shopWith([]),
+      openCart: async (id) => ({
+        id: `cart-of-${id}`,
+        currency: "EUR",
+        items: [
+          {
+            productId: "p1",
+            name: "Phone",
+            description: "",
+            url: "http://shop.test/p1",
+            quantity: 1,
+            price: 10_000,
+            tax: 2_300,
+          },
+        ],
+      }),
+      shippingMethod: async (id, currency) => {
+        await Promise.resolve();
+        const price = currency === "EUR" ? 495 : 0;
+        return { id, name: "Standard delivery", price, url: "http://shop.test/delivery" };
+      },
+    };
+    const { purchase } = await purchaseDataFor(
+      { shop, identity: identity("sid-2", "salt-2") },
+      request,
+      "http://shop.test",
+    );
+    expect(purchase?.shipping.method).toEqual({
+      id: "standard",
+      name: "Standard delivery",
+      price: 495,
+    });
+    expect(purchase?.cart.total).toBe(10_000 + 2_300 + 495);
+  });
+});

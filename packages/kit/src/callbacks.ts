@@ -87,7 +87,7 @@ async function purchaseDataOf(
   // The delivery the shopper chose at checkout (kept before openPayment()), else the default:
   // a line of the Cart, so the service's window and charge include it
   // (docs/decisions/delivery-in-the-cart.md).
-  const delivery = shop.shippingMethod(
+  const delivery = await shop.shippingMethod(
     details?.shippingMethod ?? shop.defaultShippingMethod,
     lines.currency,
   );

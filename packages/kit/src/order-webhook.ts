@@ -216,6 +216,7 @@ export async function createOrderOnWebhook(
       const kept = await tx.loadCheckout(cartId);
       if (!kept || (await tx.openCartId(kept.sessionId)) !== cartId) return result;
       const order = await createServicePayOrder(tx, {
+        status: deps.statuses.forServiceStatus.pending,
         sessionId: kept.sessionId,
         customerId: kept.customerId,
         details: kept.details,

@@ -145,6 +145,7 @@ export async function createServicePendingOrder(
         return { ok: true, mode, created: false, cartId, orderId: null, number: null };
       }
       const order = await createServicePayOrder(tx, {
+        status: deps.statuses.forServiceStatus.pending,
         sessionId: params.sessionId,
         customerId: params.customerId,
         details,

@@ -12,6 +12,7 @@ export * from "./callbacks.js";
 export * from "./card-trade-in.js";
 export * from "./client.js";
 export * from "./config.js";
+export * from "./guest-identity.js";
 export * from "./http.js";
 export * from "./inspector-feed.js";
 export * from "./integration-log.js";

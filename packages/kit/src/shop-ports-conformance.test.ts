@@ -351,9 +351,6 @@ function naiveHost(): ConformanceHost {
       async save(next) {
         tokens = { ...next };
       },
-      async clear() {
-        tokens = null;
-      },
       async acquireRenewalLease(holder, ttlMs) {
         const now = Date.now();
         const free = !lease || lease.until <= now || lease.holder === holder;

@@ -80,7 +80,6 @@ export interface StoredTokens {
 export interface TokenStore {
   load(): Promise<StoredTokens | null>;
   save(tokens: StoredTokens): Promise<void>;
-  clear(): Promise<void>;
   /**
    * Takes the one renewal lease shared by every server instance for `ttlMs`, unless another
    * holder has it and it has not expired: true when `holder` now holds it. The token manager
@@ -260,7 +259,7 @@ export interface ServicePayTx {
   /** Forgets the details kept for a cart (the shopper gave up the payment). */
   dropCheckout(cartId: string): Promise<void>;
   /**
-   * Moves the session's open cart into a new `pending` Service Pay order with these details
+   * Moves the session's open cart into a new Service Pay order in `status` with these details
    * and the valuation kept at payment start (items, amounts and shipping fixed now). Null when
    * the cart is empty or no longer open.
    * Unique key: `Order.cartId`. Two instances creating the order of one cart at the same moment
@@ -269,6 +268,9 @@ export interface ServicePayTx {
    * Without it the cart gets two orders and the payment is applied to either one.
    */
   createPendingOrder(params: {
+    /** The status to write: the host's name for the contract's `pending`
+     *  (OrderStatusRules.forServiceStatus.pending). */
+    status: string;
     sessionId: string;
     customerId: string | null;
     details: CheckoutDetails;
@@ -304,9 +306,9 @@ export interface ServicePayTx {
   hasWaitingNotification(cartId: string): Promise<boolean>;
   /**
    * The order a notification names: by the service's order id first, else by cart id, LOCKED.
-   * Unique keys: `Order.serviceOrderId` and `Order.cartId`, so each names at most one order;
-   * without them a notification could pick either of two orders and pay the wrong one.
-   * until the transaction ends. Two notifications for one order may be handled at the same
+   * The order stays locked until the transaction ends. Unique keys: `Order.serviceOrderId` and
+   * `Order.cartId`, so each names at most one order; without them a notification could pick
+   * either of two orders and pay the wrong one. Two notifications for one order may be handled at the same
    * moment (contract, Events › Webhook: deliveries repeat and arrive out of order), and the
    * change is planned from the status read here, so a second transaction must wait here until
    * the first commits, then read what it wrote; never plan from a status about to be replaced.
@@ -456,7 +458,7 @@ export interface ShopperSource {
    * A delivery method in the cart's currency: purchase data's shipping.method, and the Cart's
    * delivery line, so the service charges it (docs/decisions/delivery-in-the-cart.md).
    */
-  shippingMethod(id: string, currency: string): DeliveryCharge;
+  shippingMethod(id: string, currency: string): DeliveryCharge | Promise<DeliveryCharge>;
   /** The delivery method purchase data shows before the shopper chose one. */
   defaultShippingMethod: string;
 }

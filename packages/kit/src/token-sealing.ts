@@ -23,10 +23,25 @@ const TAG_BYTES = 16;
 export const TOKEN_KEY_MIN_LENGTH = 32;
 
 export function createTokenSealer(secret: string): TokenSealer {
+  return createSealer(secret, {
+    purpose: "service-tokens-at-rest/v1",
+    setting: "SERVICE_TOKEN_KEY",
+  });
+}
+
+/**
+ * AES-256-GCM under a key derived (HKDF-SHA256) from `secret` for one `purpose`, so one secret
+ * gives unrelated keys to unrelated uses (the tokens at rest, the guest cookie). `setting` names
+ * the environment variable in the error a short secret gets.
+ */
+export function createSealer(
+  secret: string,
+  { purpose, setting }: { purpose: string; setting: string },
+): TokenSealer {
   if (secret.length < TOKEN_KEY_MIN_LENGTH) {
-    throw new Error(`SERVICE_TOKEN_KEY must be at least ${TOKEN_KEY_MIN_LENGTH} characters`);
+    throw new Error(`${setting} must be at least ${TOKEN_KEY_MIN_LENGTH} characters`);
   }
-  const key = Buffer.from(hkdfSync("sha256", secret, "", "service-tokens-at-rest/v1", 32));
+  const key = Buffer.from(hkdfSync("sha256", secret, "", purpose, 32));
   return {
     seal(field, plain) {
       const iv = randomBytes(IV_BYTES);

@@ -33,6 +33,7 @@ async function pendingOrder(sessionId: string) {
   await transaction(() => addToCart(sessionId, "phone"));
   return store.transaction((tx) =>
     tx.createPendingOrder({
+      status: "awaiting_payment",
       sessionId,
       customerId: null,
       details,
@@ -79,6 +80,7 @@ describe("minimal shop adapter", () => {
     expect(first?.status).toBe("awaiting_payment");
     const again = await store.transaction((tx) =>
       tx.createPendingOrder({
+        status: "awaiting_payment",
         sessionId: "s1",
         customerId: null,
         details,

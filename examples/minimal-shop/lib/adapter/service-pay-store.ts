@@ -106,7 +106,7 @@ const tx: ServicePayTx = {
   async dropCheckout(cartId) {
     db().prepare("DELETE FROM checkouts WHERE cartId = ?").run(cartId);
   },
-  async createPendingOrder({ sessionId, customerId, details, valuation, note }) {
+  async createPendingOrder({ status, sessionId, customerId, details, valuation, note }) {
     const v = valuationOf(valuation);
     const found = v.valuationState
       ? `accepted valuation ${v.valuationState} (${v.valuationNote ?? ""})`
@@ -117,7 +117,7 @@ const tx: ServicePayTx = {
       email: details.email,
       details,
       paymentMethod: "service_pay",
-      status: "awaiting_payment",
+      status,
       valuation: v,
       note: `${note}; ${found}`,
       productUrl,

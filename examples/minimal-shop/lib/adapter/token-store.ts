@@ -51,9 +51,6 @@ export function miniTokenStore(sealer: TokenSealer): TokenStore {
           ),
       );
     },
-    async clear() {
-      await transaction(() => db().prepare("DELETE FROM tokens WHERE id = ?").run(ID));
-    },
     async acquireRenewalLease(holder, ttlMs) {
       const now = Date.now();
       return transaction(

@@ -16,10 +16,6 @@ export class MemoryTokenStore implements TokenStore {
     this.tokens = { ...tokens };
   }
 
-  async clear() {
-    this.tokens = null;
-  }
-
   private lease: { holder: string; until: number } | null = null;
 
   /** Every call, in order, so tests can see who waited for the lease. */

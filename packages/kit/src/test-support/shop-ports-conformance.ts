@@ -376,6 +376,7 @@ async function rollsBackWhole(host: ConformanceHost) {
         valuation: NOT_LOOKED_UP,
       });
       const order = await createServicePayOrder(tx, {
+        status: host.statuses.forServiceStatus.pending,
         sessionId: cart.sessionId,
         customerId: null,
         details: cart.details,
