@@ -105,7 +105,8 @@ export interface CreateOrderParams {
 export interface NewOrderColumns extends AcceptedValuation {
   sessionId: string;
   customerId: string | null;
-  /** The shop's status for the contract's `pending` (statuses.forServiceStatus.pending). */
+  /** The status the kit hands createPendingOrder: the shop's name for the contract's `pending`
+   *  (statuses.forServiceStatus.pending). */
   status: string;
   paymentMethod: "service_pay";
   tradeInDiscount: 0;

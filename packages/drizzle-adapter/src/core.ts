@@ -357,9 +357,16 @@ export function createPorts<Q>(
         await q.delete(C).where(eq(C.cartId, cartId));
       },
 
-      async createPendingOrder({ sessionId, customerId, details, valuation, shopBaseUrl, note }) {
+      async createPendingOrder({
+        status,
+        sessionId,
+        customerId,
+        details,
+        valuation,
+        shopBaseUrl,
+        note,
+      }) {
         const v = valuationOf(valuation);
-        const status = statuses.forServiceStatus.pending;
         const found = v.valuationState
           ? `accepted valuation ${v.valuationState} (${v.valuationNote ?? ""})`
           : "no accepted valuation was looked up at payment start";
@@ -612,9 +619,6 @@ export function createPorts<Q>(
           .values({ id: tokenId, ...data })
           .onConflictDoUpdate({ target: T.id, set: data }),
       );
-    },
-    async clear() {
-      await dialect.outside((q) => q.delete(T).where(eq(T.id, tokenId)));
     },
     async acquireRenewalLease(holder, ttlMs) {
       // One statement: inserted when no one ever held it, else taken only if expired or already

@@ -147,6 +147,7 @@ export function adapterChecks(label: string, open: () => Promise<AdapterUnderTes
             const changed = { ...details, email: "changed@example.com" };
             await tx.saveCheckout({ cartId, sessionId, customerId: null, details: changed });
             return tx.createPendingOrder({
+              status: testShopStatuses.forServiceStatus.pending,
               sessionId,
               customerId: null,
               details,
