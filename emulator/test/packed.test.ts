@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -123,4 +124,57 @@ describe("the packed emulator", () => {
       /exited with 2[\s\S]*not a valid snapshot/,
     );
   });
+
+  it("runs the readiness report as `service-emulator readiness`, with its exit codes", async () => {
+    const emulator = await start();
+    const readiness = (...args: string[]) =>
+      runPacked(["readiness", "--url", emulator.url, ...args]);
+    const fresh = await readiness();
+    expect(fresh.code, fresh.output).toBe(0);
+    expect(fresh.output).toContain("Go-live readiness of m_demo");
+    expect(fresh.output).toContain("Ready: no rule fails.");
+    // Nothing exercised yet: --strict fails, naming the rules, until --explain gives each a reason.
+    const strict = await readiness("--strict");
+    expect(strict.code, strict.output).toBe(1);
+    const report = (await (await fetch(`${emulator.url}/__emulator/readiness`)).json()) as {
+      groups: { rules: { id: string; verdict: string }[] }[];
+    };
+    const unexercised = report.groups
+      .flatMap((g) => g.rules)
+      .filter((r) => r.verdict === "not_exercised")
+      .map((r) => r.id);
+    expect(unexercised.length).toBeGreaterThan(0);
+    expect(strict.output).toContain(`Not ready: ${unexercised.join(", ")}`);
+    const explain = path.join(dir, "explain.json");
+    await writeFile(
+      explain,
+      JSON.stringify(Object.fromEntries(unexercised.map((id) => [id, "a fresh emulator"]))),
+    );
+    const explained = await readiness("--strict", "--explain", explain);
+    expect(explained.code, explained.output).toBe(0);
+    expect(await stop(emulator)).toBe(0);
+    // No emulator there any more, and wrong arguments: 2, no report.
+    const gone = await readiness();
+    expect(gone.code, gone.output).toBe(2);
+    expect(gone.output).toContain("Cannot read the readiness report");
+    const wrong = await runPacked(["readiness", "--stricter"]);
+    expect(wrong.code, wrong.output).toBe(2);
+    expect(wrong.output).toContain("Usage: service-emulator readiness");
+  });
 });
+
+/** Runs the installed tool to its end: its exit code and everything it printed. */
+function runPacked(args: string[]): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, args, { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (chunk) => {
+      output += chunk;
+    });
+    child.stderr.on("data", (chunk) => {
+      output += chunk;
+    });
+    child.once("error", reject);
+    child.once("close", (code) => resolve({ code, output }));
+  });
+}
