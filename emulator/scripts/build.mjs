@@ -1,5 +1,6 @@
-// Builds the emulator as one self-contained file, emulator/dist/cli.js: emulator/src/main.ts
-// with every JavaScript dependency (hono, @hono/node-server, zod) bundled in and the browser SDK
+// Builds the emulator as one self-contained file, emulator/dist/cli.js: emulator/src/bin.ts (the
+// emulator, main.ts, and its `readiness` subcommand, readiness/command.ts) with every JavaScript
+// dependency (hono, @hono/node-server, zod) bundled in and the browser SDK
 // (emulator/sdk) prebuilt into it, so the packed tool runs with Node alone — no runtime
 // dependencies, no esbuild, no TypeScript. `node emulator/scripts/build.mjs` (or
 // `npm run emulator:pack`, which also packs it). Uses esbuild from the root node_modules.
@@ -52,7 +53,7 @@ export async function buildEmulator() {
   await rm(CLI, { force: true });
   await mkdir(DIST, { recursive: true });
   const result = await build({
-    entryPoints: [path.join(EMULATOR, "src/main.ts")],
+    entryPoints: [path.join(EMULATOR, "src/bin.ts")],
     outfile: CLI,
     bundle: true,
     format: "esm",

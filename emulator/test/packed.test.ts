@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -123,4 +124,47 @@ describe("the packed emulator", () => {
       /exited with 2[\s\S]*not a valid snapshot/,
     );
   });
+
+  it("runs the readiness report as `service-emulator readiness`, with its exit codes", async () => {
+    // Its arguments and every exit code are command.test.ts's (the same command.ts); here the
+    // three codes from the installed bin against a fresh emulator: nothing exercised, none fails.
+    const emulator = await start();
+    const [fresh, strict, wrong] = await Promise.all([
+      runPacked(["readiness", "--url", emulator.url]),
+      runPacked(["readiness", "--url", emulator.url, "--strict"]),
+      runPacked(["readiness", "--url", emulator.url, "--stricter"]),
+    ]);
+    expect(fresh.code, fresh.output).toBe(0);
+    expect(fresh.output).toContain("Go-live readiness of m_demo");
+    expect(fresh.output).toContain("Ready: no rule fails.");
+    const report = (await (await fetch(`${emulator.url}/__emulator/readiness`)).json()) as {
+      groups: { rules: { id: string; verdict: string }[] }[];
+    };
+    const unexercised = report.groups
+      .flatMap((g) => g.rules)
+      .filter((r) => r.verdict === "not_exercised")
+      .map((r) => r.id);
+    expect(unexercised.length).toBeGreaterThan(0);
+    expect(strict.code, strict.output).toBe(1);
+    expect(strict.output).toContain(`Not ready: ${unexercised.join(", ")}`);
+    expect(wrong.code, wrong.output).toBe(2);
+    expect(wrong.output).toContain("Usage: service-emulator readiness");
+    expect(await stop(emulator)).toBe(0);
+  });
 });
+
+/** Runs the installed tool to its end: its exit code and everything it printed. */
+function runPacked(args: string[]): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, args, { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (chunk) => {
+      output += chunk;
+    });
+    child.stderr.on("data", (chunk) => {
+      output += chunk;
+    });
+    child.once("error", reject);
+    child.once("close", (code) => resolve({ code, output }));
+  });
+}

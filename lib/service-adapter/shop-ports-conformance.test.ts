@@ -4,11 +4,20 @@ import { type ConformanceHost, runShopPortsConformance } from "@service-integrat
 import { serviceCheckoutSchema } from "@/lib/shop/checkout-input";
 import { shippingPrice } from "@/lib/shop/shipping";
 import { openTestDatabase } from "@/test-support/test-db";
-import { CHECKOUT, TEST_ENV } from "@/test-support/test-shop";
+import {
+  CHECKOUT,
+  newSession,
+  SHOPPER_ADDRESS,
+  seedCustomer,
+  sessionCookie,
+  TEST_ENV,
+} from "@/test-support/test-shop";
+import { shopSessionIdentity } from "./request-session";
 import { createServiceOrderStore } from "./service-order-store";
 import { createServicePayStore, shopOrderStatuses } from "./service-pay-store";
+import { createShopperSource } from "./shopper-source";
 import { createPrismaTokenStore } from "./token-store";
-import { createTradeInStore } from "./trade-in-store";
+import { createTradeInStore, recordTradeInSeen } from "./trade-in-store";
 
 // The shop's Prisma adapter against the kit's conformance suite: every check on a fresh,
 // migrated database (SQLite; PostgreSQL with TEST_DATABASE=postgresql).
@@ -39,6 +48,24 @@ async function prismaHost(): Promise<ConformanceHost> {
     orders: createServiceOrderStore(db),
     tradeIns: createTradeInStore(db),
     tokens: createPrismaTokenStore(db, createTokenSealer(TEST_ENV.SERVICE_TOKEN_KEY)),
+    identity: shopSessionIdentity,
+    shopper: createShopperSource(db),
+    async issueSession(customerId) {
+      // The sealed shop_session cookie, as the proxy issues it and sign-in keeps it.
+      const identity = newSession(customerId);
+      return { cookie: await sessionCookie(identity), identity };
+    },
+    async seedCustomer() {
+      const row = await seedCustomer(db);
+      return {
+        id: row.id,
+        email: row.email,
+        givenName: row.given_name,
+        familyName: row.family_name,
+        address: SHOPPER_ADDRESS,
+      };
+    },
+    recordTradeInSeen: (sessionId, tradeInId) => recordTradeInSeen(db, sessionId, tradeInId),
     async seedOpenCart() {
       const sessionId = randomUUID();
       await db.cart.create({

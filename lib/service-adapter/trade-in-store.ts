@@ -31,6 +31,24 @@ export async function loadOrderWithItems(
   return { ...order, delivery };
 }
 
+/**
+ * Records the trade-in this session's browser saw accepted (POST /api/service/trade-in-seen): one
+ * row per session, the last one seen. tradeInSeen reads it back.
+ */
+export async function recordTradeInSeen(
+  db: Pick<Db, "sessionTradeIn">,
+  sessionId: string,
+  tradeInId: string,
+  now = new Date(),
+): Promise<void> {
+  const data = { tradeInId, seenAt: now };
+  await db.sessionTradeIn.upsert({
+    where: { sessionId },
+    create: { sessionId, ...data },
+    update: data,
+  });
+}
+
 function asRegistration(
   row: Omit<TradeInRegistration, "status"> & { status: string },
 ): TradeInRegistration {

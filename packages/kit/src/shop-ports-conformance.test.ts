@@ -1,11 +1,14 @@
 import { describe, expect, it } from "vitest";
+import { NOT_LOOKED_UP } from "./accepted-valuation.js";
 import type {
   CheckoutDetails,
   KeptCheckout,
   NotificationOutcome,
   OrderStatusRules,
   PlacedOrder,
+  ShopCustomer,
   ShopOrder,
+  ShopperIdentity,
   StoredTokens,
   TradeInRegistration,
   WaitingNotification,
@@ -96,7 +99,13 @@ function naiveHost(): ConformanceHost {
   const history = new Map<string, string[]>();
   const notifications: StoredNotification[] = [];
   const checkouts = new Map<string, KeptCheckout>();
-  const registrations: (TradeInRegistration & { nextAttemptAt: Date | null })[] = [];
+  const registrations: (TradeInRegistration & {
+    nextAttemptAt: Date | null;
+    lastError?: string;
+    updatedAt?: Date;
+  })[] = [];
+  const customers = new Map<string, ShopCustomer>();
+  const seen = new Map<string, string>();
   let tokens: StoredTokens | null = null;
   let lease: { holder: string; until: number } | null = null;
 
@@ -319,7 +328,9 @@ function naiveHost(): ConformanceHost {
             status: result.status,
             precheck: result.precheck,
             unreachable: result.unreachable,
+            lastError: result.lastError,
             nextAttemptAt: result.nextAttemptAt,
+            updatedAt: new Date(),
           });
         }
         const order = orders.find((o) => o.id === row.orderId);
@@ -337,12 +348,61 @@ function naiveHost(): ConformanceHost {
         for (const row of rows) row.nextAttemptAt = until;
         return rows.map((r) => ({ orderId: r.orderId, attempts: r.attempts }));
       },
-      async tradeInSeen() {
-        return null;
+      async tradeInSeen(sessionId) {
+        return seen.get(sessionId) ?? null;
       },
-      async unreachableSince() {
-        return false;
+      async unreachableSince(since) {
+        return registrations.some(
+          (r) => r.status === "queued" && r.unreachable && (r.updatedAt ?? 0) >= since,
+        );
       },
+    },
+    // The session: the identity as JSON in a `naive` cookie (sealing is the host's business).
+    identity: {
+      async ofRequest(request) {
+        const value = (request.headers.get("cookie") ?? "")
+          .split(";")
+          .map((part) => part.trim())
+          .find((part) => part.startsWith("naive="))
+          ?.slice("naive=".length);
+        return value ? (JSON.parse(decodeURIComponent(value)) as ShopperIdentity) : null;
+      },
+    },
+    async issueSession(customerId) {
+      const identity: ShopperIdentity = {
+        sessionId: newId("session"),
+        salt: newId("salt"),
+        ...(customerId ? { customerId } : {}),
+      };
+      return { cookie: `naive=${encodeURIComponent(JSON.stringify(identity))}`, identity };
+    },
+    shopper: {
+      async customer(customerId) {
+        return customers.get(customerId) ?? null;
+      },
+      async openCart(sessionId) {
+        const cart = openCart(sessionId);
+        return cart ? { id: cart.id, currency: "EUR", items: [LINE] } : null;
+      },
+      async loadCheckout(cartId) {
+        return checkouts.get(cartId) ?? null;
+      },
+      shippingMethod: () => DELIVERY,
+      defaultShippingMethod: DELIVERY.id,
+    },
+    async seedCustomer() {
+      const customer: ShopCustomer = {
+        id: newId("customer"),
+        email: "ada@example.com",
+        givenName: "Ada",
+        familyName: "Lovelace",
+        address: ADDRESS,
+      };
+      customers.set(customer.id, customer);
+      return { ...customer };
+    },
+    async recordTradeInSeen(sessionId, tradeInId) {
+      seen.set(sessionId, tradeInId);
     },
     tokens: {
       async load() {
@@ -406,6 +466,23 @@ describe("the shop-ports conformance suite against a naive host", () => {
     await expect(run(key)).rejects.toThrow(why);
   });
 
+  it.each([
+    "session-identity",
+    "shopper-customer",
+    "shopper-open-cart",
+    "shopper-delivery",
+    "shopper-checkout",
+    "drop-checkout",
+    "resave-checkout",
+    "trade-in-seen",
+    "typed-unreachable",
+  ])(
+    "passes %s, which it gets right (so each broken host below fails for its one mistake)",
+    async (key) => {
+      await expect(run(key)).resolves.toBeUndefined();
+    },
+  );
+
   it("passes what it gets right one call at a time: an early notification applied when the order is created", async () => {
     await expect(run("early-notification")).resolves.toBeUndefined();
   });
@@ -414,5 +491,261 @@ describe("the shop-ports conformance suite against a naive host", () => {
     const all = shopPortsConformanceChecks(async () => naiveHost());
     expect(new Set(all.map((c) => c.key)).size).toBe(all.length);
     expect(new Set(all.map((c) => c.name)).size).toBe(all.length);
+  });
+});
+
+/** The check `key` run against the naive host with one more mistake, made by `breakIt`. */
+function runBroken(key: string, breakIt: (host: ConformanceHost) => void): Promise<void> {
+  const check = shopPortsConformanceChecks(async () => {
+    const host = naiveHost();
+    breakIt(host);
+    return host;
+  }).find((c) => c.key === key);
+  if (!check) throw new Error(`no check ${key}`);
+  return check.run();
+}
+
+describe("each check the naive host passes fails against a host that breaks it", () => {
+  it.each<[string, string, (host: ConformanceHost) => void, RegExp]>([
+    [
+      "session-identity",
+      "an anonymous request is given a new session",
+      (host) => {
+        const { ofRequest } = host.identity;
+        host.identity = {
+          ofRequest: async (request) =>
+            (await ofRequest(request)) ?? { sessionId: "fresh", salt: "fresh" },
+        };
+      },
+      /without the shopper's cookie/,
+    ],
+    [
+      "session-identity",
+      "every read renews the salt",
+      (host) => {
+        const { ofRequest } = host.identity;
+        let reads = 0;
+        host.identity = {
+          ofRequest: async (request) => {
+            const who = await ofRequest(request);
+            reads += 1;
+            return who && { ...who, salt: `${who.salt}-${reads}` };
+          },
+        };
+      },
+      /the identity the host issued|read twice/,
+    ],
+    [
+      "session-identity",
+      "the signed-in customer is dropped",
+      (host) => {
+        const { ofRequest } = host.identity;
+        host.identity = {
+          ofRequest: async (request) => {
+            const who = await ofRequest(request);
+            return who && { sessionId: who.sessionId, salt: who.salt };
+          },
+        };
+      },
+      /the signed-in customer's identity/,
+    ],
+    [
+      "shopper-customer",
+      "an unknown customer is given a guest",
+      (host) => {
+        const { customer } = host.shopper;
+        host.shopper.customer = async (id) =>
+          (await customer(id)) ?? {
+            id,
+            email: "guest@example.com",
+            givenName: "",
+            familyName: "",
+            address: null,
+          };
+      },
+      /an unknown customer/,
+    ],
+    [
+      "shopper-open-cart",
+      "a line's unit price is not whole cents (tax-inclusive price divided back)",
+      (host) => {
+        const { openCart } = host.shopper;
+        host.shopper.openCart = async (sessionId, base) => {
+          const cart = await openCart(sessionId, base);
+          return (
+            cart && { ...cart, items: cart.items.map((i) => ({ ...i, price: i.price / 1.23 })) }
+          );
+        };
+      },
+      /unit price must be a whole number of cents/,
+    ],
+    [
+      "shopper-open-cart",
+      "a line's tax is left out",
+      (host) => {
+        const { openCart } = host.shopper;
+        host.shopper.openCart = async (sessionId, base) => {
+          const cart = await openCart(sessionId, base);
+          return cart && { ...cart, items: cart.items.map((i) => ({ ...i, tax: 0 })) };
+        };
+      },
+      /the lines and delivery owe seedOpenCart's `owes`/,
+    ],
+    [
+      "shopper-open-cart",
+      "the cart is still given once it became an order",
+      (host) => {
+        const first = new Map<string, Awaited<ReturnType<typeof host.shopper.openCart>>>();
+        const { openCart } = host.shopper;
+        host.shopper.openCart = async (sessionId, base) => {
+          const cart = (await openCart(sessionId, base)) ?? first.get(sessionId) ?? null;
+          if (cart) first.set(sessionId, cart);
+          return cart;
+        };
+      },
+      /the cart is an order: no open cart/,
+    ],
+    [
+      "shopper-delivery",
+      "the delivery is priced in another currency",
+      (host) => {
+        const { shippingMethod } = host.shopper;
+        host.shopper.shippingMethod = async (id, currency) => {
+          const charge = await shippingMethod(id, currency);
+          return { ...charge, price: Math.round(charge.price * 1.08) };
+        };
+      },
+      /what the order charged for it/,
+    ],
+    [
+      "shopper-delivery",
+      "the default delivery is one shippingMethod does not know",
+      (host) => {
+        host.shopper.defaultShippingMethod = "express";
+      },
+      /defaultShippingMethod is a delivery shippingMethod knows/,
+    ],
+    [
+      "shopper-checkout",
+      "the shopper source reads the details from somewhere else",
+      (host) => {
+        host.shopper.loadCheckout = async () => null;
+      },
+      /what the Service Pay store reads/,
+    ],
+    [
+      "drop-checkout",
+      "dropCheckout forgets nothing",
+      (host) => {
+        const { transaction } = host.servicePay;
+        host.servicePay.transaction = (fn) =>
+          transaction((tx) => fn({ ...tx, dropCheckout: async () => {} }));
+      },
+      /loadCheckout once dropped/,
+    ],
+    [
+      "drop-checkout",
+      "dropping what is not kept throws",
+      (host) => {
+        const { transaction } = host.servicePay;
+        host.servicePay.transaction = (fn) =>
+          transaction((tx) =>
+            fn({
+              ...tx,
+              dropCheckout: async (cartId) => {
+                if (!(await tx.loadCheckout(cartId))) throw new Error("nothing kept to drop");
+                await tx.dropCheckout(cartId);
+              },
+            }),
+          );
+      },
+      /nothing kept to drop/,
+    ],
+    [
+      "resave-checkout",
+      "a re-save keeps the first keptAt",
+      (host) => {
+        const { transaction } = host.servicePay;
+        host.servicePay.transaction = (fn) =>
+          transaction((tx) =>
+            fn({
+              ...tx,
+              saveCheckout: async (kept) => {
+                const first = await tx.loadCheckout(kept.cartId);
+                await tx.saveCheckout(kept);
+                const saved = await tx.loadCheckout(kept.cartId);
+                if (first && saved) saved.keptAt = first.keptAt;
+              },
+            }),
+          );
+      },
+      /keptAt refreshed by the re-save/,
+    ],
+    [
+      "resave-checkout",
+      "a re-save without a valuation forgets the kept one",
+      (host) => {
+        const { transaction } = host.servicePay;
+        host.servicePay.transaction = (fn) =>
+          transaction((tx) =>
+            fn({
+              ...tx,
+              saveCheckout: (kept) => tx.saveCheckout({ valuation: NOT_LOOKED_UP, ...kept }),
+            }),
+          );
+      },
+      /the kept valuation, the re-save omitting it/,
+    ],
+    [
+      "trade-in-seen",
+      "tradeInSeen gives the latest trade-in seen by anyone",
+      (host) => {
+        const { recordTradeInSeen } = host;
+        let latest: string | null = null;
+        host.recordTradeInSeen = async (sessionId, tradeInId) => {
+          latest = tradeInId;
+          await recordTradeInSeen?.(sessionId, tradeInId);
+        };
+        host.tradeIns.tradeInSeen = async (sessionId) =>
+          sessionId.startsWith("unknown-") ? null : latest;
+      },
+      /only for that session/,
+    ],
+    [
+      "typed-unreachable",
+      "unreachableSince reads lastError's words",
+      (host) => {
+        const rows: { lastError: string; at: Date }[] = [];
+        const { finish } = host.tradeIns;
+        host.tradeIns.finish = async (row, result, change) => {
+          rows.push({ lastError: result.lastError, at: new Date() });
+          await finish(row, result, change);
+        };
+        host.tradeIns.unreachableSince = async (since) =>
+          rows.some((r) => r.lastError.startsWith("network:") && r.at >= since);
+      },
+      /reads like a network failure/,
+    ],
+    [
+      "typed-unreachable",
+      "finish does not keep `unreachable`",
+      (host) => {
+        const { finish } = host.tradeIns;
+        host.tradeIns.finish = (row, result, change) =>
+          finish(row, { ...result, unreachable: false }, change);
+      },
+      /the row says so/,
+    ],
+    [
+      "typed-unreachable",
+      "unreachableSince ignores `since`",
+      (host) => {
+        const { unreachableSince } = host.tradeIns;
+        host.tradeIns.unreachableSince = () => unreachableSince(new Date(0));
+      },
+      /none finished after `since`/,
+    ],
+  ])("%s fails when %s", async (key, _mistake, breakIt, why) => {
+    await expect(runBroken(key, breakIt)).rejects.toThrow(why);
   });
 });

@@ -3,6 +3,7 @@ import { errorJson, internalError, json } from "@service-integration/kit/server"
 import { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import { readSessionJson } from "@/lib/service-adapter/route-input";
+import { recordTradeInSeen } from "@/lib/service-adapter/trade-in-store";
 
 // POST /api/service/trade-in-seen { tradein_id }: the page tells the shop which trade-in the SDK
 // showed as accepted (event service-valuation-updated, or the checkout's payment option details),
@@ -19,13 +20,7 @@ export async function POST(request: Request): Promise<Response> {
       invalid: () => errorJson(400, "bad_request", "tradein_id must be a string."),
     });
     if (!input.ok) return input.response;
-    const { session } = input;
-    const data = { tradeInId: input.data.tradein_id, seenAt: new Date() };
-    await getDb().sessionTradeIn.upsert({
-      where: { sessionId: session.sessionId },
-      create: { sessionId: session.sessionId, ...data },
-      update: data,
-    });
+    await recordTradeInSeen(getDb(), input.session.sessionId, input.data.tradein_id);
     return json({ ok: true });
   } catch (error) {
     return internalError("trade-in-seen", error);

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { NOT_LOOKED_UP } from "../accepted-valuation.js";
 import {
   applyTradeInAfterCardPayment,
@@ -8,7 +8,8 @@ import {
   type TradeInClient,
   type TradeInDeps,
 } from "../card-trade-in.js";
-import { ServiceApiError } from "../errors.js";
+import { cartOfLines } from "../cart.js";
+import { ServiceApiError, ServiceNetworkError } from "../errors.js";
 import { HttpTransport } from "../http.js";
 import { sendOrderUpdate } from "../order-updates.js";
 import {
@@ -19,13 +20,18 @@ import {
 import { createServicePendingOrder, servicePaymentOpen } from "../pending-order.js";
 import { sessionSchema } from "../resources.js";
 import {
+  type AcceptedValuation,
   type CheckoutDetails,
   isConcurrentWrite,
   type OrderStatusRules,
   type ServiceOrderStore,
   type ServicePayStore,
   type ServicePayTx,
+  type SessionIdentity,
+  type ShopCustomer,
   type ShopOrder,
+  type ShopperIdentity,
+  type ShopperSource,
   type StoredTokens,
   type TokenStore,
   type TradeInRegistrationStore,
@@ -61,8 +67,17 @@ export interface SeededCart {
   currency: string;
 }
 
+/** A shopper session the host issued (ConformanceHost.issueSession). */
+export interface IssuedSession {
+  /** The Cookie request header the shopper's browser sends with it (`name=value`, as the host's
+   *  own session code sets it). */
+  cookie: string;
+  /** The identity the host put in that session: SessionIdentity.ofRequest must give exactly it. */
+  identity: ShopperIdentity;
+}
+
 /**
- * A fresh, empty host: the ports under test, and the two seeding hooks the ports cannot do for
+ * A fresh, empty host: the ports under test, and the seeding hooks the ports cannot do for
  * themselves. Everything else the checks need they make through the kit.
  */
 export interface ConformanceHost {
@@ -78,8 +93,21 @@ export interface ConformanceHost {
   tradeIns: TradeInRegistrationStore;
   /** The token store, empty. */
   tokens: TokenStore;
+  /** The host's session identity (what the merchant callbacks and the card step read). */
+  identity: SessionIdentity;
+  /** The merchant endpoints' view of the shop (customers, open carts, delivery, kept details). */
+  shopper: ShopperSource;
   /** Seeds a new session with an open cart of at least one line (once per call, never shared). */
   seedOpenCart(): Promise<SeededCart>;
+  /** Issues a new shopper session as the host's own code does (first visit; with `customerId`,
+   *  signed in as that customer), never shared. */
+  issueSession(customerId?: string): Promise<IssuedSession>;
+  /** Seeds a new customer (never shared) and gives it as ShopperSource.customer must. */
+  seedCustomer(): Promise<ShopCustomer>;
+  /** Records that this session's browser saw `tradeInId` accepted, the way the host does it
+   *  (this shop: POST /api/service/trade-in-seen). A host that keeps none (tradeInSeen always
+   *  null) leaves it out and runs the suite with `{ skip: ["trade-in-seen"] }`. */
+  recordTradeInSeen?(sessionId: string, tradeInId: string): Promise<void>;
   /** Everything the token store has persisted, as text (rows, documents, files): the sealing
    *  check looks for the raw tokens in it. */
   persistedTokenText(): Promise<string>;
@@ -189,6 +217,51 @@ export function shopPortsConformanceChecks(makeHost: MakeConformanceHost): Confo
       "retry-job-claims",
       "the retry job's runners at once claim each due registration once, and none that is not due",
       retryRunnersClaimOnce,
+    ),
+    check(
+      "session-identity",
+      "SessionIdentity.ofRequest gives null without the shopper's cookie, and with it the identity the host issued (the customer too), the same on every read",
+      sessionIdentityRead,
+    ),
+    check(
+      "shopper-customer",
+      "ShopperSource.customer gives a known customer's fields and null for an unknown one",
+      shopperCustomer,
+    ),
+    check(
+      "shopper-open-cart",
+      "ShopperSource.openCart gives the session's open cart (its id, currency and lines in integer cents, owing what its order owes) and null for an unknown session or a cart that became an order",
+      shopperOpenCart,
+    ),
+    check(
+      "shopper-delivery",
+      "ShopperSource.shippingMethod gives the delivery the order charges, in the cart's currency, and knows the defaultShippingMethod",
+      shopperDelivery,
+    ),
+    check(
+      "shopper-checkout",
+      "ShopperSource.loadCheckout agrees with the Service Pay store's loadCheckout",
+      shopperCheckout,
+    ),
+    check(
+      "drop-checkout",
+      "dropCheckout forgets the kept details (no payment open any more), and dropping what is not kept is harmless",
+      dropCheckout,
+    ),
+    check(
+      "resave-checkout",
+      "a re-save of the kept checkout refreshes its keptAt, keeps the valuation when the re-save omits it and replaces it when given",
+      resaveCheckout,
+    ),
+    check(
+      "trade-in-seen",
+      "tradeInSeen gives the trade-in recorded for the session, only for that session, and null for an unknown one",
+      tradeInSeen,
+    ),
+    check(
+      "typed-unreachable",
+      "unreachableSince counts a registration finished unreachable since then, by its own field: a lastError that reads like a network failure does not count",
+      typedUnreachable,
     ),
     check(
       "tokens-sealed",
@@ -595,6 +668,209 @@ async function outOfOrderNotifications(host: ConformanceHost) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The session identity and the merchant endpoints' view of the shop
+
+const requestWith = (cookie?: string) =>
+  new Request(`${SHOP_BASE_URL}/callbacks/shopper_data`, cookie ? { headers: { cookie } } : {});
+
+/** The identity as a plain object: an absent customer and `customerId: undefined` alike. */
+const identityOf = (who: ShopperIdentity | null) =>
+  who && { sessionId: who.sessionId, salt: who.salt, customerId: who.customerId ?? null };
+
+async function sessionIdentityRead(host: ConformanceHost) {
+  // Contract, Authentication 7: a callback without the shopper's own cookie is anonymous; a
+  // read never makes or renews a session (shop-ports.ts, SessionIdentity).
+  expect(await host.identity.ofRequest(requestWith()), "without the shopper's cookie").toBeNull();
+  expect(
+    await host.identity.ofRequest(requestWith("unrelated=1")),
+    "without the shopper's cookie (another cookie only)",
+  ).toBeNull();
+  const guest = await host.issueSession();
+  expect(guest.identity.sessionId, "issueSession: a session id").toBeTruthy();
+  expect(guest.identity.salt, "issueSession: a salt").toBeTruthy();
+  const first = await host.identity.ofRequest(requestWith(guest.cookie));
+  expect(identityOf(first), "the identity the host issued").toEqual(identityOf(guest.identity));
+  const again = await host.identity.ofRequest(requestWith(guest.cookie));
+  expect(identityOf(again), "read twice: the same identity").toEqual(identityOf(first));
+  const other = await host.issueSession();
+  expect(other.identity.sessionId, "one identity per session, never shared").not.toBe(
+    guest.identity.sessionId,
+  );
+  const customer = await host.seedCustomer();
+  const signedIn = await host.issueSession(customer.id);
+  expect(
+    identityOf(await host.identity.ofRequest(requestWith(signedIn.cookie))),
+    "the signed-in customer's identity",
+  ).toEqual(identityOf({ ...signedIn.identity, customerId: customer.id }));
+}
+
+async function shopperCustomer(host: ConformanceHost) {
+  const customer = await host.seedCustomer();
+  expect(await host.shopper.customer(customer.id), "a known customer's fields").toEqual(customer);
+  expect(await host.shopper.customer(`unknown-${randomUUID()}`), "an unknown customer").toBeNull();
+}
+
+async function shopperOpenCart(host: ConformanceHost) {
+  expect(
+    await host.shopper.openCart(`unknown-${randomUUID()}`, SHOP_BASE_URL),
+    "an unknown session's cart",
+  ).toBeNull();
+  const cart = await host.seedOpenCart();
+  const cartId = await cartIdOf(host, cart);
+  const lines = await host.shopper.openCart(cart.sessionId, SHOP_BASE_URL);
+  if (!lines) throw new Error("openCart gives null for the seeded session's open cart");
+  expect(lines.id, "the open cart's id (the checkout's cart id)").toBe(cartId);
+  expect(lines.currency, "the cart's currency").toBe(cart.currency);
+  expect(lines.items.length, "the cart's lines").toBeGreaterThan(0);
+  // The contract Cart of these lines with the chosen delivery owes what the order will owe:
+  // integer cents throughout (cartOfLines throws on a line that is not).
+  const delivery = await host.shopper.shippingMethod(cart.details.shippingMethod, cart.currency);
+  const contractCart = cartOfLines({ ...lines, delivery });
+  expect(contractCart.total, "the lines and delivery owe seedOpenCart's `owes`").toBe(cart.owes);
+  await createPendingOrderOf(host, cart, cartId);
+  expect(
+    await host.shopper.openCart(cart.sessionId, SHOP_BASE_URL),
+    "the cart is an order: no open cart",
+  ).toBeNull();
+}
+
+async function shopperDelivery(host: ConformanceHost) {
+  const { cart, order } = await pendingOrder(host);
+  const chosen = await host.shopper.shippingMethod(cart.details.shippingMethod, cart.currency);
+  expect(chosen.id, "the delivery asked for").toBe(cart.details.shippingMethod);
+  expect(chosen.price, "what the order charged for it, in the cart's currency").toBe(
+    order.shippingPrice,
+  );
+  expect(Number.isSafeInteger(chosen.tax ?? 0), "its tax in integer cents").toBe(true);
+  const fallback = await host.shopper.shippingMethod(
+    host.shopper.defaultShippingMethod,
+    cart.currency,
+  );
+  expect(fallback.id, "defaultShippingMethod is a delivery shippingMethod knows").toBe(
+    host.shopper.defaultShippingMethod,
+  );
+  expect(Number.isSafeInteger(fallback.price) && fallback.price >= 0, "its price in cents").toBe(
+    true,
+  );
+}
+
+async function shopperCheckout(host: ConformanceHost) {
+  const cart = await host.seedOpenCart();
+  const cartId = await cartIdOf(host, cart);
+  expect(await host.shopper.loadCheckout(cartId), "nothing kept yet").toBeNull();
+  await keep(host, cart, cartId, KNOWN_VALUATION);
+  const kept = await host.servicePay.transaction((tx) => tx.loadCheckout(cartId));
+  expect(kept, "the Service Pay store keeps the details").not.toBeNull();
+  expect(await host.shopper.loadCheckout(cartId), "what the Service Pay store reads").toEqual(kept);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Kept checkout details: dropped, and saved again
+
+/** A valuation the shopper accepted (the service showed it at payment start), in cents. */
+const KNOWN_VALUATION: AcceptedValuation = {
+  valuationState: "known",
+  valuationItemId: "tradein_1",
+  valuationValue: 12_345,
+  valuationCurrency: "EUR",
+  valuationNote: "conformance: accepted at payment start",
+};
+const NO_VALUATION: AcceptedValuation = {
+  valuationState: "none",
+  valuationItemId: null,
+  valuationValue: null,
+  valuationCurrency: null,
+  valuationNote: "conformance: no accepted trade-in",
+};
+
+/** Keeps the seeded cart's details, as the checkout route does at payment start. */
+function keep(
+  host: ConformanceHost,
+  cart: SeededCart,
+  cartId: string,
+  valuation?: AcceptedValuation,
+) {
+  return host.servicePay.transaction((tx) =>
+    tx.saveCheckout({
+      cartId,
+      sessionId: cart.sessionId,
+      customerId: null,
+      details: cart.details,
+      ...(valuation ? { valuation } : {}),
+    }),
+  );
+}
+
+const valuationOf = (kept: AcceptedValuation | null) =>
+  kept && {
+    valuationState: kept.valuationState,
+    valuationItemId: kept.valuationItemId,
+    valuationValue: kept.valuationValue,
+    valuationCurrency: kept.valuationCurrency,
+    valuationNote: kept.valuationNote,
+  };
+
+async function dropCheckout(host: ConformanceHost) {
+  const cart = await host.seedOpenCart();
+  const cartId = await cartIdOf(host, cart);
+  // Dropping what was never kept (the shopper closed a payment that never started) is harmless.
+  await host.servicePay.transaction((tx) => tx.dropCheckout(cartId));
+  await keep(host, cart, cartId, NOT_LOOKED_UP);
+  expect(await servicePaymentOpen(deps(host), cart.sessionId), "open while kept").toBe(true);
+  await host.servicePay.transaction((tx) => tx.dropCheckout(cartId));
+  expect(
+    await host.servicePay.transaction((tx) => tx.loadCheckout(cartId)),
+    "loadCheckout once dropped",
+  ).toBeNull();
+  expect(
+    await host.servicePay.openCartCheckout(cart.sessionId),
+    "openCartCheckout once dropped",
+  ).toBeNull();
+  expect(await servicePaymentOpen(deps(host), cart.sessionId), "no payment open once dropped").toBe(
+    false,
+  );
+  // Dropped twice (the shopper's give-up sent again): still harmless, the cart still open.
+  await host.servicePay.transaction((tx) => tx.dropCheckout(cartId));
+  expect(await cartIdOf(host, cart), "the cart stays open").toBe(cartId);
+}
+
+async function resaveCheckout(host: ConformanceHost) {
+  const cart = await host.seedOpenCart();
+  const cartId = await cartIdOf(host, cart);
+  // The first save is 40 minutes old (Date moved back; a store that takes the time from its
+  // database instead keeps the real time, and the refresh below holds for it too). The shopper
+  // starts the payment again: the details are saved again and must count as kept now, or the
+  // payment would read as given up (pending-order.ts, servicePaymentOpen: the modal's window).
+  vi.useFakeTimers({ toFake: ["Date"] });
+  try {
+    vi.setSystemTime(Date.now() - 40 * 60 * 1000);
+    await keep(host, cart, cartId, KNOWN_VALUATION);
+  } finally {
+    vi.useRealTimers();
+  }
+  const before = Date.now();
+  await keep(host, cart, cartId);
+  const resaved = await host.servicePay.transaction((tx) => tx.loadCheckout(cartId));
+  if (!resaved) throw new Error("loadCheckout gives nothing after a re-save");
+  // A database clock may keep whole seconds only: a second of slack below.
+  expect(resaved.keptAt.getTime(), "keptAt refreshed by the re-save").toBeGreaterThanOrEqual(
+    before - 1_000,
+  );
+  expect(resaved.keptAt.getTime(), "keptAt is now").toBeLessThan(Date.now() + 60_000);
+  expect(await servicePaymentOpen(deps(host), cart.sessionId), "the payment is open again").toBe(
+    true,
+  );
+  expect(valuationOf(resaved), "the kept valuation, the re-save omitting it").toEqual(
+    KNOWN_VALUATION,
+  );
+  await keep(host, cart, cartId, NO_VALUATION);
+  expect(
+    valuationOf(await host.servicePay.transaction((tx) => tx.loadCheckout(cartId))),
+    "the valuation the re-save gave",
+  ).toEqual(NO_VALUATION);
+}
+
+// ---------------------------------------------------------------------------------------------
 // The back office's order updates
 
 async function orderUpdateAgainstCurrent(host: ConformanceHost) {
@@ -826,6 +1102,99 @@ async function retryRunnersClaimOnce(host: ConformanceHost) {
   }
   expect(retry.calls.get(notDue.order.number), "the row not due was left alone").toBeUndefined();
   expect((await host.tradeIns.find(notDue.order.id))?.attempts).toBe(0);
+}
+
+async function tradeInSeen(host: ConformanceHost) {
+  const record = host.recordTradeInSeen?.bind(host);
+  if (!record) {
+    throw new Error(
+      'this host records no trade-in seen (recordTradeInSeen): run the suite with { skip: ["trade-in-seen"] }',
+    );
+  }
+  const seen = host.tradeIns.tradeInSeen.bind(host.tradeIns);
+  expect(await seen(`unknown-${randomUUID()}`), "an unknown session").toBeNull();
+  const [a, b] = [await host.issueSession(), await host.issueSession()];
+  await record(a.identity.sessionId, "tradein_a1");
+  expect(await seen(a.identity.sessionId), "the trade-in recorded for the session").toBe(
+    "tradein_a1",
+  );
+  expect(await seen(b.identity.sessionId), "only for that session").toBeNull();
+  await record(b.identity.sessionId, "tradein_b1");
+  await record(a.identity.sessionId, "tradein_a2");
+  expect(await seen(a.identity.sessionId), "the last one recorded").toBe("tradein_a2");
+  expect(await seen(b.identity.sessionId), "each session its own").toBe("tradein_b1");
+}
+
+async function typedUnreachable(host: ConformanceHost) {
+  // A queued registration whose lastError READS like a network failure, finished reachable (a
+  // 503 whose words mention a network): not unreachable. lastError is words for people.
+  const { order } = await pendingOrder(host);
+  const before = new Date(Date.now() - 60_000);
+  expect(
+    await host.tradeIns.create({
+      orderId: order.id,
+      sessionHash: "hash",
+      cart: "e30=",
+      orderAmount: order.total,
+      customerId: null,
+      status: "queued",
+      ...NEW_REGISTRATION,
+      nextAttemptAt: NOW,
+    }),
+  ).toBe(true);
+  const row = await host.tradeIns.find(order.id);
+  if (!row) throw new Error("find gives no row after create");
+  expect(row, "a new row as created").toMatchObject(NEW_REGISTRATION);
+  expect(await host.tradeIns.claim(row, LATER)).toBe(true);
+  await host.tradeIns.finish(
+    row,
+    {
+      status: "queued",
+      precheck: true,
+      unreachable: false,
+      reason: "",
+      lastError: "network: the upstream network answered 503",
+      nextAttemptAt: LATER,
+    },
+    null,
+  );
+  expect(
+    await host.tradeIns.unreachableSince(before),
+    "a lastError that reads like a network failure, finished unreachable: false",
+  ).toBe(false);
+
+  // The kit's card step meets no connection at all: the registration is finished unreachable.
+  const refused = (method: string, path: string) =>
+    new ServiceNetworkError(method, path, { cause: { code: "ECONNREFUSED" } });
+  const down: TradeInClient = {
+    getSession: async () => {
+      throw refused("GET", "/core/sessions/");
+    },
+    getTradeInItem: async () => {
+      throw refused("GET", "/core/tradeinitems/");
+    },
+    registerPurchase: async () => {
+      throw refused("POST", "/register-purchase");
+    },
+  };
+  const other = await pendingOrder(host);
+  const result = await applyTradeInAfterCardPayment(tradeInDeps(host, down), {
+    orderId: other.order.id,
+    shopper: shopper(other.cart),
+  });
+  expect(result.status, "queued for the retry job").toBe("queued");
+  expect(await host.tradeIns.find(other.order.id), "the row says so").toMatchObject({
+    status: "queued",
+    unreachable: true,
+  });
+  expect(
+    await host.tradeIns.unreachableSince(before),
+    "a registration finished unreachable: true since then",
+  ).toBe(true);
+  expect(
+    await host.tradeIns.unreachableSince(new Date(Date.now() + 60_000)),
+    "none finished after `since`",
+  ).toBe(false);
 }
 
 // ---------------------------------------------------------------------------------------------
