@@ -41,7 +41,8 @@ let databases = 0;
 
 /**
  * A new database on the PostgreSQL cluster of `adminUrl` (a role allowed to CREATE DATABASE)
- * with `statements` applied (pgDdl's), and `drop` to remove it again (its connections ended).
+ * with `statements` applied (pgDdl's), and `drop` to remove it again once every connection to
+ * it has closed (end your pool first).
  */
 export async function freshPostgresDatabase(
   adminUrl: string,
@@ -55,7 +56,26 @@ export async function freshPostgresDatabase(
   await onPostgres(url.toString(), statements);
   return {
     url: url.toString(),
-    drop: () => onPostgres(adminUrl, [`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`]),
+    async drop() {
+      // A pool's end() resolves before its connections have closed: wait until the database has
+      // no backend left, so the drop ends none (its client would report that as an error).
+      const { default: pg } = await import("pg");
+      const admin = new pg.Client({ connectionString: adminUrl });
+      await admin.connect();
+      try {
+        const backends = async () =>
+          (
+            await admin.query<{ n: number }>(
+              "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1",
+              [name],
+            )
+          ).rows[0]?.n ?? 0;
+        while ((await backends()) > 0) await new Promise<void>((r) => setImmediate(r));
+        await admin.query(`DROP DATABASE IF EXISTS "${name}"`);
+      } finally {
+        await admin.end();
+      }
+    },
   };
 }
 

@@ -1,7 +1,8 @@
 // The conformance host of each dialect: a fresh database with the integration's tables and the
 // test shop's, the adapter over it, and the two seeding hooks the suite asks for.
 import { randomUUID } from "node:crypto";
-import { createTokenSealer } from "@service-integration/kit/server";
+import type { ShopCustomer } from "@service-integration/kit";
+import { createGuestIdentity, createTokenSealer } from "@service-integration/kit/server";
 import type { ConformanceHost } from "@service-integration/kit/testing";
 import { drizzle as drizzleSqlite } from "drizzle-orm/better-sqlite3";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
@@ -48,9 +49,20 @@ async function seedCart(q: Builder, tables: typeof pgShop) {
   };
 }
 
+/** The test shop's session identity (SessionIdentity stays the shop's): the kit's guest cookie,
+ *  and a `test_customer` cookie standing in for the shop's auth library. */
+const guests = createGuestIdentity({
+  secret: "s".repeat(32),
+  secure: false,
+  customerOf: async (request) =>
+    /(?:^|;\s*)test_customer=([^;]+)/.exec(request.headers.get("cookie") ?? "")?.[1] ?? null,
+});
+
 function conformanceHost(
   adapter: DrizzleServiceAdapter,
-  hooks: Pick<ConformanceHost, "seedOpenCart" | "persistedTokenText" | "close">,
+  onShop: <T>(fn: (q: Builder) => Promise<T>) => Promise<T>,
+  tables: typeof pgShop,
+  hooks: Pick<ConformanceHost, "persistedTokenText" | "close">,
 ): ConformanceHost {
   return {
     servicePay: adapter.servicePay,
@@ -58,6 +70,33 @@ function conformanceHost(
     orders: adapter.orders,
     tradeIns: adapter.tradeIns,
     tokens: adapter.tokens,
+    identity: guests.sessionIdentity,
+    shopper: adapter.shopper,
+    seedOpenCart: () => onShop((q) => seedCart(q, tables)),
+    async issueSession(customerId) {
+      const { session, cookie } = guests.replace();
+      const signedIn = customerId ? `; test_customer=${customerId}` : "";
+      return {
+        cookie: `${cookie.name}=${cookie.value}${signedIn}`,
+        identity: { ...session, ...(customerId ? { customerId } : {}) },
+      };
+    },
+    async seedCustomer() {
+      const customer: ShopCustomer = {
+        id: randomUUID(),
+        email: `ada-${randomUUID()}@example.com`,
+        givenName: "Ada",
+        familyName: "Lovelace",
+        address: CHECKOUT_ADDRESS,
+      };
+      await onShop((q) =>
+        q
+          .insert(tables.customers)
+          .values({ ...customer, address: JSON.stringify(customer.address) }),
+      );
+      return customer;
+    },
+    recordTradeInSeen: (sessionId, tradeInId) => adapter.noteTradeInSeen(sessionId, tradeInId),
     ...hooks,
   };
 }
@@ -96,9 +135,8 @@ export async function sqliteUnderTest(): Promise<AdapterUnderTest> {
 
 export async function sqliteHost(): Promise<ConformanceHost> {
   const { client, db, adapter } = await sqliteTestDatabase();
-  return conformanceHost(adapter, {
-    seedOpenCart: () =>
-      sqliteTransaction(db, (q) => seedCart(q, sqliteShop as unknown as typeof pgShop)),
+  const tables = sqliteShop as unknown as typeof pgShop;
+  return conformanceHost(adapter, (fn) => sqliteTransaction(db, fn), tables, {
     persistedTokenText: async () =>
       JSON.stringify([
         client.prepare("SELECT * FROM service_tokens").all(),
@@ -148,8 +186,7 @@ export function pgUnderTest(adminUrl: string) {
 export function pgHost(adminUrl: string) {
   return async (): Promise<ConformanceHost> => {
     const { pool, db, adapter, drop } = await pgTestDatabase(adminUrl);
-    return conformanceHost(adapter, {
-      seedOpenCart: () => db.transaction((q) => seedCart(q, pgShop)),
+    return conformanceHost(adapter, (fn) => db.transaction(fn), pgShop, {
       persistedTokenText: async () =>
         JSON.stringify([
           (await pool.query("SELECT * FROM service_tokens")).rows,

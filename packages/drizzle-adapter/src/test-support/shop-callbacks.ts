@@ -2,7 +2,11 @@
 // the measure of what that costs. The same code serves both dialects' tables (the query
 // builder reads the same), as a shop on one database would write it once.
 import { randomUUID } from "node:crypto";
-import type { DeliveryCharge, OrderStatusRules } from "@service-integration/kit";
+import {
+  addressSchema,
+  type DeliveryCharge,
+  type OrderStatusRules,
+} from "@service-integration/kit";
 import { and, desc, eq, isNull } from "drizzle-orm";
 import type { ShopCallbacks } from "../callbacks.js";
 import type { Builder } from "../core.js";
@@ -155,7 +159,14 @@ export function testShopCallbacks(
       };
     },
     shopper: {
-      customer: async () => null,
+      customer: (id) =>
+        read(async (q) => {
+          const [row] = await q.select().from(t.customers).where(eq(t.customers.id, id));
+          if (!row) return null;
+          const { email, givenName, familyName } = row;
+          const address = row.address ? addressSchema.parse(JSON.parse(row.address)) : null;
+          return { id, email, givenName, familyName, address };
+        }),
       openCart: (sessionId, shopBaseUrl) =>
         read(async (q) => {
           const id = await openCartId(q, sessionId);

@@ -14,6 +14,14 @@ import { serviceOrderColumns } from "../sqlite/schema.js";
 const pgAt = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
 export const pgShop = {
+  customers: pgTable("customers", {
+    id: pgText("id").primaryKey(),
+    email: pgText("email").notNull().unique(),
+    givenName: pgText("given_name").notNull(),
+    familyName: pgText("family_name").notNull(),
+    /** JSON: the contract Address, or null */
+    address: pgText("address"),
+  }),
   carts: pgTable("carts", {
     id: pgText("id").primaryKey(),
     sessionId: pgText("session_id").notNull(),
@@ -55,6 +63,14 @@ export const pgShop = {
 const at = (name: string) => integer(name, { mode: "timestamp_ms" });
 
 export const sqliteShop = {
+  customers: sqliteTable("customers", {
+    id: text("id").primaryKey(),
+    email: text("email").notNull().unique(),
+    givenName: text("given_name").notNull(),
+    familyName: text("family_name").notNull(),
+    /** JSON: the contract Address, or null */
+    address: text("address"),
+  }),
   carts: sqliteTable("carts", {
     id: text("id").primaryKey(),
     sessionId: text("session_id").notNull(),
