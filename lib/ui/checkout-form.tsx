@@ -1,11 +1,8 @@
 "use client";
 
+import type { PaymentOptionClassNames } from "@service-integration/kit";
 import { SERVICE_PAY_VALUE } from "@service-integration/kit";
-import {
-  type PaymentOptionClassNames,
-  ServicePaymentOption,
-  useActiveTradeIn,
-} from "@service-integration/kit/react";
+import { ServicePaymentOption, useActiveTradeIn } from "@service-integration/kit/react";
 import { type ReactNode, useActionState, useEffect, useRef, useState } from "react";
 import { checkoutFormFields, shopRoutes } from "@/lib/service-adapter/checkout-wiring";
 import { type CheckoutState, checkoutAction } from "@/lib/shop/actions/checkout-actions";

@@ -11,6 +11,7 @@ export * from "./resources.js";
 export * from "./sdk-events.js";
 export * from "./shop-ports.js";
 export * from "./shopper-data.js";
+export * from "./shopper-texts.js";
 export * from "./trade-in.js";
 export * from "./webhook-payload.js";
 export * from "./well-formed.js";

@@ -6,4 +6,3 @@ export * from "./active-trade-in.js";
 export * from "./payment-option-radio.js";
 export * from "./payment-status-watcher.js";
 export * from "./sdk-loader.js";
-export * from "./shopper-texts.js";
