@@ -165,6 +165,35 @@ export class Shop {
   }
 }
 
+/**
+ * A merchant of this test's own, cloned from m_test in `currency`, with its clock set (the
+ * emulator's clock API: `{ now, freeze }` or `{ seconds }` ahead; contract: Valuation validity,
+ * the service's clock dates every offer). Open the shop with `merchant=<id>` to use it.
+ */
+export async function ownMerchant(
+  page: Page,
+  options: {
+    currency: "EUR" | "GBP";
+    name: string;
+    clock: { now: string; freeze: boolean } | { seconds: number };
+  },
+): Promise<string> {
+  const request = page.request;
+  // m_test exists once the test merchant is first used; an empty patch makes sure of it.
+  expect((await request.put("/__emulator/test-merchant/merchant", { data: {} })).status()).toBe(
+    200,
+  );
+  const id = `m_${options.name}_${Date.now()}`;
+  const origin = new URL(test.info().project.use.baseURL ?? "").origin;
+  const clone = await request.post("/__emulator/merchants/m_test/clone", {
+    data: { id, currency: options.currency, allowed_origins: [origin] },
+  });
+  expect(clone.status(), await clone.text()).toBe(201);
+  const clock = await request.post(`/__emulator/merchants/${id}/clock`, { data: options.clock });
+  expect(clock.status(), await clock.text()).toBe(200);
+  return id;
+}
+
 export const test = base.extend<{ shop: Shop }>({
   shop: async ({ page }, use, testInfo) => {
     const problems: string[] = [];

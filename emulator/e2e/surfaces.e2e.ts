@@ -13,7 +13,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { devices, type Locator, type Page } from "@playwright/test";
 import { PNG } from "pngjs";
-import { expect, type Shop, test } from "./fixtures";
+import { expect, ownMerchant, type Shop, test } from "./fixtures";
 
 const SURFACES_DIR = process.env.SDK_SURFACES_DIR;
 /** The frozen service clock of the surfaces' merchant: every offer is valid until this + validity. */
@@ -127,29 +127,6 @@ function distinctColours(rgba: Buffer): number {
   return seen.size;
 }
 
-/**
- * A merchant of this test's own, cloned from m_test in the given currency, with its clock frozen
- * at FROZEN_AT (contract: Valuation validity; the service's clock dates every offer).
- */
-async function ownMerchant(page: Page, currency: Currency, name: string): Promise<string> {
-  const request = page.request;
-  // m_test exists once the test merchant is first used; an empty patch makes sure of it.
-  expect((await request.put("/__emulator/test-merchant/merchant", { data: {} })).status()).toBe(
-    200,
-  );
-  const id = `m_surfaces_${name}_${Date.now()}`;
-  const origin = new URL(test.info().project.use.baseURL ?? "").origin;
-  const clone = await request.post("/__emulator/merchants/m_test/clone", {
-    data: { id, currency, allowed_origins: [origin] },
-  });
-  expect(clone.status(), await clone.text()).toBe(201);
-  const clock = await request.post(`/__emulator/merchants/${id}/clock`, {
-    data: { now: FROZEN_AT, freeze: true },
-  });
-  expect(clock.status()).toBe(200);
-  return id;
-}
-
 /** The page's payment option after the SDK's details were fetched again (no reload). */
 async function paymentOption(page: Page, mode: string, template: string): Promise<Locator> {
   await page.evaluate(() =>
@@ -197,7 +174,11 @@ async function setUp(
 ) {
   const set = `${currency.toLowerCase()}-${device}`;
   const camera = new Camera(set, `${currency}, ${device}`, part);
-  const merchant = await ownMerchant(page, currency, `${set}_${part}`.replace(/-/g, "_"));
+  const merchant = await ownMerchant(page, {
+    currency,
+    name: `surfaces_${set}_${part}`.replace(/-/g, "_"),
+    clock: { now: FROZEN_AT, freeze: true },
+  });
   const cart = (total: number, inCurrency: Currency = currency) => shop.cart(total, inCurrency);
   await shop.setState({ cart: cart(79_860) });
   if (tradeIn !== undefined) await acceptedTradeIn(shop, merchant, tradeIn);

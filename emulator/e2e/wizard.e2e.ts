@@ -1,5 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { expect, ownMerchant, test } from "./fixtures";
 
 /** The focused element, looking through shadow roots; described for assertions. */
 function focused(page: Page) {
@@ -172,6 +172,44 @@ test("the wizard is a labelled modal dialog and marks the magic test devices", a
   await expect(page.locator("[data-service-modal=service-valuation]")).toHaveCount(1);
   await wizard.getByRole("button", { name: "Close" }).click();
   await expect(wizard).toBeHidden();
+});
+
+test("with the service's clock ahead of the browser's, an offer that expires within a minute stops being active on time", async ({
+  shop,
+  page,
+}) => {
+  // The teasers time the offer's end by the service's clock (init's `now`), not the browser's:
+  // ten minutes apart, a timer on the wrong side of that difference ends it twenty minutes late.
+  const merchant = await ownMerchant(page, {
+    currency: "EUR",
+    name: "clock_ahead",
+    clock: { seconds: 600 },
+  });
+  await page.clock.install();
+  await shop.open(`merchant=${merchant}`);
+  await page.evaluate(() =>
+    (window as unknown as { Service: { openValuation(): void } }).Service.openValuation(),
+  );
+  const wizard = shop.wizard();
+  await wizard.getByLabel("Category").selectOption({ label: "Test devices" });
+  await wizard
+    .getByLabel("Model")
+    .selectOption({ label: "Test phone: offer that expires in a minute (test)" });
+  await wizard.getByRole("button", { name: "Next" }).click();
+  for (const group of await wizard.getByRole("group").all()) {
+    await group.getByRole("radio").last().check();
+  }
+  await wizard.getByRole("button", { name: "Get offer" }).click();
+  await wizard.getByRole("button", { name: "Accept offer" }).click();
+  await expect(wizard).toBeHidden();
+  // The page's calls answered first: a call in flight would meet the SDK's own time limit.
+  expect((await shop.details()).mode).toBe("tradein_valid");
+  await expect(shop.teasers("banner").first()).toHaveAttribute("data-state", "offer");
+  await page.clock.fastForward("00:50");
+  await expect(shop.teasers("banner").first()).toHaveAttribute("data-state", "offer");
+  await page.clock.fastForward("00:11");
+  await expect(shop.teasers("banner").first()).toHaveAttribute("data-state", "cta");
+  expect(await shop.hasActiveTradeIn()).toBe(false);
 });
 
 test("Back keeps the answers; an offer that expires within a minute stops being active", async ({

@@ -277,7 +277,7 @@ describe("faults with a merchant", () => {
       h.fetch("/sdk/v1/init", {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ merchant_id: m.id, session_hash: newHash() }),
+        body: JSON.stringify({ merchant_id: m.id, session_hash: null, customer: null }),
       });
     expect((await init(a)).status).toBe(500);
     expect((await init(b)).status).not.toBe(500);
@@ -348,6 +348,25 @@ describe("POST /__emulator/merchants/{id}/clock", () => {
     expect((await h.api(heldB.token, `/core/tradeinitems/${heldB.tradeInId}/`)).status).toBe(200);
     // The emulator clock itself did not move.
     expect((await (await h.control("GET", "/clock")).json()).offset_ms).toBe(0);
+  });
+
+  it("the SDK's init answers each merchant's own clock, the one that dates its offers", async () => {
+    await h.control("POST", "/merchants/m_worker_a/clock", { hours: 3 });
+    const nowOf = async (m: Cloned) => {
+      const res = await h.fetch("/sdk/v1/init", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ merchant_id: m.id, session_hash: null, customer: null }),
+      });
+      const answer = await res.json();
+      expect(res.status, JSON.stringify(answer)).toBe(200);
+      return Date.parse(answer.now);
+    };
+    const [nowA, nowB] = [await nowOf(a), await nowOf(b)];
+    const clockA = await (await h.control("GET", "/merchants/m_worker_a/clock")).json();
+    expect(Math.abs(nowA - clockA.now_ms), "A's init: A's clock").toBeLessThan(60_000);
+    expect(nowA - nowB, "A three hours ahead of B").toBeGreaterThan(3 * 3_600_000 - 60_000);
+    expect(Math.abs(nowB - Date.now()), "B's init: the emulator clock").toBeLessThan(60_000);
   });
 
   it("expires A's sessions only", async () => {

@@ -146,7 +146,9 @@ export const sdkApiModule: EmulatorModule = {
       const merchant = merchantFor(c, input.merchant_id);
       if (merchant instanceof Response) return merchant;
       const answer: InitResponse = {
-        now: ctx.clock.iso(),
+        // The merchant's own clock, the one that dates its offers (valid_until): the SDK times
+        // an offer's end by the difference between this and the browser's clock.
+        now: ctx.clock.iso(ctx.clock.now(merchant.id)),
         merchant_currency: merchant.currency,
         session_id: null,
         tradein: null,
