@@ -158,17 +158,11 @@ export function ServicePaymentOption({
       // of them from it: a form action, a client onSubmit (a card SDK's confirmPayment) and a
       // submit button's click handler. A click is not prevented, only stopped: the browser still
       // submits the form, and that submit is taken here.
-      let starting = false;
       const onSubmit = (event: SubmitEvent) => {
         if (event.target !== form || !selectedRef.current) return;
         event.preventDefault();
         event.stopImmediatePropagation();
-        // A second submit while the first is checked is the same payment, not another.
-        if (starting) return;
-        starting = true;
-        void payWithService(sdk, form, wiringRef.current, setError, setBusy).finally(() => {
-          starting = false;
-        });
+        void payWithService(sdk, form, wiringRef.current, setError, setBusy);
       };
       const onClick = (event: MouseEvent) => {
         if (!selectedRef.current) return;
