@@ -1,5 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
-import { expect, ownMerchant, test } from "./fixtures";
+import { expect, ownMerchant, type Shop, test } from "./fixtures";
 
 /** The focused element, looking through shadow roots; described for assertions. */
 function focused(page: Page) {
@@ -174,6 +174,23 @@ test("the wizard is a labelled modal dialog and marks the magic test devices", a
   await expect(wizard).toBeHidden();
 });
 
+/** Opens the wizard and answers it for the test phone whose offer expires in a minute. */
+async function answerExpiringPhone(shop: Shop): Promise<Locator> {
+  await shop.page.evaluate(() =>
+    (window as unknown as { Service: { openValuation(): void } }).Service.openValuation(),
+  );
+  const wizard = shop.wizard();
+  await wizard.getByLabel("Category").selectOption({ label: "Test devices" });
+  await wizard
+    .getByLabel("Model")
+    .selectOption({ label: "Test phone: offer that expires in a minute (test)" });
+  await wizard.getByRole("button", { name: "Next" }).click();
+  for (const group of await wizard.getByRole("group").all()) {
+    await group.getByRole("radio").last().check();
+  }
+  return wizard;
+}
+
 test("with the service's clock ahead of the browser's, an offer that expires within a minute stops being active on time", async ({
   shop,
   page,
@@ -187,18 +204,7 @@ test("with the service's clock ahead of the browser's, an offer that expires wit
   });
   await page.clock.install();
   await shop.open(`merchant=${merchant}`);
-  await page.evaluate(() =>
-    (window as unknown as { Service: { openValuation(): void } }).Service.openValuation(),
-  );
-  const wizard = shop.wizard();
-  await wizard.getByLabel("Category").selectOption({ label: "Test devices" });
-  await wizard
-    .getByLabel("Model")
-    .selectOption({ label: "Test phone: offer that expires in a minute (test)" });
-  await wizard.getByRole("button", { name: "Next" }).click();
-  for (const group of await wizard.getByRole("group").all()) {
-    await group.getByRole("radio").last().check();
-  }
+  const wizard = await answerExpiringPhone(shop);
   await wizard.getByRole("button", { name: "Get offer" }).click();
   await wizard.getByRole("button", { name: "Accept offer" }).click();
   await expect(wizard).toBeHidden();
@@ -220,18 +226,7 @@ test("Back keeps the answers; an offer that expires within a minute stops being 
   // The page's clock can be fast-forwarded: the teasers must notice valid_until by themselves.
   await page.clock.install();
   await shop.open();
-  await page.evaluate(() =>
-    (window as unknown as { Service: { openValuation(): void } }).Service.openValuation(),
-  );
-  const wizard = shop.wizard();
-  await wizard.getByLabel("Category").selectOption({ label: "Test devices" });
-  await wizard
-    .getByLabel("Model")
-    .selectOption({ label: "Test phone: offer that expires in a minute (test)" });
-  await wizard.getByRole("button", { name: "Next" }).click();
-  for (const group of await wizard.getByRole("group").all()) {
-    await group.getByRole("radio").last().check();
-  }
+  const wizard = await answerExpiringPhone(shop);
   await expectActionsStyled(wizard, "Get offer", "Back");
   await wizard.getByRole("button", { name: "Get offer" }).click();
   await expect(wizard.getByText("€150.00").first()).toBeVisible();
