@@ -34,6 +34,12 @@ export function stagingShopUrl(): string {
   return stackOf(0).shopUrl;
 }
 
+/** What the stand-in emulator is started with: its port, and the suite's shop as the origin it
+ *  serves its SDK to and the address it sends webhooks to (emulator/src/main.ts). */
+export function stagingServiceEnv(servicePort: number): Record<string, string> {
+  return { EMULATOR_PORT: String(servicePort), EMULATOR_SHOP_URL: stagingShopUrl() };
+}
+
 /**
  * Starts the stand-in and waits until it answers, then checks it serves its SDK to the shop's
  * origin (contract, Front-end SDK: the merchant's page imports {assets_url}/v1/main.js
@@ -42,14 +48,10 @@ export function stagingShopUrl(): string {
 export async function startStagingService(port?: number): Promise<StagingService> {
   const servicePort = port ?? (await freePort());
   const url = `http://localhost:${servicePort}`;
-  const shopUrl = stagingShopUrl();
+  const env = stagingServiceEnv(servicePort);
+  const shopUrl = env.EMULATOR_SHOP_URL;
   // One process: node with tsx's loader (the tsx command would start a second node under it).
-  const emulator = start(
-    process.execPath,
-    ["--import", "tsx", "emulator/src/main.ts"],
-    { EMULATOR_PORT: String(servicePort), EMULATOR_SHOP_URL: shopUrl },
-    ROOT,
-  );
+  const emulator = start(process.execPath, ["--import", "tsx", "emulator/src/main.ts"], env, ROOT);
   const service: StagingService = { url, shopUrl, stop: () => stop(emulator) };
   try {
     const started = Date.now();
