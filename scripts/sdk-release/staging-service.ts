@@ -36,7 +36,10 @@ export function stagingShopUrl(): string {
 
 /** What the stand-in emulator is started with: its port, and the suite's shop as the origin it
  *  serves its SDK to and the address it sends webhooks to (emulator/src/main.ts). */
-export function stagingServiceEnv(servicePort: number): Record<string, string> {
+export function stagingServiceEnv(servicePort: number): {
+  EMULATOR_PORT: string;
+  EMULATOR_SHOP_URL: string;
+} {
   return { EMULATOR_PORT: String(servicePort), EMULATOR_SHOP_URL: stagingShopUrl() };
 }
 

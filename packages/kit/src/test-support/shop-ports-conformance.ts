@@ -38,6 +38,7 @@ import {
 } from "../shop-ports.js";
 import { TokenManager } from "../tokens.js";
 import { type OrderNotification, parseOrderNotification } from "../webhook-payload.js";
+import { CHECK_PORTS, type PortName } from "./conformance-ports.js";
 import { createFakeDeps, reply } from "./fake-transport.js";
 
 /**
@@ -122,6 +123,8 @@ export interface ConformanceCheck {
   key: string;
   /** The guarantee, in words. */
   name: string;
+  /** The ports whose guarantee it proves (conformance-ports.ts). */
+  ports: readonly PortName[];
   run: () => Promise<void>;
 }
 
@@ -138,6 +141,7 @@ export function shopPortsConformanceChecks(makeHost: MakeConformanceHost): Confo
   const check = (key: string, name: string, body: (host: ConformanceHost) => Promise<void>) => ({
     key,
     name,
+    ports: portsOf(key),
     run: async () => {
       const host = await makeHost();
       try {
@@ -279,6 +283,13 @@ export function shopPortsConformanceChecks(makeHost: MakeConformanceHost): Confo
       oneGrantForManyRenewers,
     ),
   ];
+}
+
+function portsOf(key: string): readonly PortName[] {
+  const ports = CHECK_PORTS[key];
+  // A check must say which port it proves: docs/integrating.md's table of the ports is made of it.
+  if (!ports) throw new Error(`conformance check "${key}" names no port (conformance-ports.ts)`);
+  return ports;
 }
 
 /** Registers each check as a Vitest test, in one `describe`. */
