@@ -6,6 +6,7 @@
 // playwright.config.ts starts every stack before the first test; a worker reads its own through
 // TEST_PARALLEL_INDEX, which Playwright sets in each worker process (the config file too is
 // evaluated there, so its baseURL is the worker's shop).
+import { availableParallelism } from "node:os";
 
 export interface Stack {
   index: number;
@@ -51,12 +52,22 @@ export function stackOf(index: number): Stack {
   };
 }
 
-/** How many stacks (and workers) the suite runs: E2E_WORKERS, default 2; one against a staging
- *  service, whose single merchant and webhook address the workers would share. */
+/**
+ * Workers a browser suite runs by default: 2, or 1 on a machine (or a process pinned, as
+ * `measure --one-core` does) with one core. Each worker drives a browser and a storefront + emulator
+ * stack; two of them on one core halve each journey's pace against its time limit.
+ */
+export function machineWorkers(): number {
+  return Math.min(2, availableParallelism());
+}
+
+/** How many stacks (and workers) the suite runs: E2E_WORKERS, default machineWorkers(); one
+ *  against a staging service, whose single merchant and webhook address the workers would share. */
 export function stackCount(): number {
   if (EMULATOR_BASE_PORT <= 0) return 1;
-  const wanted = Number(process.env.E2E_WORKERS ?? 2);
-  return Number.isInteger(wanted) && wanted >= 1 && wanted <= 8 ? wanted : 2;
+  const fallback = machineWorkers();
+  const wanted = Number(process.env.E2E_WORKERS ?? fallback);
+  return Number.isInteger(wanted) && wanted >= 1 && wanted <= 8 ? wanted : fallback;
 }
 
 /** The stack of this worker (stack 0 in the runner process, which runs no test). */

@@ -8,6 +8,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { machineWorkers } from "../../e2e/support/stack";
 import { buildSdk, loadSdk, type SdkBundle } from "../../emulator/src/assets/build-sdk";
 import type { SuiteName } from "./contract-items";
 import { machineCpuSeconds, treeCpuMeter } from "./cpu";
@@ -238,76 +239,89 @@ async function runBuild(spec: BuildSpec, options: ReleaseOptions): Promise<Build
 
   const machineBefore = machineCpuSeconds();
   result.suites = [];
-  await Promise.all(
-    suiteRuns(options).map(async (suite) => {
-      const json = path.join(dir, `${suite.id}.json`);
-      rmSync(json, { force: true });
-      const junit = path.join(options.out, "junit", `${spec.label}-${suite.id}.xml`);
-      // The SDK page suite's surfaces.e2e.ts leaves each SDK surface's PNG here (./surfaces.ts).
-      const surfaces = path.join(dir, "surfaces");
-      if (suite.name === "sdk-page") rmSync(surfaces, { recursive: true, force: true });
-      const suiteEnv = {
-        ...env,
-        ...suite.env,
-        ...(suite.name === "sdk-page" ? { SDK_SURFACES_DIR: surfaces } : {}),
-        PLAYWRIGHT_JSON_OUTPUT_FILE: json,
-        PLAYWRIGHT_JUNIT_OUTPUT_FILE: junit,
-        ...(options.coverageDir
-          ? { SDK_MUTANT_COVERAGE_DIR: path.join(options.coverageDir, suite.name) }
-          : {}),
-      };
-      if (options.noEmulator && !selection.suites?.includes(suite.name)) {
-        // The SDK test page is part of the bundled emulator: list its tests, report them skipped.
-        await playwright(
-          ["test", "-c", suite.config, "--list", "--reporter=json"],
-          suiteEnv,
-          "",
-          true,
-        );
-        if (existsSync(json)) {
-          result.tests.push(
-            ...skippedAll(
-              readReport(json),
-              suite.name,
-              "the SDK test page is served by the bundled emulator, absent with --no-emulator",
-            ),
-          );
-        }
-        return;
-      }
-      const args = ["test", "-c", suite.config, "--reporter=list,json,junit"];
-      if (suite.name === "sdk-page") args.push(`--workers=${options.workers ?? 2}`);
-      if (options.maxFailures) args.push(`--max-failures=${options.maxFailures}`);
-      args.push(...(options.files?.[suite.name] ?? []));
-      const suiteStarted = Date.now();
-      const { code, cpuSeconds } = await playwright(
-        args,
+  // The suites run side by side, each with its own workers; on one core one after the other,
+  // so that no journey runs at a quarter of the machine's pace against its time limit.
+  await eachSuite(suiteRuns(options), machineWorkers() > 1, async (suite) => {
+    const json = path.join(dir, `${suite.id}.json`);
+    rmSync(json, { force: true });
+    const junit = path.join(options.out, "junit", `${spec.label}-${suite.id}.xml`);
+    // The SDK page suite's surfaces.e2e.ts leaves each SDK surface's PNG here (./surfaces.ts).
+    const surfaces = path.join(dir, "surfaces");
+    if (suite.name === "sdk-page") rmSync(surfaces, { recursive: true, force: true });
+    const suiteEnv = {
+      ...env,
+      ...suite.env,
+      ...(suite.name === "sdk-page" ? { SDK_SURFACES_DIR: surfaces } : {}),
+      PLAYWRIGHT_JSON_OUTPUT_FILE: json,
+      PLAYWRIGHT_JUNIT_OUTPUT_FILE: junit,
+      ...(options.coverageDir
+        ? { SDK_MUTANT_COVERAGE_DIR: path.join(options.coverageDir, suite.name) }
+        : {}),
+    };
+    if (options.noEmulator && !selection.suites?.includes(suite.name)) {
+      // The SDK test page is part of the bundled emulator: list its tests, report them skipped.
+      await playwright(
+        ["test", "-c", suite.config, "--list", "--reporter=json"],
         suiteEnv,
-        `[${spec.label} ${suite.id}]`,
-        options.quiet ?? false,
+        "",
+        true,
       );
-      result.suites?.push({ name: suite.name, wallMs: Date.now() - suiteStarted, cpuSeconds });
-      if (!existsSync(json)) {
-        result.errors.push(`${suite.id}: Playwright wrote no report (exit ${code})`);
-        return;
+      if (existsSync(json)) {
+        result.tests.push(
+          ...skippedAll(
+            readReport(json),
+            suite.name,
+            "the SDK test page is served by the bundled emulator, absent with --no-emulator",
+          ),
+        );
       }
-      const report = readReport(json);
-      const found = outcomes(report, suite.name);
-      result.tests.push(...found);
-      for (const error of report.errors ?? []) {
-        result.errors.push(`${suite.id}: ${(error.message ?? "").split("\n")[0]}`);
-      }
-      if (found.length === 0) result.errors.push(`${suite.id}: no tests ran`);
-      if (code !== 0 && !found.some((t) => t.outcome === "failed") && !report.errors?.length) {
-        result.errors.push(`${suite.id}: Playwright exited ${code}`);
-      }
-    }),
-  );
+      return;
+    }
+    const args = ["test", "-c", suite.config, "--reporter=list,json,junit"];
+    if (suite.name === "sdk-page") args.push(`--workers=${options.workers ?? 2}`);
+    if (options.maxFailures) args.push(`--max-failures=${options.maxFailures}`);
+    args.push(...(options.files?.[suite.name] ?? []));
+    const suiteStarted = Date.now();
+    const { code, cpuSeconds } = await playwright(
+      args,
+      suiteEnv,
+      `[${spec.label} ${suite.id}]`,
+      options.quiet ?? false,
+    );
+    result.suites?.push({ name: suite.name, wallMs: Date.now() - suiteStarted, cpuSeconds });
+    if (!existsSync(json)) {
+      result.errors.push(`${suite.id}: Playwright wrote no report (exit ${code})`);
+      return;
+    }
+    const report = readReport(json);
+    const found = outcomes(report, suite.name);
+    result.tests.push(...found);
+    for (const error of report.errors ?? []) {
+      result.errors.push(`${suite.id}: ${(error.message ?? "").split("\n")[0]}`);
+    }
+    if (found.length === 0) result.errors.push(`${suite.id}: no tests ran`);
+    if (code !== 0 && !found.some((t) => t.outcome === "failed") && !report.errors?.length) {
+      result.errors.push(`${suite.id}: Playwright exited ${code}`);
+    }
+  });
   const machineAfter = machineCpuSeconds();
   result.machineCpuSeconds =
     machineBefore === null || machineAfter === null ? null : machineAfter - machineBefore;
   result.durationMs = Date.now() - started;
   return result;
+}
+
+/** Runs `run` for every item: all at once, or one after the other. */
+async function eachSuite<T>(
+  items: T[],
+  together: boolean,
+  run: (item: T) => Promise<void>,
+): Promise<void> {
+  if (together) {
+    await Promise.all(items.map(run));
+    return;
+  }
+  for (const item of items) await run(item);
 }
 
 /** The storefront suite runs against `next start`: build once when there is no build yet, with
@@ -356,9 +370,9 @@ async function main() {
       baseline: { type: "string" },
       out: { type: "string", default: "sdk-release-report" },
       "no-emulator": { type: "boolean", default: false },
-      workers: { type: "string", default: "2" },
+      workers: { type: "string", default: String(machineWorkers()) },
       // workers of the storefront suite, a storefront + emulator stack each
-      stacks: { type: "string", default: process.env.E2E_WORKERS ?? "2" },
+      stacks: { type: "string", default: process.env.E2E_WORKERS ?? String(machineWorkers()) },
       quiet: { type: "boolean", default: false },
       // the shop's own journeys too (./selection.ts SHOP_OWN): what npm test runs in two steps
       "whole-storefront": { type: "boolean", default: false },
