@@ -2,9 +2,14 @@
 // emulator, main.ts, and its `readiness` subcommand, readiness/command.ts) with every JavaScript
 // dependency (hono, @hono/node-server, zod) bundled in and the browser SDK
 // (emulator/sdk) prebuilt into it, so the packed tool runs with Node alone — no runtime
-// dependencies, no esbuild, no TypeScript. `node emulator/scripts/build.mjs` (or
-// `npm run emulator:pack`, which also packs it). Uses esbuild from the root node_modules.
+// dependencies, no esbuild, no TypeScript. Beside it, dist/go-live/: the go-live journeys
+// (emulator/go-live, the `service-emulator/go-live` export) as one ESM file with zod bundled and
+// @playwright/test left to the integrator (a peer dependency), and its .d.ts from tsc.
+// `node emulator/scripts/build.mjs` (or `npm run emulator:pack`, which also packs it). Uses
+// esbuild and TypeScript from the root node_modules.
+import { spawnSync } from "node:child_process";
 import { chmod, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
@@ -14,6 +19,7 @@ const EMULATOR = path.resolve(import.meta.dirname, "..");
 export const DIST = path.join(EMULATOR, "dist");
 export const CLI = path.join(DIST, "cli.js");
 export const NOTICES = path.join(DIST, "THIRD_PARTY_LICENSES.txt");
+export const GO_LIVE = path.join(DIST, "go-live");
 
 /** The SDK exactly as the emulator builds it at start (emulator/src/assets/build-sdk.ts). */
 async function buildSdkCode() {
@@ -43,7 +49,7 @@ async function writeNotices(inputs) {
   }
   await writeFile(
     NOTICES,
-    `service-emulator bundles these packages in dist/cli.js:\n\n${sections.join("\n---\n\n")}`,
+    `service-emulator bundles these packages in dist/cli.js and dist/go-live/index.js:\n\n${sections.join("\n---\n\n")}`,
   );
 }
 
@@ -76,8 +82,39 @@ export async function buildEmulator() {
     logLevel: "warning",
   });
   await chmod(CLI, 0o755);
-  await writeNotices(Object.keys(result.metafile.inputs));
+  const goLive = await buildGoLive();
+  await writeNotices([
+    ...Object.keys(result.metafile.inputs),
+    ...Object.keys(goLive.metafile.inputs),
+  ]);
   return { cli: CLI, ms: Math.round(performance.now() - started) };
+}
+
+/** dist/go-live/index.js (ESM, zod bundled, @playwright/test external) and its .d.ts files. */
+async function buildGoLive() {
+  await rm(GO_LIVE, { recursive: true, force: true });
+  const result = await build({
+    entryPoints: [path.join(EMULATOR, "go-live/index.ts")],
+    outfile: path.join(GO_LIVE, "index.js"),
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    // The integrator's own Playwright: a second copy would refuse to run ("Requiring
+    // @playwright/test second time").
+    external: ["@playwright/test"],
+    legalComments: "eof",
+    metafile: true,
+    logLevel: "warning",
+  });
+  const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+  const types = spawnSync(
+    process.execPath,
+    [tsc, "-p", path.join(EMULATOR, "go-live/tsconfig.build.json")],
+    { stdio: "inherit" },
+  );
+  if (types.status !== 0) throw new Error("tsc could not emit the go-live module's .d.ts");
+  return result;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
