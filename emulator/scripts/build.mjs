@@ -4,12 +4,10 @@
 // (emulator/sdk) prebuilt into it, so the packed tool runs with Node alone — no runtime
 // dependencies, no esbuild, no TypeScript. Beside it, dist/go-live/: the go-live journeys
 // (emulator/go-live, the `service-emulator/go-live` export) as one ESM file with zod bundled and
-// @playwright/test left to the integrator (a peer dependency), and its .d.ts from tsc.
+// @playwright/test left to the integrator (a peer dependency), and its .d.ts.
 // `node emulator/scripts/build.mjs` (or `npm run emulator:pack`, which also packs it). Uses
 // esbuild and TypeScript from the root node_modules.
-import { spawnSync } from "node:child_process";
 import { chmod, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
@@ -90,6 +88,34 @@ export async function buildEmulator() {
   return { cli: CLI, ms: Math.round(performance.now() - started) };
 }
 
+/**
+ * The go-live module's .d.ts, one per source file, by TypeScript's isolated declaration emit
+ * (no type-check: `tsc --noEmit` checks the source; a whole-program tsc here took seconds more on
+ * the 2-core machine). Any construct it cannot declare alone (an exported function without its
+ * return type…) fails the build.
+ */
+async function emitDeclarations() {
+  const ts = (await import("typescript")).default;
+  const dir = path.join(EMULATOR, "go-live");
+  for (const file of await readdir(dir)) {
+    if (!file.endsWith(".ts") || file.endsWith(".test.ts")) continue;
+    const fileName = path.join(dir, file);
+    const { outputText, diagnostics = [] } = ts.transpileDeclaration(
+      await readFile(fileName, "utf8"),
+      {
+        fileName,
+        reportDiagnostics: true,
+        compilerOptions: { module: ts.ModuleKind.NodeNext, target: ts.ScriptTarget.ES2022 },
+      },
+    );
+    if (diagnostics.length > 0) {
+      const messages = diagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+      throw new Error(`${file}: no declaration:\n${messages.join("\n")}`);
+    }
+    await writeFile(path.join(GO_LIVE, file.replace(/\.ts$/, ".d.ts")), outputText);
+  }
+}
+
 /** dist/go-live/index.js (ESM, zod bundled, @playwright/test external) and its .d.ts files. */
 async function buildGoLive() {
   await rm(GO_LIVE, { recursive: true, force: true });
@@ -107,13 +133,7 @@ async function buildGoLive() {
     metafile: true,
     logLevel: "warning",
   });
-  const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
-  const types = spawnSync(
-    process.execPath,
-    [tsc, "-p", path.join(EMULATOR, "go-live/tsconfig.build.json")],
-    { stdio: "inherit" },
-  );
-  if (types.status !== 0) throw new Error("tsc could not emit the go-live module's .d.ts");
+  await emitDeclarations();
   return result;
 }
 
