@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // npm run test:minimal-shop: the second host (examples/minimal-shop) end to end. Builds it
-// (unless --no-build), packs the emulator and installs the tarball in a temporary folder, starts
-// both (shop on 5510, emulator on 5520, ports 5500-5599), runs the two journeys in Chromium, then
-// the readiness report with --strict --active from the installed tarball (`service-emulator
-// readiness`). Exit 0 only when all of it passes.
+// (unless --no-build), packs the emulator and installs the tarball in examples/minimal-shop/e2e
+// (its journeys import `service-emulator/go-live` from there), starts both (shop on 5510,
+// emulator on 5520, ports 5500-5599), runs the journeys (go-live scenarios 1-3 and the shop's
+// own) in Chromium, then the readiness report with --strict --active from the installed tarball
+// (`service-emulator readiness`). Exit 0 only when all of it passes.
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,6 +12,7 @@ import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
 const shopDir = path.join(root, "examples/minimal-shop");
+const packedDir = path.join(shopDir, "e2e");
 const nextBin = path.join(root, "node_modules/next/dist/bin/next");
 const SHOP_PORT = 5510;
 const EMULATOR_PORT = 5520;
@@ -73,6 +75,8 @@ try {
     run(process.execPath, [nextBin, "build"], { cwd: shopDir });
   const afterBuild = Date.now();
   run("node", ["emulator/scripts/pack.mjs"], { stdio: ["ignore", "ignore", "inherit"] });
+  // Where the journeys resolve it (and @playwright/test, its peer, from the root), fresh each run.
+  rmSync(path.join(packedDir, "node_modules"), { recursive: true, force: true });
   run(
     "npm",
     [
@@ -81,13 +85,14 @@ try {
       "--no-audit",
       "--no-fund",
       "--no-save",
+      "--no-package-lock",
       "--prefix",
-      work,
+      packedDir,
       path.join(root, ".emulator-pack/service-emulator-0.1.0.tgz"),
     ],
     { stdio: ["ignore", "ignore", "inherit"] },
   );
-  const emulatorBin = path.join(work, "node_modules/.bin/service-emulator");
+  const emulatorBin = path.join(packedDir, "node_modules/.bin/service-emulator");
   start("emulator", emulatorBin, ["--port", String(EMULATOR_PORT), "--shop-url", shopUrl], {
     cwd: work,
   });

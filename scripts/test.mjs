@@ -153,7 +153,7 @@ step("The demo and the browser suite side by side", () =>
   }),
 );
 // The second host (examples/minimal-shop: its own data layer and login, the kit's built package
-// through the workspace link) against the packed emulator installed from its tarball: go-live scenarios 1 and 2 in
+// through the workspace link) against the packed emulator installed from its tarball: go-live scenarios 1-3 in
 // Chromium, then the readiness report with --strict --active.
 step("Second host: the minimal shop against the packed emulator", () =>
   run(process.execPath, ["scripts/minimal-shop.mjs"], {

@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -69,6 +70,24 @@ describe("the packed emulator", () => {
     ) as Record<string, unknown>;
     expect(manifest).toMatchObject({ name: "service-emulator", version: "0.1.0" });
     expect(manifest.dependencies).toBeUndefined();
+  });
+
+  it("ships the go-live journeys as service-emulator/go-live, Playwright left to the integrator", async () => {
+    // Resolved as an integrator's test file in that folder resolves it (the package's exports).
+    const resolve = createRequire(path.join(dir, "go-live.spec.js")).resolve;
+    const entry = resolve("service-emulator/go-live");
+    expect(path.relative(dir, entry)).toBe("node_modules/service-emulator/dist/go-live/index.js");
+    const types = await readFile(entry.replace(/index\.js$/, "journeys.d.ts"), "utf8");
+    expect(types).toContain(
+      "export declare function defineGoLiveJourneys(options: GoLiveOptions): void;",
+    );
+    // The optional peer: not installed with the tool, never bundled into it.
+    expect(() => resolve("@playwright/test")).toThrow();
+    const code = await readFile(entry, "utf8");
+    expect(code).toMatch(/from "@playwright\/test"/);
+    // esbuild names each bundled module's path in a comment: none of Playwright's.
+    expect(code).toContain("node_modules/zod/");
+    expect(code).not.toMatch(/node_modules\/@?playwright/);
   });
 
   it("starts healthy, serves the OAuth token and an authenticated API call, keeps its state through --export and --import", async () => {

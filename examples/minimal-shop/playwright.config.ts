@@ -2,9 +2,14 @@ import { defineConfig, devices } from "@playwright/test";
 import { CHROMIUM_LAUNCH_OPTIONS } from "../../scripts/chromium-launch";
 
 // The minimal shop's journeys in real Chromium against `next start` of its build and the packed
-// emulator, both started by scripts/minimal-shop.mjs (which sets MINI_SHOP_URL, EMULATOR_URL).
+// emulator, both started by scripts/minimal-shop.mjs (which sets MINI_SHOP_URL, EMULATOR_URL and
+// installs the emulator's tarball in e2e/node_modules, where the journeys import
+// `service-emulator/go-live` from).
 export default defineConfig({
   testDir: "e2e",
+  // Not the shop's tsconfig.json: its "service-emulator/go-live" path (for tsc before the tarball
+  // is installed) would point the journeys at the emulator's source instead of the tarball.
+  tsconfig: "./e2e/tsconfig.json",
   testMatch: "**/*.e2e.ts",
   outputDir: "../../test-results/minimal-shop",
   retries: 0,

@@ -1,0 +1,94 @@
+// The journeys' client of the emulator's control API (emulator/README.md, "Control API"): what
+// the service stored, read as a test reads it. Every answer is validated (zod) and bounded in
+// size before a journey believes it.
+// zod/mini: the same checks, tree-shaken to a few kB in the tarball's go-live bundle.
+import * as z from "zod/mini";
+import type { RegisterPurchaseReceipt, ServiceOrder } from "./compare.js";
+
+/** The control API answers at most this much JSON to a journey (the journal's 2000 entries fit). */
+const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
+
+const cents = z.int();
+const many = z.maxLength(100_000);
+const ordersAnswer = z.object({
+  orders: z
+    .array(z.object({ order_id: z.string(), amount: cents, trade_in_discount: cents }))
+    .check(many),
+});
+const receiptsAnswer = z.object({
+  receipts: z
+    .array(
+      z.object({
+        order_id: z.string(),
+        order_amount: cents,
+        status: z.int(),
+        duplicate: z.optional(z.boolean()),
+      }),
+    )
+    .check(many),
+});
+const webhooksAnswer = z.object({
+  notifications: z.array(z.object({ order_id: z.string(), status: z.string() })).check(many),
+});
+const journalAnswer = z.object({
+  entries: z
+    .array(
+      z.looseObject({
+        path: z.optional(z.string()),
+        status: z.optional(z.number()),
+        request_body: z.optional(z.unknown()),
+      }),
+    )
+    .check(many),
+});
+/** One journaled request (emulator/README.md, "Journal"); other fields are kept as sent. */
+export interface JournalEntry {
+  path?: string;
+  status?: number;
+  request_body?: unknown;
+  [field: string]: unknown;
+}
+
+export class EmulatorControl {
+  readonly url: string;
+
+  constructor(emulatorUrl: string) {
+    this.url = `${new URL(emulatorUrl).origin}/__emulator`;
+  }
+
+  /** One control API call; throws on a non-2xx answer, naming it. */
+  async call(method: string, path: string, body?: unknown): Promise<unknown> {
+    const response = await fetch(`${this.url}${path}`, {
+      method,
+      headers: { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (text.length > MAX_ANSWER_BYTES) throw new Error(`${method} ${path}: answer too large`);
+    if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
+    return text ? JSON.parse(text) : null;
+  }
+
+  /** The service's orders (Service Pay), newest last. */
+  async orders(): Promise<ServiceOrder[]> {
+    return ordersAnswer.parse(await this.call("GET", "/orders")).orders;
+  }
+
+  /** Every register-purchase the service received for the merchant's order `orderId`. */
+  async receipts(orderId: string): Promise<RegisterPurchaseReceipt[]> {
+    const { receipts } = receiptsAnswer.parse(await this.call("GET", "/register-purchases"));
+    return receipts.filter((r) => r.order_id === orderId);
+  }
+
+  /** The status of the order webhooks sent for the service's order `orderId`. */
+  async webhookStatuses(orderId: string): Promise<string[]> {
+    const { notifications } = webhooksAnswer.parse(await this.call("GET", "/webhooks"));
+    return notifications.filter((n) => n.order_id === orderId).map((n) => n.status);
+  }
+
+  /** The request journal's newest entries (Journal: a ring of the last 2000). */
+  async requests(): Promise<JournalEntry[]> {
+    const answer = await this.call("GET", "/journal?kind=request&limit=2000");
+    return journalAnswer.parse(answer).entries as JournalEntry[];
+  }
+}

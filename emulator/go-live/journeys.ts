@@ -1,0 +1,262 @@
+// Go-live journeys an integrator runs against their OWN shop (emulator/README.md, "Go-live
+// journeys"): the three test scenarios the service asks every merchant to pass before going live
+// (Service Pay with the webhook; another method with the trade-in registered; no trade-in), as
+// Playwright tests. The shop's own screens are the integrator's: they give small steps (a
+// function per shopper action) and a callback that reads the shop's stored order; the service's
+// screens are driven by ServiceSdkDriver; what the service stored is read from the emulator's
+// control API. Each journey compares the three parties in integer cents (compare.ts).
+import { expect, type Page, test } from "@playwright/test";
+import * as z from "zod/mini";
+import {
+  cardTradeInDisagreements,
+  centsFromText,
+  plainPurchaseDisagreements,
+  type StoredOrder,
+  servicePayDisagreements,
+} from "./compare.js";
+import { EmulatorControl } from "./control.js";
+import { EVERYDAY_DEVICE, ServiceSdkDriver, type TeaserType } from "./service-sdk-driver.js";
+
+export interface GoLiveContext {
+  /** The emulator's control API (what the service stored; the readiness declarations). */
+  emulator: EmulatorControl;
+  /** The driver of the service SDK's screens in this page. */
+  sdk: ServiceSdkDriver;
+}
+
+export interface Customer {
+  email: string;
+  password: string;
+}
+
+/** One shopper action on the shop's own pages. */
+export type ShopStep = (page: Page, context: GoLiveContext) => Promise<void>;
+
+/** The shop's own screens and records: the only part of a journey that differs between shops. */
+export interface GoLiveShop {
+  /** Signs `customer` in (called only when the options give a customer; else a guest shops). */
+  signIn?: (page: Page, customer: Customer, context: GoLiveContext) => Promise<void>;
+  /** Puts a product in the cart, ending on a page that shows the service's teaser. The cart must
+   *  be worth at least the valued device's offer (EVERYDAY_DEVICE: at most 420.00). */
+  addToCart: ShopStep;
+  /** Goes to the checkout page (the SDK loads there: the journey waits for `service-ready`). */
+  openCheckout: ShopStep;
+  /** Fills the checkout form as a shopper does (address, e-mail…). */
+  fillCheckout: ShopStep;
+  /** The amount the checkout shows the shopper before any trade-in, delivery included, in cents
+   *  (`centsFromText` reads a shown text). */
+  readAmountToPay: (page: Page, context: GoLiveContext) => Promise<number>;
+  /** Chooses the service's payment option (Contract, Service Pay: the `payment_method` radio). */
+  chooseServicePay: ShopStep;
+  /** Chooses the shop's own card payment. */
+  chooseCard: ShopStep;
+  /** Places the order (the checkout's pay / place-order button). With Service Pay this opens the
+   *  service's payment modal; the journey pays in it. */
+  placeOrder: ShopStep;
+  /** After placeOrder with the card: the shop's own payment page, if it has one. */
+  payByCard?: ShopStep;
+  /** On the confirmation (thank-you) page: the order's number and the total it shows, in cents.
+   *  Wait here for the shop's own "paid" state if it shows one. */
+  readConfirmation: (
+    page: Page,
+    context: GoLiveContext,
+  ) => Promise<{ orderNumber: string; total: number }>;
+  /** The shop's stored order with this number, read from its database or admin API — never
+   *  from the pages the shopper saw — or undefined when it has none. */
+  storedOrder: (orderNumber: string) => Promise<StoredOrder | undefined>;
+}
+
+export interface GoLiveOptions {
+  /** The shop's base URL (each journey starts at its home page). */
+  shopUrl: string;
+  /** The emulator the shop talks to (its control API is read for the service's side). */
+  emulatorUrl: string;
+  /** The customer to sign in with; without one, every journey shops as a guest. */
+  customer?: Customer;
+  /** The shop's steps and stored-order callback. */
+  shop: GoLiveShop;
+  /** Where the SDK lands after a Service Pay payment (the merchant's success URL), e.g.
+   *  `(url) => url.pathname === "/checkout/confirmation"`. */
+  isConfirmationPage: (url: URL) => boolean;
+  /** The teaser whose call to action opens the valuation after addToCart. Default "banner". */
+  teaser?: TeaserType;
+  /** The device valued (category and model as the wizard names them). Default EVERYDAY_DEVICE. */
+  device?: { category: string; model: string };
+  /** The scenarios to declare. Default all three; a shop without Service Pay leaves out 1. */
+  scenarios?: ReadonlyArray<1 | 2 | 3>;
+}
+
+const optionsSchema = z.object({
+  shopUrl: z.url().check(z.maxLength(2048)),
+  emulatorUrl: z.url().check(z.maxLength(2048)),
+  customer: z.optional(
+    z.object({
+      email: z.string().check(z.minLength(1), z.maxLength(320)),
+      password: z.string().check(z.maxLength(1024)),
+    }),
+  ),
+  teaser: z.optional(z.enum(["banner", "product-widget", "cart-summary", "thank-you"])),
+  device: z.optional(
+    z.object({
+      category: z.string().check(z.minLength(1), z.maxLength(200)),
+      model: z.string().check(z.minLength(1), z.maxLength(200)),
+    }),
+  ),
+  scenarios: z.optional(
+    z
+      .array(z.union([z.literal(1), z.literal(2), z.literal(3)]))
+      .check(z.minLength(1), z.maxLength(3)),
+  ),
+});
+
+/** The scenarios' titles, as the service's go-live list words them. */
+export const GO_LIVE_SCENARIOS = {
+  1: "go-live scenario 1: Service Pay with a trade-in; the order webhook arrives; the thank-you page shows",
+  2: "go-live scenario 2: card payment; the trade-in is registered (register-purchase); the thank-you page shows",
+  3: "go-live scenario 3: no trade-in; a plain purchase, the service does not get in the way",
+} as const;
+
+/**
+ * Declares the go-live journeys (one Playwright test per scenario, in a `describe`) in the
+ * calling test file. Call it at the top level of a test file. The journeys share the one
+ * emulator and read what it stored by order: run them with `workers: 1` or one emulator each.
+ */
+export function defineGoLiveJourneys(options: GoLiveOptions): void {
+  const checked = optionsSchema.parse(options);
+  const { shop } = options;
+  const device = checked.device ?? EVERYDAY_DEVICE;
+  const teaser = checked.teaser ?? "banner";
+  const scenarios = new Set(checked.scenarios ?? [1, 2, 3]);
+  const emulator = new EmulatorControl(checked.emulatorUrl);
+
+  /** Starts a journey: the SDK's events recorded, the shop's home page, the customer signed in,
+   *  a product in the cart. */
+  async function start(page: Page): Promise<GoLiveContext> {
+    const sdk = await ServiceSdkDriver.attach(page);
+    const context = { emulator, sdk };
+    await page.goto(checked.shopUrl);
+    if (checked.customer) {
+      if (!shop.signIn) throw new Error("options.customer is given but shop.signIn is not");
+      await shop.signIn(page, checked.customer, context);
+    }
+    await shop.addToCart(page, context);
+    await sdk.ready();
+    return context;
+  }
+
+  /** Values the device in the SDK's wizard from the teaser and accepts the offer (cents). */
+  async function tradeIn({ sdk }: GoLiveContext): Promise<number> {
+    await sdk.openWizardFromTeaser(teaser);
+    return sdk.valueAndAccept(device.category, device.model);
+  }
+
+  /** To the checkout, filled in; answers the amount it shows to pay (cents). */
+  async function checkout(page: Page, context: GoLiveContext): Promise<number> {
+    await shop.openCheckout(page, context);
+    await context.sdk.ready();
+    await shop.fillCheckout(page, context);
+    return shop.readAmountToPay(page, context);
+  }
+
+  /** The shop's stored order once it is paid (the webhook or the card may settle it later). */
+  async function storedWhenPaid(orderNumber: string): Promise<StoredOrder | undefined> {
+    await expect
+      .poll(async () => (await shop.storedOrder(orderNumber))?.paid, {
+        message: `the shop's stored order ${orderNumber} becomes paid`,
+      })
+      .toBe(true);
+    return shop.storedOrder(orderNumber);
+  }
+
+  test.describe("go-live journeys", () => {
+    test.use({ baseURL: checked.shopUrl });
+
+    // No uncaught exception in any page of a journey (the SDK's or the shop's).
+    const pageErrors: string[] = [];
+    test.beforeEach(({ page }) => {
+      pageErrors.length = 0;
+      page.on("pageerror", (error) => pageErrors.push(error.message));
+    });
+    test.afterEach(() => expect(pageErrors).toEqual([]));
+
+    if (scenarios.has(1))
+      test(GO_LIVE_SCENARIOS[1], async ({ page }) => {
+        const context = await start(page);
+        const offer = await tradeIn(context);
+        const amountToPay = await checkout(page, context);
+        await shop.chooseServicePay(page, context);
+        await shop.placeOrder(page, context);
+        const shown = await context.sdk.paymentAmounts();
+        const modal = {
+          cartTotal: centsFromText(shown.cartTotal),
+          // Shown as a deduction ("-€120.00") or as the value: the amount is what counts.
+          tradeInDiscount: Math.abs(centsFromText(shown.tradeInDiscount)),
+          leftToPay: centsFromText(shown.leftToPay),
+        };
+        const paid = await context.sdk.pay("Card", options.isConfirmationPage);
+        // Contract, Webhooks: the service notifies the shop of the paid order; the shop answers
+        // 2xx once it has recorded it (the emulator marks the notification "delivered").
+        await expect
+          .poll(() => emulator.webhookStatuses(paid.order_id), {
+            message: `the order webhook for ${paid.order_id} is delivered (the shop answered 2xx)`,
+          })
+          .toContain("delivered");
+        const confirmation = await shop.readConfirmation(page, context);
+        const stored = await storedWhenPaid(confirmation.orderNumber);
+        const service = (await emulator.orders()).find((o) => o.order_id === paid.order_id);
+        expect(
+          servicePayDisagreements({
+            shown: { amountToPay, offer, modal, confirmationTotal: confirmation.total },
+            service,
+            shop: stored,
+          }),
+        ).toEqual([]);
+      });
+
+    if (scenarios.has(2))
+      test(GO_LIVE_SCENARIOS[2], async ({ page }) => {
+        const context = await start(page);
+        await tradeIn(context);
+        const amountToPay = await checkout(page, context);
+        await shop.chooseCard(page, context);
+        await shop.placeOrder(page, context);
+        await shop.payByCard?.(page, context);
+        const confirmation = await shop.readConfirmation(page, context);
+        const stored = await storedWhenPaid(confirmation.orderNumber);
+        // Contract, register-purchase: after the order is complete the shop tells the service
+        // its amount, with the order's id (here: the number the shopper was shown).
+        await expect
+          .poll(async () => (await emulator.receipts(confirmation.orderNumber)).length, {
+            message: `the shop registers order ${confirmation.orderNumber} with the service`,
+          })
+          .toBeGreaterThan(0);
+        expect(
+          cardTradeInDisagreements({
+            shown: { amountToPay, confirmationTotal: confirmation.total },
+            receipts: await emulator.receipts(confirmation.orderNumber),
+            shop: stored,
+          }),
+        ).toEqual([]);
+      });
+
+    if (scenarios.has(3))
+      test(GO_LIVE_SCENARIOS[3], async ({ page }) => {
+        const context = await start(page);
+        const amountToPay = await checkout(page, context);
+        // The service's own word on this shopper: nothing accepted.
+        expect(await context.sdk.hasActiveTradeIn()).toBe(false);
+        await shop.chooseCard(page, context);
+        await shop.placeOrder(page, context);
+        await shop.payByCard?.(page, context);
+        const confirmation = await shop.readConfirmation(page, context);
+        const stored = await storedWhenPaid(confirmation.orderNumber);
+        expect(
+          plainPurchaseDisagreements({
+            shown: { amountToPay, confirmationTotal: confirmation.total },
+            receipts: await emulator.receipts(confirmation.orderNumber),
+            shop: stored,
+          }),
+        ).toEqual([]);
+      });
+  });
+}

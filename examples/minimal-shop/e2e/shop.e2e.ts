@@ -1,0 +1,116 @@
+// The minimal shop's own journeys beyond the go-live scenarios (go-live.e2e.ts): how its service
+// client and cart behave, through the emulator's real SDK screens (the driver the emulator's
+// tarball ships, `service-emulator/go-live`).
+import { expect, type Page, test } from "@playwright/test";
+import {
+  EmulatorControl,
+  EVERYDAY_DEVICE,
+  type GoLiveContext,
+  ServiceSdkDriver,
+} from "service-emulator/go-live";
+import { TEST_ADDRESS } from "../test-support/address";
+import { CUSTOMER, EMULATOR_URL, identity, MINIMAL_SHOP, storedOrder } from "./minimal-shop-steps";
+
+const emulator = new EmulatorControl(EMULATOR_URL);
+
+// No uncaught exception in any page of a journey.
+const pageErrors: string[] = [];
+test.beforeEach(({ page }) => {
+  pageErrors.length = 0;
+  page.on("pageerror", (error) => pageErrors.push(error.message));
+});
+test.afterEach(() => expect(pageErrors).toEqual([]));
+
+/** Signs in by the form, puts the laptop in the cart and accepts a trade-in in the SDK's wizard. */
+async function signInCartAndTradeIn(page: Page): Promise<GoLiveContext> {
+  const context = { emulator, sdk: await ServiceSdkDriver.attach(page) };
+  await MINIMAL_SHOP.signIn?.(page, CUSTOMER, context);
+  await MINIMAL_SHOP.addToCart(page, context);
+  await context.sdk.ready();
+  await context.sdk.openWizardFromTeaser("banner");
+  await context.sdk.valueAndAccept(EVERYDAY_DEVICE.category, EVERYDAY_DEVICE.model);
+  return context;
+}
+
+test("register-purchase is retried after a 429's Retry-After; sign-out replaces the identity", async ({
+  page,
+}) => {
+  const context = await signInCartAndTradeIn(page);
+  await MINIMAL_SHOP.openCheckout(page, context);
+  await context.sdk.ready();
+  await MINIMAL_SHOP.fillCheckout(page, context);
+  const total = await MINIMAL_SHOP.readAmountToPay(page, context);
+  await MINIMAL_SHOP.chooseCard(page, context);
+  // One 429 on the session look-up before register-purchase: retried after its Retry-After.
+  await emulator.call("POST", "/faults", {
+    endpoint: "session",
+    status: 429,
+    retry_after_seconds: 1,
+    count: 1,
+  });
+  await MINIMAL_SHOP.placeOrder(page, context);
+  const { orderNumber } = await MINIMAL_SHOP.readConfirmation(page, context);
+  await expect(page.getByTestId("trade-in-status")).toContainText("registered");
+  expect(await emulator.receipts(orderNumber)).toEqual([
+    expect.objectContaining({ order_amount: total, status: 200 }),
+  ]);
+  expect(await storedOrder(orderNumber)).toEqual({ paid: true, total, tradeInDiscount: 0 });
+  expect(
+    (await emulator.requests()).filter(
+      (e) => e.path?.startsWith("/core/sessions/") && e.status === 429,
+    ),
+  ).toHaveLength(1);
+  // Sign-out replaces the identity: the next shopper here is another session at the service.
+  const before = await identity(page);
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page.getByRole("link", { name: "Sign in" })).toBeVisible();
+  const after = await identity(page);
+  expect(after?.customerId).toBeUndefined();
+  expect(after?.sessionId).not.toBe(before?.sessionId);
+  expect(after?.salt).not.toBe(before?.salt);
+});
+
+test("the service client: a token the service expired is refreshed, not replaced by a login", async ({
+  page,
+}) => {
+  await signInCartAndTradeIn(page);
+  const details = {
+    email: "ada@example.com",
+    billing: TEST_ADDRESS,
+    shipping_method: "standard",
+  };
+  // Each payment start asks the service for the session's accepted valuation (GET /core/sessions/…).
+  const startPayment = async () => {
+    const response = await page.request.post("/api/service/checkout", { data: details });
+    expect(response.status()).toBe(200);
+  };
+  await startPayment();
+  // An hour later on the service's clock the token is refused: refreshed once, never a new login.
+  await emulator.call("POST", "/clock/advance", { minutes: 61 });
+  await startPayment();
+  const grants = (await emulator.requests()).filter((e) => e.path === "/oauth2/token/");
+  expect((grants.at(-1)?.request_body as { grant_type?: string } | undefined)?.grant_type).toBe(
+    "refresh_token",
+  );
+});
+
+test("the cart is locked while a Service Pay payment is open, until the shopper cancels it", async ({
+  page,
+}) => {
+  const context = await signInCartAndTradeIn(page);
+  await MINIMAL_SHOP.openCheckout(page, context);
+  await context.sdk.ready();
+  await MINIMAL_SHOP.fillCheckout(page, context);
+  await MINIMAL_SHOP.chooseServicePay(page, context);
+  await MINIMAL_SHOP.placeOrder(page, context);
+  await expect(context.sdk.paymentModal()).toBeVisible();
+  // The shopper leaves the modal open and goes back to shopping.
+  await page.goto("/");
+  await page.getByRole("button", { name: "Add USB-C cable to cart" }).click();
+  const locked = page.getByRole("alert").filter({ hasText: "A payment with the service is open" });
+  await expect(locked).toBeVisible();
+  await expect(page.getByTestId("cart")).not.toContainText("USB-C cable");
+  await locked.getByRole("button", { name: "Cancel the payment to change the cart" }).click();
+  await page.getByRole("button", { name: "Add USB-C cable to cart" }).click();
+  await expect(page.getByTestId("cart")).toContainText("1 × USB-C cable");
+});
