@@ -152,9 +152,10 @@ step("The demo and the browser suite side by side", () =>
     env: { ...process.env, CHROMIUM_PATH: chromium },
   }),
 );
-// The second host (examples/minimal-shop: its own data layer and login, the kit's built package
-// through the workspace link) against the packed emulator installed from its tarball: go-live scenarios 1 and 2 in
-// Chromium, then the readiness report with --strict --active.
+// The second host (examples/minimal-shop: its own tables and login, the kit and the Drizzle
+// adapter installed offline from their tarballs into a copy outside this repository, built there)
+// against the packed emulator installed from its tarball: go-live scenarios 1 and 2 in Chromium,
+// then the readiness report with --strict --active.
 step("Second host: the minimal shop against the packed emulator", () =>
   run(process.execPath, ["scripts/minimal-shop.mjs"], {
     env: { ...process.env, CHROMIUM_PATH: chromium },

@@ -24,7 +24,9 @@ function storedOrder(number: string) {
   const db = new Database(file, { readonly: true });
   try {
     return db
-      .prepare("SELECT status, total, tradeInDiscount FROM orders WHERE number = ?")
+      .prepare(
+        "SELECT status, total, trade_in_discount AS tradeInDiscount FROM orders WHERE number = ?",
+      )
       .get(number) as { status: string; total: number; tradeInDiscount: number } | undefined;
   } finally {
     db.close();

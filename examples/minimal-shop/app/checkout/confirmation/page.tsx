@@ -1,5 +1,5 @@
-import { servicePayDeps } from "@mini/lib/adapter/service";
 import { currentSession } from "@mini/lib/current";
+import { servicePayDeps } from "@mini/lib/service/wiring";
 import { euro, latestOrder } from "@mini/lib/shop";
 import { PaymentStatusWatcher } from "@service-integration/kit/react";
 import { settleAwaitedServiceOrder } from "@service-integration/kit/server";
@@ -17,7 +17,7 @@ export default async function Confirmation() {
     sessionId: session.sessionId,
     customerId: session.customerId ?? null,
   });
-  const order = latestOrder(session.sessionId);
+  const order = await latestOrder(session.sessionId);
   const pending = awaited === "waiting" || order?.status === "awaiting_payment";
   return (
     <>

@@ -1,6 +1,5 @@
-import { checkoutBodySchema } from "@mini/lib/adapter/checkout-input";
-import { readSessionJson } from "@mini/lib/adapter/route-input";
-import { serviceClient, servicePayDeps } from "@mini/lib/adapter/service";
+import { checkoutBodySchema } from "@mini/lib/service/checkout";
+import { readSessionJson, service, servicePayDeps } from "@mini/lib/service/wiring";
 import {
   internalError,
   saveServiceCheckout,
@@ -13,10 +12,10 @@ export const dynamic = "force-dynamic";
 export async function POST(request: Request): Promise<Response> {
   try {
     const input = await readSessionJson(request, checkoutBodySchema);
-    if (!input.ok) return input.response;
+    if ("response" in input) return input.response;
     const { session, data: details } = input;
     const saved = await saveServiceCheckout(
-      { ...servicePayDeps(), client: serviceClient() },
+      { ...servicePayDeps(), client: service().client },
       {
         sessionId: session.sessionId,
         sessionHash: sessionHash(session.sessionId, session.salt),

@@ -1,6 +1,5 @@
-import { checkoutBodySchema, pendingOrderBodySchema } from "@mini/lib/adapter/checkout-input";
-import { readSessionJson } from "@mini/lib/adapter/route-input";
-import { servicePayDeps } from "@mini/lib/adapter/service";
+import { checkoutBodySchema, pendingOrderBodySchema } from "@mini/lib/service/checkout";
+import { readSessionJson, servicePayDeps } from "@mini/lib/service/wiring";
 import {
   createServicePendingOrder,
   internalError,
@@ -12,7 +11,7 @@ export const dynamic = "force-dynamic";
 export async function POST(request: Request): Promise<Response> {
   try {
     const input = await readSessionJson(request, pendingOrderBodySchema);
-    if (!input.ok) return input.response;
+    if ("response" in input) return input.response;
     const { session, data } = input;
     // Details are optional: without them the ones kept by POST /api/service/checkout are used.
     const details = checkoutBodySchema.safeParse(data);

@@ -1,0 +1,83 @@
+import "server-only";
+import { drizzleServiceAdapter } from "@service-integration/drizzle-adapter/sqlite";
+import type { SessionIdentity } from "@service-integration/kit";
+import {
+  createServiceClient,
+  createTokenSealer,
+  createWebhookSecretSource,
+  errorJson,
+  type NotificationDeps,
+  processSingleton,
+  readJsonBody,
+  readOrderCreationMode,
+  readServiceConfig,
+  retryDueRegistrations,
+  type TradeInDeps,
+} from "@service-integration/kit/server";
+import type { z } from "zod";
+import { db, type ShopDb } from "../db";
+import { orders } from "../schema";
+import { type MiniSession, sessionOfRequest } from "../session";
+import { shopBaseUrl } from "../shop";
+import { shopCallbacks, statuses } from "./callbacks";
+
+// The shop's wiring of the kit and the adapter: one adapter and one API client per process.
+
+/** The adapter as this shop configures it (its tests run the kit's conformance suite on it). */
+export const serviceAdapter = (on: ShopDb, sealer: ReturnType<typeof createTokenSealer>) =>
+  drizzleServiceAdapter({ db: on, orders, shop: shopCallbacks(on), sealer });
+
+export const service = () =>
+  processSingleton("mini-service", () => {
+    const config = readServiceConfig();
+    const adapter = serviceAdapter(db(), createTokenSealer(config.tokenKey));
+    const client = createServiceClient({ config, store: adapter.tokens });
+    const webhookSecret = createWebhookSecretSource(() => client.tokens.getIdentity());
+    return { adapter, client, webhookSecret };
+  });
+
+/** The kit's SessionIdentity: the shop's sealed session cookie, read only. */
+export const identity: SessionIdentity = { ofRequest: async (r) => sessionOfRequest(r) };
+
+export const servicePayDeps = (): NotificationDeps => ({
+  store: service().adapter.servicePay,
+  statuses,
+  mode: readOrderCreationMode(),
+  shopBaseUrl: shopBaseUrl(),
+});
+
+export const tradeInDeps = (): TradeInDeps => ({
+  store: service().adapter.tradeIns,
+  client: service().client,
+  now: () => new Date(),
+});
+
+/** The register-purchase retry job, once per process (instrumentation.ts). */
+export function startRetryJob(): void {
+  processSingleton("mini-retry-job", () => {
+    let running = false;
+    const tick = async () => {
+      if (running) return;
+      running = true;
+      await retryDueRegistrations(tradeInDeps()).catch((e) => console.error("[retry job]", e));
+      running = false;
+    };
+    return setInterval(tick, 2_000).unref();
+  });
+}
+
+/** The shop's same-origin JSON POSTs: the session (401), the JSON body (415/400), the schema (400). */
+export async function readSessionJson<S extends z.ZodType>(
+  request: Request,
+  schema: S,
+): Promise<{ response: Response } | { session: MiniSession; data: z.output<S> }> {
+  const session = sessionOfRequest(request);
+  if (!session)
+    return { response: errorJson(401, "unauthorized", "No shop session: reload the page.") };
+  const body = await readJsonBody(request);
+  if (!body.ok) return body;
+  const parsed = schema.safeParse(body.value);
+  if (parsed.success) return { session, data: parsed.data };
+  const fields = [...new Set(parsed.error.issues.map((i) => i.path.join(" ")))].join(", ");
+  return { response: errorJson(400, "bad_request", `Check these fields: ${fields}.`) };
+}
