@@ -4,7 +4,7 @@ import { currentSession } from "@mini/lib/current";
 import { db } from "@mini/lib/db";
 import { createOrder } from "@mini/lib/service/callbacks";
 import { checkoutBodySchema, formFields } from "@mini/lib/service/checkout";
-import { servicePayDeps, tradeInDeps } from "@mini/lib/service/wiring";
+import { service } from "@mini/lib/service/wiring";
 import { addToCart, shopBaseUrl } from "@mini/lib/shop";
 import { sqliteTransaction } from "@service-integration/drizzle-adapter/sqlite";
 import { checkoutDetailsFromForm } from "@service-integration/kit";
@@ -18,13 +18,13 @@ import { redirect } from "next/navigation";
 export async function addToCartAction(form: FormData): Promise<void> {
   const session = await currentSession();
   // The cart is locked while a Service Pay payment is open (what the service was shown is paid).
-  if (await servicePaymentOpen(servicePayDeps(), session.sessionId)) redirect("/?locked=1");
+  if (await servicePaymentOpen(service().servicePay, session.sessionId)) redirect("/?locked=1");
   await addToCart(db(), session.sessionId, String(form.get("product") ?? "").slice(0, 100));
   redirect("/");
 }
 
 export async function cancelPaymentAction(): Promise<void> {
-  await releaseServicePayment(servicePayDeps(), (await currentSession()).sessionId);
+  await releaseServicePayment(service().servicePay, (await currentSession()).sessionId);
   redirect("/");
 }
 
@@ -38,6 +38,6 @@ export async function payByCardAction(_: string | null, form: FormData): Promise
   const order = { details: details.data, columns, shopBaseUrl: shopBaseUrl() };
   const orderId = await sqliteTransaction(db(), (q) => createOrder(q, order));
   if (!orderId) return "Your cart is empty.";
-  await applyTradeInAfterCardPayment(tradeInDeps(), { orderId, shopper: session });
+  await applyTradeInAfterCardPayment(service().tradeIns, { orderId, shopper: session });
   redirect("/checkout/confirmation");
 }

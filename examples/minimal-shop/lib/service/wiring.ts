@@ -21,36 +21,32 @@ import { type MiniSession, sessionOfRequest } from "../session";
 import { shopBaseUrl } from "../shop";
 import { shopCallbacks, statuses } from "./callbacks";
 
-// The shop's wiring of the kit and the adapter: one adapter and one API client per process.
+// The shop's wiring of the kit and the adapter.
 
 /** The adapter as this shop configures it (its tests run the kit's conformance suite on it). */
 export const serviceAdapter = (on: ShopDb, sealer: ReturnType<typeof createTokenSealer>) =>
   drizzleServiceAdapter({ db: on, orders, shop: shopCallbacks(on), sealer });
 
+/** One adapter, API client and set of the kit's deps per process. */
 export const service = () =>
   processSingleton("mini-service", () => {
     const config = readServiceConfig();
     const adapter = serviceAdapter(db(), createTokenSealer(config.tokenKey));
     const client = createServiceClient({ config, store: adapter.tokens });
+    const mode = readOrderCreationMode();
+    const servicePay: NotificationDeps = {
+      store: adapter.servicePay,
+      statuses,
+      mode,
+      shopBaseUrl: shopBaseUrl(),
+    };
+    const tradeIns: TradeInDeps = { store: adapter.tradeIns, client, now: () => new Date() };
     const webhookSecret = createWebhookSecretSource(() => client.tokens.getIdentity());
-    return { adapter, client, webhookSecret };
+    return { adapter, client, servicePay, tradeIns, webhookSecret };
   });
 
 /** The kit's SessionIdentity: the shop's sealed session cookie, read only. */
 export const identity: SessionIdentity = { ofRequest: async (r) => sessionOfRequest(r) };
-
-export const servicePayDeps = (): NotificationDeps => ({
-  store: service().adapter.servicePay,
-  statuses,
-  mode: readOrderCreationMode(),
-  shopBaseUrl: shopBaseUrl(),
-});
-
-export const tradeInDeps = (): TradeInDeps => ({
-  store: service().adapter.tradeIns,
-  client: service().client,
-  now: () => new Date(),
-});
 
 /** The register-purchase retry job, once per process (instrumentation.ts). */
 export function startRetryJob(): void {
@@ -59,7 +55,7 @@ export function startRetryJob(): void {
     const tick = async () => {
       if (running) return;
       running = true;
-      await retryDueRegistrations(tradeInDeps()).catch((e) => console.error("[retry job]", e));
+      await retryDueRegistrations(service().tradeIns).catch((e) => console.error("[retry job]", e));
       running = false;
     };
     return setInterval(tick, 2_000).unref();

@@ -1,5 +1,5 @@
 import { currentSession } from "@mini/lib/current";
-import { servicePayDeps } from "@mini/lib/service/wiring";
+import { service } from "@mini/lib/service/wiring";
 import { euro, latestOrder } from "@mini/lib/shop";
 import { PaymentStatusWatcher } from "@service-integration/kit/react";
 import { settleAwaitedServiceOrder } from "@service-integration/kit/server";
@@ -13,7 +13,7 @@ const LABELS: Record<string, string> = {
 // {merchant_success_url}: finishes an order the webhook reached first, then shows the newest one.
 export default async function Confirmation() {
   const session = await currentSession();
-  const awaited = await settleAwaitedServiceOrder(servicePayDeps(), {
+  const awaited = await settleAwaitedServiceOrder(service().servicePay, {
     sessionId: session.sessionId,
     customerId: session.customerId ?? null,
   });

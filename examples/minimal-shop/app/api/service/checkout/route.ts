@@ -1,5 +1,5 @@
 import { checkoutBodySchema } from "@mini/lib/service/checkout";
-import { readSessionJson, service, servicePayDeps } from "@mini/lib/service/wiring";
+import { readSessionJson, service } from "@mini/lib/service/wiring";
 import {
   internalError,
   saveServiceCheckout,
@@ -15,7 +15,7 @@ export async function POST(request: Request): Promise<Response> {
     if ("response" in input) return input.response;
     const { session, data: details } = input;
     const saved = await saveServiceCheckout(
-      { ...servicePayDeps(), client: service().client },
+      { ...service().servicePay, client: service().client },
       {
         sessionId: session.sessionId,
         sessionHash: sessionHash(session.sessionId, session.salt),

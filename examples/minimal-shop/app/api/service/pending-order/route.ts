@@ -1,5 +1,5 @@
 import { checkoutBodySchema, pendingOrderBodySchema } from "@mini/lib/service/checkout";
-import { readSessionJson, servicePayDeps } from "@mini/lib/service/wiring";
+import { readSessionJson, service } from "@mini/lib/service/wiring";
 import {
   createServicePendingOrder,
   internalError,
@@ -15,7 +15,7 @@ export async function POST(request: Request): Promise<Response> {
     const { session, data } = input;
     // Details are optional: without them the ones kept by POST /api/service/checkout are used.
     const details = checkoutBodySchema.safeParse(data);
-    const result = await createServicePendingOrder(servicePayDeps(), {
+    const result = await createServicePendingOrder(service().servicePay, {
       sessionId: session.sessionId,
       customerId: session.customerId ?? null,
       ...(data.cart_id ? { cartId: data.cart_id } : {}),
