@@ -52,6 +52,8 @@ const env = {
   MINI_DATABASE_FILE: path.join(work, "shop.db"),
   MINI_SESSION_SECRET: "minimal-shop-test-session-secret-0123456789",
   MINI_CUSTOMER_PASSWORD: "correct horse battery staple",
+  // Offline: Next's build would otherwise try to send its anonymous telemetry.
+  NEXT_TELEMETRY_DISABLED: "1",
   EMULATOR_URL: emulatorUrl,
   SERVICE_API_BASE_URL: emulatorUrl,
   SERVICE_ASSETS_URL: `${emulatorUrl}/assets`,
@@ -77,6 +79,14 @@ const shipped = (file) =>
     file,
   );
 
+/** Runs `fn`, then prints how long it took (the step's time is in npm test's budget). */
+function timed(what, fn) {
+  const t = Date.now();
+  const result = fn();
+  console.log(`[minimal-shop] ${what} in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+  return result;
+}
+
 /** The shop installed from the tarballs in `app`, and built there. */
 function install() {
   rmSync(app, { recursive: true, force: true });
@@ -92,7 +102,7 @@ function install() {
   const manifest = JSON.parse(readFileSync(path.join(into, "package.json"), "utf8"));
   const local = {};
   for (const [name, dir] of Object.entries(PACKAGES)) {
-    const { tarball } = packWorkspace(name, packs);
+    const { tarball } = timed(`packed ${name}`, () => packWorkspace(name, packs));
     const own = JSON.parse(readFileSync(path.join(root, dir, "package.json"), "utf8"));
     if (own.version !== manifest.dependencies[name])
       throw new Error(
@@ -108,10 +118,10 @@ function install() {
     JSON.stringify(lockfileFor(rootLock, manifest, local), null, 2),
   );
   // better-sqlite3's prebuilt binary is a download (unreachable offline), so its install script
-  // compiles it (about three minutes on one core). The binary this checkout's own install made
-  // of the same version is handed to its prebuild-install as a local prebuild instead (an rc file
-  // in a parent of the package's folder: an environment variable named with a "-" does not
-  // survive the install script's shell).
+  // compiles it (measured on one shared core: the install took 279 s so, 27 s without). The
+  // binary this checkout's own install made of the same version is handed to its prebuild-install
+  // as a local prebuild instead (an rc file in a parent of the package's folder: an environment
+  // variable named with a "-" does not survive the install script's shell).
   const ownSqlite = path.join(root, "node_modules/better-sqlite3");
   const prebuilds = path.join(app, "prebuilds");
   const version = JSON.parse(readFileSync(path.join(ownSqlite, "package.json"), "utf8")).version;
@@ -126,14 +136,14 @@ function install() {
       JSON.stringify({ "local-prebuilds": prebuilds }),
     );
   }
-  const t = Date.now();
-  run("npm", ["ci", "--offline", "--no-audit", "--no-fund"], {
-    cwd: into,
-    stdio: ["ignore", "ignore", "inherit"],
-    env: { ...env, NODE_ENV: "development" },
-  });
-  console.log(`[minimal-shop] installed offline in ${((Date.now() - t) / 1000).toFixed(1)} s`);
-  run(process.execPath, [nextBin, "build"], { cwd: into });
+  timed("installed offline (npm ci)", () =>
+    run("npm", ["ci", "--offline", "--no-audit", "--no-fund"], {
+      cwd: into,
+      stdio: ["ignore", "ignore", "inherit"],
+      env: { ...env, NODE_ENV: "development" },
+    }),
+  );
+  timed("built (next build)", () => run(process.execPath, [nextBin, "build"], { cwd: into }));
 }
 
 function start(name, command, args, options) {
