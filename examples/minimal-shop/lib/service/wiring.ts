@@ -6,6 +6,7 @@ import {
   createTokenSealer,
   createWebhookSecretSource,
   errorJson,
+  internalError,
   type NotificationDeps,
   processSingleton,
   readJsonBody,
@@ -62,18 +63,25 @@ export function startRetryJob(): void {
   });
 }
 
-/** The shop's same-origin JSON POSTs: the session (401), the JSON body (415/400), the schema (400). */
-export async function readSessionJson<S extends z.ZodType>(
-  request: Request,
-  schema: S,
-): Promise<{ response: Response } | { session: MiniSession; data: z.output<S> }> {
-  const session = sessionOfRequest(request);
-  if (!session)
-    return { response: errorJson(401, "unauthorized", "No shop session: reload the page.") };
-  const body = await readJsonBody(request);
-  if (!body.ok) return body;
-  const parsed = schema.safeParse(body.value);
-  if (parsed.success) return { session, data: parsed.data };
-  const fields = [...new Set(parsed.error.issues.map((i) => i.path.join(" ")))].join(", ");
-  return { response: errorJson(400, "bad_request", `Check these fields: ${fields}.`) };
-}
+/** A route of the shop's same-origin JSON POSTs: the session (401), the JSON body (415/400),
+ *  the schema (400), then `handle`; whatever throws is the kit's internal error (500). */
+export const sessionJsonRoute =
+  <S extends z.ZodType>(
+    where: string,
+    schema: S,
+    handle: (session: MiniSession, data: z.output<S>) => Promise<Response>,
+  ) =>
+  async (request: Request): Promise<Response> => {
+    try {
+      const session = sessionOfRequest(request);
+      if (!session) return errorJson(401, "unauthorized", "No shop session: reload the page.");
+      const body = await readJsonBody(request);
+      if (!body.ok) return body.response;
+      const parsed = schema.safeParse(body.value);
+      if (parsed.success) return await handle(session, parsed.data);
+      const fields = [...new Set(parsed.error.issues.map((i) => i.path.join(" ")))].join(", ");
+      return errorJson(400, "bad_request", `Check these fields: ${fields}.`);
+    } catch (error) {
+      return internalError(where, error);
+    }
+  };

@@ -1,18 +1,13 @@
 import { checkoutBodySchema, pendingOrderBodySchema } from "@mini/lib/service/checkout";
-import { readSessionJson, service } from "@mini/lib/service/wiring";
-import {
-  createServicePendingOrder,
-  internalError,
-  pendingOrderResponse,
-} from "@service-integration/kit/server";
+import { service, sessionJsonRoute } from "@mini/lib/service/wiring";
+import { createServicePendingOrder, pendingOrderResponse } from "@service-integration/kit/server";
 
 export const dynamic = "force-dynamic";
 
-export async function POST(request: Request): Promise<Response> {
-  try {
-    const input = await readSessionJson(request, pendingOrderBodySchema);
-    if ("response" in input) return input.response;
-    const { session, data } = input;
+export const POST = sessionJsonRoute(
+  "pending-order",
+  pendingOrderBodySchema,
+  async (session, data) => {
     // Details are optional: without them the ones kept by POST /api/service/checkout are used.
     const details = checkoutBodySchema.safeParse(data);
     const result = await createServicePendingOrder(service().servicePay, {
@@ -22,7 +17,5 @@ export async function POST(request: Request): Promise<Response> {
       ...(details.success ? { details: details.data } : {}),
     });
     return pendingOrderResponse(result);
-  } catch (error) {
-    return internalError("pending-order", error);
-  }
-}
+  },
+);
