@@ -6,9 +6,10 @@ export default defineConfig({
   resolve: {
     alias: {
       "@": path.resolve(import.meta.dirname),
-      // The minimal shop's own alias (examples/minimal-shop/tsconfig.json). The kit is not
-      // aliased: the shop and the minimal shop import @service-integration/kit's built dist/
-      // through the workspace link, as an integrator does.
+      // The minimal shop's own alias (examples/minimal-shop/tsconfig.json). The packages are not
+      // aliased: the shop and the minimal shop's tests import their built dist/ through the
+      // workspace links, as an integrator imports them (the minimal shop's build installs the
+      // tarballs: scripts/minimal-shop.mjs).
       "@mini": path.resolve(import.meta.dirname, "examples/minimal-shop"),
       // Tests run outside React's server environment; the marker's server build is empty (the
       // kit's dist/ and src/ import it too).

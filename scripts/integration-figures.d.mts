@@ -3,3 +3,4 @@ export const CONCERNS: { name: string; holds: string; match: (file: string) => b
 export function countByConcern(): { name: string; holds: string; lines: number }[];
 export function figuresTable(): string;
 export function withFigures(doc: string): string;
+export const INTEGRATION: string[];

@@ -2,9 +2,10 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 
-// The minimal shop (examples/minimal-shop) uses the kit as an integrator does: the package
-// @service-integration/kit by name and public subpaths (its built dist/), never a path alias into
-// packages/kit/src nor a copy of a source file that could drift.
+// The minimal shop (examples/minimal-shop) uses the kit and the Drizzle adapter as an integrator
+// does: the packages by name and public subpaths (installed from their tarballs by
+// scripts/minimal-shop.mjs), never a path alias into packages/*/src nor a copy of a source file
+// that could drift.
 const root = path.resolve(import.meta.dirname, "..");
 const shop = path.join(root, "examples/minimal-shop");
 
@@ -17,27 +18,38 @@ function sources(dir: string): string[] {
   });
 }
 
-const kitSources = path.join(root, "packages/kit/src");
 const kitFiles = new Map(
-  readdirSync(kitSources, { recursive: true, encoding: "utf8" })
-    .filter((name) => /\.tsx?$/.test(name))
-    .map((name) => [readFileSync(path.join(kitSources, name), "utf8"), name]),
+  ["packages/kit/src", "packages/drizzle-adapter/src"].flatMap((dir) =>
+    readdirSync(path.join(root, dir), { recursive: true, encoding: "utf8" })
+      .filter((name) => /\.tsx?$/.test(name))
+      .map((name) => [readFileSync(path.join(root, dir, name), "utf8"), name] as const),
+  ),
 );
 const KIT_ENTRIES = [
   "@service-integration/kit",
   "@service-integration/kit/server",
   "@service-integration/kit/react",
   "@service-integration/kit/testing",
+  "@service-integration/drizzle-adapter",
+  "@service-integration/drizzle-adapter/sqlite",
+  "@service-integration/drizzle-adapter/testing",
 ];
 
 describe("the minimal shop's kit", () => {
   const files = sources(shop);
 
-  it("is the package @service-integration/kit, with no path alias into its source", () => {
+  it("are packages pinned exactly in its own package.json, with no alias or build root into the repository", () => {
     const pkg = JSON.parse(readFileSync(path.join(shop, "package.json"), "utf8"));
-    expect(pkg.dependencies["@service-integration/kit"]).toBeDefined();
+    expect(Object.keys(pkg.dependencies)).toEqual(
+      expect.arrayContaining(["@service-integration/kit", "@service-integration/drizzle-adapter"]),
+    );
+    const ranges = Object.entries({ ...pkg.dependencies, ...pkg.devDependencies }).filter(
+      ([, version]) => !/^\d+\.\d+\.\d+$/.test(String(version)),
+    );
+    expect(ranges).toEqual([]);
     const tsconfig = readFileSync(path.join(shop, "tsconfig.json"), "utf8");
-    expect(tsconfig).not.toMatch(/packages|lib\/service/);
+    expect(tsconfig).not.toMatch(/\.\.\/|packages|lib\/service-adapter/);
+    expect(readFileSync(path.join(shop, "next.config.ts"), "utf8")).not.toMatch(/\.\.\//);
   });
 
   it("imports the kit only by its public entries", () => {

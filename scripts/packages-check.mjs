@@ -9,6 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { root } from "./lib/env.mjs";
+import { packWorkspace } from "./lib/pack.mjs";
 import { run } from "./lib/run.mjs";
 
 const bin = (name) => path.join(root, "node_modules/.bin", name);
@@ -162,26 +163,13 @@ function fail(message) {
   process.exit(1);
 }
 
-/** Builds `pkg` (what its prepack runs; here first, so npm pack's JSON answer comes alone), then
- *  packs it into `work`; checks the tarball holds dist/, README, CHANGELOG and nothing else. */
+/** Packs `pkg` into `work` (scripts/lib/pack.mjs); a failed check ends the run. */
 function pack(pkg, work) {
-  run("npm", ["run", "build", "--workspace", pkg.name], {
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  const packed = spawnSync(
-    "npm",
-    ["pack", "--json", "--ignore-scripts", "--pack-destination", work, "--workspace", pkg.name],
-    { cwd: root, encoding: "utf8" },
-  );
-  if (packed.status !== 0) fail(`npm pack ${pkg.name}:\n${packed.stderr}`);
-  const [info] = JSON.parse(packed.stdout);
-  const files = info.files.map((f) => f.path);
-  const stray = files.filter(
-    (f) => !/^(dist\/.+\.(js|d\.ts)|README\.md|CHANGELOG\.md|package\.json)$/.test(f),
-  );
-  if (stray.length) fail(`${info.filename} holds files outside dist/README/CHANGELOG: ${stray}`);
-  if (files.some((f) => /\.test\./.test(f))) fail(`${info.filename} holds test files`);
-  return { tarball: path.join(work, info.filename), info, files };
+  try {
+    return packWorkspace(pkg.name, work);
+  } catch (error) {
+    fail(error.message);
+  }
 }
 
 function checkPackage(pkg) {

@@ -36,6 +36,7 @@ step("Typecheck (tsc --noEmit)", () => {
   run(bin("tsc"), ["--noEmit", "-p", "packages/drizzle-adapter"]);
   // The second host has its own tsconfig (it imports the kit by package name, like this shop).
   run(bin("tsc"), ["--noEmit", "-p", "examples/minimal-shop"]);
+  run(bin("tsc"), ["--noEmit", "-p", "examples/minimal-shop/e2e/tsconfig.typecheck.json"]);
 });
 step("Lint and format (biome check)", () => run(bin("biome"), ["check", "."]));
 // The kit as an integrator receives it: npm pack, publint and @arethetypeswrong/cli on the
@@ -152,9 +153,10 @@ step("The demo and the browser suite side by side", () =>
     env: { ...process.env, CHROMIUM_PATH: chromium },
   }),
 );
-// The second host (examples/minimal-shop: its own data layer and login, the kit's built package
-// through the workspace link) against the packed emulator installed from its tarball: go-live scenarios 1-3 in
-// Chromium, then the readiness report with --strict --active.
+// The second host (examples/minimal-shop: its own tables and login, the kit and the Drizzle
+// adapter installed offline from their tarballs into a copy outside this repository, built there)
+// against the packed emulator installed from its tarball: go-live scenarios 1-3 (the emulator tarball's packaged journeys) and its own journeys in Chromium,
+// then the readiness report with --strict --active.
 step("Second host: the minimal shop against the packed emulator", () =>
   run(process.execPath, ["scripts/minimal-shop.mjs"], {
     env: { ...process.env, CHROMIUM_PATH: chromium },

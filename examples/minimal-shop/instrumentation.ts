@@ -4,6 +4,6 @@ export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { assertProductionServiceSettings } = await import("@service-integration/kit/server");
   assertProductionServiceSettings();
-  const { startRetryJob } = await import("@mini/lib/adapter/service");
+  const { startRetryJob } = await import("@mini/lib/service/wiring");
   startRetryJob();
 }

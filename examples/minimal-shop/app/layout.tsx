@@ -1,6 +1,6 @@
-import { shopBaseUrl } from "@mini/lib/adapter/orders";
-import { miniRoutes } from "@mini/lib/adapter/wiring";
 import { currentSession } from "@mini/lib/current";
+import { routes } from "@mini/lib/service/checkout";
+import { shopBaseUrl } from "@mini/lib/shop";
 import { ServiceSdkLoader } from "@service-integration/kit/react";
 import { browserServiceConfiguration } from "@service-integration/kit/server";
 import type { ReactNode } from "react";
@@ -31,7 +31,7 @@ export default async function Layout({ children }: { children: ReactNode }) {
           )}
         </nav>
         {/* The SDK on every page (contract: Front-end SDK). */}
-        <ServiceSdkLoader config={browserServiceConfiguration(shopBaseUrl(), miniRoutes)} />
+        <ServiceSdkLoader config={browserServiceConfiguration(shopBaseUrl(), routes)} />
         <main>{children}</main>
       </body>
     </html>

@@ -1,5 +1,6 @@
 import { addToCartAction, cancelPaymentAction } from "@mini/app/actions";
 import { currentSession } from "@mini/lib/current";
+import { db } from "@mini/lib/db";
 import { cartAmounts, euro, openCart, products } from "@mini/lib/shop";
 
 export default async function Home({
@@ -7,7 +8,7 @@ export default async function Home({
 }: {
   searchParams: Promise<{ locked?: string }>;
 }) {
-  const cart = openCart((await currentSession()).sessionId);
+  const cart = await openCart(db(), (await currentSession()).sessionId);
   const lines = cart?.lines ?? [];
   return (
     <>

@@ -20,7 +20,9 @@ export async function storedOrder(number: string): Promise<StoredOrder | undefin
   const db = new Database(file, { readonly: true });
   try {
     const row = db
-      .prepare("SELECT status, total, tradeInDiscount FROM orders WHERE number = ?")
+      .prepare(
+        "SELECT status, total, trade_in_discount AS tradeInDiscount FROM orders WHERE number = ?",
+      )
       .get(number) as { status: string; total: number; tradeInDiscount: number } | undefined;
     return (
       row && { total: row.total, tradeInDiscount: row.tradeInDiscount, paid: row.status === "paid" }

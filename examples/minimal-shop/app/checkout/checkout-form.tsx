@@ -1,7 +1,7 @@
 "use client";
 
 import { payByCardAction } from "@mini/app/actions";
-import { miniFormFields, miniRoutes } from "@mini/lib/adapter/wiring";
+import { formFields, routes } from "@mini/lib/service/checkout";
 import { ADDRESS_FIELDS } from "@service-integration/kit";
 import { ServicePaymentOption } from "@service-integration/kit/react";
 import { useActionState, useState } from "react";
@@ -21,16 +21,16 @@ export function CheckoutForm({ cartKey, customer }: Props) {
   return (
     <form id="checkout-form" action={action}>
       <label>
-        Email <input name={miniFormFields.email} defaultValue={customer?.email} />
+        Email <input name={formFields.email} defaultValue={customer?.email} />
       </label>
       {ADDRESS_FIELDS.map((field) => (
         <label key={field}>
           {field.replaceAll("_", " ")}{" "}
-          <input name={miniFormFields.billing[field]} defaultValue={prefill[field]} />
+          <input name={formFields.billing[field]} defaultValue={prefill[field]} />
         </label>
       ))}
-      <input type="hidden" name={miniFormFields.shippingSame} value="on" />
-      <input type="hidden" name={miniFormFields.shippingMethod} value="standard" />
+      <input type="hidden" name={formFields.shippingSame} value="on" />
+      <input type="hidden" name={formFields.shippingMethod} value="standard" />
       <fieldset>
         <legend>Payment</legend>
         <div className="card-option">
@@ -49,8 +49,8 @@ export function CheckoutForm({ cartKey, customer }: Props) {
           selected={payment === "service_pay"}
           onSelectedChange={(chosen) => setPayment(chosen ? "service_pay" : "card")}
           cartKey={cartKey}
-          fields={miniFormFields}
-          routes={miniRoutes}
+          fields={formFields}
+          routes={routes}
         />
       </fieldset>
       {error ? <p role="alert">{error}</p> : null}

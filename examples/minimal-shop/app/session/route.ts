@@ -1,6 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
-import { shopBaseUrl } from "@mini/lib/adapter/orders";
 import { db, hashPassword } from "@mini/lib/db";
+import { customers } from "@mini/lib/schema";
 import {
   cookieOptions,
   newSession,
@@ -8,6 +8,8 @@ import {
   seal,
   sessionOfRequest,
 } from "@mini/lib/session";
+import { shopBaseUrl } from "@mini/lib/shop";
+import { eq } from "drizzle-orm";
 
 // Sign-in and sign-out, posted by plain forms: the answer is a redirect, so the next page is a
 // full page load and the service's SDK reads the new shopper (it reads shopper data once per load).
@@ -28,9 +30,8 @@ export async function POST(request: Request): Promise<Response> {
     });
   // Sign-out replaces the identity: the next shopper at this browser is another session.
   if (form.get("action") === "signout") return to("/", newSession());
-  const row = db()
-    .prepare("SELECT id, passwordHash FROM customers WHERE email = ?")
-    .get(String(form.get("email") ?? "")) as { id: string; passwordHash: string } | undefined;
+  const email = String(form.get("email") ?? "").slice(0, 200);
+  const [row] = await db().select().from(customers).where(eq(customers.email, email));
   const stored = Buffer.from(row?.passwordHash ?? "");
   const given = Buffer.from(
     hashPassword(String(form.get("password") ?? ""), row?.passwordHash.split(":")[0]),

@@ -1,5 +1,5 @@
-import { servicePayDeps } from "@mini/lib/adapter/service";
 import { currentSession } from "@mini/lib/current";
+import { service } from "@mini/lib/service/wiring";
 import { euro, latestOrder } from "@mini/lib/shop";
 import { PaymentStatusWatcher } from "@service-integration/kit/react";
 import { settleAwaitedServiceOrder } from "@service-integration/kit/server";
@@ -13,11 +13,11 @@ const LABELS: Record<string, string> = {
 // {merchant_success_url}: finishes an order the webhook reached first, then shows the newest one.
 export default async function Confirmation() {
   const session = await currentSession();
-  const awaited = await settleAwaitedServiceOrder(servicePayDeps(), {
+  const awaited = await settleAwaitedServiceOrder(service().servicePay, {
     sessionId: session.sessionId,
     customerId: session.customerId ?? null,
   });
-  const order = latestOrder(session.sessionId);
+  const order = await latestOrder(session.sessionId);
   const pending = awaited === "waiting" || order?.status === "awaiting_payment";
   return (
     <>

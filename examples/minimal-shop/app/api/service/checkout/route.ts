@@ -1,8 +1,6 @@
-import { checkoutBodySchema } from "@mini/lib/adapter/checkout-input";
-import { readSessionJson } from "@mini/lib/adapter/route-input";
-import { serviceClient, servicePayDeps } from "@mini/lib/adapter/service";
+import { checkoutBodySchema } from "@mini/lib/service/checkout";
+import { service, sessionJsonRoute } from "@mini/lib/service/wiring";
 import {
-  internalError,
   saveServiceCheckout,
   serviceCheckoutResponse,
   sessionHash,
@@ -10,22 +8,11 @@ import {
 
 export const dynamic = "force-dynamic";
 
-export async function POST(request: Request): Promise<Response> {
-  try {
-    const input = await readSessionJson(request, checkoutBodySchema);
-    if (!input.ok) return input.response;
-    const { session, data: details } = input;
-    const saved = await saveServiceCheckout(
-      { ...servicePayDeps(), client: serviceClient() },
-      {
-        sessionId: session.sessionId,
-        sessionHash: sessionHash(session.sessionId, session.salt),
-        customerId: session.customerId ?? null,
-        details,
-      },
-    );
-    return serviceCheckoutResponse(saved);
-  } catch (error) {
-    return internalError("checkout", error);
-  }
-}
+export const POST = sessionJsonRoute("checkout", checkoutBodySchema, async (session, details) => {
+  const { sessionId, salt, customerId = null } = session;
+  const saved = await saveServiceCheckout(
+    { ...service().servicePay, client: service().client },
+    { sessionId, sessionHash: sessionHash(sessionId, salt), customerId, details },
+  );
+  return serviceCheckoutResponse(saved);
+});

@@ -1,29 +1,21 @@
-import { checkoutBodySchema, pendingOrderBodySchema } from "@mini/lib/adapter/checkout-input";
-import { readSessionJson } from "@mini/lib/adapter/route-input";
-import { servicePayDeps } from "@mini/lib/adapter/service";
-import {
-  createServicePendingOrder,
-  internalError,
-  pendingOrderResponse,
-} from "@service-integration/kit/server";
+import { checkoutBodySchema, pendingOrderBodySchema } from "@mini/lib/service/checkout";
+import { service, sessionJsonRoute } from "@mini/lib/service/wiring";
+import { createServicePendingOrder, pendingOrderResponse } from "@service-integration/kit/server";
 
 export const dynamic = "force-dynamic";
 
-export async function POST(request: Request): Promise<Response> {
-  try {
-    const input = await readSessionJson(request, pendingOrderBodySchema);
-    if (!input.ok) return input.response;
-    const { session, data } = input;
+export const POST = sessionJsonRoute(
+  "pending-order",
+  pendingOrderBodySchema,
+  async (session, data) => {
     // Details are optional: without them the ones kept by POST /api/service/checkout are used.
     const details = checkoutBodySchema.safeParse(data);
-    const result = await createServicePendingOrder(servicePayDeps(), {
+    const result = await createServicePendingOrder(service().servicePay, {
       sessionId: session.sessionId,
       customerId: session.customerId ?? null,
       ...(data.cart_id ? { cartId: data.cart_id } : {}),
       ...(details.success ? { details: details.data } : {}),
     });
     return pendingOrderResponse(result);
-  } catch (error) {
-    return internalError("pending-order", error);
-  }
-}
+  },
+);

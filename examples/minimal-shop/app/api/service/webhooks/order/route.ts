@@ -1,4 +1,4 @@
-import { servicePayDeps, webhookSecret } from "@mini/lib/adapter/service";
+import { service } from "@mini/lib/service/wiring";
 import {
   errorJson,
   internalError,
@@ -17,8 +17,8 @@ export async function POST(request: Request): Promise<Response> {
     const raw = await readBodyAtMost(request, WEBHOOK_BODY_LIMIT);
     if (!raw) return errorJson(413, "payload_too_large", "The body is larger than 64 KB.");
     const result = await receiveOrderWebhook(raw, request.headers.get(SIGNATURE_HEADER), {
-      ...servicePayDeps(),
-      secret: webhookSecret(),
+      ...service().servicePay,
+      secret: service().webhookSecret,
       log: (message, error) => console.error(`[order webhook] ${message}`, error),
     });
     return json(result.body, result.status);
