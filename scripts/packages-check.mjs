@@ -5,7 +5,15 @@
 // folder, each public entry is imported from plain Node (ESM) and a small consumer file is
 // type-checked against it with tsc. Exit 0 only when all of it passes.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { root } from "./lib/env.mjs";
@@ -151,6 +159,23 @@ const fresh: Database.Database = await freshSqliteDatabase(ddl);
 import("@service-integration/drizzle-adapter/dist/core.js");
 export { fresh, inbox, tokens, tradeIns };
 `,
+  // The tables, as an integrator creates them: drizzle-kit generate over a schema that re-exports
+  // the adapter's tables beside the shop's orders with the integration's columns. drizzle-kit
+  // loads the schema with require(): the entries' "default" condition lets it (Node ≥ 20.19
+  // requires an ES module).
+  migrations: Object.fromEntries(
+    [
+      ["sqlite", "sqliteTable", "sqlite-core"],
+      ["postgresql", "pgTable", "pg-core"],
+    ].map(([dialect, table, core]) => [
+      dialect,
+      `import { ${table}, text } from "drizzle-orm/${core}";
+import { serviceOrderColumns } from "@service-integration/drizzle-adapter/${dialect === "sqlite" ? "sqlite" : "pg"}";
+export * from "@service-integration/drizzle-adapter/${dialect === "sqlite" ? "sqlite" : "pg"}";
+export const orders = ${table}("orders", { id: text("id").primaryKey(), ...serviceOrderColumns() });
+`,
+    ]),
+  ),
 };
 
 function capture(command, args, options) {
@@ -270,6 +295,36 @@ console.log(${JSON.stringify(id)} + ": " + Object.keys(m).length + " exports");`
     );
     run(process.execPath, [path.join(root, "node_modules/typescript/bin/tsc"), "-p", consumer]);
     console.log(`consumer.ts type-checks against ${info.filename}`);
+
+    // 6. The package's tables made by the integrator's own migration tool from its schema.
+    for (const [dialect, schema] of Object.entries(pkg.migrations ?? {})) {
+      const dir = path.join(consumer, `schema-${dialect}`);
+      mkdirSync(dir);
+      writeFileSync(path.join(dir, "schema.ts"), schema);
+      writeFileSync(
+        path.join(dir, "drizzle.config.mjs"),
+        `export default { dialect: "${dialect}", schema: "./schema.ts", out: "./drizzle" };\n`,
+      );
+      const generated = capture(
+        process.execPath,
+        [
+          path.join(consumer, "node_modules/drizzle-kit/bin.cjs"),
+          "generate",
+          "--config",
+          "drizzle.config.mjs",
+        ],
+        { cwd: dir },
+      );
+      const sqlFile = generated.ok
+        ? readdirSync(path.join(dir, "drizzle")).find((f) => f.endsWith(".sql"))
+        : undefined;
+      const sql = sqlFile ? readFileSync(path.join(dir, "drizzle", sqlFile), "utf8") : "";
+      if (!/CREATE TABLE [`"]service_tokens[`"]/.test(sql) || !/[`"]cart_id[`"]/.test(sql))
+        fail(`drizzle-kit generate (${dialect}) over the package's schema:\n${generated.out}`);
+      console.log(
+        `drizzle-kit generate (${dialect}): the package's tables and the orders' columns`,
+      );
+    }
     console.log(`✓ ${pkg.name}: packed, linted, installed and imported in ${Date.now() - t0} ms`);
   } finally {
     rmSync(work, { recursive: true, force: true });
