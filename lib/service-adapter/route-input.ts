@@ -1,6 +1,10 @@
 import "server-only";
 import type { ShopperIdentity } from "@service-integration/kit";
-import { errorJson, json, readJsonBody } from "@service-integration/kit/server";
+import {
+  errorJson,
+  invalidFieldsResponse as invalidFieldsAnswer,
+  readJsonBody,
+} from "@service-integration/kit/server";
 import type { z } from "zod";
 import { shopSessionIdentity } from "./request-session";
 
@@ -16,31 +20,10 @@ const FIELD_LABELS: Record<string, string> = {
   shipping_method: "delivery method",
 };
 
-/** `["billing", "postal_code"]` → "billing postal code": the field as the shopper knows it. */
-function fieldName(path: readonly PropertyKey[]): string {
-  return path
-    .map((part) => (typeof part === "string" ? (FIELD_LABELS[part] ?? part) : null))
-    .filter((part): part is string => part !== null)
-    .join(" ")
-    .replaceAll("_", " ");
-}
-
-/**
- * 400 for a body that failed its schema: `error_description` is a sentence a shopper can act on
- * ("Check these fields: email, billing postal code."); `fields` keeps the detail machine-readable
- * (dotted path and the schema's message) for an integrator.
- */
+/** 400 for a body that failed its schema, naming the fields as the checkout form labels them
+ *  (the kit's invalidFieldsResponse). */
 export function invalidFieldsResponse(error: z.ZodError): Response {
-  const fields = error.issues.map((issue) => ({
-    field: issue.path.map(String).join("."),
-    message: issue.message,
-  }));
-  const names = [...new Set(error.issues.map((issue) => fieldName(issue.path)))].filter(Boolean);
-  const description =
-    names.length > 0
-      ? `Check these fields: ${names.join(", ")}.`
-      : "The body must be a JSON object with the expected fields.";
-  return json({ error: "bad_request", error_description: description, fields }, 400);
+  return invalidFieldsAnswer(error, FIELD_LABELS);
 }
 
 export interface SessionJsonMessages {

@@ -27,6 +27,8 @@ export * from "./request-body.js";
 export * from "./route-responses.js";
 export * from "./scheduled-jobs.js";
 export * from "./sdk-config.js";
+export * from "./service-routes.js";
+export * from "./service-wiring.js";
 export * from "./session-hash.js";
 export * from "./session-lookup.js";
 export * from "./token-sealing.js";

@@ -51,17 +51,15 @@ const delivery = (price: number = SHIPPING.price) => ({
   url: `${shopBaseUrl()}/`,
 });
 const itemsOf = (lines: CartLine[], base: string): ShopOrderItem[] =>
-  lines.map(({ productId, name, description, quantity, price, tax }) => {
-    return {
-      productId,
-      name,
-      description,
-      url: `${base}/#${productId}`,
-      quantity,
-      price,
-      tax: tax * quantity,
-    };
-  });
+  lines.map(({ productId, name, description, quantity, price, tax }) => ({
+    productId,
+    name,
+    description,
+    url: `${base}/#${productId}`,
+    quantity,
+    price,
+    tax: tax * quantity,
+  }));
 
 /** An order of the session's open cart, in the caller's transaction `q` (Service Pay's: the
  *  adapter's; the card's: actions.ts); the cart closes. Null: no open cart, or no such delivery. */

@@ -59,7 +59,3 @@ export const checkoutBodySchema = z
       shippingMethod: d.shipping_method,
     }),
   );
-
-export const pendingOrderBodySchema = z.looseObject({
-  cart_id: z.string().min(1).max(100).optional(),
-});

@@ -1,18 +1,5 @@
-import { checkoutBodySchema } from "@mini/lib/service/checkout";
-import { service, sessionJsonRoute } from "@mini/lib/service/wiring";
-import {
-  saveServiceCheckout,
-  serviceCheckoutResponse,
-  sessionHash,
-} from "@service-integration/kit/server";
+import { serviceRoutes } from "@mini/lib/service/wiring";
 
+// the payment option keeps the checkout's details before the service's window opens (the kit's handler).
 export const dynamic = "force-dynamic";
-
-export const POST = sessionJsonRoute("checkout", checkoutBodySchema, async (session, details) => {
-  const { sessionId, salt, customerId = null } = session;
-  const saved = await saveServiceCheckout(
-    { ...service().servicePay, client: service().client },
-    { sessionId, sessionHash: sessionHash(sessionId, salt), customerId, details },
-  );
-  return serviceCheckoutResponse(saved);
-});
+export const POST = serviceRoutes.checkout;
