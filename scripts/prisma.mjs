@@ -30,3 +30,12 @@ for (const argv of runs) {
   const result = spawnSync(process.execPath, [cli, ...argv], { stdio: "inherit", env });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
+// The Prisma adapter's test shop clients (packages/prisma-adapter/src/test-support/generated),
+// by its own script (it calls this one back with --schema for each).
+if (args[0] === "generate" && !args.includes("--schema")) {
+  const script = fileURLToPath(
+    new URL("../packages/prisma-adapter/scripts/test-clients.mjs", import.meta.url),
+  );
+  const result = spawnSync(process.execPath, [script], { stdio: "inherit", env });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
