@@ -169,8 +169,8 @@ const PRISMA_ADAPTER = {
   ],
   peers: ["zod", "@types/node", "react", "next", "vitest", "@types/react"],
   entries: [
-    // "." holds only types: an empty module at run time.
-    { spec: "", conditions: [], exports: [] },
+    // ".": types, and the sealed token row.
+    { spec: "", conditions: [], exports: ["sealedTokenRow"] },
     { spec: "/pg", conditions: [], exports: ["prismaServiceAdapter"] },
     { spec: "/sqlite", conditions: [], exports: ["prismaServiceAdapter"] },
   ],

@@ -14,6 +14,7 @@ import {
   type ShopperSource,
   type StoredNotificationStore,
   type StoredNotificationTx,
+  type StoredTokens,
   type TokenStore,
   type TradeInRegistration,
   type TradeInRegistrationStore,
@@ -114,6 +115,25 @@ function sql(parts: (string | Param)[]): [TemplateStringsArray, ...unknown[]] {
     Object.assign(strings, { raw: [...strings] }) as unknown as TemplateStringsArray,
     ...values,
   ];
+}
+
+type SealedField = "accessToken" | "refreshToken" | "userId";
+
+/**
+ * The `ServiceToken` row's values for `tokens`, the secrets sealed: the row id and field are
+ * bound in, so a sealed value opens only in its own row and field. What the token store saves;
+ * also for seeding a row directly (a benchmark's database, before the server starts).
+ */
+export function sealedTokenRow(sealer: TokenSealer, tokenId: string, tokens: StoredTokens) {
+  const seal = (field: SealedField) => sealer.seal(`${tokenId}:${field}`, tokens[field]);
+  return {
+    accessToken: seal("accessToken"),
+    refreshToken: seal("refreshToken"),
+    userId: seal("userId"),
+    merchantId: tokens.merchantId,
+    scope: tokens.scope,
+    accessExpiresAt: tokens.accessExpiresAt,
+  };
 }
 
 const LOG_LATEST = 100;
@@ -574,10 +594,8 @@ export function createPorts<Q extends ServiceModels>(
   // -------------------------------------------------------------------------------------------
   // Tokens and the renewal lease
 
-  type Sealed = "accessToken" | "refreshToken" | "userId";
   // The row id is bound in, so a sealed value opens only in its own row and field.
-  const seal = (field: Sealed, plain: string) => sealer.seal(`${tokenId}:${field}`, plain);
-  const open = (field: Sealed, value: string) => sealer.open(`${tokenId}:${field}`, value);
+  const open = (field: SealedField, value: string) => sealer.open(`${tokenId}:${field}`, value);
   const leaseName = `service-token-renewal:${tokenId}`;
 
   const tokens: TokenStore = {
@@ -593,14 +611,7 @@ export function createPorts<Q extends ServiceModels>(
       return { accessToken, refreshToken, userId, merchantId, scope, accessExpiresAt };
     },
     async save(t) {
-      const data = {
-        accessToken: seal("accessToken", t.accessToken),
-        refreshToken: seal("refreshToken", t.refreshToken),
-        userId: seal("userId", t.userId),
-        merchantId: t.merchantId,
-        scope: t.scope,
-        accessExpiresAt: t.accessExpiresAt,
-      };
+      const data = sealedTokenRow(sealer, tokenId, t);
       // Upsert: the first login creates the row, every refresh replaces it in one statement.
       await db.serviceToken.upsert({
         where: { id: tokenId },
