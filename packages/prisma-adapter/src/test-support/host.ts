@@ -56,6 +56,8 @@ const guests = createGuestIdentity({
 });
 
 export interface TestDatabase {
+  /** The database's URL (`file:…` or `postgresql://…`). */
+  url: string;
   db: PrismaClient;
   adapter: PrismaServiceAdapter;
   close(): Promise<void>;
@@ -129,6 +131,7 @@ export function sqliteTestDatabase(shopDdl: string): TestDatabase {
   });
   const adapter = sqliteAdapter({ db, shop: testShopCallbacks(db), sealer });
   return {
+    url: `file:${file}`,
     db,
     adapter,
     async close() {
@@ -169,6 +172,7 @@ export async function pgTestDatabase(adminUrl: string, shopDdl: string): Promise
   }) as unknown as PrismaClient;
   const adapter = pgAdapter({ db, shop: testShopCallbacks(db), sealer });
   return {
+    url: url.toString(),
     db,
     adapter,
     async close() {
