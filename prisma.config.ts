@@ -12,7 +12,8 @@ const postgres = /^postgres(ql)?:\/\//.test(url);
 export default {
   experimental: { adapter: true },
   engine: "js",
-  schema: postgres ? "prisma/postgresql/schema.prisma" : "prisma/schema.prisma",
+  // Schema folders (scripts/prisma.mjs copies the Prisma adapter's models into each).
+  schema: postgres ? "prisma/schema/postgresql" : "prisma/schema/sqlite",
   migrations: { path: postgres ? "prisma/postgresql/migrations" : "prisma/migrations" },
   adapter: async () => (postgres ? cliAdapter(url) : new PrismaBetterSQLite3({ url })),
 } satisfies PrismaConfig;

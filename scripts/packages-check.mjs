@@ -178,6 +178,54 @@ export const orders = ${table}("orders", { id: text("id").primaryKey(), ...servi
   ),
 };
 
+/** The Prisma adapter as an integrator receives it: installed beside the kit's tarball (its
+ *  peer); its models and migrations ship as files (prisma/), which a shop copies into its own
+ *  schema folder and migrations. */
+const PRISMA_ADAPTER = {
+  dir: "packages/prisma-adapter",
+  name: "@service-integration/prisma-adapter",
+  withTarballsOf: [KIT],
+  // The schema file and each provider's initial migration, besides dist/.
+  extraFiles:
+    /^prisma\/(service\.prisma|(sqlite|postgresql)\/migrations\/(migration_lock\.toml|\d{14}_\w+\/migration\.sql))$/,
+  requiredFiles: [
+    "prisma/service.prisma",
+    "prisma/sqlite/migrations/20261126000000_service_init/migration.sql",
+    "prisma/postgresql/migrations/20261126000000_service_init/migration.sql",
+  ],
+  peers: ["zod", "@types/node", "react", "next", "vitest", "@types/react"],
+  entries: [
+    // ".": types, and the sealed token row.
+    { spec: "", conditions: [], exports: ["sealedTokenRow"] },
+    { spec: "/pg", conditions: [], exports: ["prismaServiceAdapter"] },
+    { spec: "/sqlite", conditions: [], exports: ["prismaServiceAdapter"] },
+  ],
+  // A shop's wiring on each database, type-checked against the client shape the adapter names
+  // (this shop's own generated client is checked against it by the shop's tsc).
+  consumer: `import type { PrismaServiceAdapter, ServiceClient, ServiceModels, ShopCallbacks, TokenSealer } from "@service-integration/prisma-adapter";
+import { prismaServiceAdapter as onPostgres } from "@service-integration/prisma-adapter/pg";
+import { prismaServiceAdapter as onSqlite } from "@service-integration/prisma-adapter/sqlite";
+import type { StoredNotificationStore, TokenStore, TradeInRegistrationStore } from "@service-integration/kit";
+import { readFileSync } from "node:fs";
+
+declare const sealer: TokenSealer;
+declare const db: ServiceModels & ServiceClient<ServiceModels>;
+declare const shop: ShopCallbacks<ServiceModels>;
+const pgPorts: PrismaServiceAdapter = onPostgres({ db, shop, sealer });
+const tokens: TokenStore = pgPorts.tokens;
+const inbox: StoredNotificationStore = onSqlite({ db, shop, sealer, tokenId: "default" }).servicePay;
+const tradeIns: TradeInRegistrationStore = onSqlite({ db, shop, sealer }).tradeIns;
+// The models' file is read by path beside the package's manifest (a shop's CLI script copies
+// it into its schema folder); deep imports of dist/ are closed.
+const manifest: string = import.meta.resolve("@service-integration/prisma-adapter/package.json");
+const models = readFileSync(new URL("prisma/service.prisma", manifest), "utf8");
+if (!models.includes("model ServiceNotification {")) throw new Error("no models in service.prisma");
+// @ts-expect-error: deep imports are closed (the exports map lists the entries)
+import("@service-integration/prisma-adapter/dist/core.js");
+export { inbox, models, tokens, tradeIns };
+`,
+};
+
 function capture(command, args, options) {
   const result = spawnSync(command, args, { encoding: "utf8", ...options });
   return { ok: result.status === 0, out: `${result.stdout ?? ""}${result.stderr ?? ""}` };
@@ -191,7 +239,7 @@ function fail(message) {
 /** Packs `pkg` into `work` (scripts/lib/pack.mjs); a failed check ends the run. */
 function pack(pkg, work) {
   try {
-    return packWorkspace(pkg.name, work);
+    return packWorkspace(pkg.name, work, pkg);
   } catch (error) {
     fail(error.message);
   }
@@ -333,7 +381,8 @@ console.log(${JSON.stringify(id)} + ": " + Object.keys(m).length + " exports");`
 
 // `node scripts/packages-check.mjs <package name>` checks that one package alone.
 const only = process.argv[2];
-for (const pkg of [KIT, DRIZZLE_ADAPTER]) if (!only || pkg.name === only) checkPackage(pkg);
+for (const pkg of [KIT, DRIZZLE_ADAPTER, PRISMA_ADAPTER])
+  if (!only || pkg.name === only) checkPackage(pkg);
 // The package's own manifest and the root's pin agree (a shop installs the version it names).
 const version = JSON.parse(readFileSync(path.join(root, KIT.dir, "package.json"), "utf8")).version;
 // (The Drizzle adapter is not a dependency of this shop yet: nothing of the root pins it.)

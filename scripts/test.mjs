@@ -34,6 +34,7 @@ step("Typecheck (tsc --noEmit)", () => {
   // The kit's sources with their tests, by the package's own tsconfig (nodenext, no shop paths).
   run(bin("tsc"), ["--noEmit", "-p", "packages/kit"]);
   run(bin("tsc"), ["--noEmit", "-p", "packages/drizzle-adapter"]);
+  run(bin("tsc"), ["--noEmit", "-p", "packages/prisma-adapter"]);
   // The second host has its own tsconfig (it imports the kit by package name, like this shop).
   run(bin("tsc"), ["--noEmit", "-p", "examples/minimal-shop"]);
   run(bin("tsc"), ["--noEmit", "-p", "examples/minimal-shop/e2e/tsconfig.typecheck.json"]);
@@ -79,6 +80,9 @@ step("Unit and route tests on PostgreSQL (TEST_DATABASE=postgresql)", () =>
       "prisma",
       // The Drizzle adapter's conformance on PostgreSQL (its SQLite run is in the step above).
       "packages/drizzle-adapter/src/pg",
+      // The Prisma adapter's conformance and shipped PostgreSQL migration on PostgreSQL.
+      "packages/prisma-adapter/src/pg",
+      "packages/prisma-adapter/src/migrations.test.ts",
       // One worker per core, not the SQLite step's two: here the database's own processes share
       // the cores, and with four workers the login-flood tests starved their neighbours' 5 s
       // limits (the well-formed property test at 10 s, measured in a fresh-clone run).

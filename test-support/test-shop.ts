@@ -1,14 +1,16 @@
 import {
   createServicePayOrder,
-  createTokenSealer,
   signWebhookBody,
   webhookSecret,
 } from "@service-integration/kit/server";
 import { sealData } from "iron-session";
 import { afterAll, beforeAll } from "vitest";
 import type { PrismaClient } from "@/lib/db/generated/client";
-import { getNotificationInbox, servicePayDeps } from "@/lib/service-adapter/service";
-import { sealTokenRow } from "@/lib/service-adapter/token-store";
+import {
+  getNotificationInbox,
+  serviceAdapter,
+  servicePayDeps,
+} from "@/lib/service-adapter/service";
 import { SESSION_COOKIE } from "@/lib/session/session-data";
 import { serviceCheckoutSchema } from "@/lib/shop/checkout-input";
 import { TEST_ADDRESS } from "./checkout";
@@ -33,17 +35,26 @@ export interface TestShop {
 /** Call in beforeAll, before any handler runs (getConfig and getDb read the environment once). */
 export async function createTestShop(): Promise<TestShop> {
   const { db, cleanup } = await createTestDb();
-  // Sealed as the shop stores it (SERVICE_TOKEN_KEY of TEST_ENV), so the handlers read it.
-  const sealer = createTokenSealer(TEST_ENV.SERVICE_TOKEN_KEY);
-  const row = sealTokenRow(sealer, "default", {
+  // Saved by the shop's token store (sealed under SERVICE_TOKEN_KEY of TEST_ENV), so the
+  // handlers read it.
+  await serviceAdapter(db).tokens.save({
     accessToken: "a",
     refreshToken: "r",
     ...IDENTITY,
     scope: "core payments valuations updates",
     accessExpiresAt: new Date(Date.now() + 3_600_000),
   });
-  await db.serviceToken.create({ data: { id: "default", ...row } });
   return { db, cleanup };
+}
+
+/** Test-only: `order` with its status history (the Prisma adapter's OrderStatusChange rows of
+ *  the order, oldest first), as the shop's pages read it. */
+export async function withHistory<T extends { id: string }>(db: PrismaClient, order: T) {
+  const history = await db.orderStatusChange.findMany({
+    where: { orderId: order.id },
+    orderBy: { createdAt: "asc" },
+  });
+  return { ...order, history };
 }
 
 /**

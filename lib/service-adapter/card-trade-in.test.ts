@@ -20,7 +20,8 @@ import { placeCardOrder } from "@/lib/shop/orders";
 import { TEST_CARDS } from "@/lib/shop/test-card";
 import { cardCheckoutInput } from "@/test-support/checkout";
 import { setUpTestDb } from "@/test-support/test-db";
-import { createTradeInStore } from "./trade-in-store";
+import { withHistory } from "@/test-support/test-shop";
+import { serviceAdapter } from "./service";
 
 const shop = setUpTestDb();
 
@@ -82,7 +83,7 @@ function apiError(status: number, path = "/register-purchase") {
 }
 
 const deps = (client: TradeInClient, now = NOW) => ({
-  store: createTradeInStore(shop.db),
+  store: serviceAdapter(shop.db).tradeIns,
   client,
   now: () => now,
 });
@@ -111,7 +112,7 @@ describe("trade-in after a card payment (go-live scenario 2)", () => {
   it("leaves the attempt to the request that wrote the row when the same order is submitted twice at once", async () => {
     const o = await paidOrder();
     const { client, sent } = fakeClient({ session: { tradein_item: accepted } });
-    const store = createTradeInStore(shop.db);
+    const store = serviceAdapter(shop.db).tradeIns;
     // The other request wrote the row after this one looked for it (and is making the attempt).
     const row = {
       orderId: o.orderId,
@@ -269,10 +270,10 @@ describe("trade-in after a card payment (go-live scenario 2)", () => {
     expect(result).toEqual({ status: "no_trade_in" });
     expect(sent).toHaveLength(0);
     // The order stops saying "queued" (the confirmation page would show it for ever).
-    const order = await shop.db.order.findUniqueOrThrow({
-      where: { id: o.orderId },
-      include: { history: true },
-    });
+    const order = await withHistory(
+      shop.db,
+      await shop.db.order.findUniqueOrThrow({ where: { id: o.orderId } }),
+    );
     expect(order.tradeInStatus).toBe("no_trade_in");
     expect(order.history.map((h) => h.note).join("\n")).toMatch(/No trade-in in the session/);
   });
@@ -361,7 +362,7 @@ describe("trade-in after a card payment (go-live scenario 2)", () => {
   });
 
   it("counts no answer in time as unreachable and a 503 answer as not, by the row's own field", async () => {
-    const store = createTradeInStore(shop.db);
+    const store = serviceAdapter(shop.db).tradeIns;
     // The rows earlier tests left unreachable would skip this test's calls: forgotten here.
     await shop.db.tradeInRegistration.updateMany({ data: { unreachable: false } });
     const since = new Date(Date.now() - 60_000);

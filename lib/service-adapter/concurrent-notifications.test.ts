@@ -1,9 +1,8 @@
 import { parseOrderNotification } from "@service-integration/kit";
 import { createNotificationInbox, receiveNotification } from "@service-integration/kit/server";
 import { describe, expect, it } from "vitest";
-import { seedPendingServicePayOrder, setUpTestShop } from "@/test-support/test-shop";
-import { servicePayDeps } from "./service";
-import { createStoredNotificationStore } from "./service-pay-store";
+import { seedPendingServicePayOrder, setUpTestShop, withHistory } from "@/test-support/test-shop";
+import { serviceAdapter, servicePayDeps } from "./service";
 
 // Two different notifications for one order handled at the same moment (two webhook deliveries
 // on two connections): the order change is decided against the locked order
@@ -46,10 +45,10 @@ describe("two notifications for one order at the same moment", () => {
       const receipts = await Promise.all(sends.map((send) => send()));
       expect(receipts.map((r) => r.outcome)).toContain("applied");
 
-      const after = await shop.db.order.findUniqueOrThrow({
-        where: { id: order.id },
-        include: { history: true },
-      });
+      const after = await withHistory(
+        shop.db,
+        await shop.db.order.findUniqueOrThrow({ where: { id: order.id } }),
+      );
       expect(after.status, `round ${round}`).toBe("completed");
       expect(after.tradeInDiscount).toBe(1500);
       const transitions = after.history
@@ -80,7 +79,7 @@ describe("two notifications for one order stored by two instances at the same mo
       const inboxes = [0, 1].map(() =>
         createNotificationInbox({
           ...servicePayDeps(),
-          store: createStoredNotificationStore(shop.db),
+          store: serviceAdapter(shop.db).servicePay,
         }),
       );
       const sent = [
@@ -96,10 +95,10 @@ describe("two notifications for one order stored by two instances at the same mo
           (await shop.db.serviceNotification.findMany({ where: { cartId } })).map((n) => n.outcome),
         )
         .not.toContain("stored");
-      const after = await shop.db.order.findUniqueOrThrow({
-        where: { id: order.id },
-        include: { history: true },
-      });
+      const after = await withHistory(
+        shop.db,
+        await shop.db.order.findUniqueOrThrow({ where: { id: order.id } }),
+      );
       expect(after.status, `round ${round}`).toBe("completed");
       const transitions = after.history
         .filter((line) => line.source === "service")

@@ -2,9 +2,8 @@ import type { OrderNotification } from "@service-integration/kit";
 import { parseOrderNotification } from "@service-integration/kit";
 import { applyStored, createNotificationInbox } from "@service-integration/kit/server";
 import { describe, expect, it, vi } from "vitest";
-import { seedPendingServicePayOrder, setUpTestShop } from "@/test-support/test-shop";
-import { servicePayDeps } from "./service";
-import { createStoredNotificationStore } from "./service-pay-store";
+import { seedPendingServicePayOrder, setUpTestShop, withHistory } from "@/test-support/test-shop";
+import { serviceAdapter, servicePayDeps } from "./service";
 
 // Store-then-apply on a real migrated SQLite database (contract: Events › Webhook, Merchant
 // endpoints rule 2; docs/decisions/webhook-storage.md): a 200 only after the commit holding the
@@ -32,7 +31,7 @@ function paid(cartId: string, fields: Record<string, unknown> = {}): OrderNotifi
 }
 
 function inboxDeps() {
-  return { ...servicePayDeps(), store: createStoredNotificationStore(shop.db) };
+  return { ...servicePayDeps(), store: serviceAdapter(shop.db).servicePay };
 }
 
 const serviceChanges = (orderId: string) =>
@@ -53,7 +52,7 @@ describe("the webhook's store-then-apply inbox", () => {
 
   it("groups the deliveries of one turn into one commit, and those arriving during it into the next", async () => {
     const { cartId } = await pendingOrder();
-    const store = createStoredNotificationStore(shop.db);
+    const store = serviceAdapter(shop.db).servicePay;
     const commit = store.storeBatch.bind(store);
     const storeBatch = vi.spyOn(store, "storeBatch");
     const inbox = createNotificationInbox({ ...inboxDeps(), store });
@@ -112,7 +111,7 @@ describe("the webhook's store-then-apply inbox", () => {
 
   it("a batch with a duplicate inserts it once: a repeat inside the batch and one stored before", async () => {
     const { cartId } = await pendingOrder();
-    const store = createStoredNotificationStore(shop.db);
+    const store = serviceAdapter(shop.db).servicePay;
     const before = paid(cartId);
     await store.storeBatch([before]);
     const fresh = paid(cartId, { status: "completed" });
@@ -158,7 +157,7 @@ describe("the webhook's store-then-apply inbox", () => {
     const { cartId, order } = await pendingOrder();
     // The process that answered stopped right after its commit: stored, nothing applied.
     const n = paid(cartId);
-    await createStoredNotificationStore(shop.db).storeBatch([n]);
+    await serviceAdapter(shop.db).servicePay.storeBatch([n]);
     expect(await outcome(n.dedupeKey)).toBe("stored");
 
     const restarted = createNotificationInbox(inboxDeps());
@@ -172,7 +171,7 @@ describe("the webhook's store-then-apply inbox", () => {
 
   it("two appliers racing for the same stored notifications apply each once", async () => {
     const orders = await Promise.all(Array.from({ length: 5 }, () => pendingOrder()));
-    const store = createStoredNotificationStore(shop.db);
+    const store = serviceAdapter(shop.db).servicePay;
     const sent = orders.map(({ cartId }) => paid(cartId));
     const ids = await store.storeBatch(sent);
     const rows = sent.map((n, i) => ({ ...n, id: ids[i] as string }));
@@ -195,7 +194,7 @@ describe("the webhook's store-then-apply inbox", () => {
 
   it("applies an order's older stored notification first when another applier reaches a later one", async () => {
     const { cartId, order } = await pendingOrder();
-    const store = createStoredNotificationStore(shop.db);
+    const store = serviceAdapter(shop.db).servicePay;
     const earlier = paid(cartId);
     const later = paid(cartId, { status: "completed" });
     const [earlierId] = await store.storeBatch([earlier]);
@@ -203,10 +202,10 @@ describe("the webhook's store-then-apply inbox", () => {
     // This instance holds only the later row (the earlier one is another instance's, still
     // waiting there): the order still moves on in the order they were stored.
     await applyStored(inboxDeps(), [{ ...later, id: laterId as string }]);
-    const after = await shop.db.order.findUniqueOrThrow({
-      where: { id: order.id },
-      include: { history: { orderBy: [{ createdAt: "asc" }, { id: "asc" }] } },
-    });
+    const after = await withHistory(
+      shop.db,
+      await shop.db.order.findUniqueOrThrow({ where: { id: order.id } }),
+    );
     expect(after.history.filter((h) => h.source === "service").map((h) => [h.from, h.to])).toEqual([
       ["pending", "payment_completed"],
       ["payment_completed", "completed"],
@@ -225,7 +224,7 @@ describe("the webhook's store-then-apply inbox", () => {
     const [a, b] = await Promise.all([pendingOrder(), pendingOrder()]);
     const first = paid(a.cartId);
     const second = paid(b.cartId);
-    const real = createStoredNotificationStore(shop.db);
+    const real = serviceAdapter(shop.db).servicePay;
     const ids = await real.storeBatch([first, second]);
     // The database refuses the second one's apply (any error inside its transaction).
     const store: typeof real = {

@@ -8,12 +8,13 @@ import { placeCardOrder, writeOrderChange } from "@/lib/shop/orders";
 import { TEST_CARDS } from "@/lib/shop/test-card";
 import { cardCheckoutInput } from "@/test-support/checkout";
 import { setUpTestDb } from "@/test-support/test-db";
-import { createServiceOrderStore } from "./service-order-store";
-import { shopOrderStatuses } from "./service-pay-store";
+import { withHistory } from "@/test-support/test-shop";
+import { serviceAdapter } from "./service";
+import { shopOrderStatuses } from "./shop-callbacks";
 
 const shop = setUpTestDb();
 const deps = (updates: OrderUpdateDeps["client"]): OrderUpdateDeps => ({
-  orders: createServiceOrderStore(shop.db),
+  orders: serviceAdapter(shop.db).orders,
   statuses: shopOrderStatuses,
   client: updates,
 });
@@ -64,10 +65,10 @@ describe("sendOrderUpdate", () => {
         items: [{ id: shop.products.phone.id, quantity: 1 }],
       },
     ]);
-    const order = await shop.db.order.findUniqueOrThrow({
-      where: { id: orderId },
-      include: { history: { orderBy: { createdAt: "asc" } } },
-    });
+    const order = await withHistory(
+      shop.db,
+      await shop.db.order.findUniqueOrThrow({ where: { id: orderId } }),
+    );
     expect(order.status).toBe("partially_shipped");
     expect(order.history.at(-1)?.note).toMatch(/partial_shipment \(1 × PHONE\) accepted/);
   });
@@ -98,10 +99,10 @@ describe("sendOrderUpdate", () => {
     );
     const result = await sendOrderUpdate(deps(c.client), { orderId, type: "shipped" });
     expect(result).toEqual({ ok: false, error: expect.stringContaining('"updates" scope') });
-    const order = await shop.db.order.findUniqueOrThrow({
-      where: { id: orderId },
-      include: { history: true },
-    });
+    const order = await withHistory(
+      shop.db,
+      await shop.db.order.findUniqueOrThrow({ where: { id: orderId } }),
+    );
     expect(order.status).toBe("payment_completed");
     expect(order.history.some((h) => h.note.includes("shipped (whole order) refused"))).toBe(true);
   });
@@ -127,16 +128,12 @@ describe("sendOrderUpdate", () => {
     // The service's `completed` arrives while the admin's `shipped` is on its way to the service.
     c.client.updateOrder.mockImplementationOnce(async (u: OrderUpdate) => {
       c.sent.push(u);
-      await shop.db.$transaction((tx) =>
+      await shop.db.$transaction(async (tx) =>
         writeOrderChange(
           tx,
           {
-            id: orderId,
+            ...(await tx.order.findUniqueOrThrow({ where: { id: orderId } })),
             status: "payment_completed",
-            price: 0,
-            tax: 0,
-            shippingPrice: 0,
-            tradeInDiscount: 0,
           },
           { to: "completed", source: "service", note: "completed meanwhile" },
         ),
@@ -145,10 +142,10 @@ describe("sendOrderUpdate", () => {
     });
     const result = await sendOrderUpdate(deps(c.client), { orderId, type: "shipped" });
     expect(result.ok).toBe(true);
-    const order = await shop.db.order.findUniqueOrThrow({
-      where: { id: orderId },
-      include: { history: { orderBy: [{ createdAt: "asc" }, { id: "asc" }] } },
-    });
+    const order = await withHistory(
+      shop.db,
+      await shop.db.order.findUniqueOrThrow({ where: { id: orderId } }),
+    );
     // Not moved back from completed to shipped, and the history says what it really was.
     expect(order.status).toBe("completed");
     const last = order.history.find((h) => h.note.includes("shipped (whole order) accepted"));

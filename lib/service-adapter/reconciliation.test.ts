@@ -8,6 +8,7 @@ import {
   seedCart,
   sessionCookie,
   setUpTestShop,
+  withHistory,
 } from "@/test-support/test-shop";
 import { serviceOrderDeps } from "./service";
 
@@ -51,10 +52,10 @@ describe("reconcileServiceOrders", () => {
     expect(first).toMatchObject({ listed: 2, repaired: 1, unresolved: 1 });
     expect(first.lines.join("\n")).toMatch(/moved from pending to payment_completed/);
     expect(first.lines.join("\n")).toMatch(/cart-nobody-has\): no shop order has this cart/);
-    const order = await shop.db.order.findUniqueOrThrow({
-      where: { cartId },
-      include: { history: true },
-    });
+    const order = await withHistory(
+      shop.db,
+      await shop.db.order.findUniqueOrThrow({ where: { cartId } }),
+    );
     expect(order).toMatchObject({ status: "payment_completed", serviceOrderId: "ord_77" });
     expect(order.history.filter((h) => h.to === "payment_completed")).toHaveLength(1);
 

@@ -16,26 +16,52 @@ import {
   readServiceConfig,
   retryDueRegistrations,
   type ServiceClient,
+  type TokenSealer,
   type TradeInDeps,
   type WebhookSecretSource,
 } from "@service-integration/kit/server";
+import type { PrismaServiceAdapter } from "@service-integration/prisma-adapter";
+import { prismaServiceAdapter as onPostgres } from "@service-integration/prisma-adapter/pg";
+import { prismaServiceAdapter as onSqlite } from "@service-integration/prisma-adapter/sqlite";
 import { getConfig, parseConfig } from "@/lib/config";
-import { getDb } from "@/lib/db/client";
+import { type Db, getDb, isPostgres } from "@/lib/db/client";
 import { shopRoutes } from "./checkout-wiring";
-import { createPrismaIntegrationLog } from "./integration-log-store";
-import { createServiceOrderStore } from "./service-order-store";
-import {
-  createServicePayStore,
-  createStoredNotificationStore,
-  shopOrderStatuses,
-} from "./service-pay-store";
+import { shopCallbacks, shopOrderStatuses } from "./shop-callbacks";
 import { shopNow } from "./shop-clock";
-import { createPrismaTokenStore } from "./token-store";
-import { createTradeInStore } from "./trade-in-store";
 
 // The shop's wiring of the kit: the one service client per process, the webhook signing
-// secret, and the Service Pay store on the shop's database. Routes, pages, actions and the
-// retry job take them from here, never build their own.
+// secret, and the kit's ports on the shop's database, which @service-integration/prisma-adapter
+// implements on its own models given this shop's callbacks (./shop-callbacks.ts). Routes, pages,
+// actions and the retry job take them from here, never build their own.
+
+/** The token sealer of SERVICE_TOKEN_KEY, made when first used: only the token store needs
+ *  the service's settings, so the other ports work without them (a shop not yet configured). */
+let tokenSealer: TokenSealer | undefined;
+const lazySealer: TokenSealer = {
+  seal: (field, plain) => {
+    tokenSealer ??= createTokenSealer(readServiceConfig().tokenKey);
+    return tokenSealer.seal(field, plain);
+  },
+  open: (field, sealed) => {
+    tokenSealer ??= createTokenSealer(readServiceConfig().tokenKey);
+    return tokenSealer.open(field, sealed);
+  },
+};
+
+/** The adapter over `db` (default the app's client), one per client: the provider's locks
+ *  (PostgreSQL or SQLite) follow the client's database. */
+export function serviceAdapter(db: Db = getDb()): PrismaServiceAdapter {
+  const adapters = processSingleton(
+    "service-adapters",
+    () => new WeakMap<object, PrismaServiceAdapter>(),
+  );
+  const known = adapters.get(db);
+  if (known) return known;
+  const make = isPostgres(db) ? onPostgres : onSqlite;
+  const adapter = make({ db, shop: shopCallbacks(db), sealer: lazySealer });
+  adapters.set(db, adapter);
+  return adapter;
+}
 
 /** One client per process, so the token manager's single-flight renewal covers every request
  *  (and the retry job: error classes are recognised across bundled copies, errors.ts). */
@@ -44,7 +70,7 @@ export function getServiceClient(): ServiceClient {
     const config = readServiceConfig();
     return createServiceClient({
       config,
-      store: createPrismaTokenStore(getDb(), createTokenSealer(config.tokenKey)),
+      store: serviceAdapter().tokens,
       // Every attempt, for the integration inspector (only inside a shopper's request context,
       // so background calls are not shown to anyone).
       observer: integrationObserver,
@@ -85,7 +111,7 @@ export function shopBrowserServiceConfiguration(): BrowserServiceConfiguration {
 /** What the webhook, the pending order and reconciliation need: the store and the settings. */
 export function servicePayDeps(): NotificationDeps {
   return {
-    store: createServicePayStore(getDb()),
+    store: serviceAdapter().servicePay,
     statuses: shopOrderStatuses,
     mode: readOrderCreationMode(),
     shopBaseUrl: getConfig().SHOP_BASE_URL,
@@ -107,7 +133,7 @@ export function getNotificationInbox(): NotificationInbox {
   const known = inboxes.get(db);
   if (known) return known;
   const inbox = createNotificationInbox({
-    store: createStoredNotificationStore(db),
+    store: serviceAdapter(db).servicePay,
     statuses: shopOrderStatuses,
     get mode() {
       return readOrderCreationMode();
@@ -165,7 +191,7 @@ export function servicePaymentStartDeps(): NotificationDeps & { client: ServiceC
  *  registration row from being written (the job retries once the setting is fixed). */
 export function tradeInDeps(): TradeInDeps {
   return {
-    store: createTradeInStore(getDb()),
+    store: serviceAdapter().tradeIns,
     get client() {
       return getServiceClient();
     },
@@ -176,7 +202,11 @@ export function tradeInDeps(): TradeInDeps {
 /** The integration inspector's log in the shop's database, for every instance (once per
  *  process, at start: instrumentation.ts). */
 export function installIntegrationLogInDatabase(): void {
-  installIntegrationLog(createPrismaIntegrationLog(getDb));
+  // The database is reached when an entry is written or read, so installing connects nothing.
+  installIntegrationLog({
+    append: (key, entry) => serviceAdapter().integrationLog.append(key, entry),
+    read: (key, afterSeq) => serviceAdapter().integrationLog.read(key, afterSeq),
+  });
 }
 
 /**
@@ -207,7 +237,7 @@ export function startTradeInRetryJob(env: Record<string, string | undefined> = p
 export function serviceOrderDeps() {
   return {
     ...servicePayDeps(),
-    orders: createServiceOrderStore(getDb()),
+    orders: serviceAdapter().orders,
     client: getServiceClient(),
   };
 }

@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { createTokenSealer } from "@service-integration/kit/server";
 import { type ConformanceHost, runShopPortsConformance } from "@service-integration/kit/testing";
 import { serviceCheckoutSchema } from "@/lib/shop/checkout-input";
 import { shippingPrice } from "@/lib/shop/shipping";
@@ -13,16 +12,15 @@ import {
   TEST_ENV,
 } from "@/test-support/test-shop";
 import { shopSessionIdentity } from "./request-session";
-import { createServiceOrderStore } from "./service-order-store";
-import { createServicePayStore, shopOrderStatuses } from "./service-pay-store";
-import { createShopperSource } from "./shopper-source";
-import { createPrismaTokenStore } from "./token-store";
-import { createTradeInStore, recordTradeInSeen } from "./trade-in-store";
+import { serviceAdapter } from "./service";
+import { shopOrderStatuses } from "./shop-callbacks";
 
-// The shop's Prisma adapter against the kit's conformance suite: every check on a fresh,
-// migrated database (SQLite; PostgreSQL with TEST_DATABASE=postgresql).
+// This shop's callbacks on @service-integration/prisma-adapter against the kit's conformance
+// suite: every check on a fresh database migrated with the shop's own migrations (SQLite;
+// PostgreSQL with TEST_DATABASE=postgresql). The package runs the suite on its own test shop;
+// this run proves the shop's wiring (its statuses, its cart → order, its lines, its shoppers).
 
-// The stores read the shop's base URL from its settings (loadOrderWithItems).
+// The callbacks and the token store read the shop's settings (base URL, SERVICE_TOKEN_KEY).
 Object.assign(process.env, TEST_ENV, { DATABASE_URL: process.env.DATABASE_URL ?? "file:unused" });
 
 const PRICE = 10_000;
@@ -42,14 +40,15 @@ async function prismaHost(): Promise<ConformanceHost> {
     },
   });
   const details = serviceCheckoutSchema.parse(CHECKOUT);
+  const adapter = serviceAdapter(db);
   return {
-    servicePay: createServicePayStore(db),
+    servicePay: adapter.servicePay,
     statuses: shopOrderStatuses,
-    orders: createServiceOrderStore(db),
-    tradeIns: createTradeInStore(db),
-    tokens: createPrismaTokenStore(db, createTokenSealer(TEST_ENV.SERVICE_TOKEN_KEY)),
+    orders: adapter.orders,
+    tradeIns: adapter.tradeIns,
+    tokens: adapter.tokens,
     identity: shopSessionIdentity,
-    shopper: createShopperSource(db),
+    shopper: adapter.shopper,
     async issueSession(customerId) {
       // The sealed shop_session cookie, as the proxy issues it and sign-in keeps it.
       const identity = newSession(customerId);
@@ -65,7 +64,7 @@ async function prismaHost(): Promise<ConformanceHost> {
         address: SHOPPER_ADDRESS,
       };
     },
-    recordTradeInSeen: (sessionId, tradeInId) => recordTradeInSeen(db, sessionId, tradeInId),
+    recordTradeInSeen: (sessionId, tradeInId) => adapter.noteTradeInSeen(sessionId, tradeInId),
     async seedOpenCart() {
       const sessionId = randomUUID();
       await db.cart.create({

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { randomHex32 } from "@/lib/session/session-data";
 import { cardCheckoutInput, TEST_ADDRESS } from "@/test-support/checkout";
 import { setUpTestDb } from "@/test-support/test-db";
+import { withHistory } from "@/test-support/test-shop";
 import { addToCart, loadCart, pageCartCount, setCartCurrency, setItemQuantity } from "./cart";
 import { changeOrderStatus, createOrderFromCart, placeCardOrder } from "./orders";
 import { TEST_CARDS } from "./test-card";
@@ -84,10 +85,13 @@ describe("placing an order", () => {
     const result = await placeCard(sessionId, TEST_CARDS.success);
     expect(result.ok).toBe(true);
     if (!result.ok) return;
-    const order = await shop.db.order.findUniqueOrThrow({
-      where: { id: result.orderId },
-      include: { items: true, history: { orderBy: { createdAt: "asc" } }, shippingAddress: true },
-    });
+    const order = await withHistory(
+      shop.db,
+      await shop.db.order.findUniqueOrThrow({
+        where: { id: result.orderId },
+        include: { items: true, shippingAddress: true },
+      }),
+    );
     expect(order.status).toBe("payment_completed");
     expect(order.price).toBe(2 * 66033);
     expect(order.tax).toBe(2 * 13867);
@@ -175,10 +179,10 @@ describe("placing an order", () => {
     expect(await changeOrderStatus({ orderId, to: "on_hold", source: "admin" })).toMatchObject({
       ok: false,
     });
-    const order = await shop.db.order.findUniqueOrThrow({
-      where: { id: orderId },
-      include: { history: true },
-    });
+    const order = await withHistory(
+      shop.db,
+      await shop.db.order.findUniqueOrThrow({ where: { id: orderId } }),
+    );
     expect(order.status).toBe("shipped");
     expect(order.history).toHaveLength(3);
     expect(

@@ -76,8 +76,10 @@ export async function lockOrders(tx: Tx, postgres: boolean, keys: OrderLockKeys)
 }
 
 /**
- * The one writer of an order's status: changes the order (the total re-derived when the
- * trade-in discount changes) and records the change in its history, in the caller's transaction.
+ * The one writer of the shop's own status changes (card checkout, back office): changes the
+ * order (the total re-derived when the trade-in discount changes) and records the change in its
+ * history (OrderStatusChange, the integration's model: the service's changes are written by
+ * @service-integration/prisma-adapter the same way), in the caller's transaction.
  */
 export async function writeOrderChange(tx: Tx, order: ChangedOrder, change: OrderChange) {
   const tradeInDiscount = change.tradeInDiscount ?? order.tradeInDiscount;
@@ -154,7 +156,7 @@ export async function createOrderFromCart(
   const now = new Date();
   const billing = await tx.address.create({ data: { ...params.input.billing } });
   const shippingAddress = await tx.address.create({ data: { ...params.input.shipping } });
-  return tx.order.create({
+  const order = await tx.order.create({
     data: {
       number: orderNumber(now),
       cartId: cart.id,
@@ -185,11 +187,16 @@ export async function createOrderFromCart(
           total: line.total,
         })),
       },
-      history: {
-        create: { from: null, to: params.status, source: "shop", note: params.note ?? "" },
-      },
     },
   });
+  // The first history line, unless the caller writes it (the Prisma adapter does for the
+  // service's payment: ShopCallbacks.createOrder).
+  if (params.note !== undefined) {
+    await tx.orderStatusChange.create({
+      data: { orderId: order.id, from: null, to: params.status, source: "shop", note: params.note },
+    });
+  }
+  return order;
 }
 
 export type PlaceOrderResult =
@@ -294,20 +301,33 @@ const orderDetailInclude = {
   billingAddress: true,
   shippingAddress: true,
   customer: { select: { email: true, given_name: true, family_name: true } },
-  history: { orderBy: { createdAt: "asc" } },
 } as const;
 
+/** The order with its status history (the Prisma adapter's OrderStatusChange, by orderId). */
+async function withHistory<T extends { id: string }>(order: T | null) {
+  if (!order) return null;
+  const history = await getDb().orderStatusChange.findMany({
+    where: { orderId: order.id },
+    orderBy: { createdAt: "asc" },
+  });
+  return { ...order, history };
+}
+
 export async function getOrder(id: string) {
-  return getDb().order.findUnique({ where: { id }, include: orderDetailInclude });
+  return withHistory(
+    await getDb().order.findUnique({ where: { id }, include: orderDetailInclude }),
+  );
 }
 
 /** The confirmation page shows the session's latest order, so it needs no query parameter. */
 export async function latestOrderForSession(sessionId: string) {
-  return getDb().order.findFirst({
-    where: { sessionId },
-    orderBy: { createdAt: "desc" },
-    include: orderDetailInclude,
-  });
+  return withHistory(
+    await getDb().order.findFirst({
+      where: { sessionId },
+      orderBy: { createdAt: "desc" },
+      include: orderDetailInclude,
+    }),
+  );
 }
 
 export interface OrderFilters {

@@ -2,8 +2,8 @@
 // advance so signing costs nothing during the measurement.
 import { createHmac } from "node:crypto";
 import { createTokenSealer } from "@service-integration/kit/server";
-// Run under tsx (package.json), so the shop's own sealing is used, not a copy of it.
-import { sealTokenRow } from "../../lib/service-adapter/token-store.ts";
+// The token store's own sealing (the Prisma adapter's), not a copy of it.
+import { sealedTokenRow } from "@service-integration/prisma-adapter";
 
 const STATUSES = ["payment_completed", "completed"];
 
@@ -74,7 +74,7 @@ export function nextDeliveryRequest(list, cursor) {
 /** The `ServiceToken` row the benchmarks seed so the server knows the signing secret without
  *  logging in; sealed with `tokenKey`, the SERVICE_TOKEN_KEY the server under test runs with. */
 export function seededTokenRow({ tokenKey, userId, merchantId }) {
-  return sealTokenRow(createTokenSealer(tokenKey), "default", {
+  return sealedTokenRow(createTokenSealer(tokenKey), "default", {
     accessToken: "bench-access-token",
     refreshToken: "bench-refresh-token",
     userId,

@@ -209,7 +209,7 @@ export interface CreateServiceClientOptions {
 }
 
 /** Wires transport, token manager and client. In the app:
- *  `createServiceClient({ config, store: createPrismaTokenStore(getDb(), createTokenSealer(config.tokenKey)) })`
+ *  `createServiceClient({ config, store: prismaServiceAdapter({ db, shop, sealer: createTokenSealer(config.tokenKey) }).tokens })`
  *  (lib/service-adapter/service.ts). */
 export function createServiceClient(options: CreateServiceClientOptions): ServiceClient {
   const deps = options.deps ?? realTransportDeps;

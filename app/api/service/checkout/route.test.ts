@@ -20,6 +20,7 @@ import {
   sessionCookie,
   setUpTestShop,
   webhookRequest,
+  withHistory,
 } from "@/test-support/test-shop";
 import { POST as pendingOrder } from "../pending-order/route";
 import { POST as webhook } from "../webhooks/order/route";
@@ -95,10 +96,10 @@ async function settlesAs(notificationId: string, outcome: "applied" | "held") {
 }
 
 const history = async (cartId: string) => {
-  const order = await shop.db.order.findUniqueOrThrow({
-    where: { cartId },
-    include: { history: { orderBy: { createdAt: "asc" } } },
-  });
+  const order = await withHistory(
+    shop.db,
+    await shop.db.order.findUniqueOrThrow({ where: { cartId } }),
+  );
   return { order, notes: order.history.map((h) => h.note).join("\n") };
 };
 

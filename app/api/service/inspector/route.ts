@@ -6,9 +6,8 @@ import {
   internalError,
   json,
 } from "@service-integration/kit/server";
-import { getDb } from "@/lib/db/client";
-import { createInspectorSource } from "@/lib/service-adapter/inspector-source";
 import { shopSessionIdentity } from "@/lib/service-adapter/request-session";
+import { serviceAdapter } from "@/lib/service-adapter/service";
 
 // GET /api/service/inspector: the integration inspector's server-side entries for the caller's
 // own session (docs/decisions/inspector-feed.md). On only with INTEGRATION_INSPECTOR=on; otherwise 404 like any path.
@@ -21,7 +20,7 @@ export async function GET(request: Request): Promise<Response> {
     if (!session) return json({ owner: null, entries: [] });
     return json({
       owner: inspectorOwner(session.sessionId),
-      entries: await inspectorFeed(createInspectorSource(getDb()), session.sessionId),
+      entries: await inspectorFeed(serviceAdapter().inspector, session.sessionId),
     });
   } catch (error) {
     return internalError("inspector", error);

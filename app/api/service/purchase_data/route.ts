@@ -1,9 +1,8 @@
 import { ServiceInputError } from "@service-integration/kit";
 import { errorJson, internalError, json, purchaseDataFor } from "@service-integration/kit/server";
 import { getConfig } from "@/lib/config";
-import { getDb } from "@/lib/db/client";
 import { shopSessionIdentity } from "@/lib/service-adapter/request-session";
-import { createShopperSource } from "@/lib/service-adapter/shopper-source";
+import { serviceAdapter } from "@/lib/service-adapter/service";
 
 // GET {merchant_callbacks_base}/purchase_data (contract: Merchant endpoints, Purchase data):
 // built from the live cart on every call, `purchase: null` for an empty cart.
@@ -13,7 +12,7 @@ export async function GET(request: Request): Promise<Response> {
   try {
     return json(
       await purchaseDataFor(
-        { shop: createShopperSource(getDb()), identity: shopSessionIdentity },
+        { shop: serviceAdapter().shopper, identity: shopSessionIdentity },
         request,
         getConfig().SHOP_BASE_URL,
       ),

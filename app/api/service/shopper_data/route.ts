@@ -1,7 +1,6 @@
 import { internalError, json, shopperDataFor } from "@service-integration/kit/server";
-import { getDb } from "@/lib/db/client";
 import { shopSessionIdentity } from "@/lib/service-adapter/request-session";
-import { createShopperSource } from "@/lib/service-adapter/shopper-source";
+import { serviceAdapter } from "@/lib/service-adapter/service";
 
 // GET {merchant_callbacks_base}/shopper_data (contract: Merchant endpoints, Shopper data).
 // Same-origin from the SDK: no CORS, no OPTIONS (rule 1).
@@ -10,7 +9,7 @@ export const dynamic = "force-dynamic";
 export async function GET(request: Request): Promise<Response> {
   try {
     const result = await shopperDataFor(
-      { shop: createShopperSource(getDb()), identity: shopSessionIdentity },
+      { shop: serviceAdapter().shopper, identity: shopSessionIdentity },
       request,
     );
     return json(result.body, result.status);

@@ -1,9 +1,8 @@
 import { wellFormedString } from "@service-integration/kit";
 import { errorJson, internalError, json } from "@service-integration/kit/server";
 import { z } from "zod";
-import { getDb } from "@/lib/db/client";
 import { readSessionJson } from "@/lib/service-adapter/route-input";
-import { recordTradeInSeen } from "@/lib/service-adapter/trade-in-store";
+import { serviceAdapter } from "@/lib/service-adapter/service";
 
 // POST /api/service/trade-in-seen { tradein_id }: the page tells the shop which trade-in the SDK
 // showed as accepted (event service-valuation-updated, or the checkout's payment option details),
@@ -20,7 +19,7 @@ export async function POST(request: Request): Promise<Response> {
       invalid: () => errorJson(400, "bad_request", "tradein_id must be a string."),
     });
     if (!input.ok) return input.response;
-    await recordTradeInSeen(getDb(), input.session.sessionId, input.data.tradein_id);
+    await serviceAdapter().noteTradeInSeen(input.session.sessionId, input.data.tradein_id);
     return json({ ok: true });
   } catch (error) {
     return internalError("trade-in-seen", error);

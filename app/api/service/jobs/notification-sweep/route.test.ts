@@ -1,6 +1,6 @@
 import { parseOrderNotification } from "@service-integration/kit";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createStoredNotificationStore } from "@/lib/service-adapter/service-pay-store";
+import { serviceAdapter } from "@/lib/service-adapter/service";
 import { seedPendingServicePayOrder, setUpTestShop } from "@/test-support/test-shop";
 import { GET, POST } from "./route";
 
@@ -28,7 +28,7 @@ async function storedNotApplied() {
     trade_in_discount: 1500,
   });
   const n = parseOrderNotification(new TextEncoder().encode(body));
-  const [id] = await createStoredNotificationStore(shop.db).storeBatch([n]);
+  const [id] = await serviceAdapter(shop.db).servicePay.storeBatch([n]);
   if (!id) throw new Error("not stored");
   return { order, dedupeKey: n.dedupeKey };
 }

@@ -10,6 +10,7 @@ import {
   setUpTestShop,
   TEST_ENV,
   webhookRequest,
+  withHistory,
 } from "@/test-support/test-shop";
 import { POST as checkout } from "../../checkout/route";
 import { POST as pendingOrder } from "../../pending-order/route";
@@ -139,10 +140,10 @@ describe("POST /api/service/webhooks/order", () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ received: true, outcome: "stored" });
     await settlesAs(idOf(body), "applied");
-    const after = await shop.db.order.findUniqueOrThrow({
-      where: { id: order.id },
-      include: { history: { orderBy: { createdAt: "asc" } } },
-    });
+    const after = await withHistory(
+      shop.db,
+      await shop.db.order.findUniqueOrThrow({ where: { id: order.id } }),
+    );
     expect(after.status).toBe("payment_completed");
     expect(after.serviceOrderId).toBe(`svc_${order.cartId}`);
     expect(after.tradeInDiscount).toBe(5000);
@@ -211,10 +212,10 @@ describe("POST /api/service/webhooks/order", () => {
       expect((await POST(webhookRequest(body))).status).toBe(200);
       await settlesAs(idOf(body), outcome);
     }
-    const after = await shop.db.order.findUniqueOrThrow({
-      where: { id: order.id },
-      include: { history: { orderBy: { createdAt: "asc" } } },
-    });
+    const after = await withHistory(
+      shop.db,
+      await shop.db.order.findUniqueOrThrow({ where: { id: order.id } }),
+    );
     expect(after.status).toBe("completed");
     expect(after.history.map((h) => h.to)).toEqual(["pending", "completed"]);
     // Every delivery is kept in the log, with what was done about it.
@@ -245,10 +246,10 @@ describe("POST /api/service/webhooks/order", () => {
     after = await shop.db.order.findUniqueOrThrow({ where: { id: order.id } });
     expect(after.status).toBe("payment_completed");
     await deliver("completed", "applied");
-    const final = await shop.db.order.findUniqueOrThrow({
-      where: { id: order.id },
-      include: { history: { orderBy: { createdAt: "asc" } } },
-    });
+    const final = await withHistory(
+      shop.db,
+      await shop.db.order.findUniqueOrThrow({ where: { id: order.id } }),
+    );
     expect(final.status).toBe("completed");
     expect(final.history.map((h) => h.to)).toEqual([
       "pending",
@@ -285,10 +286,10 @@ describe("POST /api/service/webhooks/order", () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ received: true, outcome: "stored" });
     await settlesAs(idOf(body), "held");
-    const held = await shop.db.order.findUniqueOrThrow({
-      where: { id: order.id },
-      include: { history: { orderBy: { createdAt: "asc" } } },
-    });
+    const held = await withHistory(
+      shop.db,
+      await shop.db.order.findUniqueOrThrow({ where: { id: order.id } }),
+    );
     expect(held.status).toBe("payment_mismatch");
     expect(held.tradeInDiscount).toBe(0);
     expect(held.history.at(-1)?.note).toMatch(why);
@@ -311,10 +312,10 @@ describe("POST /api/service/webhooks/order", () => {
     expect(await b.json()).toEqual({ received: true, outcome: "stored" });
     await settlesAs({ notificationId: reused.id, cartId: first.cart.id }, "applied");
     await settlesAs({ notificationId: reused.id, cartId: second.cart.id }, "applied");
-    const paid = await shop.db.order.findUniqueOrThrow({
-      where: { id: second.order.id },
-      include: { history: { orderBy: { createdAt: "asc" } } },
-    });
+    const paid = await withHistory(
+      shop.db,
+      await shop.db.order.findUniqueOrThrow({ where: { id: second.order.id } }),
+    );
     expect(paid.status).toBe("payment_completed");
     expect(paid.history.at(-1)?.note).toMatch(/id was used before by another payment/);
     // The exact same delivery again is still a duplicate.
@@ -350,10 +351,10 @@ describe("POST /api/service/webhooks/order", () => {
 
     const res = await pendingOrder(pendingOrderRequest(cart.id, cookie));
     expect(res.status).toBe(200);
-    const order = await shop.db.order.findUniqueOrThrow({
-      where: { cartId: cart.id },
-      include: { history: { orderBy: { createdAt: "asc" } } },
-    });
+    const order = await withHistory(
+      shop.db,
+      await shop.db.order.findUniqueOrThrow({ where: { cartId: cart.id } }),
+    );
     expect(order.status).toBe("payment_completed");
     expect(order.tradeInDiscount).toBe(5000);
     expect(order.history.map((h) => h.to)).toEqual(["pending", "payment_completed"]);

@@ -1,0 +1,11 @@
+export const here: string;
+export const SERVICE_MODELS: string;
+export const PROVIDERS: readonly ["sqlite", "postgresql"];
+export const INITIAL: string;
+export function sqlFromEmpty(folder: string, databaseUrl?: string): string;
+export function initialMigrationSql(
+  provider: "sqlite" | "postgresql",
+  databaseUrl?: string,
+): string;
+export function testSchemaFolder(provider: "sqlite" | "postgresql"): string;
+export function generateTestClients(): void;
