@@ -33,12 +33,21 @@ async function ruleOf(page: Page, id: string): Promise<Rule> {
   return rule;
 }
 
-test("a page without data-module-name and icon fails markup.payment-option", async ({ page }) => {
+test("a page whose radio has the wrong value, no data-module-name and no icon fails markup.payment-option", async ({
+  page,
+}) => {
   const shop = shopFor(page, "markup");
   const seen = observation(page, "payment_option_markup");
   await page.goto(`${shop.base}/?careless=markup.payment-option`);
   const body = (await seen).postDataJSON();
-  expect(body).toMatchObject({ found: true, module_name: null, has_icon: false });
+  // Neither the value nor data-module-name names it: the SDK still finds the option by the label
+  // it shows, so the merchant is told what is wrong with it rather than that it is missing.
+  expect(body).toMatchObject({
+    found: true,
+    value: "service-pay",
+    module_name: null,
+    has_icon: false,
+  });
   await expect.poll(async () => (await ruleOf(page, "markup.payment-option")).verdict).toBe("fail");
 });
 

@@ -75,7 +75,7 @@ export const MISTAKES = {
   },
   "markup.payment-option": {
     where: "page",
-    does: "renders the Service Pay radio without data-module-name and without the icon",
+    does: "renders the Service Pay radio with the value service-pay, without data-module-name and without the icon",
   },
   "markup.info-extra-hidden": {
     where: "page",

@@ -96,7 +96,7 @@ export function testMerchantPage(options: PageOptions): string {
     <fieldset>
       <legend>Payment method</legend>
       <label><input type="radio" name="payment_method" value="card" checked> Card (merchant)</label>
-      <label id="service-option"><input type="radio" name="payment_method"${radioAttributes} value="service_pay">
+      <label id="service-option"><input type="radio" name="payment_method"${radioAttributes} value="${badMarkup ? "service-pay" : "service_pay"}">
         ${icon}
         <span id="service-label">Pay with Service</span></label>
       <p id="service-info"${hidden}></p>
@@ -152,7 +152,7 @@ window.Service.addReadyToPlaceOrderListener(async (payload) => {
 });
 const form = document.getElementById("checkout");
 if (form) {
-  const option = form.querySelector('input[value="service_pay"]');
+  const option = document.querySelector("#service-option input");
   const info = document.getElementById("service-info");
   const extra = document.getElementById("service-extra");
   const refresh = async () => {
