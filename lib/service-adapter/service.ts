@@ -16,6 +16,7 @@ import {
   readServiceConfig,
   retryDueRegistrations,
   type ServiceClient,
+  startJobTimer,
   type TokenSealer,
   type TradeInDeps,
   type WebhookSecretSource,
@@ -154,25 +155,16 @@ export function getNotificationInbox(): NotificationInbox {
  * sweep: each row is claimed in the database before it is applied.
  */
 export function startNotificationSweep(env: Record<string, string | undefined> = process.env) {
-  processSingleton("notification-sweep", () => {
-    let running = false;
-    const sweep = () => {
-      if (running) return;
-      running = true;
-      getNotificationInbox()
-        .applyUnapplied()
-        .catch((error) => console.error("[order webhook] sweep of stored notifications", error))
-        .finally(() => {
-          running = false;
-        });
-    };
-    sweep();
-    const interval = Number(env.NOTIFICATION_SWEEP_INTERVAL_MS ?? 30_000);
-    if (!Number.isFinite(interval) || interval <= 0) return null;
-    const timer = setInterval(sweep, interval);
-    timer.unref?.();
-    return timer;
-  });
+  const sweep = () => getNotificationInbox().applyUnapplied();
+  processSingleton("notification-sweep-at-start", () =>
+    sweep().catch((error) => console.error("[order webhook] sweep at start", error)),
+  );
+  // Every run claims each row in the database, so this one and the start-up's may overlap.
+  startJobTimer(
+    "order webhook: sweep of stored notifications",
+    Number(env.NOTIFICATION_SWEEP_INTERVAL_MS ?? 30_000),
+    sweep,
+  );
 }
 
 /** The Service Pay payment start: the store, and the one client, read lazily so a service that
@@ -215,22 +207,9 @@ export function installIntegrationLogInDatabase(): void {
  * comes is not overlapped.
  */
 export function startTradeInRetryJob(env: Record<string, string | undefined> = process.env): void {
-  const interval = Number(env.TRADE_IN_RETRY_INTERVAL_MS ?? 2_000);
-  if (!Number.isFinite(interval) || interval <= 0) return;
-  processSingleton("trade-in-retry-job", () => {
-    let running = false;
-    const timer = setInterval(() => {
-      if (running) return;
-      running = true;
-      retryDueRegistrations(tradeInDeps())
-        .catch((error) => console.error("[trade-in retry job]", error))
-        .finally(() => {
-          running = false;
-        });
-    }, interval);
-    timer.unref?.();
-    return timer;
-  });
+  startJobTimer("trade-in retry job", Number(env.TRADE_IN_RETRY_INTERVAL_MS ?? 2_000), () =>
+    retryDueRegistrations(tradeInDeps()),
+  );
 }
 
 /** What the back office's order updates and reconciliation need. */
