@@ -7,6 +7,7 @@ import {
 import type { RegisterPurchaseBody } from "@service-integration/kit/server";
 import {
   applyTradeInAfterCardPayment,
+  cardCheckoutTradeInStep,
   NOT_APPLIED_MESSAGES,
   processRegistration,
   retryDelayMs,
@@ -393,5 +394,108 @@ describe("trade-in after a card payment (go-live scenario 2)", () => {
       unreachable: false,
     });
     expect(await store.unreachableSince(since)).toBe(false);
+  });
+});
+
+describe("the card checkout's trade-in step within the shopper's request", () => {
+  // The shopper waits at most 8 s for register-purchase; the rest is handed to the host's
+  // waitUntil (Next's after()), so a serverless host does not freeze it midway. The wait is a
+  // sleep the test ends by hand. An hour past the real clock: the unreachable memory of the
+  // tests above (kept by the rows' real updatedAt) is long over.
+  const later = new Date(Date.now() + 3_600_000);
+  const unexpired = {
+    ...accepted,
+    valid_until: new Date(later.getTime() + 86_400_000).toISOString(),
+  } as TradeInItem;
+
+  function shopperWait() {
+    let end = () => {};
+    const sleep = (ms: number) => {
+      expect(ms).toBe(8_000);
+      return new Promise<void>((resolve) => {
+        end = resolve;
+      });
+    };
+    const handed: Promise<unknown>[] = [];
+    return {
+      sleep,
+      end: () => end(),
+      handed,
+      waitUntil: (work: Promise<unknown>) => {
+        handed.push(work);
+      },
+    };
+  }
+
+  const rowOf = (orderId: string) =>
+    shop.db.tradeInRegistration.findUniqueOrThrow({ where: { orderId } });
+  const orderOf = (orderId: string) => shop.db.order.findUniqueOrThrow({ where: { id: orderId } });
+
+  it("a registration within the wait is the shopper's: nothing is handed over", async () => {
+    const o = await paidOrder();
+    const { client, sent } = fakeClient({ session: { tradein_item: unexpired } });
+    const wait = shopperWait();
+    const result = await cardCheckoutTradeInStep(deps(client, later), o, wait);
+    expect(result).toEqual({ status: "registered" });
+    expect(wait.handed).toEqual([]);
+    expect(sent).toHaveLength(1);
+    expect((await orderOf(o.orderId)).tradeInStatus).toBe("registered");
+  });
+
+  it("a slower registration is handed over when the wait ends, and records its outcome when it finishes", async () => {
+    const o = await paidOrder();
+    let answer = () => {};
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    const { client, sent } = fakeClient({
+      session: { tradein_item: unexpired },
+      register: async () => {
+        await answered;
+        return { duplicate: false };
+      },
+    });
+    const wait = shopperWait();
+    const step = cardCheckoutTradeInStep(deps(client, later), o, wait);
+    await vi.waitFor(() => expect(sent).toHaveLength(1));
+    wait.end();
+    // The shopper goes on to the confirmation; the attempt keeps its claim.
+    expect(await step).toBeNull();
+    expect(wait.handed).toHaveLength(1);
+    expect(await rowOf(o.orderId)).toMatchObject({ status: "queued", attempts: 1 });
+    answer();
+    await wait.handed[0];
+    expect(await rowOf(o.orderId)).toMatchObject({ status: "registered", attempts: 1 });
+    expect((await orderOf(o.orderId)).tradeInStatus).toBe("registered");
+    expect(sent).toHaveLength(1);
+  });
+
+  it("a failure is logged, never thrown: the paid order stands and its row stays for the retry job", async () => {
+    const o = await paidOrder();
+    const { client, sent } = fakeClient({ session: { tradein_item: unexpired } });
+    const store = serviceAdapter(shop.db).tradeIns;
+    // The database goes away between writing the row and claiming it for the first attempt.
+    const failing = {
+      ...store,
+      claim: async () => {
+        throw new Error("database unavailable");
+      },
+    };
+    const logged: unknown[] = [];
+    const wait = shopperWait();
+    const result = await cardCheckoutTradeInStep({ store: failing, client, now: () => later }, o, {
+      ...wait,
+      log: (_message, error) => logged.push(error),
+    });
+    expect(result).toBeNull();
+    expect(logged).toEqual([new Error("database unavailable")]);
+    expect(wait.handed).toEqual([]);
+    expect((await orderOf(o.orderId)).status).toBe("payment_completed");
+    expect(await rowOf(o.orderId)).toMatchObject({ status: "queued", attempts: 0 });
+    // The retry job's attempt for the row registers it.
+    expect(await processRegistration(deps(client, later), o.orderId)).toEqual({
+      status: "registered",
+    });
+    expect(sent).toHaveLength(1);
   });
 });

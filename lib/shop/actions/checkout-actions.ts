@@ -1,10 +1,6 @@
 "use server";
 
-import type { ShopperIdentity } from "@service-integration/kit";
-import {
-  applyTradeInAfterCardPayment,
-  withInspectorSession,
-} from "@service-integration/kit/server";
+import { cardCheckoutTradeInStep } from "@service-integration/kit/server";
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { getConfig } from "@/lib/config";
@@ -69,27 +65,10 @@ export async function checkoutAction(
   }
   // Go-live scenario 2: the card payment is done; apply the trade-in, if any, by registering the
   // purchase. It never undoes the order; the confirmation page tells the shopper the outcome.
-  await registerTradeIn(result.orderId, session);
+  // The shopper waits at most 8 s; a slower service finishes the step after the response
+  // (the kit hands it to Next's after(), so a serverless host does not freeze it midway).
+  await cardCheckoutTradeInStep(tradeInDeps(), { orderId: result.orderId, shopper: session });
   // The header's cart badge lives in the shared layout: refresh it along with the page.
   revalidatePath("/", "layout");
   redirect("/checkout/confirmation");
-}
-
-/** The shopper waits at most this long for the trade-in step; a slower service finishes it in
- *  the background (the attempt keeps its claim and records its outcome; README, Card payment). */
-const TRADE_IN_WAIT_MS = 8_000;
-
-async function registerTradeIn(orderId: string, shopper: ShopperIdentity) {
-  const attempt = withInspectorSession(shopper.sessionId, () =>
-    applyTradeInAfterCardPayment(tradeInDeps(), { orderId, shopper }),
-  ).catch((error) => {
-    // The paid order stands; a written registration row is retried by the job.
-    console.error("[checkout] trade-in registration failed", error);
-  });
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const waited = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, TRADE_IN_WAIT_MS);
-  });
-  await Promise.race([attempt, waited]);
-  clearTimeout(timer);
 }

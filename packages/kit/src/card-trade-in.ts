@@ -1,4 +1,5 @@
 import "server-only";
+import { type WaitAtMostOptions, waitAtMost } from "./after-response.js";
 import { type Cart, cartOfLines } from "./cart.js";
 import type { ServiceClient } from "./client.js";
 import { recordStep, withInspectorSession } from "./integration-log.js";
@@ -101,6 +102,45 @@ export async function applyTradeInAfterCardPayment(
   if (await deps.store.unreachableSince(since)) return { status: "queued" };
   // The row was just written with no attempt: claimed only if no retry job took it meanwhile.
   return processRegistration(deps, order.id, 0);
+}
+
+/** How long the shopper waits for the trade-in step by default (cardCheckoutTradeInStep). */
+export const CARD_TRADE_IN_WAIT_MS = 8_000;
+
+export interface CardTradeInStepOptions extends Partial<WaitAtMostOptions> {
+  /** Where a failed step is told (default console.error); the paid order stands either way. */
+  log?: (message: string, error: unknown) => void;
+}
+
+/**
+ * The card checkout's trade-in step as the shopper's request runs it (go-live scenario 2):
+ * applyTradeInAfterCardPayment, in the shopper's inspector session, waited for at most `waitMs`
+ * (default 8 s). A slower service does not hold the shopper: the rest is handed to `waitUntil`
+ * (default Next's `after()`, after-response.ts), so the attempt keeps its claim and records its
+ * outcome on the row and the order even on a host that freezes the function after the
+ * response. The confirmation page reads that outcome from the order.
+ *
+ * Never throws: a failure is logged and the paid order stands; the registration row written
+ * before any call stays queued for the retry job (retryDueRegistrations). Its result when the
+ * step finished in time, null when it was handed over or failed.
+ */
+export async function cardCheckoutTradeInStep(
+  deps: TradeInDeps,
+  params: { orderId: string; shopper: ShopperIdentity },
+  options: CardTradeInStepOptions = {},
+): Promise<TradeInResult | null> {
+  const log = options.log ?? ((message: string, error: unknown) => console.error(message, error));
+  const attempt = withInspectorSession(params.shopper.sessionId, () =>
+    applyTradeInAfterCardPayment(deps, params),
+  ).catch((error: unknown) => {
+    log("[checkout] trade-in registration failed", error);
+    return null;
+  });
+  const waited = await waitAtMost(attempt, {
+    ...options,
+    waitMs: options.waitMs ?? CARD_TRADE_IN_WAIT_MS,
+  });
+  return waited.done ? waited.value : null;
 }
 
 /**

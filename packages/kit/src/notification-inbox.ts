@@ -1,4 +1,5 @@
 import "server-only";
+import type { WaitUntil } from "./after-response.js";
 import {
   applyClaimed,
   applyClaimedTo,
@@ -27,6 +28,11 @@ import type { OrderNotification } from "./webhook-payload.js";
  * it, so several appliers (instances, the sweep) apply it once. Process memory only says what to
  * try next; the rows left "stored" (a crash between store and apply, a failed apply) are applied
  * by `applyUnapplied`, run at start-up and on a schedule.
+ *
+ * On a host that freezes the function once the response is sent (serverless), the apply must
+ * finish within the request's life: `receive` hands the apply of what it stored to the
+ * `waitUntil` it is given (Next's `after()`, as receiveOrderWebhook passes by default), a
+ * promise that settles once that delivery's apply is done, so the answer is not delayed by it.
  */
 
 export interface NotificationInboxDeps extends NotificationDeps {
@@ -43,22 +49,53 @@ export interface NotificationInboxDeps extends NotificationDeps {
   quietMs?: number;
 }
 
+export interface ReceiveOptions {
+  /**
+   * Given, once the notification is stored and before `receive` resolves, a promise that settles
+   * when its apply is done (applied, or failed and left "stored" for the sweep; it never
+   * rejects), in the caller's async context. Not called when there is nothing to apply (a
+   * duplicate). Without it the apply runs on in this process's memory, as on a resident server.
+   */
+  waitUntil?: WaitUntil;
+}
+
 export interface NotificationInbox {
   /** Durably stores the notification: "stored", or "duplicate" when its key already was. */
-  receive(notification: OrderNotification): Promise<"stored" | "duplicate">;
+  receive(
+    notification: OrderNotification,
+    options?: ReceiveOptions,
+  ): Promise<"stored" | "duplicate">;
   /** Applies every stored notification no one applied yet; how many this call applied. */
   applyUnapplied(): Promise<number>;
   /** Resolves once nothing is being stored or applied by this inbox (tests, shutdown). */
   idle(): Promise<void>;
 }
 
+interface Received {
+  outcome: "stored" | "duplicate";
+  /** Settles when this delivery's apply is done; null when there is nothing to apply. */
+  applied: Promise<void> | null;
+}
+
 interface Pending {
   notification: OrderNotification;
-  resolve: (stored: "stored" | "duplicate") => void;
+  resolve: (received: Received) => void;
   reject: (error: unknown) => void;
 }
 
-type ApplyWork = { stored: WaitingNotification } | { duplicate: OrderNotification };
+/** What the applier does for one delivery, and `done` to call once it did (or failed). */
+type ApplyWork = ({ stored: WaitingNotification } | { duplicate: OrderNotification }) & {
+  done: () => void;
+};
+
+/** A promise and the function that settles it. */
+function settleable(): { promise: Promise<void>; done: () => void } {
+  let done = () => {};
+  const promise = new Promise<void>((resolve) => {
+    done = resolve;
+  });
+  return { promise, done };
+}
 
 export function createNotificationInbox(deps: NotificationInboxDeps): NotificationInbox {
   const maxBatch = deps.maxBatch ?? 200;
@@ -68,6 +105,8 @@ export function createNotificationInbox(deps: NotificationInboxDeps): Notificati
   // Set when a long burst stored more than the queue holds: the drain then reads the rest from
   // the database (applyStoredRows) instead of keeping every one of them in memory.
   let overflowed = false;
+  // The deliveries stored while the queue was full: settled once the rows are read back.
+  let overflowWaiters: (() => void)[] = [];
   const log = deps.log ?? (() => {});
   let waiting: Pending[] = [];
   const toApply: ApplyWork[] = [];
@@ -91,14 +130,21 @@ export function createNotificationInbox(deps: NotificationInboxDeps): Notificati
       }
       batch.forEach((p, i) => {
         const id = ids[i];
-        if (id && toApply.length < MAX_QUEUED) toApply.push({ stored: { ...p.notification, id } });
-        else if (id) overflowed = true;
-        else if (deps.mode === "webhook" && p.notification.cartId) {
+        const apply = settleable();
+        let applied: Promise<void> | null = apply.promise;
+        if (id && toApply.length < MAX_QUEUED) {
+          toApply.push({ stored: { ...p.notification, id }, done: apply.done });
+        } else if (id) {
+          overflowed = true;
+          overflowWaiters.push(apply.done);
+        } else if (deps.mode === "webhook" && p.notification.cartId) {
           // A repeat whose first copy is still waiting for its order (the details came late,
           // or the process stopped before creating it) must not be swallowed.
-          toApply.push({ duplicate: p.notification });
+          toApply.push({ duplicate: p.notification, done: apply.done });
+        } else {
+          applied = null;
         }
-        p.resolve(id ? "stored" : "duplicate");
+        p.resolve({ outcome: id ? "stored" : "duplicate", applied });
       });
       startApplying();
     }
@@ -142,19 +188,31 @@ export function createNotificationInbox(deps: NotificationInboxDeps): Notificati
   async function drain(): Promise<void> {
     if (toApply.length === 0 && overflowed) {
       overflowed = false;
-      await applyStoredRows().catch((error) => log("order webhook: applying failed", error));
+      const waiters = overflowWaiters;
+      overflowWaiters = [];
+      try {
+        await applyStoredRows().catch((error) => log("order webhook: applying failed", error));
+      } finally {
+        for (const done of waiters) done();
+      }
     }
     while (toApply.length > 0) {
       await quiet();
       const next = toApply.splice(0, chunk);
-      const stored = next.flatMap((w) => ("stored" in w ? [w.stored] : []));
-      if (stored.length > 0) await applyStored(deps, stored, log);
-      for (const w of next) {
-        if ("duplicate" in w) {
-          await createOrderOnWebhook(deps, w.duplicate, { outcome: "duplicate" }).catch((error) =>
-            log("order webhook: creating the order of a repeat failed", error),
-          );
+      try {
+        const stored = next.flatMap((w) => ("stored" in w ? [w.stored] : []));
+        if (stored.length > 0) await applyStored(deps, stored, log);
+        for (const w of next) {
+          if ("duplicate" in w) {
+            await createOrderOnWebhook(deps, w.duplicate, { outcome: "duplicate" }).catch((error) =>
+              log("order webhook: creating the order of a repeat failed", error),
+            );
+          }
         }
+      } finally {
+        // Applied, or failed and left "stored" for the sweep: either way this delivery's
+        // request has nothing more to wait for.
+        for (const w of next) w.done();
       }
     }
   }
@@ -182,12 +240,16 @@ export function createNotificationInbox(deps: NotificationInboxDeps): Notificati
   }
 
   return {
-    receive(notification) {
-      return new Promise((resolve, reject) => {
+    async receive(notification, options = {}) {
+      const received = await new Promise<Received>((resolve, reject) => {
         lastActivity = Date.now();
         waiting.push({ notification, resolve, reject });
         startCommitting();
       });
+      // Here, in the caller's async context (a commit resolves several callers' deliveries at
+      // once): Next's after() finds the request it belongs to by that context.
+      if (received.applied) options.waitUntil?.(received.applied);
+      return received.outcome;
     },
 
     async applyUnapplied() {

@@ -4,6 +4,7 @@ import {
   unconfirmedValuation,
   valuationMismatch,
 } from "./accepted-valuation.js";
+import { afterResponse, type WaitUntil } from "./after-response.js";
 import { centsText } from "./cart.js";
 import type { NotificationInbox } from "./notification-inbox.js";
 import { isServiceOrderStatus } from "./resources.js";
@@ -36,6 +37,8 @@ import { verifyWebhookSignature, webhookSecret } from "./webhook-signature.js";
  * 3. With an inbox (notification-inbox.ts, store-then-apply): the raw notification is durably
  *    stored under its unique key, grouped with the deliveries arriving at the same moment into
  *    one commit, and answered; it is applied right after, so a 200 means stored, not applied.
+ *    That apply is handed to `waitUntil` (default Next's `after()`), so a host that freezes the
+ *    function after the response still lets it finish (after-response.ts).
  *    Without one: stored and applied in ONE transaction of the shop's store (shop-ports.ts).
  *    Either way the database's unique key decides duplicates; a duplicate is 200 too (the
  *    service must stop retrying).
@@ -67,6 +70,12 @@ export interface OrderWebhookDeps extends NotificationDeps {
   secret: WebhookSecretSource;
   /** Store-then-apply (notification-inbox.ts); without it, one transaction per delivery. */
   inbox?: Pick<NotificationInbox, "receive">;
+  /**
+   * With an inbox: where the apply of what a delivery stored goes, so it finishes after the
+   * 200 within the request's life (default afterResponse: Next's `after()`). A host on another
+   * framework passes its platform's waitUntil.
+   */
+  waitUntil?: WaitUntil;
   log?: (message: string, error?: unknown) => void;
 }
 
@@ -114,7 +123,9 @@ export async function receiveOrderWebhook(
   }
   if (deps.inbox) {
     // 200 after the commit that holds the row; the apply follows (its outcome is stored on it).
-    const stored = await deps.inbox.receive(notification);
+    const stored = await deps.inbox.receive(notification, {
+      waitUntil: deps.waitUntil ?? afterResponse,
+    });
     return { status: 200, body: { received: true, outcome: stored } };
   }
   const result = await receiveNotification(deps, notification);

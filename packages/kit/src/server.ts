@@ -8,6 +8,7 @@
 import "server-only";
 
 export * from "./accepted-valuation.js";
+export * from "./after-response.js";
 export * from "./callbacks.js";
 export * from "./card-trade-in.js";
 export * from "./client.js";

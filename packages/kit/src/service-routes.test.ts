@@ -241,6 +241,35 @@ describe("the order webhook route", () => {
     expect((await routes.orderWebhook(webhook(raw, forged))).status).toBe(403);
   });
 
+  it("with an inbox answers 200 once stored and hands the apply to the host's waitUntil", async () => {
+    // The apply of what was stored finishes after the 200 (contract: Events › Webhook), within
+    // the request's life: the inbox gives it to the waitUntil the routes were made with.
+    const handed: Promise<unknown>[] = [];
+    const waitUntil = (work: Promise<unknown>) => {
+      handed.push(work);
+    };
+    const applied = Promise.resolve();
+    const inbox = {
+      receive: vi.fn(async (_n: unknown, options?: { waitUntil?: typeof waitUntil }) => {
+        options?.waitUntil?.(applied);
+        return "stored" as const;
+      }),
+    };
+    const withInbox = serviceRouteHandlers({
+      deps: () => ({ ...deps, inbox }),
+      checkoutBody,
+      waitUntil,
+    });
+    const raw = JSON.stringify({ id: "wh_1", cart_id: "c1", status: "payment_completed" });
+    const signed = signWebhookBody(new TextEncoder().encode(raw), SECRET);
+    const { status, body } = await answer(await withInbox.orderWebhook(webhook(raw, signed)));
+    expect([status, body]).toEqual([200, { received: true, outcome: "stored" }]);
+    expect(inbox.receive).toHaveBeenCalledWith(expect.objectContaining({ cartId: "c1" }), {
+      waitUntil,
+    });
+    expect(handed).toEqual([applied]);
+  });
+
   it("refuses a body over 64 KB before checking anything", async () => {
     const raw = "x".repeat(65 * 1024);
     const signed = signWebhookBody(new TextEncoder().encode(raw), SECRET);

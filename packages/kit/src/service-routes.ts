@@ -1,8 +1,10 @@
 import "server-only";
 import type { z } from "zod";
 import type { ValuationClient } from "./accepted-valuation.js";
+import type { WaitUntil } from "./after-response.js";
 import { purchaseDataFor, shopperDataFor } from "./callbacks.js";
 import { ServiceInputError } from "./errors.js";
+import type { NotificationInbox } from "./notification-inbox.js";
 import {
   type NotificationDeps,
   type OrderWebhookDeps,
@@ -49,6 +51,12 @@ export interface ServiceRouteDeps {
   webhookSecret: WebhookSecretSource;
   /** The merchant endpoints' view of the shop. */
   shopper: ShopperSource;
+  /**
+   * The webhook's store-then-apply inbox (createNotificationInbox, one per process): a
+   * delivery is answered once stored and applied after the answer. Without it each delivery
+   * is stored and applied in one transaction before the answer.
+   */
+  inbox?: Pick<NotificationInbox, "receive">;
 }
 
 export interface ServiceRoutesOptions {
@@ -61,6 +69,12 @@ export interface ServiceRoutesOptions {
   fieldLabels?: Readonly<Record<string, string>>;
   /** Where the webhook logs what it could not apply (it answered 200 already). */
   log?: OrderWebhookDeps["log"];
+  /**
+   * With an inbox: where the webhook hands the apply of what it stored, so it finishes within
+   * the request's life on a host that freezes the function after the response (default Next's
+   * `after()`, after-response.ts).
+   */
+  waitUntil?: WaitUntil;
 }
 
 export interface ServiceRouteHandlers {
@@ -164,10 +178,12 @@ export function serviceRouteHandlers(options: ServiceRoutesOptions): ServiceRout
       // The raw bytes, read once and at most 64 KB: the signature is over them (Authentication 5).
       const raw = await readBodyAtMost(request, WEBHOOK_BODY_LIMIT);
       if (!raw) return errorJson(413, "payload_too_large", "The body is larger than 64 KB.");
-      const { servicePay, webhookSecret } = options.deps();
+      const { servicePay, webhookSecret, inbox } = options.deps();
       const result = await receiveOrderWebhook(raw, request.headers.get(SIGNATURE_HEADER), {
         ...servicePay,
         secret: webhookSecret,
+        ...(inbox ? { inbox } : {}),
+        ...(options.waitUntil ? { waitUntil: options.waitUntil } : {}),
         ...(options.log ? { log: options.log } : {}),
       });
       return json(result.body, result.status);

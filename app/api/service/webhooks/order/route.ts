@@ -16,7 +16,8 @@ import {
 // POST {merchant_webhook_base}/order (contract: Events › Webhook, Authentication 5). Public: no
 // authentication but the signature (Merchant endpoints, rule 2), so the session proxy's cookie
 // is irrelevant here. Success is exactly 200, once the notification is durably stored; it is
-// applied right after (store-then-apply, docs/decisions/webhook-storage.md).
+// applied right after (store-then-apply, docs/decisions/webhook-storage.md), an apply the kit
+// hands to Next's after() so a serverless host lets it finish before freezing the function.
 export const dynamic = "force-dynamic";
 
 export async function POST(request: Request): Promise<Response> {
