@@ -172,9 +172,7 @@ test("the wizard is a labelled modal dialog and marks the magic test devices", a
     alert: getComputedStyle(alert).color,
     text: getComputedStyle(alert.parentElement ?? alert).color,
   }));
-  expect(colours.alert, "the model picker's error stands out from its text").not.toBe(
-    colours.text,
-  );
+  expect(colours.alert, "the model picker's error stands out from its text").not.toBe(colours.text);
   // Opening twice is harmless (the storefront and updatePaymentSelected may both open it).
   await page.evaluate(() =>
     (window as unknown as { Service: { openValuation(): void } }).Service.openValuation(),
