@@ -4,10 +4,19 @@
 import { expect, type Page } from "@playwright/test";
 import { createGuestIdentity } from "@service-integration/kit/server";
 import pg from "pg";
-import { centsFromText, type GoLiveShop, type StoredOrder } from "service-emulator/go-live";
+import {
+  centsFromText,
+  EmulatorControl,
+  EVERYDAY_DEVICE,
+  type GoLiveContext,
+  type GoLiveShop,
+  ServiceSdkDriver,
+  type StoredOrder,
+} from "service-emulator/go-live";
 
 export const SHOP_URL = process.env.SHOP_URL ?? "http://localhost:5610";
 export const EMULATOR_URL = process.env.EMULATOR_URL ?? "http://localhost:5620";
+export const emulator = new EmulatorControl(EMULATOR_URL);
 export const CUSTOMER = {
   email: "ada@example.com",
   password: process.env.SHOP_CUSTOMER_PASSWORD ?? "",
@@ -133,3 +142,22 @@ export const SERVERLESS_SHOP: GoLiveShop = {
   },
   storedOrder,
 };
+
+/** Signs in by the form, puts the laptop in the cart and accepts a trade-in in the SDK's wizard. */
+export async function signInCartAndTradeIn(page: Page): Promise<GoLiveContext> {
+  const context = { emulator, sdk: await ServiceSdkDriver.attach(page) };
+  await SERVERLESS_SHOP.signIn?.(page, CUSTOMER, context);
+  await SERVERLESS_SHOP.addToCart(page, context);
+  await context.sdk.ready();
+  await context.sdk.openWizardFromTeaser("banner");
+  await context.sdk.valueAndAccept(EVERYDAY_DEVICE.category, EVERYDAY_DEVICE.model);
+  return context;
+}
+
+/** From the cart to the filled checkout form. */
+export async function toFilledCheckout(page: Page, context: GoLiveContext): Promise<number> {
+  await SERVERLESS_SHOP.openCheckout(page, context);
+  await context.sdk.ready();
+  await SERVERLESS_SHOP.fillCheckout(page, context);
+  return SERVERLESS_SHOP.readAmountToPay(page, context);
+}
