@@ -164,7 +164,17 @@ test("the wizard is a labelled modal dialog and marks the magic test devices", a
   ]);
   // Validation: Next without a model says why and stays on step 1.
   await wizard.getByRole("button", { name: "Next" }).click();
-  await expect(wizard.getByRole("alert")).toHaveText("Please choose a category and a model.");
+  const problem = wizard.getByRole("alert");
+  await expect(problem).toHaveText("Please choose a category and a model.");
+  // The error looks like one: its colour is not the step's ordinary text colour (compared, never
+  // a fixed colour: a candidate SDK may have its own theme).
+  const colours = await problem.evaluate((alert) => ({
+    alert: getComputedStyle(alert).color,
+    text: getComputedStyle(alert.parentElement ?? alert).color,
+  }));
+  expect(colours.alert, "the model picker's error stands out from its text").not.toBe(
+    colours.text,
+  );
   // Opening twice is harmless (the storefront and updatePaymentSelected may both open it).
   await page.evaluate(() =>
     (window as unknown as { Service: { openValuation(): void } }).Service.openValuation(),
