@@ -86,6 +86,8 @@ step("Unit and route tests on PostgreSQL (TEST_DATABASE=postgresql)", () =>
       // The Prisma adapter's conformance and shipped PostgreSQL migration on PostgreSQL.
       "packages/prisma-adapter/src/pg",
       "packages/prisma-adapter/src/migrations.test.ts",
+      // The serverless shop's adapter as it configures it (its callbacks, Better Auth) on PostgreSQL.
+      "examples/serverless-shop/lib/service",
       // One worker per core, not the SQLite step's two: here the database's own processes share
       // the cores, and with four workers the login-flood tests starved their neighbours' 5 s
       // limits (the well-formed property test at 10 s, measured in a fresh-clone run).

@@ -2,16 +2,17 @@ import "server-only";
 import { processSingleton } from "@service-integration/kit/server";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
-import { db } from "./db";
+import { db, type ShopDb } from "./db";
 import { account, session, user, verification } from "./schema";
 import { shopBaseUrl } from "./shop";
 
 // Better Auth: e-mail and password, its sessions in the shop's one PostgreSQL database through
 // its Drizzle adapter (lib/schema.ts holds its four tables). It owns who is signed in; which
 // guest session this browser is belongs to the kit's guest cookie (lib/guest.ts).
-const makeAuth = () =>
+/** Better Auth on `on` (the shop's database; its tests give their own). */
+export const makeAuth = (on: ShopDb) =>
   betterAuth({
-    database: drizzleAdapter(db(), {
+    database: drizzleAdapter(on, {
       provider: "pg",
       schema: { user, session, account, verification },
     }),
@@ -21,9 +22,10 @@ const makeAuth = () =>
     telemetry: { enabled: false },
   });
 
-export const auth = (): ReturnType<typeof makeAuth> => processSingleton("better-auth", makeAuth);
+export type Auth = ReturnType<typeof makeAuth>;
+export const auth = (): Auth => processSingleton("better-auth", () => makeAuth(db()));
 
 /** The signed-in user of these request headers, or null (a guest). */
-export async function signedInUser(headers: Headers) {
-  return (await auth().api.getSession({ headers }))?.user ?? null;
+export async function signedInUser(headers: Headers, by: Auth = auth()) {
+  return (await by.api.getSession({ headers }))?.user ?? null;
 }

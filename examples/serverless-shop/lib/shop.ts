@@ -49,8 +49,8 @@ export function cartAmounts(lines: readonly { price: number; tax: number; quanti
 }
 
 /** Adds one unit; the open cart is made on the first add. */
-export function addToCart(sessionId: string, productId: string): Promise<void> {
-  return db().transaction(async (q) => {
+export function addToCart(sessionId: string, productId: string, on = db()): Promise<void> {
+  return on.transaction(async (q) => {
     const cart = { id: `cart_${randomUUID()}`, sessionId, openSessionId: sessionId };
     await q.insert(t.carts).values(cart).onConflictDoNothing();
     const [open] = await q.select().from(t.carts).where(eq(t.carts.openSessionId, sessionId));

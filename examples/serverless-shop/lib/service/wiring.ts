@@ -9,7 +9,7 @@ import {
   serviceRouteHandlers,
   type TokenSealer,
 } from "@service-integration/kit/server";
-import { signedInUser } from "../auth";
+import { type Auth, auth, signedInUser } from "../auth";
 import { db, type ShopDb } from "../db";
 import { guestIdentity } from "../guest";
 import { orders } from "../schema";
@@ -36,13 +36,10 @@ export const service = () =>
   );
 
 /** The kit's SessionIdentity: the guest cookie, and Better Auth's user as the customer. */
-export const identity = () =>
-  processSingleton(
-    "serverless-identity",
-    () =>
-      guestIdentity(async (request) => (await signedInUser(request.headers))?.id ?? null)
-        .sessionIdentity,
-  );
+export const identityWith = (by: Auth) =>
+  guestIdentity(async (request) => (await signedInUser(request.headers, by))?.id ?? null)
+    .sessionIdentity;
+export const identity = () => processSingleton("serverless-identity", () => identityWith(auth()));
 
 /** The five routes the shop mounts (app/api/service/*), each a request handler of the kit. */
 export const serviceRoutes = serviceRouteHandlers({
