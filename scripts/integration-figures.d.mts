@@ -1,6 +1,9 @@
 // Types of scripts/integration-figures.mjs for the TypeScript that imports it (its test).
-export const CONCERNS: { name: string; holds: string; match: (file: string) => boolean }[];
-export function countByConcern(): { name: string; holds: string; lines: number }[];
-export function figuresTable(): string;
+export type HostName = "minimal-shop" | "serverless-shop";
+export const HOSTS: Record<
+  HostName,
+  { dir: string; concerns: { name: string; holds: string; match: (file: string) => boolean }[] }
+>;
+export function countByConcern(host?: HostName): { name: string; holds: string; lines: number }[];
+export function figuresTable(host?: HostName): string;
 export function withFigures(doc: string): string;
-export const INTEGRATION: string[];

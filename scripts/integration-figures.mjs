@@ -1,25 +1,22 @@
 #!/usr/bin/env node
 import { spawnSync } from "node:child_process";
-// The figures docs/integrating.md gives for the minimal shop (what its integrator wrote, by
-// concern), counted from the files, never typed by hand: `npm run docs:figures` rewrites the
-// table between its markers, `--check` (run by scripts/integration-figures.test.ts in npm test)
-// fails when the table no longer matches the files.
+// The figures docs/integrating.md gives for the hosts of examples/ (what each integrator wrote,
+// by concern), counted from the files, never typed by hand: `npm run docs:figures` rewrites each
+// host's table between its markers, `--check` (run by scripts/integration-figures.test.ts in npm
+// test) fails when a table no longer matches the files.
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const DOC = path.join(root, "docs/integrating.md");
-const HOST = "examples/minimal-shop";
-const BEGIN = "<!-- figures:minimal-shop (npm run docs:figures) -->";
-const END = "<!-- /figures:minimal-shop -->";
 
 /**
  * Each concern: what it holds in words, and which of the host's files are it (paths relative to
  * the host; tests, e2e journeys and test support are not what an integrator ships, so they are
  * counted by nobody). A file matched by no concern fails the count: a new file must be placed.
  */
-export const CONCERNS = [
+const MINIMAL_SHOP = [
   {
     name: "the adapter's callbacks (`lib/service/callbacks.ts`)",
     holds: "status names, open cart, order from the cart, a placed order's lines, shopper source",
@@ -67,8 +64,82 @@ export const CONCERNS = [
   },
 ];
 
-/** The concerns that are the integration's own code (the aim: at most 300 lines). */
-export const INTEGRATION = CONCERNS.slice(0, 3).map((c) => c.name);
+/** The serverless shop's concerns (examples/serverless-shop): the same first three, then what its
+ *  stack adds (Better Auth beside the guest identity, the card stand-in, its own look). */
+const SERVERLESS_SHOP = [
+  {
+    name: "the adapter's callbacks (`lib/service/callbacks.ts`)",
+    holds: "status names, open cart, order from the cart, a placed order's lines, shopper source",
+    match: (f) => f === "lib/service/callbacks.ts",
+  },
+  {
+    name: "wiring (`lib/service/wiring.ts`, `checkout.ts`)",
+    holds:
+      "the adapter and the API client, session identity over the guest cookie and Better Auth, deps, the two job routes' runs, route inputs; routes and form fields, checkout body",
+    match: (f) => f.startsWith("lib/service/"),
+  },
+  {
+    name: "route handlers and actions",
+    holds:
+      "`app/api/service/*` (thin handlers, the two job routes among them), `app/actions.ts` (cart lock, the card order against its confirmation)",
+    match: (f) => f.startsWith("app/api/service/") || f === "app/actions.ts",
+  },
+  {
+    name: "sign-in: Better Auth beside the guest identity",
+    holds:
+      "`lib/auth.ts`, `lib/guest.ts`, `lib/current.ts`, `proxy.ts`, `app/konto/route.ts` (sign-up, sign-in, sign-out: identity kept, replaced)",
+    match: (f) =>
+      ["lib/auth.ts", "lib/guest.ts", "lib/current.ts", "proxy.ts", "app/konto/route.ts"].includes(
+        f,
+      ),
+  },
+  {
+    name: "the card stand-in (a processor's SDK and its server)",
+    holds: "`lib/card/card-sdk.ts`, `app/api/card-processor/confirm` (records each confirmation)",
+    match: (f) => f.startsWith("lib/card/") || f.startsWith("app/api/card-processor/"),
+  },
+  {
+    name: "the shop itself (tables, data, carts, orders)",
+    holds: "`lib/schema.ts` (its tables and Better Auth's), `lib/db.ts`, `lib/shop.ts`",
+    match: (f) => /^lib\/[^/]+\.ts$/.test(f),
+  },
+  {
+    name: "pages (UI), in German, with its own look",
+    holds:
+      "home, sign-in and sign-up, checkout with the payment option's classNames and messages, confirmation, layout, `app/shop.css`",
+    match: (f) => f.startsWith("app/") && (f.endsWith(".tsx") || f.endsWith(".css")),
+  },
+  {
+    name: "configuration and the deploy step",
+    holds:
+      "`next.config.ts`, `tsconfig.json`, `package.json`, `instrumentation.ts`, `drizzle.config.ts`, `scripts/migrate.mjs` (migrations and seed before a release)",
+    match: (f) =>
+      [
+        "next.config.ts",
+        "tsconfig.json",
+        "package.json",
+        "instrumentation.ts",
+        "drizzle.config.ts",
+        "scripts/migrate.mjs",
+      ].includes(f),
+  },
+  {
+    name: "migrations (generated, `drizzle/`)",
+    holds:
+      "the tables' SQL and drizzle-kit's snapshot, generated from `lib/schema.ts`: not written by hand",
+    match: (f) => f.startsWith("drizzle/"),
+  },
+];
+
+/** Each host: its folder and its concerns; the first three are the integration's own code. */
+export const HOSTS = {
+  "minimal-shop": { dir: "examples/minimal-shop", concerns: MINIMAL_SHOP },
+  "serverless-shop": { dir: "examples/serverless-shop", concerns: SERVERLESS_SHOP },
+};
+const markers = (name) => ({
+  begin: `<!-- figures:${name} (npm run docs:figures) -->`,
+  end: `<!-- /figures:${name} -->`,
+});
 
 const notShipped = (f) =>
   /\.test\.tsx?$/.test(f) ||
@@ -78,7 +149,8 @@ const notShipped = (f) =>
   f.endsWith(".md");
 
 /** Lines per concern of the host's committed files (git ls-files: what a clone has). */
-export function countByConcern() {
+export function countByConcern(name = "minimal-shop") {
+  const { dir: HOST, concerns: CONCERNS } = HOSTS[name];
   const listed = spawnSync("git", ["ls-files", HOST], { cwd: root, encoding: "utf8" });
   if (listed.status !== 0) throw new Error(`git ls-files failed: ${listed.stderr}`);
   const files = listed.stdout
@@ -101,22 +173,26 @@ export function countByConcern() {
   return CONCERNS.map((c, i) => ({ ...c, lines: counts[i] }));
 }
 
-export function figuresTable() {
-  const concerns = countByConcern();
+export function figuresTable(name = "minimal-shop") {
+  const concerns = countByConcern(name);
   const rows = concerns.map((c) => `| ${c.name} | ${c.holds} | ${c.lines} |`);
-  const integration = concerns
-    .filter((c) => INTEGRATION.includes(c.name))
-    .reduce((n, c) => n + c.lines, 0);
+  const integration = concerns.slice(0, 3).reduce((n, c) => n + c.lines, 0);
   const total = `| **the integration** (the first three) | callbacks, wiring, route handlers | **${integration}** |`;
-  return [BEGIN, "| concern | files | lines |", "|---|---|---|", ...rows, total, END].join("\n");
+  const { begin, end } = markers(name);
+  return [begin, "| concern | files | lines |", "|---|---|---|", ...rows, total, end].join("\n");
 }
 
-/** The doc with its table replaced by the counted one. */
+/** The doc with each host's table replaced by the counted one. */
 export function withFigures(doc) {
-  const from = doc.indexOf(BEGIN);
-  const to = doc.indexOf(END);
-  if (from < 0 || to < from) throw new Error(`${DOC}: the figures markers are missing`);
-  return doc.slice(0, from) + figuresTable() + doc.slice(to + END.length);
+  let next = doc;
+  for (const name of Object.keys(HOSTS)) {
+    const { begin, end } = markers(name);
+    const from = next.indexOf(begin);
+    const to = next.indexOf(end);
+    if (from < 0 || to < from) throw new Error(`${DOC}: the ${name} figures markers are missing`);
+    next = next.slice(0, from) + figuresTable(name) + next.slice(to + end.length);
+  }
+  return next;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
@@ -124,14 +200,12 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const next = withFigures(doc);
   if (process.argv.includes("--check")) {
     if (next !== doc) {
-      console.error(
-        "docs/integrating.md: the minimal shop's figures are stale; run npm run docs:figures",
-      );
+      console.error("docs/integrating.md: the hosts' figures are stale; run npm run docs:figures");
       process.exit(1);
     }
     console.log("docs/integrating.md: figures match the files");
   } else {
     writeFileSync(DOC, next);
-    console.log(figuresTable());
+    for (const name of Object.keys(HOSTS)) console.log(figuresTable(name));
   }
 }

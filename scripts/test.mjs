@@ -38,6 +38,8 @@ step("Typecheck (tsc --noEmit)", () => {
   // The second host has its own tsconfig (it imports the kit by package name, like this shop).
   run(bin("tsc"), ["--noEmit", "-p", "examples/minimal-shop"]);
   run(bin("tsc"), ["--noEmit", "-p", "examples/minimal-shop/e2e/tsconfig.typecheck.json"]);
+  run(bin("tsc"), ["--noEmit", "-p", "examples/serverless-shop"]);
+  run(bin("tsc"), ["--noEmit", "-p", "examples/serverless-shop/e2e/tsconfig.typecheck.json"]);
 });
 step("Lint and format (biome check)", () => run(bin("biome"), ["check", "."]));
 // The kit as an integrator receives it: npm pack, publint and @arethetypeswrong/cli on the
@@ -58,6 +60,7 @@ const reports = {
   staging: "sdk-release-report-staging/results.json",
   cluster: "test-results/cluster.json",
   minimalShop: "test-results/minimal-shop.json",
+  serverlessShop: "test-results/serverless-shop.json",
   demoBeside: "test-results/demo-beside-tests.json",
 };
 step("Unit tests (vitest run)", () =>
@@ -83,6 +86,8 @@ step("Unit and route tests on PostgreSQL (TEST_DATABASE=postgresql)", () =>
       // The Prisma adapter's conformance and shipped PostgreSQL migration on PostgreSQL.
       "packages/prisma-adapter/src/pg",
       "packages/prisma-adapter/src/migrations.test.ts",
+      // The serverless shop's adapter as it configures it (its callbacks, Better Auth) on PostgreSQL.
+      "examples/serverless-shop/lib/service",
       // One worker per core, not the SQLite step's two: here the database's own processes share
       // the cores, and with four workers the login-flood tests starved their neighbours' 5 s
       // limits (the well-formed property test at 10 s, measured in a fresh-clone run).
@@ -166,6 +171,16 @@ step("Second host: the minimal shop against the packed emulator", () =>
     env: { ...process.env, CHROMIUM_PATH: chromium },
   }),
 );
+// The third host (examples/serverless-shop: Next.js, Drizzle on PostgreSQL, Better Auth, a card
+// stand-in confirmed in the browser, no resident process), installed and run the same way, with a
+// database of its own on the project's PostgreSQL: go-live scenarios 1-3, its own journeys (the
+// submit trap, a second shopper at the same browser, webhooks and an outage with no timers), then
+// the readiness report with --strict --active.
+step("Third host: the serverless shop against the packed emulator", () =>
+  run(process.execPath, ["scripts/serverless-shop.mjs"], {
+    env: { ...process.env, CHROMIUM_PATH: chromium },
+  }),
+);
 // Two instances on PostgreSQL behind Debian's nginx (installed when missing): the project
 // `cluster` (playwright.cluster.config.ts, docs/decisions/scaling.md).
 step("Browser tests of the storefront at scale (project cluster)", () =>
@@ -195,6 +210,7 @@ const screenshots = json(reports.screenshots).stats;
 const shopOwn = json(reports.shopOwn).stats;
 const cluster = json(reports.cluster).stats;
 const minimalShop = json(reports.minimalShop).stats;
+const serverlessShop = json(reports.serverlessShop).stats;
 const demoBeside = json(reports.demoBeside);
 const demoChecks = (outcome) => demoBeside.checks.filter((c) => c.outcome === outcome).length;
 const passed =
@@ -204,6 +220,7 @@ const passed =
   shopOwn.expected +
   cluster.expected +
   minimalShop.expected +
+  serverlessShop.expected +
   demoChecks("passed") +
   demoBeside.journeys.expected;
 const failed =
@@ -217,6 +234,8 @@ const failed =
   cluster.flaky +
   minimalShop.unexpected +
   minimalShop.flaky +
+  serverlessShop.unexpected +
+  serverlessShop.flaky +
   demoChecks("failed") +
   demoBeside.journeys.unexpected +
   demoBeside.journeys.flaky;

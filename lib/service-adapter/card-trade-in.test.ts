@@ -257,6 +257,32 @@ describe("trade-in after a card payment (go-live scenario 2)", () => {
     expect(row.nextAttemptAt?.getTime()).toBe(NOW.getTime() + 30_000);
   });
 
+  it("counts the Retry-After from the attempt's last answer, not from its start", async () => {
+    // The client's own retries inside one attempt take time (each waits its Retry-After): the
+    // row's next attempt must still wait the last answer's Retry-After (contract, Errors ›
+    // Client guidance), or a scheduler's next call resends too soon (readiness: api.backoff).
+    const o = await paidOrder();
+    let clock = NOW.getTime();
+    const { client } = fakeClient({
+      session: { tradein_item: accepted },
+      register: () => {
+        clock += 3_000; // the client's retries of this attempt
+        throw new ServiceApiError({
+          status: 503,
+          method: "POST",
+          path: "/register-purchase",
+          retryAfterMs: 1_000,
+        });
+      },
+    });
+    const moving = { ...deps(client), now: () => new Date(clock) };
+    expect(await applyTradeInAfterCardPayment(moving, o)).toEqual({ status: "queued" });
+    const row = await shop.db.tradeInRegistration.findUniqueOrThrow({
+      where: { orderId: o.orderId },
+    });
+    expect(row.nextAttemptAt?.getTime()).toBe(clock + retryDelayMs(1));
+  });
+
   it("re-checks the session on retry when the check itself failed transiently", async () => {
     const o = await paidOrder();
     const { client, sent } = fakeClient({ session: apiError(503, "/core/sessions/") });

@@ -302,11 +302,13 @@ async function finish(
       unreachable: outcome.kind === "retry_later" && outcome.unreachable,
       reason: outcome.kind === "not_applied" ? outcome.reason : "",
       lastError: outcome.kind === "registered" ? "" : outcome.detail.slice(0, 500),
-      // Never sooner than the service's Retry-After (contract: Errors › Client guidance).
+      // Never sooner than the service's Retry-After (contract: Errors › Client guidance),
+      // counted from now, the attempt's last answer: the client's own retries inside the
+      // attempt may have taken longer than the backoff.
       nextAttemptAt:
         status === "queued"
           ? new Date(
-              p.now.getTime() +
+              deps.now().getTime() +
                 Math.max(
                   retryDelayMs(p.attempts),
                   outcome.kind === "retry_later" ? (outcome.retryAfterMs ?? 0) : 0,

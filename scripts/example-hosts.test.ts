@@ -2,12 +2,11 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 
-// The minimal shop (examples/minimal-shop) uses the kit and the Drizzle adapter as an integrator
-// does: the packages by name and public subpaths (installed from their tarballs by
-// scripts/minimal-shop.mjs), never a path alias into packages/*/src nor a copy of a source file
-// that could drift.
+// The hosts of examples/ (the minimal shop, the serverless shop) use the kit and the Drizzle
+// adapter as an integrator does: the packages by name and public subpaths (installed from their
+// tarballs by scripts/lib/example-host.mjs), never a path alias into packages/*/src nor a copy of
+// a source file that could drift.
 const root = path.resolve(import.meta.dirname, "..");
-const shop = path.join(root, "examples/minimal-shop");
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -32,10 +31,12 @@ const KIT_ENTRIES = [
   "@service-integration/kit/testing",
   "@service-integration/drizzle-adapter",
   "@service-integration/drizzle-adapter/sqlite",
+  "@service-integration/drizzle-adapter/pg",
   "@service-integration/drizzle-adapter/testing",
 ];
 
-describe("the minimal shop's kit", () => {
+describe.each(["minimal-shop", "serverless-shop"])("examples/%s's kit", (name) => {
+  const shop = path.join(root, "examples", name);
   const files = sources(shop);
 
   it("are packages pinned exactly in its own package.json, with no alias or build root into the repository", () => {
@@ -83,4 +84,15 @@ describe("the minimal shop's kit", () => {
     );
     expect(outside).toEqual([]);
   });
+});
+
+// The serverless profile (docs/integrating.md): the serverless shop starts no timer of its own
+// and none of the kit's; its jobs run only when a scheduler calls their routes.
+it("the serverless shop's shipped code starts no timer", () => {
+  const shop = path.join(root, "examples/serverless-shop");
+  const timers = sources(shop)
+    .filter((file) => !/(^|\/)(e2e|test-support)\/|\.test\.tsx?$/.test(path.relative(shop, file)))
+    .filter((file) => /startJobTimer|setInterval|setTimeout/.test(readFileSync(file, "utf8")))
+    .map((file) => path.relative(shop, file));
+  expect(timers).toEqual([]);
 });
