@@ -42,7 +42,8 @@ export interface ShopCallbacks<Q> {
   /**
    * Moves the session's open cart into a new order, in the adapter's transaction `q`: writes the
    * order row with `columns` spread in (and its own cartId, currency, price, tax, shippingPrice,
-   * total: price + tax + shippingPrice − tradeInDiscount), its lines and addresses, and marks the
+   * discountTotal, total: price + tax + shippingPrice − discountTotal − tradeInDiscount, the kit's
+   * orderTotal), its lines and addresses, and marks the
    * cart checked out. Returns the new order's id, or null when the cart is empty, no longer
    * open, or the details name no delivery method of the shop. The adapter writes the order's
    * first history line. Unique key: the order's `cartId` (serviceOrderColumns): a second order
@@ -65,8 +66,10 @@ export interface ShopCallbacks<Q> {
    */
   createOrder(q: Q, params: CreateOrderParams): Promise<string | null>;
   /**
-   * The placed order's lines and the delivery it charged (`delivery.price` equals the order's
-   * shippingPrice): what its contract Cart is built from (register-purchase, order updates).
+   * The placed order's lines, the delivery it charged (`delivery.price` equals the order's
+   * shippingPrice) and its cart-level discounts (contract: Discount; their totals sum to the
+   * order's `discountTotal`; none: omit): what its contract Cart is built from
+   * (register-purchase, order updates).
    * @example
    * async placedOrder(q, order) {
    *   const items = await q.select({ productId: orderLines.productId, name: orderLines.name,
@@ -76,7 +79,10 @@ export interface ShopCallbacks<Q> {
    *   return { items, delivery: deliveryOf(order.id, order.currency, order.shippingPrice) };
    * }
    */
-  placedOrder(q: Q, order: ShopOrder): Promise<Pick<PlacedOrder, "items" | "delivery">>;
+  placedOrder(
+    q: Q,
+    order: ShopOrder,
+  ): Promise<Pick<PlacedOrder, "items" | "delivery" | "discounts">>;
   /**
    * The merchant endpoints' view of the shop (shopper data, purchase data): its customers, the
    * open cart's lines, its delivery methods. The kept checkout details come from the adapter.
