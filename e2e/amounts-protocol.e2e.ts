@@ -1,5 +1,5 @@
 // One amount, over HTTP only (no browser page): for random carts, quantities, delivery methods,
-// currencies and trade-in values, the shop's purchase_data → the service's charge → the signed
+// currencies, promotion codes and trade-in values, the shop's purchase_data → the service's charge → the signed
 // webhook → the order the shop stores. Whenever the service takes a payment, what it collected
 // (`amount − trade_in_discount`) is the order's total in the shop's database, and the Cart's
 // total is what the catalogue and the delivery price say, computed here from the shop's own
@@ -28,6 +28,37 @@ const DELIVERY = {
   standard: { EUR: 499, GBP: 449 },
   express: { EUR: 1_499, GBP: 1_299 },
 } as const;
+
+/**
+ * The seeded promotion codes (prisma/catalog-data.ts), restated here as a shopper reads them, so
+ * the discount is computed beside the shop, not by it (docs/decisions/discounts.md).
+ */
+const CODES = {
+  SAVE10: { percent: 10 },
+  TENOFF: { amount: 1_000, currency: "EUR" },
+  BIG50: { amount: 5_000, currency: "EUR", minimum: 50_000 },
+  SUMMER24: { expired: true },
+} as const;
+type Code = keyof typeof CODES;
+
+/** What the codes take off items worth `items` (price and VAT) in `currency`, in typed order. */
+function discountOf(codes: readonly Code[], items: number, currency: Currency): number {
+  let off = 0;
+  for (const name of codes) {
+    const code: {
+      percent?: number;
+      amount?: number;
+      currency?: string;
+      minimum?: number;
+      expired?: boolean;
+    } = CODES[name];
+    if (code.expired || (code.currency && code.currency !== currency)) continue;
+    if (code.minimum !== undefined && items < code.minimum) continue;
+    const each = code.percent ? Math.floor((items * code.percent) / 100) : (code.amount ?? 0);
+    if (off + each <= items) off += each;
+  }
+  return off;
+}
 
 /** The catalogue's list prices (price + tax per unit) by slug, from the shop's database. */
 function listPrices(): Map<string, Record<Currency, number>> {
@@ -63,11 +94,13 @@ const cartCase = fc.record({
     { minLength: 1, maxLength: 3, selector: (line) => line.slug },
   ),
   tradeIn: fc.integer({ min: 1_000, max: 400_000 }),
+  // Promotion codes typed in the cart, any subset in any order (the expired one refused).
+  codes: fc.shuffledSubarray(Object.keys(CODES) as Code[]),
   // Now and then a trade-in valued in the other currency (template `currency`).
   tradeInInOtherCurrency: fc.integer({ min: 0, max: 9 }).map((n) => n < 2),
 });
 
-test("for any cart, delivery, currency and trade-in, the service collects exactly what the shop records as paid, or nothing @emulator", async ({
+test("for any cart, delivery, currency, promotion codes and trade-in, the service collects exactly what the shop records as paid, or nothing @emulator", async ({
   emulator,
 }) => {
   // Eleven cases of a whole purchase each (about 1 s apiece here): the property's own budget,
@@ -89,19 +122,23 @@ test("for any cart, delivery, currency and trade-in, the service collects exactl
           delivery: c.delivery,
           lines: c.lines,
           tradeIn: { value: c.tradeIn, currency: tradeInCurrency },
+          promotionCodes: c.codes,
         });
         const cartId = checkout.cartId;
-        // purchase_data: the Cart the service is shown, computed here from the list prices.
-        const owed =
-          c.lines.reduce(
-            (sum, l) => sum + (prices.get(l.slug)?.[c.currency] ?? NaN) * l.quantity,
-            0,
-          ) + DELIVERY[c.delivery][c.currency];
-        expect(checkout.purchase.cart).toMatchObject({
-          id: cartId,
-          currency: c.currency,
-          total: owed,
-        });
+        // purchase_data: the Cart the service is shown, computed here from the list prices
+        // and the codes' rules.
+        const items = c.lines.reduce(
+          (sum, l) => sum + (prices.get(l.slug)?.[c.currency] ?? NaN) * l.quantity,
+          0,
+        );
+        const discount = discountOf(c.codes, items, c.currency);
+        const owed = items - discount + DELIVERY[c.delivery][c.currency];
+        const sent = checkout.purchase.cart;
+        expect(sent).toMatchObject({ id: cartId, currency: c.currency, total: owed });
+        // Contract, Cart: total = price + tax − sum(discounts.total).
+        const sentOff = (sent.discounts ?? []).reduce((sum, d) => sum + d.total, 0);
+        expect(sentOff).toBe(discount);
+        expect(sent.total).toBe(sent.price + sent.tax - sentOff);
 
         const started = await startServicePay(checkout);
         const usable =
@@ -129,6 +166,7 @@ test("for any cart, delivery, currency and trade-in, the service collects exactl
         expect(storedOrderOfCart(cartId)).toMatchObject({
           status: "payment_completed",
           currency: c.currency,
+          discountTotal: discount,
           total: collected,
           tradeInDiscount: Math.min(c.tradeIn, owed),
           serviceOrderId: orderId,
@@ -150,6 +188,7 @@ test("for any cart, delivery, currency and trade-in, the service collects exactl
             lines: [{ slug: "pulse-speaker-go", quantity: 1 }],
             tradeIn: 15_000,
             tradeInInOtherCurrency: false,
+            codes: [],
           },
         ],
         [
@@ -159,6 +198,7 @@ test("for any cart, delivery, currency and trade-in, the service collects exactl
             lines: [{ slug: "echo-buds-pro", quantity: 1 }],
             tradeIn: 1_000,
             tradeInInOtherCurrency: false,
+            codes: [],
           },
         ],
         [
@@ -168,6 +208,7 @@ test("for any cart, delivery, currency and trade-in, the service collects exactl
             lines: [{ slug: "aurora-x1", quantity: 1 }],
             tradeIn: 30_000,
             tradeInInOtherCurrency: true,
+            codes: ["TENOFF"],
           },
         ],
         [
@@ -180,6 +221,7 @@ test("for any cart, delivery, currency and trade-in, the service collects exactl
             ],
             tradeIn: 42_000,
             tradeInInOtherCurrency: false,
+            codes: ["SAVE10", "SUMMER24"],
           },
         ],
         [
@@ -189,6 +231,7 @@ test("for any cart, delivery, currency and trade-in, the service collects exactl
             lines: [{ slug: "aurora-x1-mini", quantity: 1 }],
             tradeIn: 60_000,
             tradeInInOtherCurrency: false,
+            codes: ["BIG50", "SAVE10"],
           },
         ],
       ],

@@ -244,3 +244,156 @@ for (const journey of [
     );
   });
 }
+
+// A promotion code (contract: Resources › Cart, Discount): typed in the cart page, it is a
+// discount of the Cart the shop gives the service, so what the shopper reads, what the service
+// collects and what the shop stores are all items + VAT + delivery − the code − the trade-in.
+test("Service Pay with a promotion code: the code typed in the cart comes off what the shopper reads, what the service collects and what the shop stores; an expired code changes nothing @emulator", async ({
+  page,
+  sdk,
+  shop,
+  emulator,
+}) => {
+  const money = (cents: number) => formatMoney(cents, "EUR");
+  const tradeIn = 42_000;
+  await shop.startSignedIn();
+  await page.goto(`/products/${PRODUCT.slug}`);
+  await emulator.createTradeIn({
+    session_hash: await sessionHashOf(page),
+    value: tradeIn,
+    currency: "EUR",
+  });
+  await shop.addToCart(PRODUCT.slug);
+  await page.getByRole("link", { name: "View cart" }).click();
+  const { subtotal, vat } = await shop.orderSummary();
+  const cartTotal = page.getByTestId("cart-total");
+  await expect(cartTotal).toHaveText(money(subtotal + vat));
+
+  // Hostile first: an expired code is refused with its reason, and no total moves.
+  const status = await shop.applyPromotionCode("summer24");
+  await expect(status).toHaveText("SUMMER24 has expired.");
+  await expect(page.getByTestId("applied-promotion")).toHaveCount(0);
+  await expect(page.getByTestId("cart-discount")).toHaveCount(0);
+  await expect(cartTotal).toHaveText(money(subtotal + vat));
+
+  // The percentage code: 10 % of the items' price and VAT, floored to the cent.
+  await shop.applyPromotionCode("save10");
+  await expect(status).toHaveText("SAVE10 is applied to your cart.");
+  const off = Math.floor(((subtotal + vat) * 10) / 100);
+  await expect(page.getByTestId("applied-promotion")).toContainText(`SAVE10`);
+  await expect(page.getByTestId("cart-discount")).toContainText(`−${money(off)}`);
+  await expect(cartTotal).toHaveText(money(subtotal + vat - off));
+  const owed = subtotal + vat + shippingPrice("standard", "EUR") - off;
+  const toPay = money(owed - tradeIn);
+  await expect(page.locator(strong("total-with-trade-in"))).toHaveText(toPay);
+
+  // Checkout: the summary and the total to pay.
+  await page.getByRole("link", { name: "Go to checkout" }).click();
+  await shop.expectServicePayMode("tradein_valid");
+  await expect(page.getByTestId("cart-discount")).toContainText(`−${money(off)}`);
+  await page.getByLabel("Standard delivery").check();
+  await shop.servicePayRadio().check();
+  await expect(page.getByTestId("checkout-total")).toHaveText(toPay);
+
+  // The service's window: the Cart's total has the code taken off, then the trade-in.
+  await shop.placeOrder();
+  expect(await sdk.paymentAmounts()).toEqual({
+    cartTotal: money(owed),
+    tradeInDiscount: `−${money(tradeIn)}`,
+    leftToPay: toPay,
+  });
+  const paid = await sdk.pay();
+  await expect(page.getByRole("heading", { name: "Thank you for your order" })).toBeVisible();
+  await expect(shop.orderStatus()).toHaveText("Paid");
+  await expect(page.getByTestId("order-total")).toHaveText(toPay);
+  await expect(page.getByTestId("order-discount")).toContainText(`SAVE10`);
+  await expect(page.getByTestId("order-discount")).toContainText(`−${money(off)}`);
+  const number = (await page.getByTestId("order-number").textContent()) ?? "";
+
+  // The service: the Cart it was given carried the discount, and it collected exactly toPay.
+  const journal = await emulator.journal();
+  const bodyOf = (value: unknown) =>
+    (typeof value === "string" ? JSON.parse(value) : value) as Record<string, unknown>;
+  const start = journal.find(
+    (e) =>
+      e.kind === "request" &&
+      e.method === "POST" &&
+      e.path === "/sdk/v1/payments" &&
+      bodyOf(e.response_body)?.cart_id === paid.cart_id,
+  );
+  const sent = (
+    bodyOf(start?.request_body).purchase as {
+      cart: {
+        price: number;
+        tax: number;
+        total: number;
+        discounts?: { id: string; total: number }[];
+      };
+    }
+  ).cart;
+  expect(sent.discounts).toEqual([{ id: "promo:SAVE10", name: "10 % off your items", total: off }]);
+  expect(sent.total).toBe(sent.price + sent.tax - off);
+  const [serviceOrder] = (await emulator.orders()).filter((o) => o.cart_id === paid.cart_id);
+  expect(serviceOrder?.amount).toBe(owed);
+  const collected = (serviceOrder?.amount ?? 0) - (serviceOrder?.trade_in_discount ?? 0);
+  expect(money(collected)).toBe(toPay);
+
+  // The shop's database: paid, the discount stored, the total what the service collected.
+  expect(storedOrder(number)).toMatchObject({
+    status: "payment_completed",
+    discountTotal: off,
+    tradeInDiscount: tradeIn,
+    total: collected,
+  });
+
+  // The account and the back office show the same; the order's history says the discount.
+  await page.goto("/account");
+  await expect(page.getByRole("listitem").filter({ hasText: number })).toContainText(
+    `Paid, ${toPay}`,
+  );
+  const history = await shop.openAdminOrder(number);
+  await expect(page.getByTestId("order-total")).toHaveText(toPay);
+  await expect(page.getByTestId("order-discount")).toContainText(`−${money(off)}`);
+  await expect(history).toContainText(
+    `Promotion code: SAVE10 (10 % off your items) −${money(off)}`,
+  );
+});
+
+test("promotion codes in the cart: each refusal says why and changes no total; a code applied can be removed", async ({
+  page,
+  shop,
+}) => {
+  const money = (cents: number, currency: "EUR" | "GBP" = "EUR") => formatMoney(cents, currency);
+  await shop.addToCart("echo-buds-pro");
+  await page.goto("/cart");
+  const { subtotal, vat } = await shop.orderSummary();
+  const cartTotal = page.getByTestId("cart-total");
+  await expect(cartTotal).toHaveText(money(subtotal + vat));
+  const status = page.getByTestId("promotion-code-status");
+  for (const [code, message] of [
+    ["NOSUCHCODE", "NOSUCHCODE is not a promotion code of this shop."],
+    ["summer24", "SUMMER24 has expired."],
+    ["big50", "BIG50 needs items worth €500.00 or more"],
+    ["x'; drop", "That is not a promotion code."],
+  ] as const) {
+    await shop.applyPromotionCode(code);
+    await expect(status).toContainText(message);
+    await expect(cartTotal).toHaveText(money(subtotal + vat));
+  }
+  await expect(page.getByTestId("applied-promotion")).toHaveCount(0);
+
+  // A fixed amount in euros; the shopper then removes it.
+  await shop.applyPromotionCode("TENOFF");
+  await expect(status).toHaveText("TENOFF is applied to your cart.");
+  await expect(cartTotal).toHaveText(money(subtotal + vat - 1_000));
+  await page.getByRole("button", { name: "Remove promotion code TENOFF" }).click();
+  await expect(page.getByTestId("applied-promotion")).toHaveCount(0);
+  await expect(cartTotal).toHaveText(money(subtotal + vat));
+
+  // In pounds the euro code is refused for its currency.
+  await shop.switchCurrency("GBP");
+  const gbp = await shop.orderSummary();
+  await shop.applyPromotionCode("TENOFF");
+  await expect(status).toHaveText("TENOFF is for carts in EUR; your cart is in GBP.");
+  await expect(cartTotal).toHaveText(money(gbp.subtotal + gbp.vat, "GBP"));
+});

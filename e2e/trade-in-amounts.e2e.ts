@@ -47,6 +47,45 @@ test("an accepted €420 offer shows in the product price, the cart and the tota
   await expect(page.getByTestId("checkout-trade-in-discount")).toHaveCount(0);
 });
 
+test("a promotion code comes off before the trade-in: the cart, the card total and what is left to pay with Service Pay @emulator", async ({
+  page,
+  sdk,
+  shop,
+  emulator,
+}) => {
+  await shop.startSignedIn();
+  await emulator.createTradeIn({ session_hash: await sessionHashOf(page), value: TRADE_IN });
+  await shop.addToCart("aurora-x1");
+  await sdk.ready();
+  await page.getByRole("link", { name: "View cart" }).click();
+  await expect(page.getByTestId("total-with-trade-in")).toContainText("€383.99 to pay");
+
+  // €10.00 off: €799.00 − €10.00 + €4.99 delivery − €420.00 = €373.99.
+  const status = await shop.applyPromotionCode("tenoff");
+  await expect(status).toHaveText("TENOFF is applied to your cart.");
+  await expect(page.getByTestId("cart-total")).toHaveText("€789.00");
+  await expect(page.getByTestId("total-with-trade-in")).toHaveText(
+    "With your €420.00 trade-in: €373.99 to pay with Service Pay, standard delivery included",
+  );
+
+  await page.getByRole("link", { name: "Go to checkout" }).click();
+  await shop.expectServicePayMode("tradein_valid");
+  await expect(page.getByTestId("cart-discount")).toHaveText("TENOFF (€10 off)−€10.00");
+  await expect(page.getByTestId("checkout-total")).toHaveText("€793.99");
+  await shop.servicePayRadio().check();
+  await expect(page.getByTestId("checkout-trade-in-discount")).toHaveText("−€420.00");
+  await expect(page.getByTestId("checkout-total")).toHaveText("€373.99");
+
+  // In pounds the euro code takes nothing off, says why, and every total is the plain cart's.
+  await page.goto("/cart");
+  await shop.switchCurrency("GBP");
+  await expect(page.getByTestId("idle-promotion")).toContainText(
+    "TENOFF is for carts in EUR; your cart is in GBP.",
+  );
+  await expect(page.getByTestId("cart-discount")).toHaveCount(0);
+  await expect(page.getByTestId("cart-total")).toHaveText("£699.00");
+});
+
 test("without a trade-in, or with one in another currency, prices stay as they are @emulator", async ({
   page,
   sdk,

@@ -162,3 +162,50 @@ export const DEMO_SHOPPERS = [
     },
   },
 ];
+
+/**
+ * The demo's promotion codes (docs/decisions/discounts.md): one percentage, one fixed amount in
+ * euros, one fixed amount with a minimum, and one that has expired. Amounts in cents.
+ */
+export const PROMOTION_CODES = [
+  {
+    code: "SAVE10",
+    name: "10 % off your items",
+    kind: "percent",
+    percent: 10,
+    amount: null,
+    currency: null,
+    minimum: null,
+    expiresAt: null,
+  },
+  {
+    code: "TENOFF",
+    name: "€10 off",
+    kind: "amount",
+    percent: null,
+    amount: 1000,
+    currency: "EUR",
+    minimum: null,
+    expiresAt: null,
+  },
+  {
+    code: "BIG50",
+    name: "€50 off items of €500 or more",
+    kind: "amount",
+    percent: null,
+    amount: 5000,
+    currency: "EUR",
+    minimum: 50000,
+    expiresAt: null,
+  },
+  {
+    code: "SUMMER24",
+    name: "20 % off (summer 2024)",
+    kind: "percent",
+    percent: 20,
+    amount: null,
+    currency: null,
+    minimum: null,
+    expiresAt: new Date("2024-09-01T00:00:00Z"),
+  },
+] as const;

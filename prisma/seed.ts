@@ -1,7 +1,14 @@
 // Seeds the demo catalog and shoppers. Idempotent: run it again and nothing is duplicated.
 import { hashPassword, verifyPassword } from "../lib/auth/password";
 import { getDb } from "../lib/db/client";
-import { CATEGORIES, DEMO_SHOPPERS, PRODUCTS, splitListPrice, TAX_RATE } from "./catalog-data";
+import {
+  CATEGORIES,
+  DEMO_SHOPPERS,
+  PRODUCTS,
+  PROMOTION_CODES,
+  splitListPrice,
+  TAX_RATE,
+} from "./catalog-data";
 
 async function main() {
   const db = getDb();
@@ -34,6 +41,9 @@ async function main() {
       });
     }
   }
+  for (const { code, ...rule } of PROMOTION_CODES) {
+    await db.promotionCode.upsert({ where: { code }, create: { code, ...rule }, update: rule });
+  }
   for (const shopper of DEMO_SHOPPERS) {
     const existing = await db.customer.findUnique({ where: { email: shopper.email } });
     if (existing && (await verifyPassword(shopper.password, existing.passwordHash))) continue;
@@ -53,7 +63,7 @@ async function main() {
     });
   }
   console.log(
-    `Seeded ${CATEGORIES.length} categories, ${PRODUCTS.length} products, ${DEMO_SHOPPERS.length} shoppers.`,
+    `Seeded ${CATEGORIES.length} categories, ${PRODUCTS.length} products, ${PROMOTION_CODES.length} promotion codes, ${DEMO_SHOPPERS.length} shoppers.`,
   );
 }
 

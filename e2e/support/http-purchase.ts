@@ -18,6 +18,8 @@ export interface HttpCart {
   delivery: "standard" | "express";
   lines: { slug: string; quantity: number }[];
   tradeIn: { value: number; currency: Currency };
+  /** Promotion codes typed in the cart page's field, in this order (refused ones included). */
+  promotionCodes?: string[];
 }
 
 /** A shopper's HTTP client, logged in (a sealed session cookie, as after the login form). */
@@ -68,7 +70,16 @@ export interface HttpCheckout {
   cartId: string;
   details: { email: string; billing: typeof ADDRESS; shipping_method: HttpCart["delivery"] };
   /** The purchase the shop's purchase_data callback gives the service. */
-  purchase: { cart: { id: string; currency: string; total: number } } & Record<string, unknown>;
+  purchase: {
+    cart: {
+      id: string;
+      currency: string;
+      price: number;
+      tax: number;
+      total: number;
+      discounts?: { id: string; name: string; total: number }[];
+    };
+  } & Record<string, unknown>;
 }
 
 /**
@@ -87,6 +98,9 @@ export async function checkoutOverHttp(
     await submitForm(shop, `/products/${line.slug}`, "add-to-cart", {
       quantity: String(line.quantity),
     });
+  }
+  for (const code of cart.promotionCodes ?? []) {
+    await submitForm(shop, "/cart", "promotion-code", { code });
   }
   const shopper = await (await shop.get("/api/service/shopper_data")).json();
   const hash = shopper.session_hash_token as string;

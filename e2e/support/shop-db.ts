@@ -10,6 +10,8 @@ export interface StoredOrder {
   price: number;
   tax: number;
   shippingPrice: number;
+  /** the promotion codes' discounts summed */
+  discountTotal: number;
   tradeInDiscount: number;
   total: number;
   cartId: string;
@@ -22,7 +24,7 @@ function findOrder(where: "number" | "cartId", value: string): StoredOrder | nul
     return (
       (db
         .prepare(
-          `SELECT number, status, currency, price, tax, shippingPrice, tradeInDiscount, total,
+          `SELECT number, status, currency, price, tax, shippingPrice, discountTotal, tradeInDiscount, total,
             cartId, serviceOrderId FROM "Order" WHERE ${where} = ?`,
         )
         .get(value) as StoredOrder | undefined) ?? null

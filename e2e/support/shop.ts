@@ -51,6 +51,19 @@ export class ShopSteps {
     await expect(this.page.getByRole("status")).toContainText("Added to your cart.");
   }
 
+  /**
+   * Types a promotion code in the cart page's field and applies it, as a shopper does; returns
+   * the status line, which says it is applied or why it is refused.
+   */
+  async applyPromotionCode(code: string): Promise<Locator> {
+    const field = this.page.getByRole("textbox", { name: "Promotion code" });
+    await field.fill(code);
+    await this.page.getByRole("button", { name: "Apply", exact: true }).click();
+    const status = this.page.getByTestId("promotion-code-status");
+    await expect(status).not.toBeEmpty();
+    return status;
+  }
+
   async switchCurrency(currency: "EUR" | "GBP"): Promise<void> {
     const name = currency === "GBP" ? "£ GBP" : "€ EUR";
     await this.page.getByRole("button", { name }).click();

@@ -76,7 +76,30 @@ describe("contract cart of the shop's cart", () => {
         fc.array(item, { minLength: 1, maxLength: 8 }),
         fc.constantFrom(...CURRENCIES),
         fc.constantFrom(...SHIPPING_METHOD_IDS),
-        (items, currency, method) => {
+        // Promotion codes: a percentage, an amount (in one currency), with a minimum or not.
+        fc.array(
+          fc.record({
+            percent: fc.option(fc.integer({ min: 1, max: 100 }), { nil: null }),
+            amount: fc.integer({ min: 1, max: 500_000 }),
+            currency: fc.constantFrom(...CURRENCIES),
+            minimum: fc.option(fc.integer({ min: 0, max: 2_000_000 }), { nil: null }),
+          }),
+          { maxLength: 3 },
+        ),
+        (items, currency, method, codes) => {
+          const promotions = codes.map((c, n) => ({
+            code: `CODE${n}`,
+            rule: {
+              code: `CODE${n}`,
+              name: `code ${n}`,
+              kind: c.percent === null ? "amount" : "percent",
+              percent: c.percent,
+              amount: c.percent === null ? c.amount : null,
+              currency: c.percent === null ? c.currency : null,
+              minimum: c.percent === null ? c.minimum : null,
+              expiresAt: null,
+            },
+          }));
           const view = buildCartView(
             {
               id: "c",
@@ -85,6 +108,7 @@ describe("contract cart of the shop's cart", () => {
                 quantity: it.quantity,
                 product: product(`p${n}`, [it.price, it.tax], [it.price, it.tax]),
               })),
+              promotions,
             },
             currency,
           );
@@ -98,6 +122,14 @@ describe("contract cart of the shop's cart", () => {
           });
           expect(cart.total).toBe(owed);
           expect(cart.tax).toBe(view.amounts.tax);
+          // Contract, Cart: total = price + tax − sum(discounts.total), never below zero.
+          const off = (cart.discounts ?? []).reduce((sum, d) => sum + d.total, 0);
+          expect(off).toBe(view.amounts.discountTotal);
+          expect(cart.total).toBe(cart.price + cart.tax - off);
+          expect(cart.total).toBeGreaterThanOrEqual(0);
+          expect(cart.discounts ?? []).toEqual(
+            view.discounts.map(({ id, name, total }) => ({ id, name, total })),
+          );
           expect(cart.items.at(-1)).toEqual({
             id: `delivery:${method}`,
             name: shippingMethod(method).name,

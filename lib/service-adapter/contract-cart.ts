@@ -6,11 +6,13 @@ import { productUrl } from "@/lib/shop/catalog";
 import { isCurrency } from "@/lib/shop/money";
 import { DEFAULT_SHIPPING_METHOD, isShippingMethodId, shippingMethod } from "@/lib/shop/shipping";
 
-/** The shop's priced cart as the lines of a contract Cart (contract: Resources › Cart item). */
+/** The shop's priced cart as the lines of a contract Cart (contract: Resources › Cart item) and
+ *  its promotion codes as the Cart's discounts (contract: Resources › Discount). */
 export function cartLinesOf(cart: CartView, shopBaseUrl: string): ShopCartLines {
   return {
     id: cart.id,
     currency: cart.currency,
+    discounts: cart.discounts.map(({ id, name, total }) => ({ id, name, total })),
     items: cart.lines.map((line) => ({
       productId: line.productId,
       name: line.name,

@@ -96,9 +96,11 @@ export function shopCallbacks(db: Db): ShopCallbacks<Tx> {
     async placedOrder(tx, order) {
       const row = await tx.order.findUniqueOrThrow({
         where: { id: order.id },
-        select: { shippingMethod: true, items: true },
+        select: { shippingMethod: true, items: true, discounts: true },
       });
       return {
+        // The discounts fixed at checkout (OrderDiscount: `code` holds the contract id).
+        discounts: row.discounts.map(({ code, name, total }) => ({ id: code, name, total })),
         items: row.items.map(({ productId, name, description, url, quantity, price, tax }) => ({
           productId,
           name,

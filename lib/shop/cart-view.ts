@@ -1,4 +1,10 @@
-import { type CartAmounts, type Currency, cartAmounts, lineAmounts } from "./money";
+import { type CartAmounts, type Currency, cartAmounts, lineAmounts, sumCents } from "./money";
+import {
+  type CartDiscount,
+  cartDiscounts,
+  type IdlePromotion,
+  type PromotionRule,
+} from "./promotions";
 
 export interface CartLine {
   /** cart item id (for change/remove forms) */
@@ -21,6 +27,10 @@ export interface CartView {
   id: string;
   currency: Currency;
   lines: CartLine[];
+  /** the promotion codes' discounts, as the cart is now (contract: Cart › discounts) */
+  discounts: CartDiscount[];
+  /** codes applied to the cart that take nothing off now, with why */
+  idlePromotions: IdlePromotion[];
   amounts: CartAmounts;
   /** number of units, for the header badge */
   count: number;
@@ -28,6 +38,8 @@ export interface CartView {
 
 export interface CartRow {
   id: string;
+  /** the codes applied to the cart, oldest first, with their rules (null: no such code now) */
+  promotions?: { code: string; rule: PromotionRule | null }[];
   items: {
     id: string;
     quantity: number;
@@ -42,8 +54,9 @@ export interface CartRow {
   }[];
 }
 
-/** Prices a stored cart in the given currency (the cart carries its currency). */
-export function buildCartView(cart: CartRow, currency: Currency): CartView {
+/** Prices a stored cart in the given currency (the cart carries its currency); its promotion
+ *  codes are judged at `now`. */
+export function buildCartView(cart: CartRow, currency: Currency, now = new Date()): CartView {
   const lines = cart.items.map((item) => {
     const unit = item.product.prices.find((p) => p.currency === currency);
     if (!unit) throw new Error(`Product ${item.product.slug} has no ${currency} price`);
@@ -61,11 +74,18 @@ export function buildCartView(cart: CartRow, currency: Currency): CartView {
       total: amounts.total,
     };
   });
+  const itemsTotal = sumCents(lines.map((line) => line.total));
+  const { discounts, idle } =
+    lines.length > 0
+      ? cartDiscounts(cart.promotions ?? [], { currency, itemsTotal }, now)
+      : { discounts: [], idle: [] };
   return {
     id: cart.id,
     currency,
     lines,
-    amounts: cartAmounts(lines),
+    discounts,
+    idlePromotions: idle,
+    amounts: cartAmounts(lines, discounts),
     count: lines.reduce((n, line) => n + line.quantity, 0),
   };
 }

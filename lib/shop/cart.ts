@@ -1,8 +1,10 @@
 import "server-only";
 import { cache } from "react";
 import { getDb, type Tx } from "@/lib/db/client";
+import { shopNow } from "@/lib/service-adapter/shop-clock";
 import { buildCartView, type CartRow, type CartView } from "./cart-view";
 import type { Currency } from "./money";
+import { judgePromotion, MAX_PROMOTION_CODES, type PromotionRule } from "./promotions";
 
 export const MAX_QUANTITY = 10;
 
@@ -120,7 +122,60 @@ export const pageCartCount = cache(async (sessionId: string): Promise<number> =>
 export async function loadCartWith(db: Tx, sessionId: string): Promise<CartView | null> {
   const cart = await findActiveCart(db, sessionId);
   if (!cart) return null;
-  return buildCartView(cart, cart.currency === "GBP" ? "GBP" : "EUR");
+  const promotions = await appliedPromotions(db, cart.id);
+  return buildCartView({ ...cart, promotions }, cart.currency === "GBP" ? "GBP" : "EUR", shopNow());
+}
+
+/** The codes applied to a cart, oldest first, with their rules. */
+async function appliedPromotions(db: Tx, cartId: string) {
+  const rows = await db.cartPromotion.findMany({
+    where: { cartId },
+    orderBy: [{ createdAt: "asc" }, { code: "asc" }],
+    include: { promotion: true },
+    take: MAX_PROMOTION_CODES,
+  });
+  return rows.map((row) => ({ code: row.code, rule: row.promotion as PromotionRule }));
+}
+
+/**
+ * Applies a promotion code to the session's open cart (`code`: already checked by
+ * promotionCodeSchema): refused with the shopper's message when the shop has no such code, it
+ * has expired, is for another currency, the items are below its minimum, it would take off more
+ * than the items cost, it is already applied, or the cart holds MAX_PROMOTION_CODES codes.
+ */
+export async function applyPromotionCode(sessionId: string, code: string): Promise<CartChange> {
+  return getDb().$transaction(async (tx) => {
+    const cart = await loadCartWith(tx, sessionId);
+    if (!cart || cart.lines.length === 0) {
+      return { ok: false, error: "Add something to your cart before a promotion code." };
+    }
+    const applied = await tx.cartPromotion.findMany({ where: { cartId: cart.id } });
+    if (applied.some((row) => row.code === code)) {
+      return { ok: false, error: `${code} is already applied to your cart.` };
+    }
+    if (applied.length >= MAX_PROMOTION_CODES) {
+      return { ok: false, error: `A cart takes at most ${MAX_PROMOTION_CODES} promotion codes.` };
+    }
+    const rule = await tx.promotionCode.findUnique({ where: { code } });
+    const judged = judgePromotion(
+      code,
+      rule,
+      { currency: cart.currency, itemsTotal: cart.amounts.price + cart.amounts.tax },
+      shopNow(),
+      cart.amounts.discountTotal,
+    );
+    if (!judged.ok) return { ok: false, error: judged.message };
+    await tx.cartPromotion.create({ data: { cartId: cart.id, code } });
+    await tx.cart.update({ where: { id: cart.id }, data: { updatedAt: new Date() } });
+    return { ok: true };
+  });
+}
+
+/** Takes a promotion code off the session's open cart (nothing when it is not there). */
+export async function removePromotionCode(sessionId: string, code: string): Promise<void> {
+  const cart = await findActiveCart(getDb(), sessionId);
+  if (!cart) return;
+  await getDb().cartPromotion.deleteMany({ where: { cartId: cart.id, code } });
 }
 
 async function getOrCreateCart(db: Tx, sessionId: string, currency: Currency, customerId?: string) {

@@ -7,6 +7,7 @@ import {
   lineAmounts,
   multiplyCents,
   orderTotal,
+  percentOf,
   sumCents,
   toPayWithTradeIn,
 } from "./money";
@@ -73,10 +74,12 @@ describe("money", () => {
   });
 
   it("takes an accepted trade-in off everything the order owes, delivery included, never below zero", () => {
-    const aurora = { price: 66033, tax: 13867, shippingPrice: 499 }; // €799.00 + €4.99
+    const aurora = { price: 66033, tax: 13867, shippingPrice: 499, discountTotal: 0 }; // €799.00 + €4.99
     expect(toPayWithTradeIn(aurora, 42000)).toBe(38399);
     expect(toPayWithTradeIn({ ...aurora, shippingPrice: 1499 }, 42000)).toBe(39399);
-    expect(toPayWithTradeIn({ price: 19900, tax: 0, shippingPrice: 0 }, 42000)).toBe(0);
+    expect(
+      toPayWithTradeIn({ price: 19900, tax: 0, shippingPrice: 0, discountTotal: 0 }, 42000),
+    ).toBe(0);
     expect(() => toPayWithTradeIn(aurora, 420.5)).toThrow(RangeError);
     expect(() => toPayWithTradeIn({ ...aurora, shippingPrice: 4.99 }, 42000)).toThrow(RangeError);
   });
@@ -84,9 +87,57 @@ describe("money", () => {
   it("is the one formula's total less the trade-in, for any order", () => {
     fc.assert(
       fc.property(cents, cents, cents, cents, (price, tax, shippingPrice, tradeIn) => {
-        const order = { price, tax, shippingPrice };
+        const order = { price, tax, shippingPrice, discountTotal: 0 };
         const owed = orderTotal({ ...order, tradeInDiscount: 0 });
         expect(toPayWithTradeIn(order, tradeIn)).toBe(Math.max(0, owed - tradeIn));
+      }),
+    );
+  });
+
+  it("takes the cart's discounts off before the trade-in, in one formula", () => {
+    const order = { price: 66033, tax: 13867, shippingPrice: 499, discountTotal: 7990 };
+    expect(orderTotal({ ...order, tradeInDiscount: 0 })).toBe(66033 + 13867 + 499 - 7990);
+    expect(orderTotal({ ...order, tradeInDiscount: 42000 })).toBe(
+      66033 + 13867 + 499 - 7990 - 42000,
+    );
+    expect(toPayWithTradeIn(order, 42000)).toBe(66033 + 13867 + 499 - 7990 - 42000);
+    // The trade-in is capped at what is left once the discounts are off.
+    expect(toPayWithTradeIn(order, 1_000_000)).toBe(0);
+    expect(() => orderTotal({ ...order, discountTotal: 10.5, tradeInDiscount: 0 })).toThrow(
+      RangeError,
+    );
+  });
+
+  it("the cart's total is price + tax − sum(discounts.total) (contract: Cart)", () => {
+    fc.assert(
+      fc.property(
+        fc.array(line, { minLength: 1, maxLength: 5 }),
+        fc.array(cents, { maxLength: 3 }),
+        (lines, totals) => {
+          const amounts = cartAmounts(
+            lines.map(lineAmounts),
+            totals.map((total) => ({ total })),
+          );
+          expect(amounts.discountTotal).toBe(sumCents(totals));
+          expect(amounts.total).toBe(amounts.price + amounts.tax - sumCents(totals));
+        },
+      ),
+    );
+  });
+
+  it("rounds a percentage down to the cent, once per cart", () => {
+    expect(percentOf(79_900, 10)).toBe(7_990);
+    expect(percentOf(12_345, 10)).toBe(1_234);
+    expect(percentOf(99, 33)).toBe(32);
+    expect(percentOf(0, 10)).toBe(0);
+    expect(() => percentOf(100, 10.5)).toThrow(RangeError);
+    expect(() => percentOf(100, 101)).toThrow(RangeError);
+    fc.assert(
+      fc.property(cents, fc.integer({ min: 0, max: 100 }), (amount, percent) => {
+        const off = percentOf(amount, percent);
+        expect(Number.isSafeInteger(off)).toBe(true);
+        expect(off * 100).toBeLessThanOrEqual(amount * percent);
+        expect((off + 1) * 100).toBeGreaterThan(amount * percent);
       }),
     );
   });

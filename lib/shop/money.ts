@@ -53,7 +53,9 @@ export function lineAmounts({ price, unitTax, quantity }: LineInput): LineAmount
 export interface CartAmounts {
   price: number;
   tax: number;
-  discount: number;
+  /** the cart-level discounts (promotion codes) summed */
+  discountTotal: number;
+  /** price + tax − discountTotal (delivery not included) */
   total: number;
 }
 
@@ -64,18 +66,42 @@ export function cartAmounts(
 ): CartAmounts {
   const price = sumCents(lines.map((line) => multiplyCents(line.price, line.quantity)));
   const tax = sumCents(lines.map((line) => line.tax));
-  const discount = sumCents(discounts.map((d) => d.total));
-  return { price, tax, discount, total: price + tax - discount };
+  const discountTotal = sumCents(discounts.map((d) => d.total));
+  return { price, tax, discountTotal, total: sumCents([price, tax, -discountTotal]) };
 }
 
-/** What an order owes: items, tax and delivery, less the trade-in discount. The one formula. */
+/**
+ * What an order owes: items, tax and delivery, less the cart-level discounts (promotion codes),
+ * less the trade-in discount. The one formula: before the trade-in it is the contract Cart's
+ * `total` (price + tax − sum(discounts.total), delivery a line of the Cart), which the service
+ * charges (docs/decisions/discounts.md).
+ */
 export function orderTotal(order: {
   price: number;
   tax: number;
   shippingPrice: number;
+  discountTotal: number;
   tradeInDiscount: number;
 }): number {
-  return sumCents([order.price, order.tax, order.shippingPrice, -order.tradeInDiscount]);
+  return sumCents([
+    order.price,
+    order.tax,
+    order.shippingPrice,
+    -order.discountTotal,
+    -order.tradeInDiscount,
+  ]);
+}
+
+/**
+ * `percent` % of `cents`, floored to the cent: the one rounding of a percentage discount (per
+ * cart, on the items' price and tax; docs/decisions/discounts.md). Integers only.
+ */
+export function percentOf(cents: number, percent: number): number {
+  assertCents(cents);
+  if (!Number.isSafeInteger(percent) || percent < 0 || percent > 100) {
+    throw new RangeError("percent must be a whole number from 0 to 100");
+  }
+  return Math.floor((cents * percent) / 100);
 }
 
 const formatters = new Map<string, Intl.NumberFormat>();
@@ -96,13 +122,13 @@ export function formatMoney(cents: number, currency: Currency | string): string 
 }
 
 /**
- * What the shopper pays with Service Pay: everything the order owes (items, tax and delivery)
- * less the accepted trade-in, which the service takes off up to that amount (contract: Payment
+ * What the shopper pays with Service Pay: everything the order owes (items, tax and delivery,
+ * less its discounts) less the accepted trade-in, which the service takes off up to that amount (contract: Payment
  * option details › data.valuation). The service's window shows the same number, because the
  * delivery is a line of the Cart it charges (docs/decisions/delivery-in-the-cart.md).
  */
 export function toPayWithTradeIn(
-  order: { price: number; tax: number; shippingPrice: number },
+  order: { price: number; tax: number; shippingPrice: number; discountTotal: number },
   tradeIn: number,
 ): number {
   const owed = orderTotal({ ...order, tradeInDiscount: 0 });

@@ -38,6 +38,7 @@ type ChangedOrder = {
   price: number;
   tax: number;
   shippingPrice: number;
+  discountTotal: number;
   tradeInDiscount: number;
 };
 
@@ -107,6 +108,15 @@ export async function writeOrderChange(tx: Tx, order: ChangedOrder, change: Orde
   return updated;
 }
 
+/** The history's words for an order's discounts: "Promotion codes: SAVE10 (10 % off) −€12.34". */
+export function discountsNote(
+  discounts: readonly { code: string; name: string; total: number }[],
+  currency: string,
+): string {
+  const each = discounts.map((d) => `${d.code} (${d.name}) −${formatMoney(d.total, currency)}`);
+  return `Promotion ${discounts.length === 1 ? "code" : "codes"}: ${each.join(", ")}`;
+}
+
 function orderNumber(now: Date): string {
   const day = now.toISOString().slice(0, 10).replace(/-/g, "");
   return `SO-${day}-${randomBytes(3).toString("hex").toUpperCase()}`;
@@ -170,11 +180,15 @@ export async function createOrderFromCart(
       price: cart.amounts.price,
       tax: cart.amounts.tax,
       shippingPrice: shipping,
+      discountTotal: cart.amounts.discountTotal,
       tradeInDiscount,
       total: orderTotal({ ...cart.amounts, shippingPrice: shipping, tradeInDiscount }),
       billingAddressId: billing.id,
       shippingAddressId: shippingAddress.id,
       ...params.valuation,
+      discounts: {
+        create: cart.discounts.map(({ id, name, total }) => ({ code: id, name, total })),
+      },
       items: {
         create: cart.lines.map((line) => ({
           productId: line.productId,
@@ -194,6 +208,18 @@ export async function createOrderFromCart(
   if (params.note !== undefined) {
     await tx.orderStatusChange.create({
       data: { orderId: order.id, from: null, to: params.status, source: "shop", note: params.note },
+    });
+  }
+  // The order's history says what the promotion codes took off (status unchanged).
+  if (cart.discounts.length > 0) {
+    await tx.orderStatusChange.create({
+      data: {
+        orderId: order.id,
+        from: params.status,
+        to: params.status,
+        source: "shop",
+        note: discountsNote(cart.discounts, cart.currency),
+      },
     });
   }
   return order;
@@ -298,6 +324,7 @@ export async function changeOrderStatus(params: {
 
 const orderDetailInclude = {
   items: true,
+  discounts: true,
   billingAddress: true,
   shippingAddress: true,
   customer: { select: { email: true, given_name: true, family_name: true } },

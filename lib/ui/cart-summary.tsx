@@ -1,20 +1,25 @@
 import type { ReactNode } from "react";
-import type { CartAmounts } from "@/lib/shop/money";
+import { type CartAmounts, orderTotal } from "@/lib/shop/money";
+import type { CartDiscount } from "@/lib/shop/promotions";
 import { Money } from "./money";
 
-/** Subtotal, VAT, optional delivery and total; `children` goes between the total and any action. */
+/** Subtotal, VAT, the promotion codes' discounts, optional delivery and total; `children` goes
+ *  between the total and any action. */
 export function CartSummary({
   amounts,
   currency,
+  discounts = [],
   shipping,
   children,
 }: {
   amounts: CartAmounts;
   currency: string;
+  discounts?: readonly CartDiscount[];
   shipping?: { label: string; price: number };
   children?: ReactNode;
 }) {
-  const total = amounts.total + (shipping?.price ?? 0);
+  // The one formula (lib/shop/money.ts): no trade-in yet, the delivery when it is known.
+  const total = orderTotal({ ...amounts, shippingPrice: shipping?.price ?? 0, tradeInDiscount: 0 });
   return (
     <section className="summary" aria-labelledby="summary-title">
       <h2 id="summary-title">Order summary</h2>
@@ -31,6 +36,16 @@ export function CartSummary({
             <Money cents={amounts.tax} currency={currency} />
           </dd>
         </div>
+        {discounts.map((discount) => (
+          <div key={discount.id} data-testid="cart-discount">
+            <dt>
+              {discount.code} ({discount.name})
+            </dt>
+            <dd className="money">
+              −<Money cents={discount.total} currency={currency} />
+            </dd>
+          </div>
+        ))}
         {shipping ? (
           <div>
             <dt>{shipping.label}</dt>

@@ -26,8 +26,11 @@ interface OrderLike {
   price: number;
   tax: number;
   shippingPrice: number;
+  discountTotal: number;
   tradeInDiscount: number;
   total: number;
+  /** the promotion codes' discounts (OrderDiscount: `code` is the contract Discount's id) */
+  discounts: { id: string; code: string; name: string; total: number }[];
   items: {
     id: string;
     name: string;
@@ -94,6 +97,16 @@ export function OrderItemsTable({ order }: { order: OrderLike }) {
             <Money cents={order.shippingPrice} currency={c} />
           </td>
         </tr>
+        {order.discounts.map((discount) => (
+          <tr key={discount.id} data-testid="order-discount">
+            <th scope="row" colSpan={4}>
+              {discount.code.replace(/^promo:/, "")} ({discount.name})
+            </th>
+            <td className="money">
+              −<Money cents={discount.total} currency={c} />
+            </td>
+          </tr>
+        ))}
         {order.tradeInDiscount > 0 ? (
           <tr>
             <th scope="row" colSpan={4}>

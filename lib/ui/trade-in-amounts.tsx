@@ -24,7 +24,7 @@ export function ProductPriceWithTradeIn({
   delivery: DeliveryShown;
 }) {
   const tradeIn = useActiveTradeIn(currency);
-  const order = { price, tax: 0, shippingPrice: delivery.price };
+  const order = { price, tax: 0, shippingPrice: delivery.price, discountTotal: 0 };
   const shown = tradeIn && toPayWithTradeIn(order, tradeIn.value) > 0;
   return (
     <p className="trade-in-line" data-testid="product-trade-in-price">

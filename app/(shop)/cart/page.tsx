@@ -2,13 +2,18 @@ import { servicePaymentOpen } from "@service-integration/kit/server";
 import type { Metadata } from "next";
 import { servicePayDeps } from "@/lib/service-adapter/service";
 import { getPageSession } from "@/lib/session/session";
-import { releaseServicePaymentAction, updateCartItemAction } from "@/lib/shop/actions/cart-actions";
+import {
+  releaseServicePaymentAction,
+  removePromotionCodeAction,
+  updateCartItemAction,
+} from "@/lib/shop/actions/cart-actions";
 import { loadPageCart, QUANTITY_CHOICES } from "@/lib/shop/cart";
 import { DEFAULT_SHIPPING_METHOD, deliveryShown } from "@/lib/shop/shipping";
 import { CartSummary } from "@/lib/ui/cart-summary";
 import { EmptyCart } from "@/lib/ui/empty-cart";
 import { Link } from "@/lib/ui/link";
 import { Money } from "@/lib/ui/money";
+import { PromotionCodeForm } from "@/lib/ui/promotion-code-form";
 import { TeaserSlot } from "@/lib/ui/teaser-slot";
 import { TotalWithTradeIn } from "@/lib/ui/trade-in-amounts";
 
@@ -81,9 +86,30 @@ export default async function CartPage() {
               </li>
             ))}
           </ul>
+          <section aria-labelledby="promotions-title" className="promotions">
+            <h2 id="promotions-title">Promotion codes</h2>
+            {cart.discounts.length + cart.idlePromotions.length > 0 ? (
+              <ul className="promotions__applied">
+                {cart.discounts.map((discount) => (
+                  <li key={discount.id} data-testid="applied-promotion">
+                    <strong>{discount.code}</strong> {discount.name}: −
+                    <Money cents={discount.total} currency={cart.currency} />{" "}
+                    <RemovePromotion code={discount.code} />
+                  </li>
+                ))}
+                {cart.idlePromotions.map((idle) => (
+                  <li key={idle.code} data-testid="idle-promotion">
+                    <strong>{idle.code}</strong> takes nothing off now: {idle.message}{" "}
+                    <RemovePromotion code={idle.code} />
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+            <PromotionCodeForm />
+          </section>
           <TeaserSlot type="cart-summary" />
         </section>
-        <CartSummary amounts={cart.amounts} currency={cart.currency}>
+        <CartSummary amounts={cart.amounts} currency={cart.currency} discounts={cart.discounts}>
           <TotalWithTradeIn
             amounts={cart.amounts}
             currency={cart.currency}
@@ -96,5 +122,16 @@ export default async function CartPage() {
         </CartSummary>
       </div>
     </>
+  );
+}
+
+function RemovePromotion({ code }: { code: string }) {
+  return (
+    <form action={removePromotionCodeAction} className="inline-form">
+      <input type="hidden" name="code" value={code} />
+      <button type="submit" className="button button--link">
+        Remove<span className="visually-hidden"> promotion code {code}</span>
+      </button>
+    </form>
   );
 }

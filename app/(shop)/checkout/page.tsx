@@ -58,7 +58,7 @@ export default async function CheckoutPage() {
           }))}
         />
         <aside aria-label="Your order">
-          <CartSummary amounts={cart.amounts} currency={cart.currency}>
+          <CartSummary amounts={cart.amounts} currency={cart.currency} discounts={cart.discounts}>
             <ul className="summary__lines">
               {cart.lines.map((line) => (
                 <li key={line.id}>

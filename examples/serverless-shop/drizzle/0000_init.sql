@@ -65,6 +65,7 @@ CREATE TABLE "orders" (
 	"price" integer NOT NULL,
 	"tax" integer NOT NULL,
 	"shipping_price" integer NOT NULL,
+	"discount_total" integer DEFAULT 0 NOT NULL,
 	"trade_in_discount" integer DEFAULT 0 NOT NULL,
 	"total" integer NOT NULL,
 	"trade_in_status" text,

@@ -9,9 +9,17 @@ import { servicePayDeps } from "@/lib/service-adapter/service";
 import { requireSessionIdentity } from "@/lib/session/session";
 import { sessionCurrency } from "@/lib/session/session-data";
 import { requireFormData } from "../action-arguments";
-import { addToCart, MAX_QUANTITY, setCartCurrency, setItemQuantity } from "../cart";
+import {
+  addToCart,
+  applyPromotionCode,
+  MAX_QUANTITY,
+  removePromotionCode,
+  setCartCurrency,
+  setItemQuantity,
+} from "../cart";
 import { addToCartInput, cartQuantityInput } from "../cart-input";
 import { CURRENCIES } from "../money";
+import { promotionCodeSchema } from "../promotions";
 import { safeReturnPath } from "../safe-redirect";
 
 /** What the shopper reads when the cart is locked by an open Service Pay payment. */
@@ -62,6 +70,52 @@ export async function updateCartItemAction(form: FormData): Promise<void> {
     // Refused while a payment is open: the cart page says so and offers to cancel it.
     if (!(await servicePaymentOpen(servicePayDeps(), session.sessionId))) {
       await setItemQuantity(session.sessionId, parsed.data.itemId, parsed.data.quantity);
+    }
+  }
+  revalidatePath("/", "layout");
+}
+
+export interface PromotionCodeState {
+  status: "idle" | "applied" | "error";
+  message: string;
+}
+
+/** Applies a promotion code typed in the cart (lib/shop/promotions.ts judges it). */
+export async function applyPromotionCodeAction(
+  _previous: PromotionCodeState,
+  form: FormData,
+): Promise<PromotionCodeState> {
+  requireFormData(form);
+  const typed = form.get("code");
+  // Bounded before anything reads it: a form field may be any size.
+  const parsed = promotionCodeSchema.safeParse(
+    typeof typed === "string" ? typed.slice(0, 100) : "",
+  );
+  if (!parsed.success) {
+    return {
+      status: "error",
+      message: parsed.error.issues[0]?.message ?? "Enter a promotion code.",
+    };
+  }
+  const session = await requireSessionIdentity();
+  // The service was shown this cart's total while a payment is open: its discounts stay too.
+  if (await servicePaymentOpen(servicePayDeps(), session.sessionId)) {
+    return { status: "error", message: PAYMENT_OPEN };
+  }
+  const result = await applyPromotionCode(session.sessionId, parsed.data);
+  if (!result.ok) return { status: "error", message: result.error };
+  revalidatePath("/", "layout");
+  return { status: "applied", message: `${parsed.data} is applied to your cart.` };
+}
+
+/** Takes an applied promotion code off the cart. */
+export async function removePromotionCodeAction(form: FormData): Promise<void> {
+  requireFormData(form);
+  const parsed = promotionCodeSchema.safeParse(form.get("code"));
+  if (parsed.success) {
+    const session = await requireSessionIdentity();
+    if (!(await servicePaymentOpen(servicePayDeps(), session.sessionId))) {
+      await removePromotionCode(session.sessionId, parsed.data);
     }
   }
   revalidatePath("/", "layout");

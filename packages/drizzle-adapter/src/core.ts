@@ -9,6 +9,7 @@ import {
   type NotificationOutcome,
   type OrderChange,
   type OrderNotification,
+  orderTotal,
   type PlacedOrder,
   type ServiceOrderStore,
   type ShopOrder,
@@ -135,10 +136,6 @@ function valuationOf(v: AcceptedValuation): AcceptedValuation {
   return { valuationState, valuationItemId, valuationValue, valuationCurrency, valuationNote };
 }
 
-/** The shop's formula of what an order owes (shop-ports.ts ShopOrder.total), in cents. */
-const orderTotal = (o: Pick<ShopOrder, "price" | "tax" | "shippingPrice" | "tradeInDiscount">) =>
-  o.price + o.tax + o.shippingPrice - o.tradeInDiscount;
-
 export function createPorts<Q>(
   dialect: Dialect,
   options: AdapterOptions<Q>,
@@ -172,6 +169,7 @@ export function createPorts<Q>(
     price: O.price,
     tax: O.tax,
     shippingPrice: O.shippingPrice,
+    discountTotal: O.discountTotal,
     tradeInDiscount: O.tradeInDiscount,
     total: O.total,
     tradeInStatus: O.tradeInStatus,

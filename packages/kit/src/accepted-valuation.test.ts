@@ -109,6 +109,7 @@ describe("planNotification: the discount must match the accepted valuation", () 
     price: 10_000,
     tax: 2_300,
     shippingPrice: 500,
+    discountTotal: 0,
     tradeInDiscount: 0,
     total: 12_800,
     tradeInStatus: null,

@@ -23,9 +23,14 @@ export function centsText(amount: number, currency: string): string {
   }
 }
 
-const discountSchema = z.object({
-  id: z.string(),
-  name: z.string(),
+/**
+ * A cart-level discount (contract: Resources › Discount: id, name, total in integer cents),
+ * e.g. a promotion code. Not the trade-in: the service takes that off itself (Events ›
+ * Webhook, `trade_in_discount`). A decimal, a negative amount or an empty id is refused.
+ */
+export const discountSchema = z.object({
+  id: z.string().min(1).max(200),
+  name: z.string().max(200),
   total: cents,
 });
 
@@ -68,6 +73,15 @@ export const cartSchema = z
       }
     });
     const expected = cartTotals(cart.items, cart.discounts ?? []);
+    // Contract, Cart: total = price + tax − sum(discounts.total). A discount larger than what
+    // the cart owes would make it negative: refused, never clamped (docs/decisions/discounts.md).
+    if (expected.total < 0) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["discounts"],
+        message: `discounts ${expected.price + expected.tax - expected.total} exceed the cart's price and tax ${expected.price + expected.tax}`,
+      });
+    }
     for (const key of ["price", "tax", "total"] as const) {
       if (cart[key] !== expected[key]) {
         ctx.addIssue({
@@ -198,6 +212,8 @@ export function cartOfLines(
     currency: string;
     items: readonly ShopOrderItem[];
     delivery: DeliveryCharge | null;
+    /** The cart-level discounts (promotion codes), as the shop fixed them. */
+    discounts?: readonly Discount[];
   },
   quantities?: Readonly<Record<string, number>>,
 ): Cart {
@@ -225,7 +241,8 @@ export function cartOfLines(
     });
   }
   if (items.length > 0 && source.delivery) items.push(deliveryLine(source.delivery));
-  return buildCart({ id: source.id, currency: source.currency, items });
+  const discounts = source.discounts && source.discounts.length > 0 ? [...source.discounts] : [];
+  return buildCart({ id: source.id, currency: source.currency, items, discounts });
 }
 
 /** Why a shop's line cannot be a contract Cart item, or null (contract: Limits, whole cents). */
@@ -254,12 +271,41 @@ export function lineTaxFor(tax: number, was: number, quantity: number): number {
   return Number((2n * scaled + BigInt(was)) / (2n * BigInt(was)));
 }
 
+/** The sum of cart-level discounts, in cents (contract: Cart, `sum(discounts.total)`). */
+export function discountTotalOf(discounts: readonly Pick<Discount, "total">[]): number {
+  return discounts.reduce((sum, d) => sum + d.total, 0);
+}
+
+/** An order's amounts as the integration reads them (ShopOrder's money columns). */
+export interface OrderAmounts {
+  /** Items before tax. */
+  price: number;
+  tax: number;
+  shippingPrice: number;
+  /** The cart-level discounts' sum (promotion codes; not the trade-in). */
+  discountTotal: number;
+}
+
+/**
+ * THE formula of what an order owes before the trade-in: items + tax + delivery − discounts.
+ * It is the contract Cart's `total` (price + tax − sum(discounts.total)) of the order's Cart,
+ * the delivery being a line of it (docs/decisions/delivery-in-the-cart.md), and the `amount` a
+ * paid notification must carry (docs/decisions/payment-matching.md).
+ */
+export function totalBeforeTradeIn(order: OrderAmounts): number {
+  return order.price + order.tax + order.shippingPrice - order.discountTotal;
+}
+
+/** What the service collects, the order's `total`: totalBeforeTradeIn − the trade-in discount. */
+export function orderTotal(order: OrderAmounts & { tradeInDiscount: number }): number {
+  return totalBeforeTradeIn(order) - order.tradeInDiscount;
+}
+
 function cartTotals(
   items: Pick<CartItem, "price" | "quantity" | "tax">[],
   discounts: Pick<Discount, "total">[],
 ) {
   const price = items.reduce((sum, item) => sum + item.price * item.quantity, 0);
   const tax = items.reduce((sum, item) => sum + item.tax, 0);
-  const discount = discounts.reduce((sum, d) => sum + d.total, 0);
-  return { price, tax, total: price + tax - discount };
+  return { price, tax, total: price + tax - discountTotalOf(discounts) };
 }

@@ -93,6 +93,7 @@ describe("sendOrderUpdate writes the host's own status names", () => {
     price: 2_000,
     tax: 0,
     shippingPrice: 0,
+    discountTotal: 0,
     tradeInDiscount: 0,
     total: 2_000,
     tradeInStatus: null,

@@ -174,6 +174,7 @@ describe("a host with status names of its own", () => {
     price: 10_000,
     tax: 0,
     shippingPrice: 0,
+    discountTotal: 0,
     tradeInDiscount: 0,
     total: 10_000,
     tradeInStatus: null,

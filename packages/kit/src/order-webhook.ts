@@ -5,7 +5,7 @@ import {
   valuationMismatch,
 } from "./accepted-valuation.js";
 import { afterResponse, type WaitUntil } from "./after-response.js";
-import { centsText } from "./cart.js";
+import { centsText, totalBeforeTradeIn } from "./cart.js";
 import type { NotificationInbox } from "./notification-inbox.js";
 import { isServiceOrderStatus } from "./resources.js";
 import {
@@ -310,14 +310,14 @@ async function applyNotification(
  * Why a payment notification does not match the order it would mark paid, or null when it
  * matches (docs/decisions/payment-matching.md). The order's amounts were fixed when it was
  * created from the cart: `amount` must be everything the order owes before the trade-in (items,
- * tax and delivery: the contract Cart's `total`, delivery being a line of that Cart,
- * docs/decisions/delivery-in-the-cart.md), in the order's currency, and the trade-in discount a
+ * tax and delivery less the cart-level discounts: the contract Cart's `total`, delivery being a
+ * line of that Cart, docs/decisions/delivery-in-the-cart.md, docs/decisions/discounts.md), in the order's currency, and the trade-in discount a
  * whole number of cents between 0 and that amount that matches the valuation accepted when the
  * payment started (accepted-valuation.ts; an order without one is range-checked only). So what
  * the service collected, `amount − trade_in_discount`, is exactly what the order owes.
  */
 export function paymentMismatch(
-  order: Pick<ShopOrder, "currency" | "price" | "tax" | "shippingPrice"> &
+  order: Pick<ShopOrder, "currency" | "price" | "tax" | "shippingPrice" | "discountTotal"> &
     Partial<AcceptedValuation>,
   n: Pick<OrderNotification, "amount" | "currency" | "tradeInDiscount">,
 ): string | null {
@@ -329,7 +329,7 @@ export function paymentMismatch(
   const before = totalBeforeTradeIn(order);
   if (n.amount !== before) {
     problems.push(
-      `amount ${n.amount === null ? "missing" : money(n.amount)}, the order owes ${money(before)} before the trade-in (items, tax and delivery)`,
+      `amount ${n.amount === null ? "missing" : money(n.amount)}, the order owes ${money(before)} before the trade-in (items, tax and delivery${order.discountTotal > 0 ? `, less discounts of ${money(order.discountTotal)}` : ""})`,
     );
   }
   const discount = n.tradeInDiscount ?? 0;
@@ -345,12 +345,8 @@ export function paymentMismatch(
   return problems.length > 0 ? problems.join("; ") : null;
 }
 
-/** What an order owes before the trade-in: items, tax and delivery (its contract Cart's total). */
-export function totalBeforeTradeIn(
-  order: Pick<ShopOrder, "price" | "tax" | "shippingPrice">,
-): number {
-  return order.price + order.tax + order.shippingPrice;
-}
+/** What an order owes before the trade-in (cart.ts, the one formula); kept here for importers. */
+export { totalBeforeTradeIn };
 
 /**
  * Pure: what a notification does to an order (contract, Events › Webhook: retries and

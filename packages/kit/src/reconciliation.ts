@@ -28,7 +28,7 @@ export interface LocalOrderRef {
 /** What the shop recorded an order owes (ShopOrder's amounts). */
 export type RecordedAmounts = Pick<
   ShopOrder,
-  "currency" | "price" | "tax" | "shippingPrice" | "tradeInDiscount" | "total"
+  "currency" | "price" | "tax" | "shippingPrice" | "discountTotal" | "tradeInDiscount" | "total"
 >;
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { NOT_LOOKED_UP } from "./accepted-valuation.js";
+import { orderTotal } from "./cart.js";
 import type {
   CheckoutDetails,
   KeptCheckout,
@@ -170,6 +171,7 @@ function naiveHost(): ConformanceHost {
         price: LINE.price,
         tax: LINE.tax,
         shippingPrice: DELIVERY.price,
+        discountTotal: 0,
         tradeInDiscount: 0,
         total: LINE.price + LINE.tax + DELIVERY.price,
         tradeInStatus: null,
@@ -253,7 +255,7 @@ function naiveHost(): ConformanceHost {
     Object.assign(stored, {
       status: change.to ?? order.status,
       tradeInDiscount,
-      total: order.price + order.tax + order.shippingPrice - tradeInDiscount,
+      total: orderTotal({ ...order, tradeInDiscount }),
       ...(change.serviceOrderId !== undefined ? { serviceOrderId: change.serviceOrderId } : {}),
       ...(change.tradeInStatus !== undefined ? { tradeInStatus: change.tradeInStatus } : {}),
       ...(change.tradeInMessage !== undefined ? { tradeInMessage: change.tradeInMessage } : {}),

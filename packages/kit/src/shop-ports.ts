@@ -1,4 +1,4 @@
-import type { Address, CartLineInput, DeliveryCharge } from "./cart.js";
+import type { Address, CartLineInput, DeliveryCharge, Discount } from "./cart.js";
 import type { IntegrationEntry } from "./integration-log.js";
 import type { ServiceOrderStatus, UpdateType } from "./resources.js";
 import type { OrderNotification } from "./webhook-payload.js";
@@ -130,8 +130,11 @@ export interface ShopOrder extends AcceptedValuation {
   price: number;
   tax: number;
   shippingPrice: number;
+  /** The cart-level discounts' sum (contract: Discount; promotion codes), fixed at creation. */
+  discountTotal: number;
   tradeInDiscount: number;
-  /** What the order owes: price + tax + shipping − trade-in discount (the shop's formula). */
+  /** What the order owes: price + tax + shipping − discountTotal − trade-in discount
+   *  (cart.ts orderTotal, the one formula). */
   total: number;
   /** Card orders with a trade-in: registered | queued | not_applied | null. */
   tradeInStatus: string | null;
@@ -142,9 +145,14 @@ export interface ShopOrder extends AcceptedValuation {
  *  fields without the total, named by the product's id. */
 export type ShopOrderItem = Omit<CartLineInput, "id"> & { productId: string };
 
-/** A placed order with what its contract Cart is built from: its lines and the delivery it
- *  charged (`delivery.price` equals the order's `shippingPrice`). */
-export type PlacedOrder = ShopOrder & { items: ShopOrderItem[]; delivery: DeliveryCharge };
+/** A placed order with what its contract Cart is built from: its lines, the delivery it
+ *  charged (`delivery.price` equals the order's `shippingPrice`) and its cart-level discounts
+ *  (their totals sum to the order's `discountTotal`; none: an empty array or omitted). */
+export type PlacedOrder = ShopOrder & {
+  items: ShopOrderItem[];
+  delivery: DeliveryCharge;
+  discounts?: Discount[];
+};
 
 /** Who changed an order, for its history. */
 export type StatusSource = "shop" | "admin" | "service";
@@ -442,11 +450,13 @@ export interface ShopCustomer {
   address: Address | null;
 }
 
-/** A shop's cart as the contract Cart needs it: its id, currency and product lines. */
+/** A shop's cart as the contract Cart needs it: its id, currency, product lines and the
+ *  cart-level discounts applied to it (contract: Cart › discounts; none: omitted or empty). */
 export interface ShopCartLines {
   id: string;
   currency: string;
   items: ShopOrderItem[];
+  discounts?: Discount[];
 }
 
 export interface ShopperSource {

@@ -1,5 +1,6 @@
 import "server-only";
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
+import type { TokenSealer } from "./shop-callbacks.js";
 
 /**
  * The service's tokens at rest (contract: Authentication 1–5). The access and refresh tokens
@@ -11,10 +12,7 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:cr
  * value stored in plain text before sealing): the token manager then logs in again, so
  * changing the key costs one login and nothing else (docs/decisions/token-storage.md).
  */
-export interface TokenSealer {
-  seal(field: string, plain: string): string;
-  open(field: string, sealed: string): string | null;
-}
+export type { TokenSealer };
 
 const VERSION = "v1";
 const IV_BYTES = 12;

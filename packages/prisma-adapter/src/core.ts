@@ -8,6 +8,7 @@ import {
   type KeptCheckout,
   type NotificationOutcome,
   type OrderChange,
+  orderTotal,
   type PlacedOrder,
   type ServiceOrderStore,
   type ShopOrder,
@@ -168,6 +169,7 @@ function shopOrder(o: OrderRow): ShopOrder {
     price: o.price,
     tax: o.tax,
     shippingPrice: o.shippingPrice,
+    discountTotal: o.discountTotal,
     tradeInDiscount: o.tradeInDiscount,
     total: o.total,
     tradeInStatus: o.tradeInStatus,
@@ -176,10 +178,6 @@ function shopOrder(o: OrderRow): ShopOrder {
   };
 }
 const maybeOrder = (o: OrderRow | null) => (o ? shopOrder(o) : null);
-
-/** The shop's formula of what an order owes (shop-ports.ts ShopOrder.total), in cents. */
-const orderTotal = (o: Pick<ShopOrder, "price" | "tax" | "shippingPrice" | "tradeInDiscount">) =>
-  o.price + o.tax + o.shippingPrice - o.tradeInDiscount;
 
 /** The kept details of a row, or null when they no longer read as valid details. */
 function keptCheckout(row: ServiceCheckoutRow): KeptCheckout | null {

@@ -183,6 +183,8 @@ export function serviceOrderColumns() {
     price: integer("price").notNull(),
     tax: integer("tax").notNull(),
     shippingPrice: integer("shipping_price").notNull(),
+    /** The cart-level discounts' sum (the kit's ShopOrder.discountTotal: promotion codes). */
+    discountTotal: integer("discount_total").notNull().default(0),
     tradeInDiscount: integer("trade_in_discount").notNull().default(0),
     total: integer("total").notNull(),
     tradeInStatus: text("trade_in_status"),

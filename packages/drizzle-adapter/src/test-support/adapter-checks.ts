@@ -12,6 +12,7 @@ import {
 import {
   createNotificationInbox,
   createServicePendingOrder,
+  paymentMismatch,
   receiveNotification,
 } from "@service-integration/kit/server";
 import { eq } from "drizzle-orm";
@@ -107,6 +108,40 @@ export function adapterChecks(label: string, open: () => Promise<AdapterUnderTes
         expect(await t.adapter.servicePay.unapplied(10)).toEqual([]);
         const history = await t.adapter.servicePay.transaction((tx) => tx.statusHistory(orderId));
         expect(history, "newest first").toEqual(["complete", "paid", "awaiting_payment"]);
+      }),
+    );
+
+    it(
+      "an order's cart-level discounts (discount_total): read into the kit's order, the paid amount must have them taken off, and a change keeps them in the total",
+      withAdapter(async (t) => {
+        const { cartId, owes, orderId } = await placed(t);
+        // The shop fixed a €20.00 promotion code on the order when it was created.
+        const off = 2_000;
+        await t.onShop((q, s) =>
+          q
+            .update(s.orders)
+            .set({ discountTotal: off, total: owes - off })
+            .where(eq(s.orders.id, orderId)),
+        );
+        const read = await t.adapter.orders.order(orderId);
+        expect(read).toMatchObject({ discountTotal: off, total: owes - off });
+        // The amount before the discount (the discount not taken off) holds the order…
+        const locked = await t.adapter.servicePay.transaction((tx) =>
+          tx.findOrderFor(null, cartId),
+        );
+        expect(locked?.discountTotal).toBe(off);
+        if (!locked) throw new Error("no order");
+        expect(paymentMismatch(locked, notification(cartId, "payment_completed", owes))).toContain(
+          "less discounts of €20.00",
+        );
+        // …the discounted amount pays it, and the re-derived total keeps the discount.
+        const paid = notification(cartId, "payment_completed", owes - off);
+        expect((await receiveNotification(deps(t), paid)).outcome).toBe("applied");
+        expect(await t.adapter.orders.order(orderId)).toMatchObject({
+          status: "paid",
+          discountTotal: off,
+          total: owes - off,
+        });
       }),
     );
 

@@ -8,7 +8,7 @@ import {
   type TradeInClient,
   type TradeInDeps,
 } from "../card-trade-in.js";
-import { cartOfLines } from "../cart.js";
+import { cartOfLines, totalBeforeTradeIn } from "../cart.js";
 import { ServiceApiError, ServiceNetworkError } from "../errors.js";
 import { HttpTransport } from "../http.js";
 import { sendOrderUpdate } from "../order-updates.js";
@@ -347,7 +347,7 @@ async function pendingOrder(host: ConformanceHost) {
     throw new Error(`the pending order was not created: ${JSON.stringify(result)}`);
   }
   const order = await orderOf(host, cartId);
-  expect(order.price + order.tax + order.shippingPrice, "seedOpenCart's `owes`").toBe(cart.owes);
+  expect(totalBeforeTradeIn(order), "seedOpenCart's `owes`").toBe(cart.owes);
   return { cart, cartId, order };
 }
 

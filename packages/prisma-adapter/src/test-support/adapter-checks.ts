@@ -76,6 +76,48 @@ export function runAdapterChecks(
       }
     });
 
+    it("reads an order's cart-level discounts (discountTotal) and keeps them in the total it re-derives", async () => {
+      const t = await open();
+      try {
+        // €100.00 + €21.00 VAT + €4.99 delivery − a €12.10 promotion code.
+        const row = await t.db.order.create({
+          data: {
+            number: "T-DISCOUNT",
+            email: "ana@example.com",
+            shippingMethod: "standard",
+            cartId: "cart-discount",
+            sessionId: "s-discount",
+            status: "awaiting_payment",
+            paymentMethod: "service_pay",
+            currency: "EUR",
+            price: 10_000,
+            tax: 2_100,
+            shippingPrice: 499,
+            discountTotal: 1_210,
+            total: 10_000 + 2_100 + 499 - 1_210,
+          },
+        });
+        const adapter = adapterOf(t);
+        const order = await adapter.servicePay.transaction((tx) =>
+          tx.findOrderFor(null, "cart-discount"),
+        );
+        expect(order).toMatchObject({ id: row.id, discountTotal: 1_210, total: 11_389 });
+        if (!order) throw new Error("no order");
+        const changed = await adapter.servicePay.transaction((tx) =>
+          tx.changeOrder(order, { source: "service", note: "trade-in", tradeInDiscount: 5_000 }),
+        );
+        // The kit's orderTotal: items + tax + delivery − discounts − trade-in.
+        expect(changed).toMatchObject({
+          discountTotal: 1_210,
+          tradeInDiscount: 5_000,
+          total: 6_389,
+        });
+        expect((await t.db.order.findUniqueOrThrow({ where: { id: row.id } })).total).toBe(6_389);
+      } finally {
+        await t.close();
+      }
+    });
+
     it("shows a shopper what every instance logged for them, and nobody else; the latest 100, oldest first", async () => {
       const t = await open();
       try {

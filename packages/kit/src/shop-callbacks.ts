@@ -1,0 +1,88 @@
+import type {
+  AcceptedValuation,
+  CheckoutDetails,
+  OrderStatusRules,
+  PlacedOrder,
+  ShopOrder,
+  ShopperSource,
+} from "./shop-ports.js";
+
+/**
+ * What stays the shop's when an adapter package (@service-integration/prisma-adapter,
+ * @service-integration/drizzle-adapter) keeps the integration's own records (tokens, lease,
+ * kept checkouts, notifications, registrations, order history, the inspector's log): its status
+ * names, its carts and its order rows. `Q` is the adapter's database handle: inside a Service Pay
+ * transaction the transaction, so what a callback writes commits or rolls back with the
+ * integration's own rows. Defined once here; each adapter re-exports it and its README shows the
+ * members in its own query language.
+ */
+export interface ShopCallbacks<Q> {
+  /** The shop's order statuses (OrderStatusRules: the names written into its orders). */
+  statuses: OrderStatusRules;
+  /**
+   * The session's open cart (not checked out) when it has at least one line, else null: its id
+   * is the checkout's cart id (ServicePayTx.openCartId).
+   */
+  openCartId(q: Q, sessionId: string): Promise<string | null>;
+  /**
+   * Moves the session's open cart into a new order, in the adapter's transaction `q`: writes the
+   * order row with `columns` spread in (and its own cartId, currency, price, tax, shippingPrice,
+   * discountTotal, total: price + tax + shippingPrice − discountTotal − tradeInDiscount, the
+   * kit's orderTotal), its lines and addresses, and marks the cart checked out. Returns the new
+   * order's id, or null when the cart is empty, no longer open, or the details name no delivery
+   * method of the shop. The adapter writes the order's first history line. Unique key: the
+   * order's `cartId` (the adapter's README, the order columns): a second order for the cart
+   * throws there, and the adapter answers ConcurrentWriteError (shop-ports.ts).
+   */
+  createOrder(q: Q, params: CreateOrderParams): Promise<string | null>;
+  /**
+   * The placed order's lines, the delivery it charged (`delivery.price` equals the order's
+   * shippingPrice) and its cart-level discounts (contract: Discount; their totals sum to the
+   * order's `discountTotal`; none: omit): what its contract Cart is built from
+   * (register-purchase, order updates).
+   */
+  placedOrder(
+    q: Q,
+    order: ShopOrder,
+  ): Promise<Pick<PlacedOrder, "items" | "delivery" | "discounts">>;
+  /**
+   * The merchant endpoints' view of the shop (shopper data, purchase data): its customers, the
+   * open cart's lines and discounts, its delivery methods. The kept checkout details come from
+   * the adapter.
+   */
+  shopper: Omit<ShopperSource, "loadCheckout">;
+}
+
+/** What the adapter hands `createOrder`. */
+export interface CreateOrderParams {
+  sessionId: string;
+  customerId: string | null;
+  details: CheckoutDetails;
+  valuation: AcceptedValuation;
+  shopBaseUrl: string;
+  /** Why the order is made (also written as its first history line). */
+  note: string;
+  /** The integration's columns of the new order row, filled: spread them into the write. */
+  columns: NewOrderColumns;
+}
+
+/** The integration's columns of a new Service Pay order that the adapter decides. */
+export interface NewOrderColumns extends AcceptedValuation {
+  sessionId: string;
+  customerId: string | null;
+  /** The status the kit hands createPendingOrder: the shop's name for the contract's `pending`
+   *  (statuses.forServiceStatus.pending). */
+  status: string;
+  paymentMethod: "service_pay";
+  tradeInDiscount: 0;
+}
+
+/**
+ * What seals the service's tokens at rest: `createTokenSealer(key)` of
+ * "@service-integration/kit/server" makes one (token-sealing.ts). Declared in this
+ * environment-neutral entry so an adapter's types load outside a React server environment.
+ */
+export interface TokenSealer {
+  seal(field: string, plain: string): string;
+  open(field: string, sealed: string): string | null;
+}
