@@ -17,6 +17,7 @@ import {
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { root } from "./lib/env.mjs";
+import { lockfileFor } from "./lib/lockfile-subset.mjs";
 import { packWorkspace } from "./lib/pack.mjs";
 import { run } from "./lib/run.mjs";
 
@@ -263,26 +264,40 @@ function checkPackage(pkg) {
     run(bin("attw"), [tarball, "--profile", "esm-only", "--format", "table-flipped"]);
 
     // 3. Install the tarball offline into an empty consumer; the peers come from this repository.
+    // The consumer gets a lockfile cut from this repository's (scripts/lib/lockfile-subset.mjs):
+    // without one, `npm install --offline` needs each dependency's registry document, which a new
+    // machine's npm cache lacks (it holds only the tarballs this repository's lockfile installed),
+    // docs/decisions/offline-installs.md.
     const consumer = path.join(work, "consumer");
     mkdirSync(consumer);
+    const local = {};
+    for (const [other, file] of [
+      [pkg, tarball],
+      ...(pkg.withTarballsOf ?? []).map((o, i) => [o, besides[i]]),
+    ])
+      local[other.name] = {
+        resolved: `file:${path.relative(consumer, file)}`,
+        manifest: JSON.parse(readFileSync(path.join(root, other.dir, "package.json"), "utf8")),
+      };
+    const manifest = {
+      name: "consumer",
+      version: "0.0.0",
+      private: true,
+      type: "module",
+      dependencies: Object.fromEntries(
+        Object.entries(local).map(([name, l]) => [name, l.resolved]),
+      ),
+    };
+    const rootLock = JSON.parse(readFileSync(path.join(root, "package-lock.json"), "utf8"));
+    writeFileSync(path.join(consumer, "package.json"), JSON.stringify(manifest, null, 2));
     writeFileSync(
-      path.join(consumer, "package.json"),
-      JSON.stringify({ name: "consumer", private: true, type: "module" }),
+      path.join(consumer, "package-lock.json"),
+      JSON.stringify(lockfileFor(rootLock, manifest, local, { peers: false }), null, 2),
     );
-    run(
-      "npm",
-      [
-        "install",
-        "--offline",
-        "--no-audit",
-        "--no-fund",
-        "--no-package-lock",
-        "--legacy-peer-deps",
-        tarball,
-        ...besides,
-      ],
-      { cwd: consumer, stdio: ["ignore", "ignore", "inherit"] },
-    );
+    run("npm", ["ci", "--offline", "--no-audit", "--no-fund", "--legacy-peer-deps"], {
+      cwd: consumer,
+      stdio: ["ignore", "ignore", "inherit"],
+    });
     for (const peer of pkg.peers) {
       const target = path.join(consumer, "node_modules", peer);
       mkdirSync(path.dirname(target), { recursive: true });

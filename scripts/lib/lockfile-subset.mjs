@@ -16,15 +16,18 @@ function resolve(packages, name, from) {
   }
 }
 
-/** The names an installed package needs: dependencies, optional ones, non-optional peers. */
-function needs(entry) {
+/** The names an installed package needs: dependencies, optional ones, non-optional peers (unless
+ *  `peers` is false: a project that brings its peers another way, installed --legacy-peer-deps). */
+function needs(entry, peers) {
   const optional = new Set(Object.keys(entry.optionalDependencies ?? {}));
   for (const [peer, meta] of Object.entries(entry.peerDependenciesMeta ?? {}))
     if (meta.optional) optional.add(peer);
   const names = [
     ...Object.keys(entry.dependencies ?? {}),
     ...Object.keys(entry.optionalDependencies ?? {}),
-    ...Object.keys(entry.peerDependencies ?? {}).filter((peer) => !optional.has(peer)),
+    ...(peers ? Object.keys(entry.peerDependencies ?? {}) : []).filter(
+      (peer) => !optional.has(peer),
+    ),
   ];
   return [...new Set(names)].map((name) => ({ name, optional: optional.has(name) }));
 }
@@ -33,8 +36,11 @@ function needs(entry) {
  * The lockfile (version 3) of `manifest` (the project's package.json, its dependencies pinned to
  * versions the repository's lockfile `rootLock` holds), with `local` packages: name → { resolved
  * (the `file:` spec written in the manifest), manifest (the package's own package.json) }.
+ * `options.peers: false` leaves every peer out (the project links its peers itself and installs
+ * with --legacy-peer-deps, as scripts/packages-check.mjs does).
  */
-export function lockfileFor(rootLock, manifest, local = {}) {
+export function lockfileFor(rootLock, manifest, local = {}, options = {}) {
+  const peers = options.peers ?? true;
   const source = rootLock.packages;
   const packages = {
     "": {
@@ -75,7 +81,7 @@ export function lockfileFor(rootLock, manifest, local = {}) {
   for (const name of Object.keys(direct)) want(name, "", false);
   while (queue.length > 0) {
     const at = queue.shift();
-    for (const { name, optional } of needs(packages[at])) want(name, at, optional);
+    for (const { name, optional } of needs(packages[at], peers)) want(name, at, optional);
   }
   const sorted = Object.fromEntries(Object.entries(packages).sort(([a], [b]) => (a < b ? -1 : 1)));
   return {

@@ -54,6 +54,15 @@ describe("lockfileFor", () => {
     expect(lock.packages["node_modules/shared"]?.version).toBe("1.0.0");
   });
 
+  it("with peers: false leaves every peer out (a consumer that links its peers itself)", () => {
+    const lock = lockfileFor(rootLock, manifest, {}, { peers: false });
+    expect(Object.keys(lock.packages)).toEqual([
+      "",
+      "node_modules/app-dep",
+      "node_modules/app-dep/node_modules/shared",
+    ]);
+  });
+
   it("refuses a needed package the repository's lockfile lacks, or a workspace link", () => {
     expect(() =>
       lockfileFor(rootLock, { ...manifest, dependencies: { missing: "1.0.0" } }),
