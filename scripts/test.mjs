@@ -1,53 +1,42 @@
-// `npm test`: every check in one go, with a header per step; stops at the first failure.
+// `npm test`: every check, as a graph of steps (scripts/lib/step-graph.mjs): each runs once what
+// it needs has passed, beside whatever shares nothing with it, as many at once as this process
+// has cores (one core: one after the other). A header per step, its output whole when it ends;
+// a failed step stops what needs it. Closes on one `N passed, N failed` line.
 // (npm test has already run `npm install`.)
 import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { ensureBrowser } from "./ensure-browser.mjs";
 import { loadEnv, root } from "./lib/env.mjs";
 import { run } from "./lib/run.mjs";
+import { command, runGraph } from "./lib/step-graph.mjs";
 import { stopPostgres } from "./postgres.mjs";
 
 loadEnv();
 const started = Date.now();
+// Busy CPU-seconds of the whole machine (/proc/stat): the servers the steps start count too,
+// which a parent's wait() accounting misses. Nothing else runs on a CI machine.
+const machineCpu = () => {
+  const [user, nice, system, , , irq, softirq] = readFileSync("/proc/stat", "utf8")
+    .split("\n")[0]
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
+  return (user + nice + system + irq + softirq) / 100;
+};
+const cpuAtStart = machineCpu();
 // Whatever happens, this checkout's PostgreSQL is not left running on its port: the next run,
 // perhaps from another clone, would find the port taken.
 process.on("exit", () => stopPostgres());
 const bin = (name) => `${root}/node_modules/.bin/${name}`;
 
-function step(title, fn) {
-  const t = Date.now();
-  console.log(`\n━━━ ${title} ${"━".repeat(Math.max(3, 60 - title.length))}`);
-  fn();
-  console.log(`✓ ${title} (${((Date.now() - t) / 1000).toFixed(1)} s)`);
-}
+console.log("\n━━━ Browser and Prisma client ━━━");
+const chromium = ensureBrowser();
+// Every step's browser tests (the emulator's inspector test in the unit step too) use it.
+process.env.CHROMIUM_PATH = chromium;
+console.log(`Chromium: ${chromium}`);
+run(process.execPath, ["scripts/prisma.mjs", "generate"]);
 
-let chromium = "";
-step("Browser", () => {
-  chromium = ensureBrowser();
-  // Every step's browser tests (the emulator's inspector test in the unit step too) use it.
-  process.env.CHROMIUM_PATH = chromium;
-  console.log(`Chromium: ${chromium}`);
-});
-step("Prisma client", () => run(process.execPath, ["scripts/prisma.mjs", "generate"]));
-step("Typecheck (tsc --noEmit)", () => {
-  run(bin("tsc"), ["--noEmit"]);
-  // The kit's sources with their tests, by the package's own tsconfig (nodenext, no shop paths).
-  run(bin("tsc"), ["--noEmit", "-p", "packages/kit"]);
-  run(bin("tsc"), ["--noEmit", "-p", "packages/drizzle-adapter"]);
-  run(bin("tsc"), ["--noEmit", "-p", "packages/prisma-adapter"]);
-  // The second host has its own tsconfig (it imports the kit by package name, like this shop).
-  run(bin("tsc"), ["--noEmit", "-p", "examples/minimal-shop"]);
-  run(bin("tsc"), ["--noEmit", "-p", "examples/minimal-shop/e2e/tsconfig.typecheck.json"]);
-  run(bin("tsc"), ["--noEmit", "-p", "examples/serverless-shop"]);
-  run(bin("tsc"), ["--noEmit", "-p", "examples/serverless-shop/e2e/tsconfig.typecheck.json"]);
-});
-step("Lint and format (biome check)", () => run(bin("biome"), ["check", "."]));
-// The kit as an integrator receives it: npm pack, publint and @arethetypeswrong/cli on the
-// tarball, an offline install into an empty folder, each entry imported from plain Node and a
-// consumer file type-checked against it (scripts/packages-check.mjs).
-step("Packages: pack, lint and install", () =>
-  run(process.execPath, ["scripts/packages-check.mjs"]),
-);
 // Each runner also writes a JSON report, so the run can close on one plain count line.
 const reports = {
   unit: "test-results/unit.json",
@@ -63,144 +52,228 @@ const reports = {
   serverlessShop: "test-results/serverless-shop.json",
   demoBeside: "test-results/demo-beside-tests.json",
 };
-step("Unit tests (vitest run)", () =>
-  run(bin("vitest"), [
-    "run",
-    "--reporter=default",
-    "--reporter=json",
-    `--outputFile.json=${reports.unit}`,
-  ]),
-);
-// The same database tests on PostgreSQL, the scale-out database: vitest's global setup starts
-// the project's cluster (scripts/postgres.mjs, installing Debian's postgresql when missing).
-step("Unit and route tests on PostgreSQL (TEST_DATABASE=postgresql)", () =>
-  run(
-    bin("vitest"),
-    [
+const reporter = `--reporter=${process.env.CI ? "line" : "list"},json`;
+const playwrightEnv = (report) => ({
+  ...process.env,
+  PLAYWRIGHT_JSON_OUTPUT_FILE: `${root}/${report}`,
+});
+/** One command of a step, run from the repository's root. */
+const sh =
+  (file, args, env = process.env) =>
+  (logFile) =>
+    command(logFile, file, args, { cwd: root, env });
+/** Several commands of a step, one after the other. */
+const each =
+  (...commands) =>
+  async (logFile) => {
+    for (const one of commands) await one(logFile);
+  };
+
+// What the groups guard. "browser-suites": the storefront suites' stacks on :3800/:4800 and up and
+// the SDK page on :4110 (their databases e2e*.db too), and two Chromium suites at once would each
+// starve the other's time limits. "packs": packing rebuilds .emulator-pack/'s tarball, which the
+// example hosts install and the unit step's packed-emulator test packs and installs too.
+// Priority: the order below (the test build first: every browser suite waits on it).
+const steps = [
+  // The production build with the shop's test clock compiled in (lib/service-adapter/shop-clock.ts):
+  // the browser suite moves it instead of waiting on real time. `npm run build` never has it.
+  {
+    id: "build",
+    title: "Test build (next build, SHOP_TEST_CLOCK=1)",
+    run: sh(bin("next"), ["build"], { ...process.env, SHOP_TEST_CLOCK: "1" }),
+  },
+  {
+    id: "typecheck",
+    title: "Typecheck (tsc --noEmit)",
+    run: each(
+      sh(bin("tsc"), ["--noEmit"]),
+      // The packages' sources with their tests, by each package's own tsconfig (nodenext, no shop
+      // paths); the example hosts by theirs (they import the kit by package name, like this shop).
+      ...[
+        "packages/kit",
+        "packages/drizzle-adapter",
+        "packages/prisma-adapter",
+        "examples/minimal-shop",
+        "examples/minimal-shop/e2e/tsconfig.typecheck.json",
+        "examples/serverless-shop",
+        "examples/serverless-shop/e2e/tsconfig.typecheck.json",
+      ].map((project) => sh(bin("tsc"), ["--noEmit", "-p", project])),
+    ),
+  },
+  { id: "lint", title: "Lint and format (biome check)", run: sh(bin("biome"), ["check", "."]) },
+  // The project's PostgreSQL (Debian's, installed when missing), started once for every step that
+  // uses it, each in databases of its own; stopped when npm test exits.
+  {
+    id: "postgres",
+    title: "PostgreSQL (scripts/postgres.mjs)",
+    run: sh(process.execPath, ["scripts/postgres.mjs", "start"]),
+  },
+  {
+    id: "release",
+    title: "SDK release suite: both browser suites against the emulator's own SDK build",
+    needs: ["build"],
+    holds: ["browser-suites"],
+    run: sh(bin("tsx"), ["scripts/sdk-release/run.ts"]),
+  },
+  // The kit and adapters as an integrator receives them: npm pack, publint and
+  // @arethetypeswrong/cli on each tarball, an offline install into an empty folder, each entry
+  // imported from plain Node and a consumer file type-checked against it.
+  {
+    id: "packages",
+    title: "Packages: pack, lint and install",
+    holds: ["packs"],
+    run: sh(process.execPath, ["scripts/packages-check.mjs"]),
+  },
+  {
+    id: "unit",
+    title: "Unit tests (vitest run)",
+    holds: ["packs"],
+    run: sh(bin("vitest"), [
       "run",
-      "lib",
-      "app",
-      "prisma",
-      // The Drizzle adapter's conformance on PostgreSQL (its SQLite run is in the step above).
-      "packages/drizzle-adapter/src/pg",
-      // The Prisma adapter's conformance and shipped PostgreSQL migration on PostgreSQL.
-      "packages/prisma-adapter/src/pg",
-      "packages/prisma-adapter/src/migrations.test.ts",
-      // The serverless shop's adapter as it configures it (its callbacks, Better Auth) on PostgreSQL.
-      "examples/serverless-shop/lib/service",
-      // One worker per core, not the SQLite step's two: here the database's own processes share
-      // the cores, and with four workers the login-flood tests starved their neighbours' 5 s
-      // limits (the well-formed property test at 10 s, measured in a fresh-clone run).
-      `--maxWorkers=${availableParallelism()}`,
       "--reporter=default",
       "--reporter=json",
-      `--outputFile.json=${reports.unitPostgres}`,
-    ],
-    { env: { ...process.env, TEST_DATABASE: "postgresql" } },
-  ),
+      `--outputFile.json=${reports.unit}`,
+    ]),
+  },
+  // The storefront journeys the release suite leaves out (scripts/sdk-release/selection.ts
+  // SHOP_OWN): the shop's own features, the demo guide, the service's variant readings. With the
+  // release run, every storefront test runs once.
+  {
+    id: "shop-own",
+    title: "Storefront: the shop's own journeys (beside the release suite's)",
+    needs: ["build"],
+    holds: ["browser-suites"],
+    run: sh(
+      bin("tsx"),
+      ["scripts/sdk-release/shop-own.ts", reporter],
+      playwrightEnv(reports.shopOwn),
+    ),
+  },
+  // The same database tests on PostgreSQL, the scale-out database.
+  {
+    id: "unit-postgres",
+    title: "Unit and route tests on PostgreSQL (TEST_DATABASE=postgresql)",
+    needs: ["postgres"],
+    run: sh(
+      bin("vitest"),
+      [
+        "run",
+        "lib",
+        "app",
+        "prisma",
+        // The Drizzle adapter's conformance on PostgreSQL (its SQLite run is in the unit step).
+        "packages/drizzle-adapter/src/pg",
+        // The Prisma adapter's conformance and shipped PostgreSQL migration on PostgreSQL.
+        "packages/prisma-adapter/src/pg",
+        "packages/prisma-adapter/src/migrations.test.ts",
+        // The serverless shop's adapter as it configures it (its callbacks, Better Auth).
+        "examples/serverless-shop/lib/service",
+        // One worker per core, not the SQLite step's two: here the database's own processes
+        // share the cores.
+        `--maxWorkers=${availableParallelism()}`,
+        "--reporter=default",
+        "--reporter=json",
+        `--outputFile.json=${reports.unitPostgres}`,
+      ],
+      { ...process.env, TEST_DATABASE: "postgresql" },
+    ),
+  },
+  // The release suite's storefront selection in its staging mode (--no-emulator), against an
+  // emulator on a port of its own standing in for the staging service: green with a correct SDK,
+  // and the report's declarations of what needs the bundled emulator agree with what ran.
+  {
+    id: "staging",
+    title: "SDK release suite without the bundled emulator: the staging mode against a stand-in",
+    needs: ["build"],
+    holds: ["browser-suites"],
+    run: sh(bin("tsx"), ["scripts/sdk-release/staging.ts"]),
+  },
+  // The second host (examples/minimal-shop: its own tables and login, the kit and the Drizzle
+  // adapter installed offline from their tarballs into a copy outside this repository, built
+  // there) against the packed emulator installed from its tarball: go-live scenarios 1-3 and its
+  // own journeys in Chromium, then the readiness report with --strict --active.
+  {
+    id: "minimal-shop",
+    title: "Second host: the minimal shop against the packed emulator",
+    holds: ["packs"],
+    run: sh(process.execPath, ["scripts/minimal-shop.mjs"]),
+  },
+  // The demo guide's pictures (docs/screenshots/) compared with the screens of this build: their
+  // own run on one stack, not inside the SDK release suite, where a candidate SDK's new look must
+  // not fail the shop's guide. `npm run screenshots:update` retakes them.
+  {
+    id: "screenshots",
+    title: "Demo guide screenshots (playwright.screenshots.config.ts)",
+    needs: ["build"],
+    holds: ["browser-suites"],
+    run: sh(
+      bin("playwright"),
+      ["test", "-c", "playwright.screenshots.config.ts", reporter],
+      playwrightEnv(reports.screenshots),
+    ),
+  },
+  // The third host (examples/serverless-shop: Next.js, Drizzle on PostgreSQL, Better Auth, a card
+  // stand-in confirmed in the browser, no resident process), installed and run the same way, with
+  // a database of its own on the project's PostgreSQL.
+  {
+    id: "serverless-shop",
+    title: "Third host: the serverless shop against the packed emulator",
+    needs: ["postgres"],
+    holds: ["packs"],
+    run: sh(process.execPath, ["scripts/serverless-shop.mjs"]),
+  },
+  // `npm run demo` and the browser suite at once (README): the real demo (its own build folder,
+  // database and ports), a second start refused, two journeys beside it on the suite's ports,
+  // then the demo still answering, its database and build as they were.
+  {
+    id: "demo-beside",
+    title: "The demo and the browser suite side by side",
+    needs: ["build"],
+    holds: ["browser-suites"],
+    run: sh(bin("tsx"), ["scripts/demo-beside-tests.ts"]),
+  },
+  // Two instances on PostgreSQL behind Debian's nginx (installed when missing): the project
+  // `cluster` (playwright.cluster.config.ts, docs/decisions/scaling.md).
+  {
+    id: "cluster",
+    title: "Browser tests of the storefront at scale (project cluster)",
+    needs: ["build", "postgres"],
+    holds: ["browser-suites"],
+    run: sh(
+      bin("playwright"),
+      ["test", "-c", "playwright.cluster.config.ts", reporter],
+      playwrightEnv(reports.cluster),
+    ),
+  },
+];
+
+const slots = availableParallelism();
+console.log(`\n${steps.length} steps, up to ${slots} at once (the cores this process may use)`);
+const results = await runGraph(steps, { slots, logDir: `${root}/test-results/steps` });
+const wall = (Date.now() - started) / 1000;
+const cpu = machineCpu() - cpuAtStart;
+console.log("\nSteps:");
+for (const step of steps) {
+  const r = results.get(step.id);
+  console.log(
+    `  ${r?.outcome === "passed" ? "✓" : r?.outcome === "failed" ? "✗" : "↷"} ${step.title}: ${r?.seconds === undefined ? r?.outcome : `${r.seconds.toFixed(1)} s`}`,
+  );
+}
+console.log(
+  `Checks: ${wall.toFixed(0)} s wall, ${cpu.toFixed(0)} CPU-seconds of the machine (/proc/stat), ${(cpu / wall).toFixed(2)} cores busy on average`,
 );
-// The production build with the shop's test clock compiled in (lib/service-adapter/shop-clock.ts):
-// the browser suite moves it instead of waiting on real time. `npm run build` never has it.
-step("Test build (next build, SHOP_TEST_CLOCK=1)", () =>
-  run(bin("next"), ["build"], { env: { ...process.env, SHOP_TEST_CLOCK: "1" } }),
-);
-// The demo guide's pictures (docs/screenshots/) compared with the screens of this build: their own
-// run on one stack (playwright.screenshots.config.ts), not inside the SDK release suite, where a
-// candidate SDK's new look must not fail the shop's guide. `npm run screenshots:update` retakes them.
-step("Demo guide screenshots (playwright.screenshots.config.ts)", () =>
-  run(
-    bin("playwright"),
-    [
-      "test",
-      "-c",
-      "playwright.screenshots.config.ts",
-      `--reporter=${process.env.CI ? "line" : "list"},json`,
-    ],
-    {
-      env: {
-        ...process.env,
-        CHROMIUM_PATH: chromium,
-        PLAYWRIGHT_JSON_OUTPUT_FILE: `${root}/${reports.screenshots}`,
-      },
-    },
-  ),
-);
-step("SDK release suite: both browser suites against the emulator's own SDK build", () =>
-  run(bin("tsx"), ["scripts/sdk-release/run.ts"], {
-    env: { ...process.env, CHROMIUM_PATH: chromium },
-  }),
-);
-// The storefront journeys the release suite leaves out (scripts/sdk-release/selection.ts SHOP_OWN):
-// the shop's own features, the demo guide, the service's variant readings. With the release run,
-// every storefront test runs once.
-step("Storefront: the shop's own journeys (beside the release suite's)", () =>
-  run(
-    bin("tsx"),
-    ["scripts/sdk-release/shop-own.ts", `--reporter=${process.env.CI ? "line" : "list"},json`],
-    {
-      env: {
-        ...process.env,
-        CHROMIUM_PATH: chromium,
-        PLAYWRIGHT_JSON_OUTPUT_FILE: `${root}/${reports.shopOwn}`,
-      },
-    },
-  ),
-);
-// The release suite's storefront selection in its staging mode (--no-emulator), against an
-// emulator on a port of its own standing in for the staging service: green with a correct SDK,
-// and the report's declarations of what needs the bundled emulator agree with what ran.
-step("SDK release suite without the bundled emulator: the staging mode against a stand-in", () =>
-  run(bin("tsx"), ["scripts/sdk-release/staging.ts"], {
-    env: { ...process.env, CHROMIUM_PATH: chromium },
-  }),
-);
-// `npm run demo` and the browser suite at once (README): the real demo (its own build folder,
-// database and ports), a second start refused, two journeys beside it on the suite's ports, then
-// the demo still answering, its database and build as they were (scripts/demo-beside-tests.ts).
-step("The demo and the browser suite side by side", () =>
-  run(bin("tsx"), ["scripts/demo-beside-tests.ts"], {
-    env: { ...process.env, CHROMIUM_PATH: chromium },
-  }),
-);
-// The second host (examples/minimal-shop: its own tables and login, the kit and the Drizzle
-// adapter installed offline from their tarballs into a copy outside this repository, built there)
-// against the packed emulator installed from its tarball: go-live scenarios 1-3 (the emulator tarball's packaged journeys) and its own journeys in Chromium,
-// then the readiness report with --strict --active.
-step("Second host: the minimal shop against the packed emulator", () =>
-  run(process.execPath, ["scripts/minimal-shop.mjs"], {
-    env: { ...process.env, CHROMIUM_PATH: chromium },
-  }),
-);
-// The third host (examples/serverless-shop: Next.js, Drizzle on PostgreSQL, Better Auth, a card
-// stand-in confirmed in the browser, no resident process), installed and run the same way, with a
-// database of its own on the project's PostgreSQL: go-live scenarios 1-3, its own journeys (the
-// submit trap, a second shopper at the same browser, webhooks and an outage with no timers), then
-// the readiness report with --strict --active.
-step("Third host: the serverless shop against the packed emulator", () =>
-  run(process.execPath, ["scripts/serverless-shop.mjs"], {
-    env: { ...process.env, CHROMIUM_PATH: chromium },
-  }),
-);
-// Two instances on PostgreSQL behind Debian's nginx (installed when missing): the project
-// `cluster` (playwright.cluster.config.ts, docs/decisions/scaling.md).
-step("Browser tests of the storefront at scale (project cluster)", () =>
-  run(
-    bin("playwright"),
-    [
-      "test",
-      "-c",
-      "playwright.cluster.config.ts",
-      `--reporter=${process.env.CI ? "line" : "list"},json`,
-    ],
-    {
-      env: {
-        ...process.env,
-        CHROMIUM_PATH: chromium,
-        PLAYWRIGHT_JSON_OUTPUT_FILE: `${root}/${reports.cluster}`,
-      },
-    },
-  ),
-);
+const notPassed = steps.filter((step) => results.get(step.id)?.outcome !== "passed");
+if (notPassed.length > 0) {
+  for (const step of notPassed) {
+    const r = results.get(step.id);
+    console.error(
+      r?.outcome === "failed"
+        ? `✗ failed: ${step.title}`
+        : `↷ not run: ${step.title} (it needs a step that failed: ${r?.reason})`,
+    );
+  }
+  process.exit(1);
+}
 const json = (file) => JSON.parse(readFileSync(`${root}/${file}`, "utf8"));
 const units = [json(reports.unit), json(reports.unitPostgres)];
 const release = [reports.release, reports.staging].flatMap((file) =>
@@ -239,5 +312,5 @@ const failed =
   demoChecks("failed") +
   demoBeside.journeys.unexpected +
   demoBeside.journeys.flaky;
-console.log(`\nAll checks passed in ${((Date.now() - started) / 1000).toFixed(0)} s.`);
+console.log(`\nAll checks passed in ${wall.toFixed(0)} s.`);
 console.log(`${passed} passed, ${failed} failed`);

@@ -1,4 +1,5 @@
 import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { root } from "./env.mjs";
 import { run } from "./run.mjs";
@@ -11,7 +12,8 @@ import { run } from "./run.mjs";
  * and scripts/minimal-shop.mjs.
  */
 export function packWorkspace(name, destination, options = {}) {
-  run("npm", ["run", "build", "--workspace", name], { stdio: ["ignore", "ignore", "inherit"] });
+  if (!builtFromSources(name))
+    run("npm", ["run", "build", "--workspace", name], { stdio: ["ignore", "ignore", "inherit"] });
   const packed = spawnSync(
     "npm",
     ["pack", "--json", "--ignore-scripts", "--pack-destination", destination, "--workspace", name],
@@ -31,4 +33,30 @@ export function packWorkspace(name, destination, options = {}) {
   if (missing.length) throw new Error(`${info.filename} lacks ${missing}`);
   if (files.some((f) => /\.test\./.test(f))) throw new Error(`${info.filename} holds test files`);
   return { tarball: path.join(destination, info.filename), info, files };
+}
+
+/** The files under `dir` (recursively), but node_modules. */
+function filesUnder(dir) {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && !entry.parentPath.includes("node_modules"))
+    .map((entry) => path.join(entry.parentPath, entry.name));
+}
+
+/**
+ * Whether the package's dist/ was built after its sources last changed. The build empties dist/
+ * first, so packing while another process imports the package (npm test's steps run side by side)
+ * must not rebuild what is already current: `npm install` built it (postinstall).
+ */
+function builtFromSources(name) {
+  const dir = path.join(root, "packages", name.split("/")[1]);
+  const dist = path.join(dir, "dist");
+  if (!existsSync(dist)) return false;
+  const built = Math.min(...filesUnder(dist).map((file) => statSync(file).mtimeMs));
+  const inputs = [
+    ...filesUnder(path.join(dir, "src")),
+    ...readdirSync(dir)
+      .filter((file) => /^(package|tsconfig.*)\.json$/.test(file))
+      .map((file) => path.join(dir, file)),
+  ];
+  return inputs.every((file) => statSync(file).mtimeMs < built);
 }

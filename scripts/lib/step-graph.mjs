@@ -1,0 +1,132 @@
+// npm test's steps as a graph: each step names the steps it needs (a build, a database) and the
+// groups it holds alone while it runs (a port range, a folder others rebuild), and runs as soon
+// as those are met, beside whatever else shares nothing with it, up to `slots` at once (the cores
+// this process may use: one core runs them one after the other, in the order given).
+//
+// A step's output goes to a file of its own (`logDir`/<id>.log, readable while it runs) and is
+// printed whole when it ends, under its header, so two steps never interleave line by line; a
+// started step says so on one line, so a long run shows where it is. A file, not a pipe: a server
+// a step started and left behind would hold a pipe open, never its step's end. A step that fails stops every step that needs it, directly or not (reported as skipped,
+// with the step it waited for); steps that do not need it still run.
+import { spawn } from "node:child_process";
+import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+
+/**
+ * @typedef {object} Step
+ * @property {string} id
+ * @property {string} title
+ * @property {string[]} [needs]   ids of steps that must have passed first
+ * @property {string[]} [holds]   groups no other running step may hold at the same time
+ * @property {(logFile: string) => Promise<void>} run  writes to `logFile`; rejects on failure
+ */
+
+/** Runs `steps` (in priority order) on `slots` at once; resolves with each step's outcome. */
+export async function runGraph(
+  steps,
+  { slots, logDir, print = (text) => process.stdout.write(text) },
+) {
+  mkdirSync(logDir, { recursive: true });
+  const byId = new Map(steps.map((step) => [step.id, step]));
+  for (const step of steps)
+    for (const need of step.needs ?? [])
+      if (!byId.has(need)) throw new Error(`${step.id} needs ${need}, which is no step`);
+  /** @type {Map<string, { outcome: "passed" | "failed" | "skipped", seconds?: number, reason?: string }>} */
+  const results = new Map();
+  const running = new Set();
+  const held = new Set();
+
+  const blockedBy = (step) =>
+    (step.needs ?? []).find((need) => ["failed", "skipped"].includes(results.get(need)?.outcome));
+  const ready = (step) =>
+    !results.has(step.id) &&
+    !running.has(step.id) &&
+    (step.needs ?? []).every((need) => results.get(need)?.outcome === "passed") &&
+    (step.holds ?? []).every((group) => !held.has(group));
+
+  return new Promise((resolve) => {
+    const schedule = () => {
+      // Skip what can no longer run, until nothing more is skipped (a chain of needs).
+      for (let changed = true; changed; ) {
+        changed = false;
+        for (const step of steps) {
+          if (results.has(step.id)) continue;
+          const failed = blockedBy(step);
+          if (failed) {
+            const cause = results.get(failed)?.reason ?? failed;
+            results.set(step.id, { outcome: "skipped", reason: cause });
+            print(`\n↷ ${step.title}: skipped, it needs "${byId.get(failed)?.title}"\n`);
+            changed = true;
+          }
+        }
+      }
+      for (const step of steps) {
+        if (running.size >= slots) break;
+        if (ready(step)) start(step);
+      }
+      if (running.size > 0) return;
+      // Nothing runs and nothing more can start: what is left waits on itself (a cycle).
+      for (const step of steps)
+        if (!results.has(step.id)) results.set(step.id, { outcome: "skipped", reason: "cycle" });
+      resolve(results);
+    };
+
+    const start = (step) => {
+      running.add(step.id);
+      for (const group of step.holds ?? []) held.add(group);
+      const began = Date.now();
+      print(`▶ ${step.title} (started)\n`);
+      const logFile = path.join(logDir, `${step.id}.log`);
+      writeFileSync(logFile, "");
+      Promise.resolve()
+        .then(() => step.run(logFile))
+        .then(
+          () => ({ outcome: "passed" }),
+          (error) => ({ outcome: "failed", error }),
+        )
+        .then(({ outcome, error }) => {
+          const seconds = (Date.now() - began) / 1000;
+          running.delete(step.id);
+          for (const group of step.holds ?? []) held.delete(group);
+          results.set(step.id, {
+            outcome,
+            seconds,
+            reason: outcome === "failed" ? step.id : undefined,
+          });
+          print(`\n━━━ ${step.title} ${"━".repeat(Math.max(3, 60 - step.title.length))}\n`);
+          const output = readFileSync(logFile, "utf8");
+          print(output.endsWith("\n") || output === "" ? output : `${output}\n`);
+          print(
+            outcome === "passed"
+              ? `✓ ${step.title} (${seconds.toFixed(1)} s)\n`
+              : `✗ ${step.title} failed (${seconds.toFixed(1)} s): ${error?.message ?? error}\n`,
+          );
+          schedule();
+        });
+    };
+
+    schedule();
+  });
+}
+
+/**
+ * Runs one command for a step: its output (stdout and stderr, in the order written) is appended
+ * to `logFile`; resolves when it exits with 0, rejects otherwise.
+ */
+export function command(logFile, file, args, options = {}) {
+  return new Promise((resolve, reject) => {
+    const fd = openSync(logFile, "a");
+    let child;
+    try {
+      child = spawn(file, args, { ...options, stdio: ["ignore", fd, fd] });
+    } finally {
+      closeSync(fd);
+    }
+    child.on("error", reject);
+    child.on("exit", (code, signal) =>
+      code === 0
+        ? resolve()
+        : reject(new Error(`${[file, ...args].join(" ")} exited ${code ?? signal}`)),
+    );
+  });
+}

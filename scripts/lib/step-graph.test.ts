@@ -1,0 +1,157 @@
+import { appendFileSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { command, runGraph } from "./step-graph.mjs";
+
+// npm test's scheduler (scripts/test.mjs): needs, groups held alone, slots, failures.
+
+/** A step that records when it starts and ends, and finishes when `release(id)` is called. */
+function harness() {
+  const events: string[] = [];
+  const pending = new Map<string, (ok: boolean) => void>();
+  const step = (id: string, extra: { needs?: string[]; holds?: string[] } = {}) => ({
+    id,
+    title: id,
+    ...extra,
+    run: (logFile: string) =>
+      new Promise<void>((resolve, reject) => {
+        events.push(`start ${id}`);
+        appendFileSync(logFile, `output of ${id}\n`);
+        pending.set(id, (ok) => {
+          events.push(`end ${id}`);
+          ok ? resolve() : reject(new Error(`${id} broke`));
+        });
+      }),
+  });
+  /** Ends the named running step, then lets the scheduler react. */
+  const release = async (id: string, ok = true) => {
+    const done = pending.get(id);
+    if (!done) throw new Error(`${id} is not running (events: ${events.join(", ")})`);
+    pending.delete(id);
+    done(ok);
+    for (let i = 0; i < 5; i++) await Promise.resolve();
+  };
+  const running = () => [...pending.keys()].sort();
+  return { events, step, release, running };
+}
+
+const settle = async () => {
+  for (let i = 0; i < 5; i++) await Promise.resolve();
+};
+
+describe("runGraph", () => {
+  const logDir = () => mkdtempSync(path.join(tmpdir(), "step-graph-"));
+
+  it("runs up to `slots` steps at once, in the order given, each once what it needs passed", async () => {
+    const h = harness();
+    const printed: string[] = [];
+    const done = runGraph(
+      [h.step("build"), h.step("typecheck"), h.step("lint"), h.step("e2e", { needs: ["build"] })],
+      { slots: 2, logDir: logDir(), print: (t: string) => printed.push(t) },
+    );
+    await settle();
+    expect(h.running()).toEqual(["build", "typecheck"]);
+    await h.release("typecheck");
+    expect(h.running()).toEqual(["build", "lint"]);
+    await h.release("build");
+    expect(h.running()).toEqual(["e2e", "lint"]);
+    await h.release("lint");
+    await h.release("e2e");
+    const results = await done;
+    expect([...results.values()].every((r) => r.outcome === "passed")).toBe(true);
+    // each step's output whole under its header, never mixed with another's
+    const text = printed.join("");
+    expect(text).toMatch(/━━━ typecheck ━+\noutput of typecheck\n✓ typecheck/);
+    expect(text).toMatch(/━━━ build ━+\noutput of build\n✓ build/);
+  });
+
+  it("with one slot, runs them one after the other in the order given", async () => {
+    const h = harness();
+    const done = runGraph([h.step("a"), h.step("b", { needs: ["c"] }), h.step("c")], {
+      slots: 1,
+      logDir: logDir(),
+      print: () => {},
+    });
+    await settle();
+    for (const id of ["a", "c", "b"]) {
+      expect(h.running()).toEqual([id]);
+      await h.release(id);
+    }
+    await done;
+    expect(h.events).toEqual(["start a", "end a", "start c", "end c", "start b", "end b"]);
+  });
+
+  it("never runs two steps holding the same group at once", async () => {
+    const h = harness();
+    const done = runGraph(
+      [
+        h.step("release", { holds: ["browser"] }),
+        h.step("shop-own", { holds: ["browser"] }),
+        h.step("unit"),
+      ],
+      { slots: 2, logDir: logDir(), print: () => {} },
+    );
+    await settle();
+    expect(h.running()).toEqual(["release", "unit"]);
+    await h.release("unit");
+    expect(h.running()).toEqual(["release"]);
+    await h.release("release");
+    expect(h.running()).toEqual(["shop-own"]);
+    await h.release("shop-own");
+    await done;
+  });
+
+  it("a failed step skips what needs it, directly or not, and says which; the rest still runs", async () => {
+    const h = harness();
+    const printed: string[] = [];
+    const done = runGraph(
+      [
+        h.step("build"),
+        h.step("e2e", { needs: ["build"] }),
+        h.step("report", { needs: ["e2e"] }),
+        h.step("unit"),
+      ],
+      { slots: 2, logDir: logDir(), print: (t: string) => printed.push(t) },
+    );
+    await settle();
+    await h.release("build", false);
+    expect(h.running()).toEqual(["unit"]);
+    await h.release("unit");
+    const results = await done;
+    expect(Object.fromEntries([...results].map(([id, r]) => [id, r.outcome]))).toEqual({
+      build: "failed",
+      e2e: "skipped",
+      report: "skipped",
+      unit: "passed",
+    });
+    expect(results.get("report")?.reason).toBe("build");
+    expect(printed.join("")).toMatch(/✗ build failed .*build broke/);
+    expect(printed.join("")).toMatch(/e2e: skipped, it needs "build"/);
+  });
+
+  it("refuses a need that names no step", async () => {
+    await expect(
+      runGraph([{ id: "a", title: "a", needs: ["nope"], run: async () => {} }], {
+        slots: 1,
+        logDir: logDir(),
+      }),
+    ).rejects.toThrow(/a needs nope/);
+  });
+});
+
+describe("command", () => {
+  it("appends the command's stdout and stderr to the step's file; a non-zero exit rejects", async () => {
+    const file = path.join(logDir(), "step.log");
+    appendFileSync(file, "");
+    await command(file, process.execPath, ["-e", "console.log('out'); console.error('err')"]);
+    await expect(command(file, process.execPath, ["-e", "process.exit(3)"])).rejects.toThrow(
+      /exited 3/,
+    );
+    const { readFileSync } = await import("node:fs");
+    expect(readFileSync(file, "utf8")).toBe("out\nerr\n");
+  });
+  function logDir() {
+    return mkdtempSync(path.join(tmpdir(), "step-graph-"));
+  }
+});
