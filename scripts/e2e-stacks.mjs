@@ -96,7 +96,9 @@ function start(server) {
 // The emulators start first and come up while the database is prepared (which blocks this
 // script, not them); then every shop.
 for (const server of servers) if (!server.databaseFile) start(server);
+const preparing = Date.now();
 prepareShopDatabases();
+const prepared = Date.now() - preparing;
 for (const server of servers) if (server.databaseFile) start(server);
 
 async function answers(url) {
@@ -109,10 +111,29 @@ async function answers(url) {
   }
 }
 
-// Each server is asked every 100 ms until it answers.
+// Each server is asked every 100 ms until it answers. Playwright shows only this script's
+// standard error (its standard output is read for the line below), so what it still waits for
+// goes there, every 15 s after the first 30: a start that stalls names the server it waits on.
+const began = Date.now();
+const answeredAfter = new Map();
+const waiting = setInterval(() => {
+  const seconds = (Date.now() - began) / 1000;
+  if (seconds < 30) return;
+  const left = servers.filter((server) => !answeredAfter.has(server));
+  console.error(
+    `still waiting after ${seconds.toFixed(0)} s for: ${left.map((s) => `${s.name} (${s.url})`).join(", ")}`,
+  );
+}, 15_000);
 await Promise.all(
   servers.map(async (server) => {
     while (!(await answers(server.url))) await new Promise((done) => setTimeout(done, 100));
+    answeredAfter.set(server, (Date.now() - began) / 1000);
   }),
 );
+clearInterval(waiting);
 console.log(`every stack answers: ${servers.map((server) => server.url).join(" ")}`);
+console.error(
+  `stacks up: databases prepared in ${(prepared / 1000).toFixed(1)} s, then ${servers
+    .map((server) => `${server.name} ${answeredAfter.get(server).toFixed(1)} s`)
+    .join(", ")}`,
+);
