@@ -44,8 +44,10 @@ const servers = stacks.flatMap((stack) => {
     shop,
     {
       name: `emulator ${stack.index + 1}`,
-      command: "npm",
-      args: ["run", "--silent", "emulator"],
+      // tsx itself, not `npm run emulator`: npm does not pass a SIGTERM on to tsx, so a stopped
+      // stack left its emulators on their ports (tsx passes it to the emulator).
+      command: process.execPath,
+      args: ["node_modules/tsx/dist/cli.mjs", "emulator/src/main.ts"],
       env: { EMULATOR_PORT: String(stack.emulatorPort), EMULATOR_SHOP_URL: stack.shopUrl },
       url: `${stack.emulatorUrl}/__emulator/health`,
     },
