@@ -2,7 +2,7 @@
 // driver adapter, but still tries to download native engines unless told they exist
 // (see shared notes: toolchain.md, "Prisma and SQLite, offline").
 import { spawnSync } from "node:child_process";
-import { copyFileSync } from "node:fs";
+import { copyFileSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -32,8 +32,16 @@ const serviceModels = path.join(
   path.dirname(require.resolve("@service-integration/prisma-adapter/package.json")),
   "prisma/service.prisma",
 );
+// Only when it changed: npm test's steps run side by side, and a copy rewrites the file another
+// step's Prisma CLI may be reading at that moment.
+const models = readFileSync(serviceModels, "utf8");
 for (const folder of Object.values(SCHEMA_FOLDERS)) {
-  copyFileSync(serviceModels, path.join(folder, "service.prisma"));
+  const copy = path.join(folder, "service.prisma");
+  let current = null;
+  try {
+    current = readFileSync(copy, "utf8");
+  } catch {}
+  if (current !== models) copyFileSync(serviceModels, copy);
 }
 
 const args = process.argv.slice(2);
