@@ -9,6 +9,8 @@ export * from "./payment-option.js";
 export * from "./purchase-data.js";
 export * from "./resources.js";
 export * from "./sdk-events.js";
+export * from "./service-adapter.js";
+export * from "./service-rows.js";
 export * from "./shop-callbacks.js";
 export * from "./shop-ports.js";
 export * from "./shopper-data.js";
