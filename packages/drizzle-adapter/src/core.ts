@@ -3,29 +3,18 @@ import {
   type ServiceAdapter,
   type ServiceAdapterOptions,
   type ServiceRowStore,
+  SHOP_ORDER_FIELDS,
   type ShopOrder,
 } from "@service-integration/kit";
-import {
-  and,
-  asc,
-  count,
-  desc,
-  eq,
-  gt,
-  gte,
-  inArray,
-  isNotNull,
-  isNull,
-  lt,
-  lte,
-  ne,
-  or,
-  type SQL,
-} from "drizzle-orm";
+import type { SQL } from "drizzle-orm";
+import * as orm from "drizzle-orm";
+
+const { and, asc, count, desc, eq, gt, gte, inArray, isNotNull, isNull } = orm;
+const { lt, lte, ne, or } = orm;
 
 // The row store of the kit's service-rows.ts on the integration's tables, written once for both
 // dialects: Drizzle's query builder reads the same on PostgreSQL and SQLite, and each dialect
-// (./pg/adapter.ts, ./sqlite/adapter.ts) supplies what differs: how a transaction runs, how a
+// (./pg.ts, ./sqlite.ts) supplies what differs: how a transaction runs, how a
 // row is locked, and what its driver's unique violation looks like. The rules over these rows
 // are the kit's (createServiceAdapter).
 
@@ -40,16 +29,10 @@ export type Builder = any;
 type Table = any;
 
 /** The integration's tables of one dialect (pg/schema.ts, sqlite/schema.ts). */
-export interface ServiceTables {
-  serviceTokens: Table;
-  serviceLeases: Table;
-  serviceCheckouts: Table;
-  serviceNotifications: Table;
-  serviceTradeInRegistrations: Table;
-  serviceSessionTradeIns: Table;
-  serviceOrderHistory: Table;
-  serviceIntegrationLog: Table;
-}
+export type ServiceTables = Record<
+  `service${"Tokens" | "Leases" | "Checkouts" | "Notifications" | "TradeInRegistrations" | "SessionTradeIns" | "OrderHistory" | "IntegrationLog"}`,
+  Table
+>;
 
 /** What differs between the dialects. */
 export interface Dialect {
@@ -84,8 +67,13 @@ export function driverCode(error: unknown): unknown {
   return undefined;
 }
 
-const one = async <T>(rows: Promise<T[]>): Promise<T | null> => (await rows)[0] ?? null;
-const some = async (rows: Promise<unknown[]>): Promise<boolean> => (await rows).length > 0;
+// biome-ignore lint/suspicious/noExplicitAny: a row of either dialect's table
+const one = async <T = any>(rows: PromiseLike<T[]>): Promise<T | null> => (await rows)[0] ?? null;
+const some = async (rows: PromiseLike<unknown[]>): Promise<boolean> => (await rows).length > 0;
+/** Whether a write changed one row (its RETURNING). */
+const hit = async (write: Builder): Promise<boolean> => (await write.returning()).length === 1;
+const anyOf = (...keys: (SQL | false | null | undefined | "")[]) =>
+  or(...keys.filter((k): k is SQL => Boolean(k)));
 
 export function createPorts<Q>(
   dialect: Dialect,
@@ -102,285 +90,171 @@ export function createPorts<Q>(
     serviceOrderHistory: H,
     serviceIntegrationLog: G,
   } = tables;
-
-  /** The order's columns the kit reads (ShopOrder), selected by name. */
-  const orderFields = Object.fromEntries(
-    [
-      "id",
-      "number",
-      "cartId",
-      "sessionId",
-      "customerId",
-      "status",
-      "serviceOrderId",
-      "paymentMethod",
-      "currency",
-      "price",
-      "tax",
-      "shippingPrice",
-      "discountTotal",
-      "tradeInDiscount",
-      "total",
-      "tradeInStatus",
-      "tradeInMessage",
-      "valuationState",
-      "valuationItemId",
-      "valuationValue",
-      "valuationCurrency",
-      "valuationNote",
-    ].map((name) => [name, O[name]]),
-  );
-  const readOrders = (q: Builder, where: SQL | undefined): Promise<ShopOrder[]> =>
-    q.select(orderFields).from(O).where(where);
+  const orderFields = Object.fromEntries(SHOP_ORDER_FIELDS.map((name) => [name, O[name]]));
+  /** SELECT (`fields`, else every column) FROM `table` WHERE … ORDER BY … LIMIT … */
+  function find(q: Builder, t: Table, where?: SQL, by?: SQL[], limit?: number, fields?: object) {
+    const select = (fields ? q.select(fields) : q.select()).from(t).where(where);
+    const ordered = by ? select.orderBy(...by) : select;
+    return limit === undefined ? ordered : ordered.limit(limit);
+  }
+  const first = (q: Builder, t: Table, where: SQL) => one(find(q, t, where));
+  const exists = (q: Builder, t: Table, where?: SQL) => some(find(q, t, where, undefined, 1));
+  const upsert = (q: Builder, t: Table, target: Table, row: object) =>
+    q.insert(t).values(row).onConflictDoUpdate({ target, set: row });
+  const orders = (q: Builder, where?: SQL, by?: SQL[], limit?: number): Promise<ShopOrder[]> =>
+    find(q, O, where, by, limit, orderFields);
   const oldestFirst = [asc(N.receivedAt), asc(N.id)];
-  const updated = async (rows: Promise<unknown[]>) => (await rows).length === 1;
+  const about = (cartId: string | null, serviceOrderId: string | null) =>
+    anyOf(cartId && eq(N.cartId, cartId), serviceOrderId && eq(N.serviceOrderId, serviceOrderId));
 
   const store: ServiceRowStore<Builder> = {
     transaction: (fn) => dialect.transaction(async (q) => fn(q)),
     outside: (fn) => dialect.outside(async (q) => fn(q)),
     isUniqueViolation: (error) => dialect.isUniqueViolation(error),
-
     lockedOrders(q, { id, serviceOrderId, cartId }) {
-      const keys = [
-        ...(id ? [eq(O.id, id)] : []),
-        ...(serviceOrderId ? [eq(O.serviceOrderId, serviceOrderId)] : []),
-        ...(cartId ? [eq(O.cartId, cartId)] : []),
-      ];
-      if (keys.length === 0) return Promise.resolve([]);
-      return dialect.locked(
-        q
-          .select(orderFields)
-          .from(O)
-          .where(or(...keys)),
+      if (!id && !serviceOrderId && !cartId) return Promise.resolve([]);
+      const where = anyOf(
+        id && eq(O.id, id),
+        serviceOrderId && eq(O.serviceOrderId, serviceOrderId),
+        cartId && eq(O.cartId, cartId),
       );
+      return dialect.locked(orders(q, where));
     },
-
-    async leaseDueRegistrations(now, { limit, all, until }) {
+    leaseDueRegistrations: (now, { limit, all, until }) =>
       // One statement leases a batch: rows another runner is leasing right now are skipped, not
       // waited for, on PostgreSQL (FOR UPDATE SKIP LOCKED); SQLite runs one writer at a time.
       // RETURNING gives each row's attempts as this statement saw them.
-      return dialect.transaction((q) => {
-        const due = all
-          ? eq(R.status, "queued")
-          : and(eq(R.status, "queued"), lte(R.nextAttemptAt, now));
-        const dueRows = dialect.locked(
-          q.select({ id: R.id }).from(R).where(due).orderBy(asc(R.nextAttemptAt)).limit(limit),
-          { skipLocked: true },
-        );
+      dialect.transaction((q) => {
+        const due = and(eq(R.status, "queued"), all ? undefined : lte(R.nextAttemptAt, now));
+        const ids = find(q, R, due, [asc(R.nextAttemptAt)], limit, { id: R.id });
         return q
           .update(R)
           .set({ nextAttemptAt: until })
-          .where(inArray(R.id, dueRows))
+          .where(inArray(R.id, dialect.locked(ids, { skipLocked: true })))
           .returning({ orderId: R.orderId, attempts: R.attempts });
-      });
-    },
+      }),
 
-    order: (q, id) => one(readOrders(q, eq(O.id, id))),
+    order: (q, id) => one(orders(q, eq(O.id, id))),
     ordersByKeys: (q, serviceOrderIds, cartIds) =>
-      readOrders(
+      orders(
         q,
-        or(
-          ...(serviceOrderIds.length ? [inArray(O.serviceOrderId, serviceOrderIds)] : []),
-          ...(cartIds.length ? [inArray(O.cartId, cartIds)] : []),
+        anyOf(
+          serviceOrderIds.length > 0 && inArray(O.serviceOrderId, serviceOrderIds),
+          cartIds.length > 0 && inArray(O.cartId, cartIds),
         ),
       ),
     sessionOrder: (q, sessionId, where) =>
-      "cartId" in where
-        ? one(readOrders(q, and(eq(O.cartId, where.cartId), eq(O.sessionId, sessionId))))
-        : one(
-            q
-              .select(orderFields)
-              .from(O)
-              .where(
-                and(
-                  eq(O.sessionId, sessionId),
-                  eq(O.paymentMethod, "service_pay"),
-                  gte(O.createdAt, where.since),
-                ),
-              )
-              .orderBy(desc(O.createdAt))
-              .limit(1),
-          ),
+      one(
+        "cartId" in where
+          ? orders(q, and(eq(O.cartId, where.cartId), eq(O.sessionId, sessionId)))
+          : orders(
+              q,
+              and(
+                eq(O.sessionId, sessionId),
+                eq(O.paymentMethod, "service_pay"),
+                gte(O.createdAt, where.since),
+              ),
+              [desc(O.createdAt)],
+              1,
+            ),
+      ),
     updateOrder: (q, id, values) =>
       one(q.update(O).set(values).where(eq(O.id, id)).returning(orderFields)),
     ordersInStatus: (q, status, limit) =>
-      q
-        .select(orderFields)
-        .from(O)
-        .where(eq(O.status, status))
-        .orderBy(asc(O.createdAt))
-        .limit(limit),
+      orders(q, eq(O.status, status), [asc(O.createdAt)], limit),
     latestSessionOrders: (q, sessionId, limit) =>
-      q
-        .select({ id: O.id, number: O.number })
-        .from(O)
-        .where(eq(O.sessionId, sessionId))
-        .orderBy(desc(O.createdAt))
-        .limit(limit),
+      find(q, O, eq(O.sessionId, sessionId), [desc(O.createdAt)], limit, {
+        id: O.id,
+        number: O.number,
+      }),
 
     insertHistory: (q, row) => q.insert(H).values(row),
-    history(q, orderId, { to, limit }) {
-      const select = q
-        .select({ to: H.to, note: H.note })
-        .from(H)
-        .where(and(eq(H.orderId, orderId), to === undefined ? undefined : eq(H.to, to)))
-        .orderBy(desc(H.seq));
-      return limit === undefined ? select : select.limit(limit);
-    },
+    history: (q, orderId, { to, limit }) =>
+      find(
+        q,
+        H,
+        and(eq(H.orderId, orderId), to === undefined ? undefined : eq(H.to, to)),
+        [desc(H.seq)],
+        limit,
+        { to: H.to, note: H.note },
+      ),
 
-    checkout: (q, cartId) => one(q.select().from(C).where(eq(C.cartId, cartId))),
-    saveCheckout: (q, row) =>
-      q.insert(C).values(row).onConflictDoUpdate({ target: C.cartId, set: row }),
+    checkout: (q, cartId) => first(q, C, eq(C.cartId, cartId)),
+    saveCheckout: (q, row) => upsert(q, C, C.cartId, row),
     deleteCheckout: (q, cartId) => q.delete(C).where(eq(C.cartId, cartId)),
 
     async insertNotifications(q, rows) {
-      const inserted: { id: string }[] = await q
-        .insert(N)
-        .values(rows)
-        .onConflictDoNothing({ target: N.dedupeKey })
-        .returning({ id: N.id });
-      return inserted.map((r) => r.id);
+      const insert = q.insert(N).values(rows).onConflictDoNothing({ target: N.dedupeKey });
+      return (await insert.returning({ id: N.id })).map((r: { id: string }) => r.id);
     },
     notification: (q, by) =>
-      one(
-        q
-          .select()
-          .from(N)
-          .where("id" in by ? eq(N.id, by.id) : eq(N.dedupeKey, by.dedupeKey)),
-      ),
+      first(q, N, "id" in by ? eq(N.id, by.id) : eq(N.dedupeKey, by.dedupeKey)),
     notificationIdElsewhere: (q, notificationId, dedupeKey) =>
-      some(
-        q
-          .select({ id: N.id })
-          .from(N)
-          .where(and(eq(N.notificationId, notificationId), ne(N.dedupeKey, dedupeKey)))
-          .limit(1),
-      ),
-    async settleNotification(q, id, values) {
-      return (await q.update(N).set(values).where(eq(N.id, id)).returning({ id: N.id })).length;
-    },
+      exists(q, N, and(eq(N.notificationId, notificationId), ne(N.dedupeKey, dedupeKey))),
+    settleNotification: async (q, id, values) =>
+      (await q.update(N).set(values).where(eq(N.id, id)).returning()).length,
     claimStoredNotification: (q, id) =>
-      updated(
+      hit(
         q
           .update(N)
           .set({ outcome: "early" })
-          .where(and(eq(N.id, id), eq(N.outcome, "stored")))
-          .returning({ id: N.id }),
+          .where(and(eq(N.id, id), eq(N.outcome, "stored"))),
       ),
-    unsettledNotifications(q, cartId, serviceOrderId, limit) {
-      const of = serviceOrderId
-        ? or(eq(N.cartId, cartId), eq(N.serviceOrderId, serviceOrderId))
-        : eq(N.cartId, cartId);
-      const select = q
-        .select()
-        .from(N)
-        .where(and(isNull(N.orderId), of))
-        .orderBy(...oldestFirst);
-      return limit === undefined ? select : select.limit(limit);
-    },
-    storedNotifications(q, { limit, before: b }) {
-      const of = b && [
-        ...(b.cartId ? [eq(N.cartId, b.cartId)] : []),
-        ...(b.serviceOrderId ? [eq(N.serviceOrderId, b.serviceOrderId)] : []),
+    unsettledNotifications: (q, cartId, serviceOrderId, limit) =>
+      find(q, N, and(isNull(N.orderId), about(cartId, serviceOrderId)), oldestFirst, limit),
+    storedNotifications: (q, { limit, before: b }) => {
+      const earlier = b && [
+        ne(N.id, b.id),
+        lt(N.receivedAt, b.receivedAt),
+        about(b.cartId, b.serviceOrderId),
       ];
-      const where = b
-        ? and(
-            eq(N.outcome, "stored"),
-            ne(N.id, b.id),
-            lt(N.receivedAt, b.receivedAt),
-            or(...(of ?? [])),
-          )
-        : eq(N.outcome, "stored");
-      const select = q
-        .select()
-        .from(N)
-        .where(where)
-        .orderBy(...oldestFirst);
-      return limit === undefined ? select : select.limit(limit);
+      return find(q, N, and(eq(N.outcome, "stored"), ...(earlier ?? [])), oldestFirst, limit);
     },
     notificationsOfOrders: (q, orderIds, limit) =>
-      q
-        .select()
-        .from(N)
-        .where(inArray(N.orderId, orderIds))
-        .orderBy(...oldestFirst)
-        .limit(limit),
+      find(q, N, inArray(N.orderId, orderIds), oldestFirst, limit),
     async reusedNotificationIds(q, limit) {
-      const rows: { notificationId: string }[] = await q
-        .select({ notificationId: N.notificationId })
-        .from(N)
-        .where(isNotNull(N.notificationId))
-        .groupBy(N.notificationId)
-        .having(gt(count(), 1))
-        .orderBy(asc(N.notificationId))
-        .limit(limit);
-      return rows.map((r) => r.notificationId);
+      const ids = q.select({ id: N.notificationId }).from(N).where(isNotNull(N.notificationId));
+      const reused = ids.groupBy(N.notificationId).having(gt(count(), 1));
+      const rows = await reused.orderBy(asc(N.notificationId)).limit(limit);
+      return rows.map((r: { id: string }) => r.id);
     },
 
-    token: (q, id) => one(q.select().from(T).where(eq(T.id, id))),
-    saveToken: (q, row) => q.insert(T).values(row).onConflictDoUpdate({ target: T.id, set: row }),
-    renewLease: (q, name, holder, expiresAt, now) =>
-      updated(
+    token: (q, id) => first(q, T, eq(T.id, id)),
+    saveToken: (q, row) => upsert(q, T, T.id, row),
+    renewLease: (q, name, holder, expiresAt, now) => {
+      const free = or(lte(L.expiresAt, now), eq(L.holder, holder));
+      return hit(
         q
           .update(L)
           .set({ holder, expiresAt })
-          .where(and(eq(L.name, name), or(lte(L.expiresAt, now), eq(L.holder, holder))))
-          .returning({ name: L.name }),
-      ),
+          .where(and(eq(L.name, name), free)),
+      );
+    },
     insertLease: (q, name, holder, expiresAt) =>
-      updated(
-        q
-          .insert(L)
-          .values({ name, holder, expiresAt })
-          .onConflictDoNothing({ target: L.name })
-          .returning({ name: L.name }),
-      ),
+      hit(q.insert(L).values({ name, holder, expiresAt }).onConflictDoNothing({ target: L.name })),
     deleteLease: (q, name, holder) =>
       q.delete(L).where(and(eq(L.name, name), eq(L.holder, holder))),
 
-    registration: (q, orderId) => one(q.select().from(R).where(eq(R.orderId, orderId))),
+    registration: (q, orderId) => first(q, R, eq(R.orderId, orderId)),
     insertRegistration: (q, row) =>
-      updated(
-        q.insert(R).values(row).onConflictDoNothing({ target: R.orderId }).returning({ id: R.id }),
-      ),
-    claimRegistration: (q, id, attempts, until, updatedAt) =>
-      updated(
-        q
-          .update(R)
-          .set({ attempts: attempts + 1, nextAttemptAt: until, updatedAt })
-          .where(and(eq(R.id, id), eq(R.status, "queued"), eq(R.attempts, attempts)))
-          .returning({ id: R.id }),
-      ),
+      hit(q.insert(R).values(row).onConflictDoNothing({ target: R.orderId })),
+    claimRegistration: (q, id, attempts, until, updatedAt) => {
+      const unclaimed = and(eq(R.id, id), eq(R.status, "queued"), eq(R.attempts, attempts));
+      const next = { attempts: attempts + 1, nextAttemptAt: until, updatedAt };
+      return hit(q.update(R).set(next).where(unclaimed));
+    },
     updateRegistration: (q, id, values) => q.update(R).set(values).where(eq(R.id, id)),
     unreachableRegistrationSince: (q, since) =>
-      some(
-        q
-          .select({ id: R.id })
-          .from(R)
-          .where(and(eq(R.status, "queued"), gte(R.updatedAt, since), eq(R.unreachable, true)))
-          .limit(1),
-      ),
-    async seenTradeIn(q, sessionId) {
-      const row = await one(
-        q.select({ tradeInId: S.tradeInId }).from(S).where(eq(S.sessionId, sessionId)),
-      );
-      return (row as { tradeInId: string } | null)?.tradeInId ?? null;
-    },
+      exists(q, R, and(eq(R.status, "queued"), gte(R.updatedAt, since), eq(R.unreachable, true))),
+    seenTradeIn: async (q, sessionId) =>
+      (await first(q, S, eq(S.sessionId, sessionId)))?.tradeInId ?? null,
     saveSeenTradeIn: (q, sessionId, tradeInId, seenAt) =>
-      q
-        .insert(S)
-        .values({ sessionId, tradeInId, seenAt })
-        .onConflictDoUpdate({ target: S.sessionId, set: { tradeInId, seenAt } }),
+      upsert(q, S, S.sessionId, { sessionId, tradeInId, seenAt }),
 
     insertLog: (q, row) => q.insert(G).values(row),
     deleteLogBefore: (q, before) => q.delete(G).where(lt(G.at, before)),
     readLog: (q, key, afterSeq, limit) =>
-      q
-        .select()
-        .from(G)
-        .where(and(eq(G.key, key), gt(G.seq, afterSeq)))
-        .orderBy(desc(G.seq))
-        .limit(limit),
+      find(q, G, and(eq(G.key, key), gt(G.seq, afterSeq)), [desc(G.seq)], limit),
   };
   return createServiceAdapter<Builder>(store, options as AdapterOptions<Builder>);
 }

@@ -1,9 +1,10 @@
-// @service-integration/drizzle-adapter: what both dialects share, the shop's callbacks.
-// The schema and the adapter of each database: "./pg" and "./sqlite".
+// @service-integration/drizzle-adapter: what both dialects share; the schema and the adapter of
+// each database: "./pg" and "./sqlite". The shop's callbacks are the kit's types (ShopCallbacks).
 export type {
   CreateOrderParams,
   NewOrderColumns,
   ShopCallbacks,
+  StoredTokens,
   TokenSealer,
-} from "./callbacks.js";
+} from "@service-integration/kit";
 export type { DrizzleServiceAdapter } from "./core.js";

@@ -15,6 +15,7 @@ export * from "./shop-callbacks.js";
 export * from "./shop-ports.js";
 export * from "./shopper-data.js";
 export * from "./shopper-texts.js";
+export * from "./sqlite-connection.js";
 export * from "./trade-in.js";
 export * from "./webhook-payload.js";
 export * from "./well-formed.js";

@@ -271,7 +271,9 @@ export function createServiceAdapter<Q>(
       },
 
       loadCheckout: (cartId) => loadCheckout(q, cartId),
-      dropCheckout: async (cartId) => store.deleteCheckout(q, cartId),
+      dropCheckout: async (cartId) => {
+        await store.deleteCheckout(q, cartId);
+      },
 
       async createPendingOrder(params) {
         const { status, sessionId, customerId, details, shopBaseUrl, note } = params;
@@ -439,7 +441,9 @@ export function createServiceAdapter<Q>(
           (await store.insertLease(q, leaseName, holder, expiresAt)),
       );
     },
-    releaseRenewalLease: (holder) => outside((q) => store.deleteLease(q, leaseName, holder)),
+    async releaseRenewalLease(holder) {
+      await outside((q) => store.deleteLease(q, leaseName, holder));
+    },
   };
 
   // -------------------------------------------------------------------------------------------
@@ -609,7 +613,8 @@ export function createServiceAdapter<Q>(
     writeOrderChange,
     recordNewOrder,
     lockOrders: async (q, keys) => store.lockedOrders(q, keys),
-    noteTradeInSeen: (sessionId, tradeInId) =>
-      outside((q) => store.saveSeenTradeIn(q, sessionId, tradeInId, new Date())),
+    async noteTradeInSeen(sessionId, tradeInId) {
+      await outside((q) => store.saveSeenTradeIn(q, sessionId, tradeInId, new Date()));
+    },
   };
 }

@@ -11,7 +11,7 @@ import type { OrderNotification } from "./webhook-payload.js";
 // transaction, and the database's locks. Every rule (what happens in which order inside which
 // transaction, leases, claims, idempotency, pruning) is the kit's, in service-adapter.ts, over
 // this interface: an adapter maps rows, it decides nothing. Each method is one statement unless
-// it says otherwise; `q` is the adapter's handle (its database, or the transaction `transaction`
+// it says otherwise (what a write answers is not read); `q` is the adapter's handle (its database, or the transaction `transaction`
 // gave), handed back to it as the kit got it.
 
 /** The kept checkout row: the details as JSON text, the accepted valuation beside them. */
@@ -159,7 +159,7 @@ export interface ServiceRowStore<Q> {
   ): PromiseLike<{ id: string; number: string }[]>;
 
   // --- Order history --------------------------------------------------------------------------
-  insertHistory(q: Q, row: HistoryRow): PromiseLike<void>;
+  insertHistory(q: Q, row: HistoryRow): PromiseLike<unknown>;
   /** The order's history lines (only those to `to`, when given), newest first. */
   history(
     q: Q,
@@ -173,8 +173,8 @@ export interface ServiceRowStore<Q> {
   saveCheckout(
     q: Q,
     row: Omit<CheckoutRow, keyof AcceptedValuation> & Partial<AcceptedValuation>,
-  ): PromiseLike<void>;
-  deleteCheckout(q: Q, cartId: string): PromiseLike<void>;
+  ): PromiseLike<unknown>;
+  deleteCheckout(q: Q, cartId: string): PromiseLike<unknown>;
 
   // --- Notifications ---------------------------------------------------------------------------
   /** One multi-row INSERT … ON CONFLICT (dedupeKey) DO NOTHING: the ids inserted. */
@@ -222,13 +222,13 @@ export interface ServiceRowStore<Q> {
   // --- Tokens and the renewal lease -------------------------------------------------------------
   token(q: Q, id: string): PromiseLike<TokenRow | null>;
   /** Upsert by id. */
-  saveToken(q: Q, row: TokenRow & { updatedAt: Date }): PromiseLike<void>;
+  saveToken(q: Q, row: TokenRow & { updatedAt: Date }): PromiseLike<unknown>;
   /** One conditional UPDATE of the lease `name`: taken when it expired by `now` or is already
    *  `holder`'s. Whether it was. */
   renewLease(q: Q, name: string, holder: string, expiresAt: Date, now: Date): PromiseLike<boolean>;
   /** INSERT … ON CONFLICT DO NOTHING of the lease: whether it was inserted. */
   insertLease(q: Q, name: string, holder: string, expiresAt: Date): PromiseLike<boolean>;
-  deleteLease(q: Q, name: string, holder: string): PromiseLike<void>;
+  deleteLease(q: Q, name: string, holder: string): PromiseLike<unknown>;
 
   // --- register-purchase rows and the seen trade-in ---------------------------------------------
   registration(q: Q, orderId: string): PromiseLike<RegistrationRow | null>;
@@ -243,16 +243,16 @@ export interface ServiceRowStore<Q> {
     until: Date,
     updatedAt: Date,
   ): PromiseLike<boolean>;
-  updateRegistration(q: Q, id: string, values: RegistrationResult): PromiseLike<void>;
+  updateRegistration(q: Q, id: string, values: RegistrationResult): PromiseLike<unknown>;
   /** Whether a queued row updated at or after `since` has `unreachable` set. */
   unreachableRegistrationSince(q: Q, since: Date): PromiseLike<boolean>;
   seenTradeIn(q: Q, sessionId: string): PromiseLike<string | null>;
   /** Upsert by the session id. */
-  saveSeenTradeIn(q: Q, sessionId: string, tradeInId: string, seenAt: Date): PromiseLike<void>;
+  saveSeenTradeIn(q: Q, sessionId: string, tradeInId: string, seenAt: Date): PromiseLike<unknown>;
 
   // --- The inspector's log -------------------------------------------------------------------
-  insertLog(q: Q, row: LogRow): PromiseLike<void>;
-  deleteLogBefore(q: Q, before: Date): PromiseLike<void>;
+  insertLog(q: Q, row: LogRow): PromiseLike<unknown>;
+  deleteLogBefore(q: Q, before: Date): PromiseLike<unknown>;
   /** The key's entries with seq above `afterSeq`, newest first. */
   readLog(
     q: Q,
@@ -261,3 +261,29 @@ export interface ServiceRowStore<Q> {
     limit: number,
   ): PromiseLike<(LogRow & { seq: number })[]>;
 }
+
+/** The order columns the kit reads (ShopOrder), by name: what an adapter selects. */
+export const SHOP_ORDER_FIELDS = [
+  "id",
+  "number",
+  "cartId",
+  "sessionId",
+  "customerId",
+  "status",
+  "serviceOrderId",
+  "paymentMethod",
+  "currency",
+  "price",
+  "tax",
+  "shippingPrice",
+  "discountTotal",
+  "tradeInDiscount",
+  "total",
+  "tradeInStatus",
+  "tradeInMessage",
+  "valuationState",
+  "valuationItemId",
+  "valuationValue",
+  "valuationCurrency",
+  "valuationNote",
+] as const satisfies readonly (keyof ShopOrder)[];

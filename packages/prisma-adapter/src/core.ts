@@ -177,23 +177,14 @@ export function createPorts<Q extends ServiceModels>(
     latestSessionOrders: (q, sessionId, take) =>
       q.order.findMany({ where: { sessionId }, orderBy: { createdAt: "desc" }, take }),
 
-    insertHistory: async (q, data) => void (await q.orderStatusChange.create({ data })),
+    insertHistory: (q, data) => q.orderStatusChange.create({ data }),
     history: (q, orderId, { to, limit }) =>
-      q.orderStatusChange.findMany({
-        where: { orderId, ...(to === undefined ? {} : { to }) },
-        orderBy: newestLine,
-        ...(limit === undefined ? {} : { take: limit }),
-      }),
+      q.orderStatusChange.findMany({ where: { orderId, to }, orderBy: newestLine, take: limit }),
 
     checkout: (q, cartId) => q.serviceCheckout.findUnique({ where: { cartId } }),
-    saveCheckout: async (q, row) =>
-      void (await q.serviceCheckout.upsert({
-        where: { cartId: row.cartId },
-        create: row,
-        update: row,
-      })),
-    deleteCheckout: async (q, cartId) =>
-      void (await q.serviceCheckout.deleteMany({ where: { cartId } })),
+    saveCheckout: (q, row) =>
+      q.serviceCheckout.upsert({ where: { cartId: row.cartId }, create: row, update: row }),
+    deleteCheckout: (q, cartId) => q.serviceCheckout.deleteMany({ where: { cartId } }),
 
     async insertNotifications(q, rows) {
       // ONE multi-row INSERT … ON CONFLICT DO NOTHING RETURNING: built in pieces for the batch.
@@ -228,12 +219,10 @@ export function createPorts<Q extends ServiceModels>(
     claimStoredNotification: async (q, id) =>
       (await q.$executeRaw`UPDATE "ServiceNotification" SET "outcome" = 'early'
         WHERE "id" = ${id} AND "outcome" = 'stored'`) === 1,
-    unsettledNotifications: (q, cartId, serviceOrderId, take) =>
-      q.serviceNotification.findMany({
-        where: { orderId: null, OR: either(cartId, serviceOrderId) },
-        orderBy: oldestFirst,
-        ...(take === undefined ? {} : { take }),
-      }),
+    unsettledNotifications: (q, cartId, serviceOrderId, take) => {
+      const where = { orderId: null, OR: either(cartId, serviceOrderId) };
+      return q.serviceNotification.findMany({ where, orderBy: oldestFirst, take });
+    },
     storedNotifications: (q, { limit, before: b }) =>
       q.serviceNotification.findMany({
         where: {
@@ -247,7 +236,7 @@ export function createPorts<Q extends ServiceModels>(
             : {}),
         },
         orderBy: oldestFirst,
-        ...(limit === undefined ? {} : { take: limit }),
+        take: limit,
       }),
     notificationsOfOrders: (q, orderIds, take) =>
       q.serviceNotification.findMany({
@@ -263,8 +252,8 @@ export function createPorts<Q extends ServiceModels>(
     },
 
     token: (q, id) => q.serviceToken.findUnique({ where: { id } }),
-    saveToken: async (q, row) =>
-      void (await q.serviceToken.upsert({ where: { id: row.id }, create: row, update: row })),
+    saveToken: (q, row) =>
+      q.serviceToken.upsert({ where: { id: row.id }, create: row, update: row }),
     renewLease: async (q, name, holder, expiresAt, now) =>
       (
         await q.lease.updateMany({
@@ -275,8 +264,7 @@ export function createPorts<Q extends ServiceModels>(
     insertLease: async (q, name, holder, expiresAt) =>
       (await q.$executeRaw`INSERT INTO "Lease" ("name", "holder", "expiresAt")
         VALUES (${name}, ${holder}, ${expiresAt}) ON CONFLICT ("name") DO NOTHING`) === 1,
-    deleteLease: async (q, name, holder) =>
-      void (await q.lease.deleteMany({ where: { name, holder } })),
+    deleteLease: (q, name, holder) => q.lease.deleteMany({ where: { name, holder } }),
 
     registration: async (q, orderId) => {
       const row = await q.tradeInRegistration.findUnique({ where: { orderId } });
@@ -298,24 +286,23 @@ export function createPorts<Q extends ServiceModels>(
           data: { attempts: attempts + 1, nextAttemptAt: until, updatedAt },
         })
       ).count === 1,
-    updateRegistration: async (q, id, data) =>
-      void (await q.tradeInRegistration.update({ where: { id }, data })),
+    updateRegistration: (q, id, data) => q.tradeInRegistration.update({ where: { id }, data }),
     unreachableRegistrationSince: async (q, since) =>
       (await q.tradeInRegistration.findFirst({
         where: { status: "queued", unreachable: true, updatedAt: { gte: since } },
       })) !== null,
     seenTradeIn: async (q, sessionId) =>
       (await q.sessionTradeIn.findUnique({ where: { sessionId } }))?.tradeInId ?? null,
-    saveSeenTradeIn: async (q, sessionId, tradeInId, seenAt) =>
-      void (await q.sessionTradeIn.upsert({
+    saveSeenTradeIn: (q, sessionId, tradeInId, seenAt) =>
+      q.sessionTradeIn.upsert({
         where: { sessionId },
         create: { sessionId, tradeInId, seenAt },
         update: { tradeInId, seenAt },
-      })),
+      }),
 
-    insertLog: async (q, data) => void (await q.integrationLogEntry.create({ data })),
-    deleteLogBefore: async (q, before) =>
-      void (await q.integrationLogEntry.deleteMany({ where: { at: { lt: before } } })),
+    insertLog: (q, data) => q.integrationLogEntry.create({ data }),
+    deleteLogBefore: (q, before) =>
+      q.integrationLogEntry.deleteMany({ where: { at: { lt: before } } }),
     readLog: (q, key, afterSeq, take) =>
       q.integrationLogEntry.findMany({
         where: { key, seq: { gt: afterSeq } },

@@ -2,13 +2,13 @@
 // the measure of what that costs. The same code serves both dialects' tables (the query
 // builder reads the same), as a shop on one database would write it once.
 import { randomUUID } from "node:crypto";
+import type { ShopCallbacks } from "@service-integration/kit";
 import {
   addressSchema,
   type DeliveryCharge,
   type OrderStatusRules,
 } from "@service-integration/kit";
 import { and, desc, eq, isNull } from "drizzle-orm";
-import type { ShopCallbacks } from "../callbacks.js";
 import type { Builder } from "../core.js";
 import type { pgShop } from "./shop-tables.js";
 

@@ -1,12 +1,13 @@
 // The test shop's callbacks (ShopCallbacks) on its Prisma models: everything a shop writes to
 // use the adapter, and the measure of what that costs. The same code serves both providers
 // (the two generated clients have the same models).
+
+import type { ShopCallbacks } from "@service-integration/kit";
 import {
   addressSchema,
   type DeliveryCharge,
   type OrderStatusRules,
 } from "@service-integration/kit";
-import type { ShopCallbacks } from "../callbacks.js";
 import type { PrismaClient } from "./generated/sqlite/client.js";
 
 /** What the test shop's callbacks are given: its client, or its interactive transaction's. */
