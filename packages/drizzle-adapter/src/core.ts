@@ -53,6 +53,7 @@ export interface Dialect {
 }
 
 export type AdapterOptions<Q> = ServiceAdapterOptions<Q>;
+export type { CreateOrderParams, NewOrderColumns } from "@service-integration/kit";
 
 /** Every port of the kit's shop-ports.ts that belongs to the integration, on its tables. */
 export type DrizzleServiceAdapter = ServiceAdapter<Builder>;
