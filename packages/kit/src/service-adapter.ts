@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { addressSchema, orderTotal } from "./cart.js";
-import type { IntegrationEntry } from "./integration-log.js";
 import type {
   CheckoutRow,
   NewNotificationRow,
@@ -14,6 +13,7 @@ import {
   type AcceptedValuation,
   ConcurrentWriteError,
   type InspectorSource,
+  type IntegrationEntry,
   type IntegrationLogStore,
   type KeptCheckout,
   type NotificationOutcome,

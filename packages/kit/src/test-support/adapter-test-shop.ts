@@ -3,11 +3,11 @@
 // adapter (ServiceAdapter) and the few writes to the shop's own tables each ORM spells its way.
 // Every adapter's tests use it, so the shop is defined once.
 import { randomUUID } from "node:crypto";
-import type { DeliveryCharge } from "../cart.js";
+import type { DeliveryCharge, ShopOrderItem } from "../cart.js";
 import { createGuestIdentity } from "../guest-identity.js";
 import type { ServiceAdapter } from "../service-adapter.js";
 import type { CreateOrderParams } from "../shop-callbacks.js";
-import type { OrderStatusRules, ShopCustomer, ShopOrderItem } from "../shop-ports.js";
+import type { OrderStatusRules, ShopCustomer } from "../shop-ports.js";
 import type { ConformanceHost } from "./shop-ports-conformance.js";
 
 /** The shop's one product, EUR, cents before tax and tax. */
