@@ -3,6 +3,7 @@ import type {
   NotificationOutcome,
   ShopOrder,
   TradeInRegistration,
+  TradeInRegistrationStore,
 } from "./shop-ports.js";
 import type { OrderNotification } from "./webhook-payload.js";
 
@@ -60,17 +61,11 @@ export interface RegistrationRow extends TradeInRegistration {
   nextAttemptAt: Date | null;
 }
 
-/** What finishing an attempt writes into a registration row. */
-export interface RegistrationResult {
-  status: TradeInRegistration["status"];
-  precheck: boolean;
-  unreachable: boolean;
-  reason: string;
-  lastError: string;
-  nextAttemptAt: Date | null;
-  response?: string;
+/** What finishing an attempt writes into a registration row (TradeInRegistrationStore.finish's
+ *  result), with the time it is written. */
+export type RegistrationResult = Parameters<TradeInRegistrationStore["finish"]>[1] & {
   updatedAt: Date;
-}
+};
 
 /** One line of an order's history. */
 export interface HistoryRow {
