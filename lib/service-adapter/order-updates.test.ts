@@ -4,12 +4,11 @@ import { type OrderUpdateDeps, sendOrderUpdate } from "@service-integration/kit/
 import { describe, expect, it, vi } from "vitest";
 import { randomHex32 } from "@/lib/session/session-data";
 import { addToCart } from "@/lib/shop/cart";
-import { placeCardOrder } from "@/lib/shop/orders";
+import { placeCardOrder, writeOrderChange } from "@/lib/shop/orders";
 import { TEST_CARDS } from "@/lib/shop/test-card";
 import { cardCheckoutInput } from "@/test-support/checkout";
 import { setUpTestDb } from "@/test-support/test-db";
 import { withHistory } from "@/test-support/test-shop";
-import { writeOrderChange } from "./order-history";
 import { serviceAdapter } from "./service";
 import { shopOrderStatuses } from "./shop-callbacks";
 

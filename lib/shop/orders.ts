@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import "server-only";
-import { getDb, type Tx } from "@/lib/db/client";
-import { lockOrders, recordNewOrder, writeOrderChange } from "@/lib/service-adapter/order-history";
+import { getDb, isPostgres, type Tx } from "@/lib/db/client";
+import { Prisma } from "@/lib/db/generated/client";
 import { loadCartWith } from "./cart";
 import { productUrl } from "./catalog";
 import type { CheckoutInput } from "./checkout-input";
@@ -10,10 +10,18 @@ import { canTransition, manualNextStatuses, type OrderStatus } from "./order-sta
 import { shippingPrice } from "./shipping";
 import { chargeTestCard } from "./test-card";
 
-// An order change and who made it: the kit's types (one type per concept).
-export type { OrderChange, StatusSource } from "@service-integration/kit";
+export type StatusSource = "shop" | "admin" | "service";
 
-import type { StatusSource } from "@service-integration/kit";
+/** One change of an order; `to` omitted keeps the status (the history still records it). */
+export interface OrderChange {
+  to?: string;
+  source: StatusSource;
+  note: string;
+  serviceOrderId?: string;
+  tradeInDiscount?: number;
+  tradeInStatus?: string;
+  tradeInMessage?: string | null;
+}
 
 /** Service Pay: the accepted valuation kept when the payment started (the Order columns). */
 export interface OrderValuation {
@@ -22,6 +30,82 @@ export interface OrderValuation {
   valuationValue: number | null;
   valuationCurrency: string | null;
   valuationNote: string | null;
+}
+
+type ChangedOrder = {
+  id: string;
+  status: string;
+  price: number;
+  tax: number;
+  shippingPrice: number;
+  discountTotal: number;
+  tradeInDiscount: number;
+};
+
+/** The orders a lock names: by id, the service's order id or the cart (any that match). */
+export interface OrderLockKeys {
+  id?: string | null;
+  serviceOrderId?: string | null;
+  cartId?: string | null;
+}
+
+/**
+ * Locks the orders `keys` name until the caller's transaction ends, so what the caller reads
+ * next is the order as it is and stays until its change is written: a change is never decided
+ * against a status another transaction is about to replace (docs/decisions/concurrent-order-changes.md).
+ * PostgreSQL: `SELECT … FOR UPDATE` (a second locker waits; at READ COMMITTED its next statements
+ * see the first one's commit). SQLite has no row locks: a write statement takes the database's one
+ * write lock, held to commit (other writers wait on the busy timeout, lib/db/client.ts).
+ * `postgres`: whether the transaction's client is on PostgreSQL (isPostgres of the root client).
+ */
+export async function lockOrders(tx: Tx, postgres: boolean, keys: OrderLockKeys): Promise<void> {
+  const matches = [
+    ...(keys.id ? [Prisma.sql`"id" = ${keys.id}`] : []),
+    ...(keys.serviceOrderId ? [Prisma.sql`"serviceOrderId" = ${keys.serviceOrderId}`] : []),
+    ...(keys.cartId ? [Prisma.sql`"cartId" = ${keys.cartId}`] : []),
+  ];
+  if (matches.length === 0) return;
+  const where = Prisma.join(matches, " OR ");
+  if (postgres) {
+    await tx.$queryRaw`SELECT "id" FROM "Order" WHERE ${where} FOR UPDATE`;
+  } else {
+    // Any write takes SQLite's one write lock; a column no key or index holds, so the
+    // statement touches nothing else (setting "id" fired the foreign keys' checks on every
+    // child table).
+    await tx.$executeRaw`UPDATE "Order" SET "updatedAt" = "updatedAt" WHERE ${where}`;
+  }
+}
+
+/**
+ * The one writer of the shop's own status changes (card checkout, back office): changes the
+ * order (the total re-derived when the trade-in discount changes) and records the change in its
+ * history (OrderStatusChange, the integration's model: the service's changes are written by
+ * @service-integration/prisma-adapter the same way), in the caller's transaction.
+ */
+export async function writeOrderChange(tx: Tx, order: ChangedOrder, change: OrderChange) {
+  const tradeInDiscount = change.tradeInDiscount ?? order.tradeInDiscount;
+  const to = change.to ?? order.status;
+  const updated = await tx.order.update({
+    where: { id: order.id },
+    data: {
+      status: to,
+      tradeInDiscount,
+      total: orderTotal({ ...order, tradeInDiscount }),
+      ...(change.serviceOrderId !== undefined ? { serviceOrderId: change.serviceOrderId } : {}),
+      ...(change.tradeInStatus !== undefined ? { tradeInStatus: change.tradeInStatus } : {}),
+      ...(change.tradeInMessage !== undefined ? { tradeInMessage: change.tradeInMessage } : {}),
+    },
+  });
+  await tx.orderStatusChange.create({
+    data: {
+      orderId: order.id,
+      from: order.status,
+      to,
+      source: change.source,
+      note: change.note.slice(0, 1000),
+    },
+  });
+  return updated;
 }
 
 /** The history's words for an order's discounts: "Promotion codes: SAVE10 (10 % off) −€12.34". */
@@ -121,12 +205,21 @@ export async function createOrderFromCart(
   });
   // The first history line, unless the caller writes it (the Prisma adapter does for the
   // service's payment: ShopCallbacks.createOrder).
-  if (params.note !== undefined) await recordNewOrder(tx, order, params.note);
+  if (params.note !== undefined) {
+    await tx.orderStatusChange.create({
+      data: { orderId: order.id, from: null, to: params.status, source: "shop", note: params.note },
+    });
+  }
   // The order's history says what the promotion codes took off (status unchanged).
   if (cart.discounts.length > 0) {
-    await writeOrderChange(tx, order, {
-      source: "shop",
-      note: discountsNote(cart.discounts, cart.currency),
+    await tx.orderStatusChange.create({
+      data: {
+        orderId: order.id,
+        from: params.status,
+        to: params.status,
+        source: "shop",
+        note: discountsNote(cart.discounts, cart.currency),
+      },
     });
   }
   return order;
@@ -204,7 +297,7 @@ export async function changeOrderStatus(params: {
 }): Promise<{ ok: true } | { ok: false; error: string }> {
   const db = getDb();
   return db.$transaction(async (tx) => {
-    await lockOrders(tx, { id: params.orderId });
+    await lockOrders(tx, isPostgres(db), { id: params.orderId });
     const order = await tx.order.findUnique({ where: { id: params.orderId } });
     if (!order) return { ok: false, error: "Order not found." };
     if (order.status === params.to) return { ok: true };
