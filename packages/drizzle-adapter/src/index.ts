@@ -1,9 +1,4 @@
-// @service-integration/drizzle-adapter: what both dialects share, the shop's callbacks.
-// The schema and the adapter of each database: "./pg" and "./sqlite".
-export type {
-  CreateOrderParams,
-  NewOrderColumns,
-  ShopCallbacks,
-  TokenSealer,
-} from "./callbacks.js";
-export type { DrizzleServiceAdapter } from "./core.js";
+// @service-integration/drizzle-adapter: what both dialects share; the schema and the adapter of
+// each database: "./pg" and "./sqlite". The shop's callbacks are the kit's types (ShopCallbacks).
+export type { ShopCallbacks, TokenSealer } from "@service-integration/kit";
+export type { CreateOrderParams, DrizzleServiceAdapter, NewOrderColumns } from "./core.js";

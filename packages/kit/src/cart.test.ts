@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import type { ShopOrderItem } from "./cart.js";
 import { buildCart, cartOfLines, cartSchema, lineTaxFor } from "./cart.js";
 import { ServiceInputError } from "./errors.js";
-import type { ShopOrderItem } from "./shop-ports.js";
 
 const line = {
   id: "sku-1",

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { ServiceInputError } from "./errors.js";
-import type { ShopOrderItem } from "./shop-ports.js";
 
 /**
  * The contract's Cart, Cart item, Discount and Address (contract: Resources), shared by purchase
@@ -165,6 +164,10 @@ function cartProblems(error: z.ZodError): string {
  * what the shop charges (docs/decisions/delivery-in-the-cart.md). `price` is what the shopper
  * pays for it in cents; a shop that itemises tax on delivery gives it as `tax`.
  */
+/** A line of a placed order (a snapshot of the cart at checkout): a contract Cart item's
+ *  fields without the total, named by the product's id. */
+export type ShopOrderItem = Omit<CartLineInput, "id"> & { productId: string };
+
 export interface DeliveryCharge {
   /** The shop's delivery method id. */
   id: string;

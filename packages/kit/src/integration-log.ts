@@ -3,8 +3,11 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
 import type { HttpObserver } from "./http.js";
 import { processSingleton, replaceProcessSingleton } from "./process-singleton.js";
-import type { IntegrationLogStore } from "./shop-ports.js";
+import type { IntegrationEntry, IntegrationLogStore } from "./shop-ports.js";
 import { TOKEN_PATH } from "./tokens.js";
+
+// The entry's type is the ports' (shop-ports.ts, a leaf module), named here too for /server.
+export type { IntegrationEntry, IntegrationEntryKind } from "./shop-ports.js";
 
 /**
  * The server side of the integration inspector: a bounded log of the service
@@ -20,25 +23,6 @@ import { TOKEN_PATH } from "./tokens.js";
  * their own entries. Nothing secret is kept: no tokens, no bodies, no raw session id; a session
  * hash in a path is shortened.
  */
-
-export type IntegrationEntryKind = "api" | "callback" | "webhook" | "step";
-
-export interface IntegrationEntry {
-  seq: number;
-  at: string;
-  kind: IntegrationEntryKind;
-  /** e.g. "GET /core/sessions/3f2a…/" or "register-purchase queued" */
-  label: string;
-  status?: number;
-  ok: boolean;
-  durationMs?: number;
-  detail?: string;
-  /**
-   * A non-2xx answer that is an expected step of the protocol, in a plain sentence (the drawer
-   * shows it neutral, not as a failure): see `expectedAnswer`.
-   */
-  expected?: string;
-}
 
 const CAPACITY_PER_KEY = 100;
 const MAX_KEYS = 500;

@@ -6,7 +6,6 @@ import {
 } from "./accepted-valuation.js";
 import { afterResponse, type WaitUntil } from "./after-response.js";
 import { centsText, totalBeforeTradeIn } from "./cart.js";
-import type { NotificationInbox } from "./notification-inbox.js";
 import { isServiceOrderStatus } from "./resources.js";
 import {
   type AcceptedValuation,
@@ -69,7 +68,12 @@ export interface NotificationDeps {
 export interface OrderWebhookDeps extends NotificationDeps {
   secret: WebhookSecretSource;
   /** Store-then-apply (notification-inbox.ts); without it, one transaction per delivery. */
-  inbox?: Pick<NotificationInbox, "receive">;
+  inbox?: {
+    receive(
+      notification: OrderNotification,
+      options?: { waitUntil?: WaitUntil },
+    ): Promise<"stored" | "duplicate">;
+  };
   /**
    * With an inbox: where the apply of what a delivery stored goes, so it finishes after the
    * 200 within the request's life (default afterResponse: Next's `after()`). A host on another

@@ -1,5 +1,4 @@
-import type { Address, CartLineInput, DeliveryCharge, Discount } from "./cart.js";
-import type { IntegrationEntry } from "./integration-log.js";
+import type { Address, DeliveryCharge, Discount, ShopOrderItem } from "./cart.js";
 import type { ServiceOrderStatus, UpdateType } from "./resources.js";
 import type { OrderNotification } from "./webhook-payload.js";
 
@@ -140,10 +139,6 @@ export interface ShopOrder extends AcceptedValuation {
   tradeInStatus: string | null;
   tradeInMessage: string | null;
 }
-
-/** A line of a placed order (a snapshot of the cart at checkout): a contract Cart item's
- *  fields without the total, named by the product's id. */
-export type ShopOrderItem = Omit<CartLineInput, "id"> & { productId: string };
 
 /** A placed order with what its contract Cart is built from: its lines, the delivery it
  *  charged (`delivery.price` equals the order's `shippingPrice`) and its cart-level discounts
@@ -571,6 +566,26 @@ export interface ServiceOrderStore {
     held: (ShopOrder & { heldBecause: string })[];
     reusedNotificationIds: string[];
   }>;
+}
+
+/** One entry of the inspector's log (integration-log.ts): its kind, and the entry. */
+export type IntegrationEntryKind = "api" | "callback" | "webhook" | "step";
+
+export interface IntegrationEntry {
+  seq: number;
+  at: string;
+  kind: IntegrationEntryKind;
+  /** e.g. "GET /core/sessions/3f2a…/" or "register-purchase queued" */
+  label: string;
+  status?: number;
+  ok: boolean;
+  durationMs?: number;
+  detail?: string;
+  /**
+   * A non-2xx answer that is an expected step of the protocol, in a plain sentence (the drawer
+   * shows it neutral, not as a failure): see `expectedAnswer`.
+   */
+  expected?: string;
 }
 
 /**

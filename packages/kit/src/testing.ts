@@ -3,9 +3,12 @@
 // and clock for the HTTP transport, an in-memory TokenStore and fake valuation clients. It uses
 // vitest (an optional peer dependency) and the server side, so run it where `server-only`
 // resolves to its empty module (vitest with an alias, or `--conditions=react-server`).
+
+export * from "./test-support/adapter-test-shop.js";
 export * from "./test-support/conformance-ports.js";
 export * from "./test-support/fake-transport.js";
 export * from "./test-support/memory-token-store.js";
+export * from "./test-support/row-lock-checks.js";
 export * from "./test-support/shop-ports-conformance.js";
 export * from "./test-support/status-names.js";
 export * from "./test-support/valuation-client.js";

@@ -1,124 +1,59 @@
-// The row locks the PostgreSQL adapter takes where the kit plans a change from what it read
-// (shop-ports.ts findOrderFor; the retry job's `due`), seen from the database: a second
-// transaction waits on the locked order and then reads what the first wrote; the retry job's
-// lease skips a row another runner has locked instead of waiting for it. The conformance suite
-// passes without them more often than not (its races are short): these checks do not.
-import { createServicePendingOrder } from "@service-integration/kit/server";
-import { describe, expect, it } from "vitest";
+// The PostgreSQL row locks of this adapter (FOR UPDATE where the kit plans an order's change
+// from what it read, FOR UPDATE SKIP LOCKED where the retry job leases), proven on the database
+// by the kit's row-lock checks (@service-integration/kit/testing, row-lock-checks.ts).
+import {
+  checkDueSkipsLocked,
+  checkFindOrderForLocks,
+  type RowLockHost,
+} from "@service-integration/kit/testing";
+import { describe, it } from "vitest";
 import { pgTestDatabase } from "../test-support/host.js";
-import { testShopStatuses } from "../test-support/shop-callbacks.js";
 
 const admin =
   process.env.TEST_DATABASE === "postgresql" ? process.env.TEST_POSTGRES_URL : undefined;
-const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-describe.skipIf(!admin)("the PostgreSQL adapter's row locks", () => {
-  it("findOrderFor locks the order: a second transaction waits, then plans from what the first wrote", async () => {
-    const { pool, adapter, drop } = await pgTestDatabase(admin as string);
-    try {
-      // A seeded cart and its pending order, through the kit.
-      const sessionId = crypto.randomUUID();
-      const cartId = crypto.randomUUID();
-      await pool.query("INSERT INTO carts (id, session_id) VALUES ($1, $2)", [cartId, sessionId]);
-      await pool.query(
-        "INSERT INTO cart_lines (cart_id, product_id, quantity) VALUES ($1, 'phone', 1)",
-        [cartId],
-      );
-      const address = {
-        given_name: "Ada",
-        family_name: "Lovelace",
-        phone: "",
-        address: "1 Main Street",
-        city: "Berlin",
-        state: "",
-        country_code: "DE",
-        postal_code: "10115",
-      };
-      const made = await createServicePendingOrder(
-        {
-          store: adapter.servicePay,
-          statuses: testShopStatuses,
-          mode: "ready_to_place_order",
-          shopBaseUrl: "http://shop.test",
-        },
-        {
-          sessionId,
-          customerId: null,
-          cartId,
-          details: {
-            email: "a@example.com",
-            billing: address,
-            shipping: address,
-            shippingMethod: "standard",
-          },
-        },
-      );
-      expect(made).toMatchObject({ ok: true, created: true });
-
-      /** Resolves once a backend of this database waits on a lock (pg_stat_activity). */
-      let stop = false;
-      const someoneWaits = (async () => {
-        while (!stop) {
-          const { rows } = await pool.query(
-            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
-          );
-          if (rows[0].n > 0) return "waiting" as const;
-          await yieldTurn();
-        }
-        return "stopped" as const;
-      })();
-      let second: Promise<{ status: string } | null> | undefined;
-      await adapter.servicePay.transaction(async (tx) => {
-        const order = await tx.findOrderFor(null, cartId);
-        if (!order) throw new Error("no order");
-        second = adapter.servicePay.transaction((t2) => t2.findOrderFor(null, cartId));
-        const first = await Promise.race([second.then(() => "returned" as const), someoneWaits]);
-        stop = true;
-        expect(first, "the second findOrderFor waits on the locked order").toBe("waiting");
-        await tx.changeOrder(order, { to: "paid", source: "service", note: "first" });
-      });
-      expect((await second)?.status, "read after the first committed").toBe("paid");
-    } finally {
-      await drop();
-    }
-  });
-
-  it("the retry job's lease skips a row another runner holds (FOR UPDATE SKIP LOCKED) instead of waiting", async () => {
-    const { pool, adapter, drop } = await pgTestDatabase(admin as string);
-    try {
-      const now = new Date("2030-01-01T12:00:00Z");
-      for (const orderId of ["o1", "o2", "o3"]) {
-        await adapter.tradeIns.create({
-          orderId,
-          sessionHash: "h",
-          cart: "e30=",
-          orderAmount: 1,
-          customerId: null,
-          status: "queued",
-          precheck: true,
-          attempts: 0,
-          unreachable: false,
-          nextAttemptAt: now,
-        });
-      }
-      const runner = await pool.connect();
-      try {
+async function withHost(check: (host: RowLockHost) => Promise<void>) {
+  const { pool, adapter, drop } = await pgTestDatabase(admin as string);
+  try {
+    await check({
+      adapter,
+      async seedCart(sessionId, cartId) {
+        await pool.query("INSERT INTO carts (id, session_id) VALUES ($1, $2)", [cartId, sessionId]);
+        await pool.query(
+          "INSERT INTO cart_lines (cart_id, product_id, quantity) VALUES ($1, 'phone', 1)",
+          [cartId],
+        );
+      },
+      async lockWaiters() {
+        const { rows } = await pool.query(
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+        );
+        return rows[0].n;
+      },
+      async lockRegistration(orderId) {
+        const runner = await pool.connect();
         await runner.query("BEGIN");
         await runner.query(
-          "SELECT id FROM service_trade_in_registrations WHERE order_id = 'o2' FOR UPDATE",
+          "SELECT id FROM service_trade_in_registrations WHERE order_id = $1 FOR UPDATE",
+          [orderId],
         );
-        const leased = await adapter.tradeIns.due(now, {
-          limit: 10,
-          all: false,
-          until: new Date(now.getTime() + 60_000),
-        });
-        expect(leased.map((l) => l.orderId).sort()).toEqual(["o1", "o3"]);
-      } finally {
-        await runner.query("ROLLBACK");
-        runner.release();
-      }
-    } finally {
-      await drop();
-    }
-  });
+        return {
+          async release() {
+            await runner.query("ROLLBACK");
+            runner.release();
+          },
+        };
+      },
+    });
+  } finally {
+    await drop();
+  }
+}
+
+describe.skipIf(!admin)("the PostgreSQL adapter's row locks", () => {
+  it("findOrderFor locks the order: a second transaction waits, then plans from what the first wrote", () =>
+    withHost(checkFindOrderForLocks));
+
+  it("the retry job's lease skips a row another runner holds (FOR UPDATE SKIP LOCKED) instead of waiting", () =>
+    withHost(checkDueSkipsLocked));
 });

@@ -1,17 +1,17 @@
 // The adapter's own checks on SQLite, and its transaction queue: Drizzle's better-sqlite3
 // driver cannot await inside db.transaction, so the adapter runs BEGIN IMMEDIATE … COMMIT on
-// the connection itself and queues the connection's work (sqlite/adapter.ts, queued).
+// the connection itself and queues the connection's work (sqlite.ts, the kit's onSqliteConnection).
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import { describe, expect, it } from "vitest";
+import { drizzleServiceAdapter, sqliteTransaction } from "../sqlite.js";
 import { adapterChecks } from "../test-support/adapter-checks.js";
 import { sealer, sqliteTestDatabase, sqliteUnderTest } from "../test-support/host.js";
 import { testShopCallbacks } from "../test-support/shop-callbacks.js";
 import { type pgShop, sqliteShop } from "../test-support/shop-tables.js";
-import { drizzleServiceAdapter, sqliteTransaction } from "./adapter.js";
 import { serviceLeases } from "./schema.js";
 
 adapterChecks("SQLite", sqliteUnderTest);

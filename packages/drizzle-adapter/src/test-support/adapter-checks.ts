@@ -15,6 +15,7 @@ import {
   paymentMismatch,
   receiveNotification,
 } from "@service-integration/kit/server";
+import { queuedRegistration } from "@service-integration/kit/testing";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { Builder, DrizzleServiceAdapter } from "../core.js";
@@ -268,20 +269,7 @@ export function adapterChecks(label: string, open: () => Promise<AdapterUnderTes
       withAdapter(async (t) => {
         const { orderId, sessionId } = await placed(t);
         const since = new Date(Date.now() - 60_000);
-        expect(
-          await t.adapter.tradeIns.create({
-            orderId,
-            sessionHash: "hash",
-            cart: "e30=",
-            orderAmount: 1,
-            customerId: null,
-            status: "queued",
-            precheck: true,
-            attempts: 0,
-            unreachable: false,
-            nextAttemptAt: new Date(),
-          }),
-        ).toBe(true);
+        expect(await t.adapter.tradeIns.create(queuedRegistration(orderId, new Date()))).toBe(true);
         const row = await t.adapter.tradeIns.find(orderId);
         if (!row) throw new Error("no row");
         const result = {

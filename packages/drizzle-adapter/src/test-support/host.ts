@@ -1,104 +1,54 @@
 // The conformance host of each dialect: a fresh database with the integration's tables and the
 // test shop's, the adapter over it, and the two seeding hooks the suite asks for.
 import { randomUUID } from "node:crypto";
-import type { ShopCustomer } from "@service-integration/kit";
-import { createGuestIdentity, createTokenSealer } from "@service-integration/kit/server";
-import type { ConformanceHost } from "@service-integration/kit/testing";
+import { createTokenSealer } from "@service-integration/kit/server";
+import {
+  type ConformanceHost,
+  type TestShopWrites,
+  testCheckout,
+  testShopHost,
+} from "@service-integration/kit/testing";
 import { drizzle as drizzleSqlite } from "drizzle-orm/better-sqlite3";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import type { Builder, DrizzleServiceAdapter } from "../core.js";
-import { drizzleServiceAdapter as pgAdapter } from "../pg/adapter.js";
 import { serviceSchema as pgSchema } from "../pg/schema.js";
-import { drizzleServiceAdapter as sqliteAdapter, sqliteTransaction } from "../sqlite/adapter.js";
+import { drizzleServiceAdapter as pgAdapter } from "../pg.js";
 import { serviceSchema as sqliteSchema } from "../sqlite/schema.js";
+import { drizzleServiceAdapter as sqliteAdapter, sqliteTransaction } from "../sqlite.js";
 import { freshPostgresDatabase, freshSqliteDatabase, pgDdl, sqliteDdl } from "../testing.js";
 import type { AdapterUnderTest } from "./adapter-checks.js";
-import { PHONE, testShopCallbacks, testShopStatuses } from "./shop-callbacks.js";
+import { PHONE, testShopCallbacks } from "./shop-callbacks.js";
 import { pgShop, sqliteShop } from "./shop-tables.js";
 
 export const sealer = createTokenSealer("k".repeat(32));
 
-const CHECKOUT_ADDRESS = {
-  given_name: "Ada",
-  family_name: "Lovelace",
-  phone: "+49301234567",
-  address: "1 Main Street",
-  city: "Berlin",
-  state: "",
-  country_code: "DE",
-  postal_code: "10115",
-};
-
-/** An open cart with one phone for a new session (ConformanceHost.seedOpenCart). */
-async function seedCart(q: Builder, tables: typeof pgShop) {
-  const sessionId = randomUUID();
+/** An open cart with one phone for session `sessionId`. */
+async function seedCart(q: Builder, tables: typeof pgShop, sessionId: string = randomUUID()) {
   const cartId = randomUUID();
   await q.insert(tables.carts).values({ id: cartId, sessionId, createdAt: new Date() });
   await q.insert(tables.cartLines).values({ cartId, productId: PHONE.id, quantity: 1 });
-  return {
-    sessionId,
-    details: {
-      email: "ada@example.com",
-      billing: CHECKOUT_ADDRESS,
-      shipping: CHECKOUT_ADDRESS,
-      shippingMethod: "standard",
-    },
-    owes: PHONE.price + PHONE.tax + 490,
-    currency: "EUR",
-  };
+  return testCheckout(sessionId);
 }
-
-/** The test shop's session identity (SessionIdentity stays the shop's): the kit's guest cookie,
- *  and a `test_customer` cookie standing in for the shop's auth library. */
-const guests = createGuestIdentity({
-  secret: "s".repeat(32),
-  secure: false,
-  customerOf: async (request) =>
-    /(?:^|;\s*)test_customer=([^;]+)/.exec(request.headers.get("cookie") ?? "")?.[1] ?? null,
-});
 
 function conformanceHost(
   adapter: DrizzleServiceAdapter,
   onShop: <T>(fn: (q: Builder) => Promise<T>) => Promise<T>,
   tables: typeof pgShop,
-  hooks: Pick<ConformanceHost, "persistedTokenText" | "close">,
+  hooks: Pick<TestShopWrites, "persistedTokenText" | "close">,
 ): ConformanceHost {
-  return {
-    servicePay: adapter.servicePay,
-    statuses: testShopStatuses,
-    orders: adapter.orders,
-    tradeIns: adapter.tradeIns,
-    tokens: adapter.tokens,
-    identity: guests.sessionIdentity,
-    shopper: adapter.shopper,
-    seedOpenCart: () => onShop((q) => seedCart(q, tables)),
-    async issueSession(customerId) {
-      const { session, cookie } = guests.replace();
-      const signedIn = customerId ? `; test_customer=${customerId}` : "";
-      return {
-        cookie: `${cookie.name}=${cookie.value}${signedIn}`,
-        identity: { ...session, ...(customerId ? { customerId } : {}) },
-      };
+  return testShopHost(adapter, {
+    insertOpenCart: async (sessionId) => {
+      await onShop((q) => seedCart(q, tables, sessionId));
     },
-    async seedCustomer() {
-      const customer: ShopCustomer = {
-        id: randomUUID(),
-        email: `ada-${randomUUID()}@example.com`,
-        givenName: "Ada",
-        familyName: "Lovelace",
-        address: CHECKOUT_ADDRESS,
-      };
-      await onShop((q) =>
+    insertCustomer: (customer) =>
+      onShop((q) =>
         q
           .insert(tables.customers)
           .values({ ...customer, address: JSON.stringify(customer.address) }),
-      );
-      return customer;
-    },
-    recordTradeInSeen: (sessionId, tradeInId) => adapter.noteTradeInSeen(sessionId, tradeInId),
+      ),
     ...hooks,
-  };
+  });
 }
 
 let sqliteStatements: Promise<string[]> | undefined;

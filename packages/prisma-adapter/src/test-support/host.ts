@@ -1,15 +1,10 @@
-// The conformance host of each provider: a fresh database made from the SHIPPED migration of
-// prisma/service.prisma plus the test shop's own tables, the adapter over it through the test
-// shop's generated client, and the seeding hooks the suite asks for.
-import { randomUUID } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
-import type { ShopCustomer } from "@service-integration/kit";
-import { createGuestIdentity, createTokenSealer } from "@service-integration/kit/server";
-import type { ConformanceHost } from "@service-integration/kit/testing";
+import { createTokenSealer } from "@service-integration/kit/server";
+import { type ConformanceHost, testShopHost } from "@service-integration/kit/testing";
 import Database from "better-sqlite3";
 import pg from "pg";
 import type { PrismaServiceAdapter } from "../core.js";
@@ -17,7 +12,7 @@ import { prismaServiceAdapter as pgAdapter } from "../pg.js";
 import { prismaServiceAdapter as sqliteAdapter } from "../sqlite.js";
 import { PrismaClient as PgClient } from "./generated/postgresql/client.js";
 import { PrismaClient } from "./generated/sqlite/client.js";
-import { PHONE, testShopCallbacks, testShopStatuses } from "./shop-callbacks.js";
+import { PHONE, testShopCallbacks } from "./shop-callbacks.js";
 
 export const sealer = createTokenSealer("k".repeat(32));
 const packageRoot = path.resolve(import.meta.dirname, "../..");
@@ -35,26 +30,6 @@ export function shippedMigration(provider: "sqlite" | "postgresql"): string {
   );
 }
 
-const CHECKOUT_ADDRESS = {
-  given_name: "Ada",
-  family_name: "Lovelace",
-  phone: "+49301234567",
-  address: "1 Main Street",
-  city: "Berlin",
-  state: "",
-  country_code: "DE",
-  postal_code: "10115",
-};
-
-/** The test shop's session identity (SessionIdentity stays the shop's): the kit's guest cookie,
- *  and a `test_customer` cookie standing in for the shop's auth library. */
-const guests = createGuestIdentity({
-  secret: "s".repeat(32),
-  secure: false,
-  customerOf: async (request) =>
-    /(?:^|;\s*)test_customer=([^;]+)/.exec(request.headers.get("cookie") ?? "")?.[1] ?? null,
-});
-
 export interface TestDatabase {
   /** The database's URL (`file:…` or `postgresql://…`). */
   url: string;
@@ -64,57 +39,21 @@ export interface TestDatabase {
 }
 
 function conformanceHost({ db, adapter, close }: TestDatabase): ConformanceHost {
-  return {
-    servicePay: adapter.servicePay,
-    statuses: testShopStatuses,
-    orders: adapter.orders,
-    tradeIns: adapter.tradeIns,
-    tokens: adapter.tokens,
-    identity: guests.sessionIdentity,
-    shopper: adapter.shopper,
-    async seedOpenCart() {
-      const sessionId = randomUUID();
+  return testShopHost(adapter, {
+    async insertOpenCart(sessionId) {
       await db.cart.create({
         data: { sessionId, lines: { create: [{ productId: PHONE.id, quantity: 1 }] } },
       });
-      return {
-        sessionId,
-        details: {
-          email: "ada@example.com",
-          billing: CHECKOUT_ADDRESS,
-          shipping: CHECKOUT_ADDRESS,
-          shippingMethod: "standard",
-        },
-        owes: PHONE.price + PHONE.tax + 490,
-        currency: "EUR",
-      };
     },
-    async issueSession(customerId) {
-      const { session, cookie } = guests.replace();
-      const signedIn = customerId ? `; test_customer=${customerId}` : "";
-      return {
-        cookie: `${cookie.name}=${cookie.value}${signedIn}`,
-        identity: { ...session, ...(customerId ? { customerId } : {}) },
-      };
-    },
-    async seedCustomer() {
-      const customer: ShopCustomer = {
-        id: randomUUID(),
-        email: `ada-${randomUUID()}@example.com`,
-        givenName: "Ada",
-        familyName: "Lovelace",
-        address: CHECKOUT_ADDRESS,
-      };
+    async insertCustomer(customer) {
       await db.customer.create({
         data: { ...customer, address: JSON.stringify(customer.address) },
       });
-      return customer;
     },
-    recordTradeInSeen: (sessionId, tradeInId) => adapter.noteTradeInSeen(sessionId, tradeInId),
     persistedTokenText: async () =>
       JSON.stringify([await db.serviceToken.findMany(), await db.lease.findMany()]),
     close,
-  };
+  });
 }
 
 /** A fresh SQLite file with the shipped migration and `shopDdl` (the test shop's tables)

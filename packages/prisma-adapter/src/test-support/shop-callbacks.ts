@@ -1,76 +1,22 @@
 // The test shop's callbacks (ShopCallbacks) on its Prisma models: everything a shop writes to
 // use the adapter, and the measure of what that costs. The same code serves both providers
 // (the two generated clients have the same models).
-import {
-  addressSchema,
-  type DeliveryCharge,
-  type OrderStatusRules,
-} from "@service-integration/kit";
-import type { ShopCallbacks } from "../callbacks.js";
+
+import type { ShopCallbacks } from "@service-integration/kit";
+import { addressSchema } from "@service-integration/kit";
 import type { PrismaClient } from "./generated/sqlite/client.js";
 
 /** What the test shop's callbacks are given: its client, or its interactive transaction's. */
 export type TestTx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
 
-/** The shop's one product, EUR, cents before tax and tax. */
-export const PHONE = {
-  id: "phone",
-  name: "Phone",
-  description: "A phone",
-  price: 10_000,
-  tax: 2_300,
-};
-const SHIPPING: Record<string, Omit<DeliveryCharge, "url">> = {
-  standard: { id: "standard", name: "Standard delivery", price: 490, tax: 0 },
-};
-const delivery = (id: string, price?: number): DeliveryCharge => {
-  const method = SHIPPING[id] ?? { id, name: id, price: 0 };
-  return { ...method, price: price ?? method.price, url: `http://shop.test/delivery/${id}` };
-};
+import {
+  testDelivery,
+  testOrderValues,
+  testPhoneLine,
+  testShopStatuses,
+} from "@service-integration/kit/testing";
 
-// The shop's own status names: paid is not the contract's word here.
-const TRANSITIONS: Record<string, string[]> = {
-  awaiting_payment: ["paid", "complete", "on_hold", "cancelled"],
-  paid: ["partially_shipped", "shipped", "complete", "on_hold", "cancelled"],
-  partially_shipped: ["shipped", "complete"],
-  shipped: ["complete", "returned"],
-  complete: ["returned"],
-  on_hold: ["paid", "cancelled"],
-  returned: [],
-  cancelled: [],
-};
-const canReach = (from: string, to: string): boolean => {
-  const seen = new Set<string>();
-  const next = [...(TRANSITIONS[from] ?? [])];
-  for (let s = next.pop(); s !== undefined; s = next.pop()) {
-    if (s === to) return true;
-    if (seen.has(s)) continue;
-    seen.add(s);
-    next.push(...(TRANSITIONS[s] ?? []));
-  }
-  return false;
-};
-const PAID = new Set(["paid", "partially_shipped", "shipped", "complete", "returned"]);
-
-export const testShopStatuses: OrderStatusRules = {
-  forServiceStatus: {
-    pending: "awaiting_payment",
-    payment_completed: "paid",
-    completed: "complete",
-  },
-  afterUpdate: {
-    shipped: "shipped",
-    returned: "returned",
-    partial_shipment: "partially_shipped",
-    partial_return: null,
-    cart_update: null,
-  },
-  isKnown: (status) => status in TRANSITIONS,
-  canReach,
-  canTransition: (from, to) => (TRANSITIONS[from] ?? []).includes(to),
-  isPaidOrLater: (status) => PAID.has(status),
-  held: "on_hold",
-};
+export { TEST_PHONE as PHONE, testShopStatuses } from "@service-integration/kit/testing";
 
 async function openCartId(tx: TestTx, sessionId: string): Promise<string | null> {
   const cart = await tx.cart.findFirst({
@@ -86,39 +32,15 @@ export function testShopCallbacks(db: PrismaClient): ShopCallbacks<TestTx> {
   return {
     statuses: testShopStatuses,
     openCartId,
-    async createOrder(tx, { sessionId, details, columns, shopBaseUrl }) {
-      const cartId = await openCartId(tx, sessionId);
-      const method = SHIPPING[details.shippingMethod];
-      if (!cartId || !method) return null;
+    async createOrder(tx, params) {
+      const cartId = await openCartId(tx, params.sessionId);
+      if (!cartId) return null;
       const lines = await tx.cartLine.findMany({ where: { cartId } });
-      const price = lines.reduce((sum, l) => sum + PHONE.price * l.quantity, 0);
-      const tax = lines.reduce((sum, l) => sum + PHONE.tax * l.quantity, 0);
+      const values = testOrderValues(params, cartId, lines);
+      if (!values) return null;
+      const create = lines.map((l) => testPhoneLine(l.quantity, params.shopBaseUrl));
       const number = `T-${cartId.slice(-8).toUpperCase()}`;
-      const order = await tx.order.create({
-        data: {
-          number,
-          email: details.email,
-          shippingMethod: method.id,
-          ...columns,
-          cartId,
-          currency: "EUR",
-          price,
-          tax,
-          shippingPrice: method.price,
-          total: price + tax + method.price,
-          lines: {
-            create: lines.map((l) => ({
-              productId: l.productId,
-              name: PHONE.name,
-              description: PHONE.description,
-              url: `${shopBaseUrl}/products/${l.productId}`,
-              quantity: l.quantity,
-              price: PHONE.price,
-              tax: PHONE.tax,
-            })),
-          },
-        },
-      });
+      const order = await tx.order.create({ data: { number, ...values, lines: { create } } });
       await tx.cart.update({ where: { id: cartId }, data: { checkedOutAt: new Date() } });
       return order.id;
     },
@@ -137,7 +59,7 @@ export function testShopCallbacks(db: PrismaClient): ShopCallbacks<TestTx> {
           price,
           tax,
         })),
-        delivery: delivery(row.shippingMethod, order.shippingPrice),
+        delivery: testDelivery(row.shippingMethod, order.shippingPrice),
       };
     },
     shopper: {
@@ -152,18 +74,10 @@ export function testShopCallbacks(db: PrismaClient): ShopCallbacks<TestTx> {
         const id = await openCartId(db, sessionId);
         if (!id) return null;
         const lines = await db.cartLine.findMany({ where: { cartId: id } });
-        const items = lines.map((l) => ({
-          productId: l.productId,
-          name: PHONE.name,
-          description: PHONE.description,
-          url: `${shopBaseUrl}/products/${l.productId}`,
-          quantity: l.quantity,
-          price: PHONE.price,
-          tax: PHONE.tax,
-        }));
+        const items = lines.map((l) => testPhoneLine(l.quantity, shopBaseUrl));
         return { id, currency: "EUR", items };
       },
-      shippingMethod: (id) => delivery(id),
+      shippingMethod: (id) => testDelivery(id),
       defaultShippingMethod: "standard",
     },
   };
