@@ -68,6 +68,22 @@ function countedClient(
       });
 }
 
+/** A Service Pay order of the test shop awaiting payment: €100.00 + €21.00 VAT + €4.99 delivery. */
+const awaitingPayment = (name: string) => ({
+  number: `T-${name.toUpperCase()}`,
+  email: "ana@example.com",
+  shippingMethod: "standard",
+  cartId: `cart-${name}`,
+  sessionId: `s-${name}`,
+  status: "awaiting_payment",
+  paymentMethod: "service_pay",
+  currency: "EUR",
+  price: 10_000,
+  tax: 2_100,
+  shippingPrice: 499,
+  total: 12_599,
+});
+
 /** The transaction's own BEGIN/COMMIT apart: the statements of the work. */
 const work = (statements: string[]) =>
   statements.filter((sql) => !/^\s*(BEGIN|COMMIT|ROLLBACK)\b/i.test(sql));
@@ -127,21 +143,7 @@ export function runAdapterChecks(
       try {
         // €100.00 + €21.00 VAT + €4.99 delivery − a €12.10 promotion code.
         const row = await t.db.order.create({
-          data: {
-            number: "T-DISCOUNT",
-            email: "ana@example.com",
-            shippingMethod: "standard",
-            cartId: "cart-discount",
-            sessionId: "s-discount",
-            status: "awaiting_payment",
-            paymentMethod: "service_pay",
-            currency: "EUR",
-            price: 10_000,
-            tax: 2_100,
-            shippingPrice: 499,
-            discountTotal: 1_210,
-            total: 10_000 + 2_100 + 499 - 1_210,
-          },
+          data: { ...awaitingPayment("discount"), discountTotal: 1_210, total: 12_599 - 1_210 },
         });
         const adapter = adapterOf(t);
         const order = await adapter.servicePay.transaction((tx) =>
@@ -170,21 +172,7 @@ export function runAdapterChecks(
       const db = countedClient(provider, t.url, (sql) => statements.push(sql));
       try {
         const row = await t.db.order.create({
-          data: {
-            number: "T-COUNT",
-            email: "ana@example.com",
-            shippingMethod: "standard",
-            cartId: "cart-count",
-            sessionId: "s-count",
-            serviceOrderId: "svc-count",
-            status: "awaiting_payment",
-            paymentMethod: "service_pay",
-            currency: "EUR",
-            price: 10_000,
-            tax: 2_100,
-            shippingPrice: 499,
-            total: 12_599,
-          },
+          data: { ...awaitingPayment("count"), serviceOrderId: "svc-count" },
         });
         const store = adapterOf({ ...t, db }).servicePay;
         const note = (id: string, status: string): OrderNotification => ({
