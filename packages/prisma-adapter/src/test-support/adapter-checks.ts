@@ -204,8 +204,8 @@ export function runAdapterChecks(
         expect(older.map((r) => [r.id, r.status])).toEqual([[paid, "payment_completed"]]);
         expect(work(statements)).toHaveLength(2);
 
-        // The usual case, none older: one statement decides (a second one per apply cost
-        // about a quarter of the apply rate after a burst on SQLite).
+        // The usual case, none older: one statement decides (two model queries here cost 20-35 %
+        // more CPU per apply, docs/decisions/webhook-storage.md).
         statements.length = 0;
         expect(
           await store.transaction((tx) => tx.storedBefore(paid, "cart-count", "svc-count")),
