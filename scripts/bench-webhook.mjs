@@ -16,15 +16,15 @@
 // ServiceToken seeded so the server knows the signing secret) and removes it afterwards.
 // BENCH_APP_DIR serves another checkout's build; BENCH_DURATION sets seconds per level (default
 // 10).
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import Database from "better-sqlite3";
+import { createBenchDatabase } from "./lib/bench-database.mjs";
 import { ensureFloorApp, nextBuild } from "./lib/floor-app.mjs";
 import { freePort, start, stop } from "./lib/processes.mjs";
 import {
-  benchCartId,
   compareStored,
   madeIds,
   nextDeliveryRequest,
@@ -51,55 +51,28 @@ function ensureBuild() {
   nextBuild(appDir);
 }
 
-/** A database file migrated with the project's migrations, with orders to notify about. */
+/** A database file migrated with the project's migrations, with orders to notify about and
+ *  the token row that tells the server the signing secret. */
 function createDatabase(file) {
-  const db = new Database(file);
-  const dir = path.join(appDir, "prisma/migrations");
-  for (const folder of readdirSync(dir, { withFileTypes: true })
-    .filter((e) => e.isDirectory())
-    .map((e) => e.name)
-    .sort()) {
-    db.exec(readFileSync(path.join(dir, folder, "migration.sql"), "utf8"));
-  }
-  // Prisma's DateTime text for SQLite, so seeded rows sort like the ones the app writes.
-  const now = new Date().toISOString().replace("Z", "+00:00");
-  const address = db.prepare(
-    `INSERT INTO "Address" (id, given_name, family_name, phone, address, city, state, country_code, postal_code)
-     VALUES (?, 'Ada', 'Lovelace', '+353 1 555 0100', '1 Analytical Row', 'Dublin', '', 'IE', 'D02 X285')`,
-  );
-  const order = db.prepare(
-    `INSERT INTO "Order" (id, number, cartId, sessionId, email, status, paymentMethod, shippingMethod,
-       currency, price, tax, shippingPrice, tradeInDiscount, total, billingAddressId, shippingAddressId,
-       createdAt, updatedAt)
-     VALUES (?, ?, ?, 'bench-session', 'ada@example.com', 'pending', 'service_pay', 'standard',
-       'EUR', 10000, 2300, 499, 0, 12799, ?, ?, ?, ?)`,
-  );
-  const history = db.prepare(
-    `INSERT INTO "OrderStatusChange" (id, orderId, "from", "to", source, note, createdAt)
-     VALUES (?, ?, NULL, 'pending', 'shop', '', ?)`,
-  );
-  db.transaction(() => {
-    for (let i = 0; i < ORDERS; i++) {
-      address.run(`ab${i}`);
-      address.run(`as${i}`);
-      order.run(`o${i}`, `SO-BENCH-${i}`, benchCartId(i), `ab${i}`, `as${i}`, now, now);
-      history.run(`h${i}`, `o${i}`, now);
-    }
-    const token = seededTokenRow({ tokenKey: TOKEN_KEY, ...IDENTITY });
-    db.prepare(
-      `INSERT INTO "ServiceToken" (id, accessToken, refreshToken, userId, merchantId, scope, accessExpiresAt, updatedAt)
-       VALUES ('default', ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
-      token.accessToken,
-      token.refreshToken,
-      token.userId,
-      token.merchantId,
-      token.scope,
-      token.accessExpiresAt.getTime(),
-      Date.now(),
-    );
-  })();
-  db.close();
+  createBenchDatabase(file, {
+    appDir,
+    orders: ORDERS,
+    seed(db) {
+      const token = seededTokenRow({ tokenKey: TOKEN_KEY, ...IDENTITY });
+      db.prepare(
+        `INSERT INTO "ServiceToken" (id, accessToken, refreshToken, userId, merchantId, scope, accessExpiresAt, updatedAt)
+         VALUES ('default', ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(
+        token.accessToken,
+        token.refreshToken,
+        token.userId,
+        token.merchantId,
+        token.scope,
+        token.accessExpiresAt.getTime(),
+        Date.now(),
+      );
+    },
+  });
 }
 
 async function waitFor(url, init, status = 200) {

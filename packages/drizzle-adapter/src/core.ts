@@ -204,9 +204,11 @@ export function createPorts<Q>(
     unsettledNotifications: (q, cartId, serviceOrderId, limit) =>
       find(q, N, and(isNull(N.orderId), about(cartId, serviceOrderId)), oldestFirst, limit),
     storedNotifications: (q, { limit, before: b }) => {
+      // The row's own time in a subquery: one statement, asked on every apply.
+      const own = b && q.select({ at: N.receivedAt }).from(N).where(eq(N.id, b.id));
       const earlier = b && [
         ne(N.id, b.id),
-        lt(N.receivedAt, b.receivedAt),
+        lt(N.receivedAt, own),
         about(b.cartId, b.serviceOrderId),
       ];
       return find(q, N, and(eq(N.outcome, "stored"), ...(earlier ?? [])), oldestFirst, limit);

@@ -357,9 +357,7 @@ export function createServiceAdapter<Q>(
 
       async storedBefore(id, cartId, serviceOrderId) {
         if (!cartId && !serviceOrderId) return [];
-        const self = await store.notification(q, { id });
-        if (!self) return [];
-        const before = { id, receivedAt: self.receivedAt, cartId, serviceOrderId };
+        const before = { id, cartId, serviceOrderId };
         return (await store.storedNotifications(q, { before })).map(waiting);
       },
     };

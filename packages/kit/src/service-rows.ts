@@ -196,17 +196,15 @@ export interface ServiceRowStore<Q> {
     limit?: number,
   ): PromiseLike<NotificationRow[]>;
   /** Rows with outcome "stored", oldest first (receivedAt, then id); with `before`: only those
-   *  of its cart or service order received before it, itself excluded. */
+   *  of its cart or service order received before the row `before.id`, itself excluded. Asked
+   *  on every apply, where there is almost never such a row: one statement should decide (the
+   *  row's own time read in it), the rows read only when there are some
+   *  (docs/decisions/webhook-storage.md). */
   storedNotifications(
     q: Q,
     options: {
       limit?: number;
-      before?: {
-        id: string;
-        receivedAt: Date;
-        cartId: string | null;
-        serviceOrderId: string | null;
-      };
+      before?: { id: string; cartId: string | null; serviceOrderId: string | null };
     },
   ): PromiseLike<NotificationRow[]>;
   /** Rows tied to these orders, oldest first. */

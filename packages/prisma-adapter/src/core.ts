@@ -223,21 +223,41 @@ export function createPorts<Q extends ServiceModels>(
       const where = { orderId: null, OR: either(cartId, serviceOrderId) };
       return q.serviceNotification.findMany({ where, orderBy: oldestFirst, take });
     },
-    storedNotifications: (q, { limit, before: b }) =>
-      q.serviceNotification.findMany({
-        where: {
-          outcome: "stored",
-          ...(b
-            ? {
-                id: { not: b.id },
-                receivedAt: { lt: b.receivedAt },
-                OR: either(b.cartId, b.serviceOrderId),
-              }
-            : {}),
-        },
+    async storedNotifications(q, { limit, before: b }) {
+      if (!b)
+        return q.serviceNotification.findMany({
+          where: { outcome: "stored" },
+          orderBy: oldestFirst,
+          take: limit,
+        });
+      // ONE raw statement decides, the row's own time read in a self-join, through the cart's
+      // and the service order's indexes: Prisma compiles a model query on every call, and this
+      // is asked on every apply. COALESCE keeps SQLite's planner off the (outcome, receivedAt)
+      // index, which walks every older stored row (docs/decisions/webhook-storage.md).
+      const of: string[] = [];
+      const values: unknown[] = [b.id];
+      if (b.cartId) of.push(`o."cartId" = `), values.push(b.cartId);
+      if (b.serviceOrderId)
+        of.push(`${of.length ? " OR " : ""}o."serviceOrderId" = `), values.push(b.serviceOrderId);
+      if (of.length === 0) return [];
+      const older = await q.$queryRaw<{ id: string }[]>(
+        ...sql(
+          [
+            `SELECT o."id" FROM "ServiceNotification" o, "ServiceNotification" r WHERE r."id" = `,
+            ` AND COALESCE(o."outcome", '') = 'stored' AND o."id" <> r."id" AND o."receivedAt" < r."receivedAt" AND (${of[0]}`,
+            ...of.slice(1),
+            ")",
+          ],
+          values,
+        ),
+      );
+      if (older.length === 0) return [];
+      return q.serviceNotification.findMany({
+        where: { id: { in: older.map((o) => o.id) } },
         orderBy: oldestFirst,
         take: limit,
-      }),
+      });
+    },
     notificationsOfOrders: (q, orderIds, take) =>
       q.serviceNotification.findMany({
         where: { orderId: { in: orderIds } },

@@ -1,14 +1,20 @@
 // The adapter's own checks where the kit's conformance suite is silent: a token row that does
 // not open (another key, plain text, a value moved between rows) reads as no tokens, and the
 // inspector's log (two instances write, either reads; the latest 100, oldest first). Moved here
-// from the shop's tests of its former Prisma stores. Run on both databases.
-import { createTokenSealer } from "@service-integration/kit/server";
+// from the shop's tests of its former Prisma stores; and how many statements the webhook's
+// apply sends (its cost, docs/decisions/webhook-storage.md). Run on both databases.
+import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaPg } from "@prisma/adapter-pg";
+import type { OrderNotification } from "@service-integration/kit";
+import { applyStored, createTokenSealer } from "@service-integration/kit/server";
 import { describe, expect, it } from "vitest";
 import { prismaServiceAdapter as onPg } from "../pg.js";
 import { prismaServiceAdapter as onSqlite } from "../sqlite.js";
+import { PrismaClient as PgClient } from "./generated/postgresql/client.js";
+import { PrismaClient } from "./generated/sqlite/client.js";
 import type { TestDatabase } from "./host.js";
 import { sealer } from "./host.js";
-import { testShopCallbacks } from "./shop-callbacks.js";
+import { testShopCallbacks, testShopStatuses } from "./shop-callbacks.js";
 
 const TOKENS = {
   accessToken: "at-plain-1",
@@ -25,6 +31,62 @@ const entry = (label: string) => ({
   label,
   ok: true,
 });
+
+/** `factory` (a Prisma driver adapter's), telling `seen` every statement its connections and
+ *  their transactions run, through the driver adapter interface Prisma calls. */
+function counting<F extends object>(factory: F, seen: (sql: string) => void): F {
+  const watch = <T extends object>(target: T): T =>
+    new Proxy(target, {
+      get(real, key) {
+        const value = Reflect.get(real, key, real);
+        if (typeof value !== "function") return value;
+        if (key === "queryRaw" || key === "executeRaw")
+          return (query: { sql: string }) => {
+            seen(query.sql);
+            return value.call(real, query);
+          };
+        if (key === "connect" || key === "startTransaction")
+          return async (...args: unknown[]) => watch(await value.apply(real, args));
+        return value.bind(real);
+      },
+    });
+  return watch(factory);
+}
+
+/** A second client on the database at `url` whose statements are told to `seen`. */
+function countedClient(
+  provider: "postgresql" | "sqlite",
+  url: string,
+  seen: (sql: string) => void,
+): PrismaClient {
+  return provider === "postgresql"
+    ? (new PgClient({
+        adapter: counting(new PrismaPg({ connectionString: url }), seen),
+      }) as unknown as PrismaClient)
+    : new PrismaClient({
+        adapter: counting(new PrismaBetterSQLite3({ url, timeout: 5000 }), seen),
+      });
+}
+
+/** A Service Pay order of the test shop awaiting payment: €100.00 + €21.00 VAT + €4.99 delivery. */
+const awaitingPayment = (name: string) => ({
+  number: `T-${name.toUpperCase()}`,
+  email: "ana@example.com",
+  shippingMethod: "standard",
+  cartId: `cart-${name}`,
+  sessionId: `s-${name}`,
+  status: "awaiting_payment",
+  paymentMethod: "service_pay",
+  currency: "EUR",
+  price: 10_000,
+  tax: 2_100,
+  shippingPrice: 499,
+  total: 12_599,
+});
+
+/** The transaction's own BEGIN/COMMIT apart: the statements of the work. */
+const work = (statements: string[]) =>
+  statements.filter((sql) => !/^\s*(BEGIN|COMMIT|ROLLBACK)\b/i.test(sql));
 
 export function runAdapterChecks(
   provider: "postgresql" | "sqlite",
@@ -81,21 +143,7 @@ export function runAdapterChecks(
       try {
         // €100.00 + €21.00 VAT + €4.99 delivery − a €12.10 promotion code.
         const row = await t.db.order.create({
-          data: {
-            number: "T-DISCOUNT",
-            email: "ana@example.com",
-            shippingMethod: "standard",
-            cartId: "cart-discount",
-            sessionId: "s-discount",
-            status: "awaiting_payment",
-            paymentMethod: "service_pay",
-            currency: "EUR",
-            price: 10_000,
-            tax: 2_100,
-            shippingPrice: 499,
-            discountTotal: 1_210,
-            total: 10_000 + 2_100 + 499 - 1_210,
-          },
+          data: { ...awaitingPayment("discount"), discountTotal: 1_210, total: 12_599 - 1_210 },
         });
         const adapter = adapterOf(t);
         const order = await adapter.servicePay.transaction((tx) =>
@@ -114,6 +162,73 @@ export function runAdapterChecks(
         });
         expect((await t.db.order.findUniqueOrThrow({ where: { id: row.id } })).total).toBe(6_389);
       } finally {
+        await t.close();
+      }
+    });
+
+    it("applies a stored notification in eight statements: its order's older stored rows are looked up in one, and read only when there are some", async () => {
+      const t = await open();
+      const statements: string[] = [];
+      const db = countedClient(provider, t.url, (sql) => statements.push(sql));
+      try {
+        const row = await t.db.order.create({
+          data: { ...awaitingPayment("count"), serviceOrderId: "svc-count" },
+        });
+        const store = adapterOf({ ...t, db }).servicePay;
+        const note = (id: string, status: string): OrderNotification => ({
+          dedupeKey: `id:${id}`,
+          notificationId: id,
+          event: "order.payment_completed",
+          serviceOrderId: "svc-count",
+          cartId: "cart-count",
+          status,
+          amount: 12_599,
+          currency: "EUR",
+          tradeInDiscount: 0,
+          customerId: null,
+          form: "flat",
+          body: "{}",
+        });
+        // One batch, stored in this order: the payment first, then the completion.
+        const [paid, completed] = await store.storeBatch([
+          note("wh_1", "payment_completed"),
+          note("wh_2", "completed"),
+        ]);
+        if (!paid || !completed) throw new Error("not stored");
+
+        // The hostile case: an older stored row of the order is found, and then read.
+        statements.length = 0;
+        const older = await store.transaction((tx) =>
+          tx.storedBefore(completed, "cart-count", "svc-count"),
+        );
+        expect(older.map((r) => [r.id, r.status])).toEqual([[paid, "payment_completed"]]);
+        expect(work(statements)).toHaveLength(2);
+
+        // The usual case, none older: one statement decides (two model queries here cost 20-35 %
+        // more CPU per apply, docs/decisions/webhook-storage.md).
+        statements.length = 0;
+        expect(
+          await store.transaction((tx) => tx.storedBefore(paid, "cart-count", "svc-count")),
+        ).toEqual([]);
+        expect(work(statements)).toHaveLength(1);
+
+        // The whole apply of the payment, in one transaction: lock the order, read it, look for
+        // older rows, claim, check the id's reuse, change the order, its history line, settle.
+        statements.length = 0;
+        const deps = {
+          store,
+          statuses: testShopStatuses,
+          mode: "ready_to_place_order" as const,
+          shopBaseUrl: "http://shop.test",
+        };
+        const [receipt] = await applyStored(deps, [
+          { ...note("wh_1", "payment_completed"), id: paid },
+        ]);
+        expect(receipt).not.toBeNull();
+        expect((await t.db.order.findUniqueOrThrow({ where: { id: row.id } })).status).toBe("paid");
+        expect(work(statements)).toHaveLength(8);
+      } finally {
+        await db.$disconnect();
         await t.close();
       }
     });
