@@ -7,7 +7,7 @@ import { endSession, rotateToken } from "@/lib/session/revocation";
 import { requireSessionIdentity } from "@/lib/session/session";
 import { requireFormData } from "../action-arguments";
 import { attachCustomer } from "../cart";
-import { authenticateCustomer } from "../customers";
+import { authenticateCustomer, customerExists } from "../customers";
 import { safeReturnPath } from "../safe-redirect";
 import { wellFormedString } from "../well-formed";
 
@@ -48,8 +48,13 @@ export async function loginAction(_previous: LoginState, form: FormData): Promis
     }
     return { fieldErrors, email };
   }
-  const attempt = await throttledLogin("shopper", parsed.data.email, await clientAddress(), () =>
-    authenticateCustomer(parsed.data.email, parsed.data.password),
+  const attempt = await throttledLogin(
+    "shopper",
+    parsed.data.email,
+    await clientAddress(),
+    () => authenticateCustomer(parsed.data.email, parsed.data.password),
+    new Date(),
+    () => customerExists(parsed.data.email),
   );
   if (!attempt.ok) {
     return {

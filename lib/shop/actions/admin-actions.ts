@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { z } from "zod";
-import { isAdminLogin, requireAdmin } from "@/lib/auth/admin";
+import { isAdminEmail, isAdminLogin, requireAdmin } from "@/lib/auth/admin";
 import { clientAddress } from "@/lib/auth/client-address";
 import { throttledLogin } from "@/lib/auth/login-throttle";
 import { endSession, rotateToken } from "@/lib/session/revocation";
@@ -25,8 +25,13 @@ export async function adminLoginAction(
   const email = String(form.get("email") ?? "").slice(0, 200);
   const password = String(form.get("password") ?? "").slice(0, 200);
   if (!email || !password) return { error: "Enter the admin email and password.", email };
-  const attempt = await throttledLogin("admin", email, await clientAddress(), async () =>
-    isAdminLogin(email, password) ? true : null,
+  const attempt = await throttledLogin(
+    "admin",
+    email,
+    await clientAddress(),
+    async () => (isAdminLogin(email, password) ? true : null),
+    new Date(),
+    async () => isAdminEmail(email),
   );
   if (!attempt.ok) return { error: attempt.message ?? "Wrong admin email or password.", email };
   const session = await requireSessionIdentity();
