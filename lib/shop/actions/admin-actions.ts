@@ -6,7 +6,7 @@ import { z } from "zod";
 import { isAdminEmail, isAdminLogin, requireAdmin } from "@/lib/auth/admin";
 import { clientAddress } from "@/lib/auth/client-address";
 import { throttledLogin } from "@/lib/auth/login-throttle";
-import { endSession, rotateToken } from "@/lib/session/revocation";
+import { endSession, signInSession } from "@/lib/session/revocation";
 import { requireSessionIdentity } from "@/lib/session/session";
 import { requireFormData } from "../action-arguments";
 import { changeOrderStatus } from "../orders";
@@ -35,8 +35,7 @@ export async function adminLoginAction(
   );
   if (!attempt.ok) return { error: attempt.message ?? "Wrong admin email or password.", email };
   const session = await requireSessionIdentity();
-  await rotateToken(session, "admin_login");
-  session.admin = true;
+  await signInSession(session, { admin: true }, "admin_login");
   await session.save();
   redirect("/admin");
 }
