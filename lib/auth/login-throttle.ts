@@ -14,7 +14,9 @@ import { addressGroup } from "./client-address";
 // accounts bound those), so failures of others never lock anyone's correct password
 // (docs/decisions/login-throttle-storage.md).
 
-export type LoginAudience = "shopper" | "admin";
+/** Who is counted: shoppers' and admins' sign-ins, and promotion codes tried in a cart (the
+ *  "account" is then the session, lib/shop/promotion-attempts.ts). */
+export type LoginAudience = "shopper" | "admin" | "promotion";
 
 export interface ThrottlePolicy {
   /** failures allowed before the first lock */
@@ -367,7 +369,10 @@ export function waitText(seconds: number): string {
   return `${minutes} minutes`;
 }
 
-export function lockedMessage(seconds: number): string {
+export function lockedMessage(seconds: number, audience: LoginAudience = "shopper"): string {
+  if (audience === "promotion") {
+    return `Too many promotion codes tried. Try another code in ${waitText(seconds)}.`;
+  }
   return `Too many failed sign-in attempts. For your security, signing in is paused: try again in ${waitText(seconds)}.`;
 }
 
@@ -393,12 +398,12 @@ export async function throttledLogin<T>(
   const keys = loginKeys(audience, email, address);
   const first = await lookUp(keys, now, maxRows);
   if (first.lockedFor !== null) {
-    return { ok: false, locked: true, message: lockedMessage(first.lockedFor) };
+    return { ok: false, locked: true, message: lockedMessage(first.lockedFor, audience) };
   }
   const claimed = first.addressUnclaimable ? "unclaimed" : await claimAddress(keys, maxRows, now);
   if (claimed === null) {
     const wait = (await loginLockedFor(keys, now, maxRows)) ?? ADDRESS_POLICY.firstLockSeconds;
-    return { ok: false, locked: true, message: lockedMessage(wait) };
+    return { ok: false, locked: true, message: lockedMessage(wait, audience) };
   }
   if (claimed === "unclaimed" && !(await accountExists())) return { ok: false, locked: false };
   const value = await verify();
@@ -409,9 +414,12 @@ export async function throttledLogin<T>(
     ];
     const lock = Math.max(account, addressLock);
     return lock > 0
-      ? { ok: false, locked: true, message: lockedMessage(lock) }
+      ? { ok: false, locked: true, message: lockedMessage(lock, audience) }
       : { ok: false, locked: false };
   }
+  // A right password proves the account's owner; a valid promotion code proves nothing (it may be
+  // one the guesser knows, applied between guesses): its failures stand.
+  if (audience === "promotion") return { ok: true, value };
   if (claimed !== "unclaimed") await releaseAddress(claimed);
   await recordLoginSuccess(keys);
   return { ok: true, value };
