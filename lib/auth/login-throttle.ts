@@ -65,7 +65,7 @@ export function loginKeys(audience: LoginAudience, email: string, address: strin
 /**
  * How full the table may be when a new key asks for a row of its own. A new address gets one
  * while fewer than half the cap are taken: the other half stays for accounts, so a flood of new
- * addresses ends in the address bucket while the accounts it reaches still get their own count.
+ * addresses ends uncounted while the accounts it reaches still get their own count.
  */
 export function rowsUntil(maxRows: number): { address: number; account: number } {
   return { address: Math.floor(maxRows / 2), account: maxRows };
@@ -153,7 +153,7 @@ const isUniqueViolation = (error: unknown) =>
 const hasRow = async (key: string) =>
   (await getDb().loginThrottle.findUnique({ where: { key }, select: { key: true } })) !== null;
 
-/** A row that must exist whatever the count (a bucket, a window's count), at `failures`. */
+/** A row that must exist whatever the count (an account's past the cap, a window's count). */
 async function ensureRow(key: string, failures: number, lastFailureAt: Date): Promise<void> {
   if (await hasRow(key)) return;
   await getDb()
@@ -197,7 +197,7 @@ async function takePlace(until: number, now: Date): Promise<string | null> {
  * when the window's count has no room for it (`until`, rowsUntil). The place is taken before the
  * insert, so the table never holds more keys than the count says; an insert that finds the key
  * created meanwhile gives its place back. Within a few places of the limit, a burst of attempts
- * for one new key can thus briefly fill it: one of them may then be counted in the bucket.
+ * for one new key can thus briefly fill it: one of them may then go uncounted.
  */
 async function admitRow(key: string, until: number, now: Date) {
   const db = getDb();
