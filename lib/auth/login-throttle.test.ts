@@ -372,7 +372,11 @@ describe("a lockout flood cannot be turned against customers", () => {
     const now = new Date("2027-02-01T10:00:00Z");
     const customers = new Set(Array.from({ length: 20 }, (_, i) => `customer${i}@example.com`));
     const exists = (email: string) => async () => customers.has(email);
-    const login = (email: string, forwardedFor: string, verify = wrong) =>
+    const login = (
+      email: string,
+      forwardedFor: string,
+      verify: () => Promise<string | null> = wrong,
+    ) =>
       throttledLogin(
         "shopper",
         email,
