@@ -3,10 +3,10 @@ import { describe, expect, it } from "vitest";
 import { GET as purchaseData } from "@/app/api/service/purchase_data/route";
 import { GET as shopperData } from "@/app/api/service/shopper_data/route";
 import { serviceAdapter } from "@/lib/service-adapter/service";
+import { isRevoked, signInSession } from "@/lib/session/revocation";
+import { ensureIdentity, type ShopSessionData } from "@/lib/session/session-data";
 import { attachCustomer } from "@/lib/shop/cart";
 import { seedCart, seedCustomer, sessionCookie, setUpTestShop } from "@/test-support/test-shop";
-import { isRevoked, signInSession } from "./revocation";
-import { ensureIdentity, type ShopSessionData } from "./session-data";
 
 // A sign-in at a browser whose session is signed in as someone else starts a new session: the
 // next shopper gets nothing of the previous one's (cart, kept checkout, trade-in: all keyed by the
