@@ -193,8 +193,8 @@ async function getOrCreateCart(db: Tx, sessionId: string, currency: Currency, cu
 /**
  * Anonymous requests make carts (every cookieless request is a new session, proxy.ts): the open
  * carts nobody signed in to are kept to ANONYMOUS_CARTS_MAX, in the transaction that adds one.
- * Past it the least recently changed go, with their lines, codes and the trade-in their session
- * saw, except a cart whose Service Pay payment started (its checkout details are kept: the
+ * Past it the least recently changed go (down to nine tenths of it), with their lines, codes and
+ * the trade-in their session saw, except a cart whose Service Pay payment started (its checkout details are kept: the
  * service may be collecting for it). A signed-in shopper's cart is never dropped.
  */
 async function dropAnonymousCartsPastCap(db: Tx, keep: string): Promise<void> {
@@ -202,11 +202,13 @@ async function dropAnonymousCartsPastCap(db: Tx, keep: string): Promise<void> {
   const anonymous = { customerId: null, checkedOutAt: null };
   const count = await db.cart.count({ where: anonymous });
   if (count <= cap) return;
+  // Down to nine tenths of the cap at once: a flood pays for a drop once per cap/10 new carts.
+  const drop = count - Math.floor(cap * 0.9);
   const oldest = await db.$queryRaw<{ id: string; sessionId: string }[]>`
     SELECT c."id", c."sessionId" FROM "Cart" c
     WHERE c."customerId" IS NULL AND c."checkedOutAt" IS NULL AND c."id" <> ${keep}
       AND NOT EXISTS (SELECT 1 FROM "ServiceCheckout" s WHERE s."cartId" = c."id")
-    ORDER BY c."updatedAt" ASC LIMIT ${count - cap}`;
+    ORDER BY c."updatedAt" ASC LIMIT ${drop}`;
   if (oldest.length === 0) return;
   await db.sessionTradeIn.deleteMany({
     where: { sessionId: { in: oldest.map((cart) => cart.sessionId) } },
