@@ -216,11 +216,24 @@ async function dropAnonymousCartsPastCap(db: Tx, keep: string): Promise<void> {
   await db.cart.deleteMany({ where: { id: { in: oldest.map((cart) => cart.id) } } });
 }
 
-/** Whether the session has an open cart (one indexed read). */
-export async function hasOpenCart(sessionId: string): Promise<boolean> {
-  const rows = await getDb().$queryRaw<{ id: string }[]>`
-    SELECT "id" FROM "Cart" WHERE "sessionId" = ${sessionId} AND "checkedOutAt" IS NULL LIMIT 1`;
-  return rows.length > 0;
+/**
+ * The trade-ins sessions saw (`SessionTradeIn`, one row per session, written by
+ * /api/service/trade-in-seen) kept to ANONYMOUS_CARTS_MAX: past it the oldest seen go, down to
+ * nine tenths of it, so a flood of cookieless requests (each a new session) cannot grow the table.
+ */
+export async function dropSeenTradeInsPastCap(): Promise<void> {
+  const cap = getConfig().ANONYMOUS_CARTS_MAX;
+  const db = getDb();
+  const count = await db.sessionTradeIn.count();
+  if (count <= cap) return;
+  const oldest = await db.sessionTradeIn.findMany({
+    orderBy: { seenAt: "asc" },
+    take: count - Math.floor(cap * 0.9),
+    select: { sessionId: true },
+  });
+  await db.sessionTradeIn.deleteMany({
+    where: { sessionId: { in: oldest.map((row) => row.sessionId) } },
+  });
 }
 
 export type CartChange = { ok: true } | { ok: false; error: string };

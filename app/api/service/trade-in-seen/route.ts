@@ -3,7 +3,7 @@ import { errorJson, internalError, json } from "@service-integration/kit/server"
 import { z } from "zod";
 import { readSessionJson } from "@/lib/service-adapter/route-input";
 import { serviceAdapter } from "@/lib/service-adapter/service";
-import { hasOpenCart } from "@/lib/shop/cart";
+import { dropSeenTradeInsPastCap } from "@/lib/shop/cart";
 
 // POST /api/service/trade-in-seen { tradein_id }: the page tells the shop which trade-in the SDK
 // showed as accepted (event service-valuation-updated, or the checkout's payment option details),
@@ -20,11 +20,11 @@ export async function POST(request: Request): Promise<Response> {
       invalid: () => errorJson(400, "bad_request", "tradein_id must be a string."),
     });
     if (!input.ok) return input.response;
-    // Kept only for a session with an open cart: a card payment needs one, and the checkout page
-    // reports the trade-in again. So anonymous requests store at most one row per cart, and carts
-    // are bounded (lib/shop/cart.ts; docs/security.md, Bounded storage).
-    if (!(await hasOpenCart(input.session.sessionId))) return json({ ok: true, kept: false });
     await serviceAdapter().noteTradeInSeen(input.session.sessionId, input.data.tradein_id);
+    // Every cookieless request is a new session (proxy.ts): the rows are kept to a cap, the
+    // oldest seen dropped past it (docs/security.md, Bounded storage). Only an explanation is
+    // lost with one; the purchase decision stays the service's.
+    await dropSeenTradeInsPastCap();
     return json({ ok: true });
   } catch (error) {
     return internalError("trade-in-seen", error);
