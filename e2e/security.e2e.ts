@@ -3,13 +3,14 @@
 // careless operator would try: a copied cookie, guessed passwords, a crafted `next`, a framing
 // page, a huge body, a foreign page driving the emulator's control API.
 import { spawn } from "node:child_process";
-import { createHmac } from "node:crypto";
+import { createHmac, randomBytes, randomUUID, scryptSync } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser, BrowserContext, Locator, Page } from "@playwright/test";
 import Database from "better-sqlite3";
+import { TEST_ADDRESS } from "../test-support/checkout";
 import { redirectBypasses } from "../test-support/redirect-bypasses";
 import { ADMIN, adminLogin, cartCount, SHOPPER } from "./fixtures";
 import { EMULATOR_URL, sessionHashOf } from "./support/emulator";
@@ -34,7 +35,66 @@ async function logIn(page: Page, account = SHOPPER) {
   await page.getByRole("main").getByRole("button", { name: "Log in" }).click();
 }
 
+/** A second shopper in the built shop's database (the seed has one), with a real scrypt hash. */
+function seedSecondShopper(): { email: string; password: string } {
+  const account = { email: `bea-${randomUUID()}@example.com`, password: "bea-demo-password" };
+  const salt = randomBytes(16);
+  const key = scryptSync(account.password, salt, 64);
+  const db = new Database(STACK.databaseFile);
+  try {
+    // Copied from the seeded shopper: the date as this database stores it.
+    const { createdAt } = db.prepare(`SELECT createdAt FROM "Customer" LIMIT 1`).get() as {
+      createdAt: unknown;
+    };
+    db.prepare(
+      `INSERT INTO "Customer" (id, email, passwordHash, given_name, family_name, createdAt)
+       VALUES (?, ?, ?, 'Bea', 'Beispiel', ?)`,
+    ).run(
+      `cust_${randomUUID()}`,
+      account.email,
+      `scrypt$${salt.toString("hex")}$${key.toString("hex")}`,
+      createdAt,
+    );
+  } finally {
+    db.close();
+  }
+  return account;
+}
+
 test.describe("sessions @security", () => {
+  test("B signing in over A's signed-in session at one browser gets nothing of A's: cart, checkout, trade-in, session hash @emulator", async ({
+    context,
+    page,
+    sdk,
+    shop,
+    emulator,
+  }) => {
+    const bea = seedSecondShopper();
+    // A: signed in, a cart, a trade-in for A's session hash, a Service Pay checkout started.
+    await page.goto("/");
+    await shop.login();
+    const a = await rawShopSession(context);
+    const aHash = createHmac("sha256", a.salt).update(a.sessionId).digest("hex");
+    await emulator.createTradeIn({ session_hash: aHash });
+    await shop.addToCart("aurora-x1");
+    const started = await page.request.post("/api/service/checkout", {
+      data: { email: SHOPPER.email, billing: TEST_ADDRESS, shipping_method: "standard" },
+    });
+    expect(started.status()).toBe(200);
+    // B at the same browser, without signing A out.
+    await shop.login(bea);
+    const b = await rawShopSession(context);
+    expect(b.sessionId).not.toBe(a.sessionId);
+    expect(b.salt).not.toBe(a.salt);
+    expect(await sessionHashOf(page)).not.toBe(aHash);
+    const purchase = await page.request.get("/api/service/purchase_data");
+    expect(await purchase.json()).toEqual({ purchase: null });
+    await page.goto("/cart");
+    await expect(await cartCount(page)).toHaveText("0");
+    await sdk.ready();
+    expect(await sdk.hasActiveTradeIn()).toBe(false);
+  });
+
   test("a cookie copied before login gets nothing of what the shopper does after it", async ({
     browser,
     context,

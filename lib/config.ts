@@ -26,8 +26,8 @@ const schema = z.object({
       .max(10, "must be 10 or fewer")
       .optional(),
   ),
-  /** The most rows the login throttle's table holds (lib/auth/login-throttle.ts); past it new
-   *  accounts and addresses share overflow buckets (docs/decisions/login-throttle-storage.md). */
+  /** The most rows the login throttle's table holds (lib/auth/login-throttle.ts); past it a new
+   *  address is not counted, an existing account still is (docs/decisions/login-throttle-storage.md). */
   LOGIN_THROTTLE_MAX_ROWS: z.preprocess(
     (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
     z.coerce
@@ -36,6 +36,17 @@ const schema = z.object({
       .min(100, "must be at least 100")
       .max(10_000_000, "must be 10,000,000 or fewer")
       .default(10_000),
+  ),
+  /** The most open carts of shoppers nobody signed in to (lib/shop/cart.ts): past it the one
+   *  least recently changed, with no payment started, is dropped (docs/security.md, Bounded storage). */
+  ANONYMOUS_CARTS_MAX: z.preprocess(
+    (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
+    z.coerce
+      .number("must be a whole number of carts")
+      .int("must be a whole number of carts")
+      .min(100, "must be at least 100")
+      .max(10_000_000, "must be 10,000,000 or fewer")
+      .default(50_000),
   ),
 });
 

@@ -33,8 +33,8 @@ export interface TestShop {
 }
 
 /** Call in beforeAll, before any handler runs (getConfig and getDb read the environment once). */
-export async function createTestShop(): Promise<TestShop> {
-  const { db, cleanup } = await createTestDb();
+export async function createTestShop(env: Record<string, string> = {}): Promise<TestShop> {
+  const { db, cleanup } = await createTestDb(env);
   // Saved by the shop's token store (sealed under SERVICE_TOKEN_KEY of TEST_ENV), so the
   // handlers read it.
   await serviceAdapter(db).tokens.save({
@@ -61,10 +61,10 @@ export async function withHistory<T extends { id: string }>(db: PrismaClient, or
  * Registers beforeAll/afterAll that create the test shop and seed its products; read `db` and
  * `products` inside tests (they are set once beforeAll has run).
  */
-export function setUpTestShop() {
+export function setUpTestShop(env: Record<string, string> = {}) {
   const shop = {} as TestShop & { products: Awaited<ReturnType<typeof seedProducts>> };
   beforeAll(async () => {
-    Object.assign(shop, await createTestShop());
+    Object.assign(shop, await createTestShop(env));
     shop.products = await seedProducts(shop.db);
   });
   afterAll(async () => {

@@ -12,6 +12,11 @@ export function isAdminLogin(email: string, password: string): boolean {
   return emailOk && passwordOk;
 }
 
+/** Whether this is the admin's email (the login throttle's `accountExists`). */
+export function isAdminEmail(email: string): boolean {
+  return safeEqual(email.trim().toLowerCase(), getConfig().ADMIN_EMAIL.toLowerCase());
+}
+
 /** For every back-office page and action: redirects to the admin login when not signed in. */
 export async function requireAdmin(): Promise<void> {
   const session = await getShopSession();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clientAddressFrom } from "./client-address";
+import { addressGroup, clientAddressFrom } from "./client-address";
 
 // Which X-Forwarded-For entry is the client's: the one the nearest trusted proxy wrote
 // (TRUSTED_PROXY_HOPS from the right), never one further left that the client wrote itself.
@@ -28,5 +28,18 @@ describe("clientAddressFrom", () => {
 
   it("an entry is at most 64 characters", () => {
     expect(clientAddressFrom("x".repeat(500), 1)).toHaveLength(64);
+  });
+});
+
+describe("addressGroup", () => {
+  it("an IPv6 address is its /64, however it is written; IPv4 as it is", () => {
+    expect(addressGroup("2001:db8:aa:bb:1:2:3:4")).toBe("2001:0db8:00aa:00bb::/64");
+    expect(addressGroup("2001:DB8:AA:BB::9")).toBe("2001:0db8:00aa:00bb::/64");
+    expect(addressGroup("[2001:db8:aa:bb::9]")).toBe("2001:0db8:00aa:00bb::/64");
+    expect(addressGroup("2001:db8::1")).toBe("2001:0db8:0000:0000::/64");
+    expect(addressGroup("::1")).toBe("0000:0000:0000:0000::/64");
+    expect(addressGroup("::ffff:192.0.2.1")).toBe("192.0.2.1");
+    expect(addressGroup("192.0.2.1")).toBe("192.0.2.1");
+    expect(addressGroup("unknown")).toBe("unknown");
   });
 });

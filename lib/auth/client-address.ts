@@ -1,3 +1,4 @@
+import { isIPv4, isIPv6 } from "node:net";
 import { headers } from "next/headers";
 import { getConfig } from "@/lib/config";
 
@@ -29,4 +30,39 @@ export async function clientAddress(): Promise<string> {
     (await headers()).get("x-forwarded-for"),
     getConfig().TRUSTED_PROXY_HOPS,
   );
+}
+
+/**
+ * The unit the login throttle counts an address by: an IPv4 address as it is, an IPv6 address by
+ * its /64 (the first four groups, written in full), since one subscriber is given a whole /64 and
+ * could otherwise make up 2^64 addresses of its own. An IPv4-mapped IPv6 address
+ * (`::ffff:192.0.2.1`) is its IPv4 address. Anything else (`unknown`, a name) is kept as it is.
+ */
+export function addressGroup(address: string): string {
+  const text =
+    address
+      .trim()
+      .toLowerCase()
+      .replace(/^\[|\]$/g, "")
+      .split("%")[0] ?? "";
+  if (isIPv4(text)) return text;
+  if (!isIPv6(text)) return address;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  if (mapped?.[1] && isIPv4(mapped[1])) return mapped[1];
+  // An embedded IPv4 tail stands for the last two groups, which a /64 never reads.
+  const [head = "", tail] = text.split("::");
+  const left = head === "" ? [] : head.split(":");
+  const right = tail === undefined || tail === "" ? [] : tail.split(":");
+  const groups =
+    tail === undefined
+      ? left
+      : [
+          ...left,
+          ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill("0"),
+          ...right,
+        ];
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.padStart(4, "0"))
+    .join(":")}::/64`;
 }

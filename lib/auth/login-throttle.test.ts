@@ -179,20 +179,17 @@ describe("what anonymous login attempts store is bounded", () => {
         )),
       );
     }
-    // Rows of keys within the cap, beside the four buckets and the window's count.
-    const keys = loginKeys("shopper", "x", "x");
+    // Rows of keys within the cap, beside the window's count.
     const counted = await shop.db.loginThrottle.findUnique({ where: { key: windowKey(now) } });
     const rows = await shop.db.loginThrottle.count();
-    expect(rows).toBeLessThanOrEqual(CAP + 4 + 1);
+    expect(rows).toBeLessThanOrEqual(CAP + 1);
     expect(counted?.failures).toBeLessThanOrEqual(CAP);
-    // New addresses had rows of their own up to half the cap, then shared the bucket, which its
-    // allowance locked: every other attempt was refused before its password was checked.
-    expect(verified.size).toBeLessThanOrEqual(rowsUntil(CAP).address + ADDRESS_POLICY.free + 1);
-    const bucket = await shop.db.loginThrottle.findUnique({ where: { key: keys.addressOverflow } });
-    expect(bucket?.failures).toBe(ADDRESS_POLICY.free + 1);
-    const refused = results.filter((_, n) => !verified.has(n));
-    expect(refused).toHaveLength(10_000 - verified.size);
-    expect(refused.every((r) => !r.ok && r.locked)).toBe(true);
+    // New addresses had rows of their own up to half the cap; past it an address is counted
+    // nowhere, and an email with no account is answered as a wrong password, unchecked.
+    expect(verified.size).toBeLessThanOrEqual(rowsUntil(CAP).address);
+    const unchecked = results.filter((_, n) => !verified.has(n));
+    expect(unchecked).toHaveLength(10_000 - verified.size);
+    expect(unchecked.every((r) => !r.ok && !r.locked)).toBe(true);
 
     // After the flood: the account guessed before it keeps its own count, from an address with
     // a row of its own: four more failures lock it, and then the right password is not checked.
@@ -207,20 +204,25 @@ describe("what anonymous login attempts store is bounded", () => {
     });
     expect(owner.checked).toBe(false);
     // The address locked before the flood is still locked on its own count, while the other
-    // address with a row of its own still signs in: neither is under the bucket's lock.
+    // address with a row of its own still signs in.
     const early = checked("customer");
     expect(await login("someone@example.com", "192.0.2.1", early.verify)).toMatchObject({
       locked: true,
     });
     expect(early.checked).toBe(false);
     expect(await login("someone@example.com", "192.0.2.2", right)).toMatchObject({ ok: true });
-    // A new address now shares the locked bucket, the right password included.
-    const newcomer = checked("customer");
-    expect(await login("someone@example.com", "203.0.113.99", newcomer.verify)).toMatchObject({
-      locked: true,
-    });
-    expect(newcomer.checked).toBe(false);
-    expect(await shop.db.loginThrottle.count()).toBeLessThanOrEqual(CAP + 4 + 1);
+    // A new address signs in with the right password of an existing account: nobody's failures
+    // but its own lock it.
+    const newcomer = await throttledLogin(
+      "shopper",
+      "someone@example.com",
+      "203.0.113.99",
+      right,
+      now,
+      async () => true,
+    );
+    expect(newcomer).toMatchObject({ ok: true });
+    expect(await shop.db.loginThrottle.count()).toBeLessThanOrEqual(CAP + 1);
 
     // An hour past the flood's last failure the age bound still prunes: the next window starts
     // from what is left, and a new address gets a row of its own again.
@@ -275,42 +277,46 @@ describe("what anonymous login attempts store is bounded", () => {
     expect(counted?.failures).toBe(before + own("address") + own("account"));
   });
 
-  it("past the cap, accounts without a row of their own are counted and locked together; accounts with one keep their own count", async () => {
+  it("past the cap, an existing account gets a row of its own and is locked on its own failures; an email with no account is not counted", async () => {
     await shop.db.loginThrottle.deleteMany();
     const now = new Date("2027-01-01T16:00:00Z");
+    const exists = async () => true;
     const login = (email: string, address: string, verify: () => Promise<string | null> = wrong) =>
-      throttledLogin("shopper", email, address, verify, now);
-    // The last hour's rows of keys, all but three: new addresses share their bucket already,
-    // and three places are left for new accounts.
+      throttledLogin("shopper", email, address, verify, now, async () => email.startsWith("real"));
+    // The last hour's rows of keys, the whole cap.
     await shop.db.loginThrottle.createMany({
-      data: Array.from({ length: CAP - 3 }, (_, n) => ({
+      data: Array.from({ length: CAP }, (_, n) => ({
         key: String(n).padStart(64, "0"),
         failures: 1,
         lastFailureAt: now,
       })),
     });
-    await login("known@example.com", "192.0.2.99");
-    await login("filler1@example.com", "192.0.2.99");
-    await login("filler2@example.com", "192.0.2.99");
-    const counted = await shop.db.loginThrottle.findUnique({ where: { key: windowKey(now) } });
-    expect(counted?.failures).toBe(CAP);
-    // The next new accounts share the bucket: its fifth failure locks them all.
-    const shared = [];
+    // Guesses at an existing account from new addresses: counted on its own row, the fifth
+    // locks it, and then its right password is not checked.
+    const guesses = [];
     for (let i = 0; i <= ACCOUNT_POLICY.free; i++) {
-      shared.push(await login(`late${i}@example.com`, "192.0.2.99"));
+      guesses.push(await login("real-target@example.com", `198.51.100.${i}`));
     }
-    expect(shared.slice(0, ACCOUNT_POLICY.free).every((r) => !r.ok && !r.locked)).toBe(true);
-    expect(shared.at(-1)).toMatchObject({ ok: false, locked: true });
+    expect(guesses.slice(0, ACCOUNT_POLICY.free).every((r) => !r.ok && !r.locked)).toBe(true);
+    expect(guesses.at(-1)).toMatchObject({ ok: false, locked: true });
     let checked = false;
-    const rowless = await login("never-failed@example.com", "192.0.2.99", async () => {
+    const target = await login("real-target@example.com", "198.51.100.200", async () => {
       checked = true;
       return "customer";
     });
-    expect(rowless).toMatchObject({ ok: false, locked: true });
+    expect(target).toMatchObject({ ok: false, locked: true });
     expect(checked).toBe(false);
-    // An account that failed before the table filled keeps its own count: not locked.
-    expect((await login("known@example.com", "192.0.2.99", right)).ok).toBe(true);
-    expect(await shop.db.loginThrottle.count()).toBeLessThanOrEqual(CAP + 4 + 1);
+    // Another existing account is not locked by those failures, nor by 50 failures of emails
+    // with no account: neither is counted anywhere.
+    for (let i = 0; i < 50; i++) await login(`ghost${i}@example.com`, `198.51.100.${i}`);
+    const account = loginKeys("shopper", "real-target@example.com", "x").account;
+    const keys = await shop.db.loginThrottle.findMany({ select: { key: true } });
+    expect(keys.length).toBe(CAP + 1 + 1);
+    expect(keys.some((row) => row.key === account)).toBe(true);
+    expect((await login("real-other@example.com", "198.51.100.7", right)).ok).toBe(true);
+    expect(
+      (await throttledLogin("shopper", "x@example.com", "198.51.100.9", right, now, exists)).ok,
+    ).toBe(true);
   });
 
   it("after a lock ends, one attempt of a burst is let through, then the address is locked longer", async () => {
@@ -357,6 +363,77 @@ describe("what anonymous login attempts store is bounded", () => {
     );
     const fresh = loginKeys("shopper", "new@example.com", "203.0.113.7");
     expect(keys.sort()).toEqual([fresh.account, fresh.address, windowKey(later)].sort());
+  });
+});
+
+describe("a lockout flood cannot be turned against customers", () => {
+  it("2,500 failed logins from one client, each a new email and a self-written X-Forwarded-For, fill the table; then real customers from new addresses sign in, one typo locks nobody else", async () => {
+    await shop.db.loginThrottle.deleteMany();
+    const now = new Date("2027-02-01T10:00:00Z");
+    const customers = new Set(Array.from({ length: 20 }, (_, i) => `customer${i}@example.com`));
+    const exists = (email: string) => async () => customers.has(email);
+    const login = (
+      email: string,
+      forwardedFor: string,
+      verify: () => Promise<string | null> = wrong,
+    ) =>
+      throttledLogin(
+        "shopper",
+        email,
+        clientAddressFrom(forwardedFor, 0),
+        verify,
+        now,
+        exists(email),
+      );
+    // With TRUSTED_PROXY_HOPS=0 the client writes X-Forwarded-For itself: a new address each time.
+    for (let batch = 0; batch < 25; batch++) {
+      await Promise.all(
+        Array.from({ length: 100 }, (_, i) => {
+          const n = batch * 100 + i;
+          return login(`spray${n}@example.com`, `198.18.${n >> 8}.${n & 255}`);
+        }),
+      );
+    }
+    // Real customers from addresses the table has no room for: the right password signs in.
+    for (let i = 0; i < 10; i++) {
+      const answer = await login(`customer${i}@example.com`, `203.0.113.${i}`, right);
+      expect(answer).toMatchObject({ ok: true });
+    }
+    // One typo from a new address, then a correct password from another new address, and from
+    // IPv6 addresses behind a proxy: nobody is locked by another's failure.
+    expect(await login("customer10@example.com", "203.0.113.50")).toMatchObject({
+      ok: false,
+      locked: false,
+    });
+    expect(await login("customer11@example.com", "203.0.113.51", right)).toMatchObject({
+      ok: true,
+    });
+    expect(await login("customer10@example.com", "2001:db8:1::1", right)).toMatchObject({
+      ok: true,
+    });
+    // Bounded: the cap, the window's count, and the one account that failed (its own row).
+    expect(await shop.db.loginThrottle.count()).toBeLessThanOrEqual(CAP + 1 + 1);
+  }, 30_000);
+
+  it("IPv6 addresses are counted by their /64: twenty interface ids of one network are one address", async () => {
+    await shop.db.loginThrottle.deleteMany();
+    const now = new Date("2027-02-01T12:00:00Z");
+    const results = [];
+    for (let i = 0; i <= ADDRESS_POLICY.free; i++) {
+      const address = `2001:db8:aa:bb:${(i + 1).toString(16)}::${i + 7}`;
+      results.push(await throttledLogin("shopper", `v6-${i}@example.com`, address, wrong, now));
+    }
+    expect(results.at(-1)).toMatchObject({ ok: false, locked: true });
+    const same = await throttledLogin(
+      "shopper",
+      "a@example.com",
+      "2001:db8:aa:bb::ffff",
+      right,
+      now,
+    );
+    expect(same).toMatchObject({ ok: false, locked: true });
+    const next = await throttledLogin("shopper", "a@example.com", "2001:db8:aa:bc::1", right, now);
+    expect(next).toMatchObject({ ok: true });
   });
 });
 

@@ -1,17 +1,22 @@
 import { createHash } from "node:crypto";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
+import { addressGroup } from "./client-address";
 
 // Login throttling, in the database so every instance counts the same failures (several
 // instances are normal). Two keys per attempt: the account (an attacker guessing one password
 // from many addresses) and the client address (one address trying many accounts). Past a free
 // allowance each further failure locks the key for twice as long as the one before, up to a cap.
 // While a key is locked the password is not even checked, so a right guess is no use.
-// The table is bounded by count as well as by age (LOGIN_THROTTLE_MAX_ROWS): past the cap a key
-// without a row of its own is counted in its kind's shared overflow bucket, so a flood of new
-// emails and addresses cannot grow the table (docs/decisions/login-throttle-storage.md).
+// The table is bounded by count as well as by age (LOGIN_THROTTLE_MAX_ROWS): past the cap a new
+// address, or an email with no account, gets no row and is counted nowhere, so a flood of new
+// emails and addresses cannot grow the table; an existing account always gets its own row (the
+// accounts bound those), so failures of others never lock anyone's correct password
+// (docs/decisions/login-throttle-storage.md).
 
-export type LoginAudience = "shopper" | "admin";
+/** Who is counted: shoppers' and admins' sign-ins, and promotion codes tried in a cart (the
+ *  "account" is then the session, lib/shop/promotion-attempts.ts). */
+export type LoginAudience = "shopper" | "admin" | "promotion";
 
 export interface ThrottlePolicy {
   /** failures allowed before the first lock */
@@ -41,10 +46,6 @@ export function lockSeconds(failures: number, policy: ThrottlePolicy): number {
 export interface LoginKeys {
   account: string;
   address: string;
-  /** Where this audience's accounts without a row of their own are counted past the cap. */
-  accountOverflow: string;
-  /** Where this audience's addresses without a row of their own are counted past the cap. */
-  addressOverflow: string;
 }
 
 /** A key is a SHA-256 in hex (64 characters) whatever was typed: a row's size never depends on
@@ -56,17 +57,15 @@ function throttleKey(text: string): string {
 export function loginKeys(audience: LoginAudience, email: string, address: string): LoginKeys {
   return {
     account: throttleKey(`${audience}:account:${email.trim().toLowerCase()}`),
-    address: throttleKey(`${audience}:address:${address}`),
-    // No email or address hashes to these: theirs start "<audience>:account:" and ":address:".
-    accountOverflow: throttleKey(`${audience}:overflow:account`),
-    addressOverflow: throttleKey(`${audience}:overflow:address`),
+    // IPv6 by its /64 (addressGroup): one subscriber's network is one address here.
+    address: throttleKey(`${audience}:address:${addressGroup(address)}`),
   };
 }
 
 /**
  * How full the table may be when a new key asks for a row of its own. A new address gets one
  * while fewer than half the cap are taken: the other half stays for accounts, so a flood of new
- * addresses ends in the address bucket while the accounts it reaches still get their own count.
+ * addresses ends uncounted while the accounts it reaches still get their own count.
  */
 export function rowsUntil(maxRows: number): { address: number; account: number } {
   return { address: Math.floor(maxRows / 2), account: maxRows };
@@ -104,32 +103,45 @@ export async function pruneLoginThrottle(now = new Date()): Promise<number> {
   return count;
 }
 
+interface LoginLookUp {
+  /** Seconds until a login may be tried, or null: now. */
+  lockedFor: number | null;
+  /** The address has no row and the window's count has no room for a new one. */
+  addressUnclaimable: boolean;
+}
+
 /**
- * Null when a login may be tried now, else the seconds until it may. One read. A key without a
- * row of its own is under its overflow bucket's lock when the table has no room for it (or its
- * window has not started, so none is known): its failure would be counted there.
+ * One read, of the account's and the address's own rows and the window's count: only a key's
+ * own failures lock it (a key without a row has none). A refused attempt costs this read only,
+ * and so does learning that a new address will not be counted (the table is full for addresses).
  */
+async function lookUp(keys: LoginKeys, now: Date, maxRows: number): Promise<LoginLookUp> {
+  const window = windowKey(now);
+  // Raw SQL costs Prisma about half the time of findMany (measured on SQLite, 2,000 reads 100 at
+  // a time).
+  const rows = await getDb().$queryRaw<
+    { key: string; failures: number; lockedUntil: Date | null }[]
+  >`SELECT "key", "failures", "lockedUntil" FROM "LoginThrottle"
+    WHERE "key" IN (${keys.account}, ${keys.address}, ${window})`;
+  const own = rows.filter((r) => r.key !== window);
+  const end = Math.max(0, ...own.map((r) => r.lockedUntil?.getTime() ?? 0));
+  const taken = rows.find((r) => r.key === window)?.failures;
+  return {
+    lockedFor: end > now.getTime() ? Math.ceil((end - now.getTime()) / 1000) : null,
+    addressUnclaimable:
+      !own.some((r) => r.key === keys.address) &&
+      taken !== undefined &&
+      taken >= rowsUntil(maxRows).address,
+  };
+}
+
+/** Null when a login may be tried now, else the seconds until it may. */
 export async function loginLockedFor(
   keys: LoginKeys,
   now = new Date(),
   maxRows = getConfig().LOGIN_THROTTLE_MAX_ROWS,
 ): Promise<number | null> {
-  const window = windowKey(now);
-  // Every attempt pays for this read, a refused one for nothing else: raw SQL costs Prisma about
-  // half the time of findMany (measured on SQLite, 2,000 reads 100 at a time).
-  const rows = await getDb().$queryRaw<
-    { key: string; failures: number; lockedUntil: Date | null }[]
-  >`SELECT "key", "failures", "lockedUntil" FROM "LoginThrottle"
-    WHERE "key" IN (${keys.account}, ${keys.address}, ${keys.accountOverflow}, ${keys.addressOverflow}, ${window})`;
-  const row = (key: string) => rows.find((r) => r.key === key);
-  const taken = row(window)?.failures ?? Number.POSITIVE_INFINITY;
-  const until = rowsUntil(maxRows);
-  const counted = [
-    row(keys.account) ?? (taken >= until.account ? row(keys.accountOverflow) : undefined),
-    row(keys.address) ?? (taken >= until.address ? row(keys.addressOverflow) : undefined),
-  ];
-  const end = Math.max(0, ...counted.map((r) => r?.lockedUntil?.getTime() ?? 0));
-  return end > now.getTime() ? Math.ceil((end - now.getTime()) / 1000) : null;
+  return (await lookUp(keys, now, maxRows)).lockedFor;
 }
 
 const isUniqueViolation = (error: unknown) =>
@@ -141,7 +153,7 @@ const isUniqueViolation = (error: unknown) =>
 const hasRow = async (key: string) =>
   (await getDb().loginThrottle.findUnique({ where: { key }, select: { key: true } })) !== null;
 
-/** A row that must exist whatever the count (a bucket, a window's count), at `failures`. */
+/** A row that must exist whatever the count (an account's past the cap, a window's count). */
 async function ensureRow(key: string, failures: number, lastFailureAt: Date): Promise<void> {
   if (await hasRow(key)) return;
   await getDb()
@@ -185,7 +197,7 @@ async function takePlace(until: number, now: Date): Promise<string | null> {
  * when the window's count has no room for it (`until`, rowsUntil). The place is taken before the
  * insert, so the table never holds more keys than the count says; an insert that finds the key
  * created meanwhile gives its place back. Within a few places of the limit, a burst of attempts
- * for one new key can thus briefly fill it: one of them may then be counted in the bucket.
+ * for one new key can thus briefly fill it: one of them may then go uncounted.
  */
 async function admitRow(key: string, until: number, now: Date) {
   const db = getDb();
@@ -208,16 +220,17 @@ async function admitRow(key: string, until: number, now: Date) {
 
 const isMissingRow = (error: unknown) => (error as { code?: unknown } | null)?.code === "P2025";
 
-/** Counts a failed login against the account (or, past the cap, its bucket); returns the lock
- *  it caused in seconds (0: none). The address was counted when the attempt claimed it. */
+/** Counts a failed login against the account; returns the lock it caused in seconds (0: none).
+ *  The address was counted when the attempt claimed it. */
 export async function recordLoginFailure(
   keys: LoginKeys,
+  accountExists: () => Promise<boolean>,
   now = new Date(),
   maxRows = getConfig().LOGIN_THROTTLE_MAX_ROWS,
 ): Promise<number> {
   await pruneLoginThrottle(now);
   const until = rowsUntil(maxRows).account;
-  return countFailure(keys.account, keys.accountOverflow, until, ACCOUNT_POLICY, now);
+  return countFailure(keys.account, accountExists, until, ACCOUNT_POLICY, now);
 }
 
 /** A successful login clears the account's failures (not the address's: others may share it). */
@@ -236,7 +249,7 @@ async function forgetStale(key: string, policy: ThrottlePolicy, now: Date): Prom
 
 async function countFailure(
   key: string,
-  overflow: string,
+  accountExists: () => Promise<boolean>,
   until: number,
   policy: ThrottlePolicy,
   now: Date,
@@ -263,8 +276,17 @@ async function countFailure(
   const admitted = await admitRow(key, until, now);
   if (admitted === "created") return lockFor(key, 1, policy, now);
   if (admitted === "exists") return increment(key);
-  await ensureRow(overflow, 0, now);
-  return increment(overflow);
+  // The table is full. An email with no account has no password to guess: not counted. An
+  // existing account gets its own row past the cap (the accounts bound those rows), so its lock
+  // is its own failures' and never another's: the window's count takes it too, to stay at least
+  // the table's.
+  if (!(await accountExists())) return 0;
+  await getDb().loginThrottle.updateMany({
+    where: { key: windowKey(now) },
+    data: { failures: { increment: 1 } },
+  });
+  await ensureRow(key, 0, now);
+  return increment(key);
 }
 
 async function lockFor(key: string, failures: number, policy: ThrottlePolicy, now: Date) {
@@ -285,8 +307,8 @@ async function lockFor(key: string, failures: number, policy: ThrottlePolicy, no
  * one per ended lock (the first claim after the lock sets `lastFailureAt` past `lockedUntil`,
  * which closes the door until its own outcome is written). A refused claim stores nothing
  * and checks no password. This is what bounds the rows one address can make the shop store.
- * An address that gets no row of its own (the cap) claims from the overflow bucket instead.
- * Returns the key claimed, or null when refused.
+ * Returns the key claimed; "unclaimed" when the table has no room for a new address (nothing is
+ * counted for it: addresses never share a lock); null when refused.
  */
 async function claimAddress(keys: LoginKeys, maxRows: number, now: Date) {
   if (await claimFrom(keys.address, now)) return keys.address;
@@ -298,9 +320,7 @@ async function claimAddress(keys: LoginKeys, maxRows: number, now: Date) {
   if (admitted === "exists") {
     return (await claimFrom(keys.address, now, false)) ? keys.address : null;
   }
-  if (await claimFrom(keys.addressOverflow, now)) return keys.addressOverflow;
-  await ensureRow(keys.addressOverflow, 0, now);
-  return (await claimFrom(keys.addressOverflow, now, false)) ? keys.addressOverflow : null;
+  return "unclaimed";
 }
 
 async function claimFrom(key: string, now: Date, firstTry = true): Promise<boolean> {
@@ -349,14 +369,22 @@ export function waitText(seconds: number): string {
   return `${minutes} minutes`;
 }
 
-export function lockedMessage(seconds: number): string {
+export function lockedMessage(seconds: number, audience: LoginAudience = "shopper"): string {
+  if (audience === "promotion") {
+    return `Too many promotion codes tried. Try another code in ${waitText(seconds)}.`;
+  }
   return `Too many failed sign-in attempts. For your security, signing in is paused: try again in ${waitText(seconds)}.`;
 }
 
 /**
- * One login attempt under the throttle: refused while either key is locked (the password is not
- * checked then), counted when `verify` finds no match, cleared for the account when it does.
- * `maxRows` is LOGIN_THROTTLE_MAX_ROWS (lib/config.ts).
+ * One login attempt under the throttle: refused while the account's or the address's own key is
+ * locked (the password is not checked then), counted when `verify` finds no match, cleared for
+ * the account when it does. Failures of others never refuse a correct password: past the cap
+ * (LOGIN_THROTTLE_MAX_ROWS, lib/config.ts) a new address is not counted, and its attempts are
+ * checked only for an existing account (`accountExists`, one indexed read): an email with no
+ * account is answered as a wrong password without the password's hash being computed, so a
+ * flood of invented emails from invented addresses costs no scrypt, while each account is still
+ * locked by its own failures (docs/decisions/login-throttle-storage.md).
  */
 export async function throttledLogin<T>(
   audience: LoginAudience,
@@ -364,28 +392,35 @@ export async function throttledLogin<T>(
   address: string,
   verify: () => Promise<T | null>,
   now = new Date(),
+  accountExists: () => Promise<boolean> = async () => false,
 ): Promise<{ ok: true; value: T } | { ok: false; locked: boolean; message?: string }> {
   const maxRows = getConfig().LOGIN_THROTTLE_MAX_ROWS;
   const keys = loginKeys(audience, email, address);
-  const locked = await loginLockedFor(keys, now, maxRows);
-  if (locked !== null) return { ok: false, locked: true, message: lockedMessage(locked) };
-  const claimed = await claimAddress(keys, maxRows, now);
+  const first = await lookUp(keys, now, maxRows);
+  if (first.lockedFor !== null) {
+    return { ok: false, locked: true, message: lockedMessage(first.lockedFor, audience) };
+  }
+  const claimed = first.addressUnclaimable ? "unclaimed" : await claimAddress(keys, maxRows, now);
   if (claimed === null) {
     const wait = (await loginLockedFor(keys, now, maxRows)) ?? ADDRESS_POLICY.firstLockSeconds;
-    return { ok: false, locked: true, message: lockedMessage(wait) };
+    return { ok: false, locked: true, message: lockedMessage(wait, audience) };
   }
+  if (claimed === "unclaimed" && !(await accountExists())) return { ok: false, locked: false };
   const value = await verify();
   if (value === null) {
     const [account, addressLock] = [
-      await recordLoginFailure(keys, now, maxRows),
-      await settleAddress(claimed, now),
+      await recordLoginFailure(keys, accountExists, now, maxRows),
+      claimed === "unclaimed" ? 0 : await settleAddress(claimed, now),
     ];
     const lock = Math.max(account, addressLock);
     return lock > 0
-      ? { ok: false, locked: true, message: lockedMessage(lock) }
+      ? { ok: false, locked: true, message: lockedMessage(lock, audience) }
       : { ok: false, locked: false };
   }
-  await releaseAddress(claimed);
+  // A right password proves the account's owner; a valid promotion code proves nothing (it may be
+  // one the guesser knows, applied between guesses): its failures stand.
+  if (audience === "promotion") return { ok: true, value };
+  if (claimed !== "unclaimed") await releaseAddress(claimed);
   await recordLoginSuccess(keys);
   return { ok: true, value };
 }

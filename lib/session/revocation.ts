@@ -63,3 +63,32 @@ export async function endSession(
   if (data.customerId || data.admin) await rotateToken(data, reason, now);
   replaceIdentity(data);
 }
+
+/** Who a sign-in makes the session belong to. */
+export type SignedIn = { customerId: string } | { admin: true };
+
+/**
+ * A sign-in. A guest's session (or one already this person's) keeps its service identity, so the
+ * cart and the trade-in valued before sign-in stay the shopper's (docs/decisions/session-identity.md);
+ * a session signed in as anyone else (another customer, or the back office for a shopper and the
+ * other way round) is ended and a new identity starts: nothing of theirs (cart, kept checkout,
+ * trade-in, all keyed by the session id; contract, Session hash) reaches who signs in now. Either
+ * way the token is replaced and the old one revoked, so a copy of the cookie from before is
+ * anonymous after it. Returns whether the identity was replaced.
+ */
+export async function signInSession(
+  data: ShopSessionData,
+  who: SignedIn,
+  reason: Extract<RevocationReason, "login" | "admin_login">,
+  now = new Date(),
+): Promise<boolean> {
+  const someoneElse =
+    "customerId" in who
+      ? data.admin === true || (data.customerId !== undefined && data.customerId !== who.customerId)
+      : data.customerId !== undefined;
+  await rotateToken(data, reason, now);
+  if (someoneElse) replaceIdentity(data);
+  if ("customerId" in who) data.customerId = who.customerId;
+  else data.admin = true;
+  return someoneElse;
+}

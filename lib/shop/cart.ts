@@ -1,5 +1,6 @@
 import "server-only";
 import { cache } from "react";
+import { getConfig } from "@/lib/config";
 import { getDb, type Tx } from "@/lib/db/client";
 import { shopNow } from "@/lib/service-adapter/shop-clock";
 import { buildCartView, type CartRow, type CartView } from "./cart-view";
@@ -185,7 +186,54 @@ async function getOrCreateCart(db: Tx, sessionId: string, currency: Currency, cu
     data: { sessionId, currency, customerId: customerId ?? null },
     select: { id: true, currency: true },
   });
+  if (!customerId) await dropAnonymousCartsPastCap(db, created.id);
   return { ...created, items: [] };
+}
+
+/**
+ * Anonymous requests make carts (every cookieless request is a new session, proxy.ts): the open
+ * carts nobody signed in to are kept to ANONYMOUS_CARTS_MAX, in the transaction that adds one.
+ * Past it the least recently changed go (down to nine tenths of it), with their lines, codes and
+ * the trade-in their session saw, except a cart whose Service Pay payment started (its checkout details are kept: the
+ * service may be collecting for it). A signed-in shopper's cart is never dropped.
+ */
+async function dropAnonymousCartsPastCap(db: Tx, keep: string): Promise<void> {
+  const cap = getConfig().ANONYMOUS_CARTS_MAX;
+  const anonymous = { customerId: null, checkedOutAt: null };
+  const count = await db.cart.count({ where: anonymous });
+  if (count <= cap) return;
+  // Down to nine tenths of the cap at once: a flood pays for a drop once per cap/10 new carts.
+  const drop = count - Math.floor(cap * 0.9);
+  const oldest = await db.$queryRaw<{ id: string; sessionId: string }[]>`
+    SELECT c."id", c."sessionId" FROM "Cart" c
+    WHERE c."customerId" IS NULL AND c."checkedOutAt" IS NULL AND c."id" <> ${keep}
+      AND NOT EXISTS (SELECT 1 FROM "ServiceCheckout" s WHERE s."cartId" = c."id")
+    ORDER BY c."updatedAt" ASC LIMIT ${drop}`;
+  if (oldest.length === 0) return;
+  await db.sessionTradeIn.deleteMany({
+    where: { sessionId: { in: oldest.map((cart) => cart.sessionId) } },
+  });
+  await db.cart.deleteMany({ where: { id: { in: oldest.map((cart) => cart.id) } } });
+}
+
+/**
+ * The trade-ins sessions saw (`SessionTradeIn`, one row per session, written by
+ * /api/service/trade-in-seen) kept to ANONYMOUS_CARTS_MAX: past it the oldest seen go, down to
+ * nine tenths of it, so a flood of cookieless requests (each a new session) cannot grow the table.
+ */
+export async function dropSeenTradeInsPastCap(): Promise<void> {
+  const cap = getConfig().ANONYMOUS_CARTS_MAX;
+  const db = getDb();
+  const count = await db.sessionTradeIn.count();
+  if (count <= cap) return;
+  const oldest = await db.sessionTradeIn.findMany({
+    orderBy: { seenAt: "asc" },
+    take: count - Math.floor(cap * 0.9),
+    select: { sessionId: true },
+  });
+  await db.sessionTradeIn.deleteMany({
+    where: { sessionId: { in: oldest.map((row) => row.sessionId) } },
+  });
 }
 
 export type CartChange = { ok: true } | { ok: false; error: string };

@@ -12,6 +12,16 @@ export async function authenticateCustomer(email: string, password: string) {
   return ok && customer ? customer : null;
 }
 
+/** Whether an account has this email (the login throttle counts failures of existing accounts
+ *  past its cap, lib/auth/login-throttle.ts). */
+export async function customerExists(email: string): Promise<boolean> {
+  const row = await getDb().customer.findUnique({
+    where: { email: email.trim().toLowerCase() },
+    select: { id: true },
+  });
+  return row !== null;
+}
+
 /** A customer as the shop's pages show them: name, email and saved address. */
 export interface CustomerView {
   id: string;

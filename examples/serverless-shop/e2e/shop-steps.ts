@@ -52,12 +52,15 @@ export async function cardConfirmations(sessionId: string) {
   );
 }
 
-const guests = createGuestIdentity({ secret: process.env.GUEST_IDENTITY_SECRET ?? "" });
+const guests = createGuestIdentity({
+  secret: process.env.GUEST_IDENTITY_SECRET ?? "",
+  secure: process.env.SHOP_INSECURE_COOKIES !== "1",
+});
 
 /** The guest identity in this browser, opened with the test's own copy of the secret. */
 export async function identity(page: Page) {
-  const cookie = (await page.context().cookies()).find((c) => c.name === "service_guest");
-  return cookie ? guests.read(`service_guest=${cookie.value}`) : null;
+  const cookie = (await page.context().cookies()).find((c) => c.name === guests.cookieName);
+  return cookie ? guests.read(`${cookie.name}=${cookie.value}`) : null;
 }
 
 /** A scheduler's call of a job route (POST with the bearer); its result. */
@@ -83,13 +86,16 @@ export const SERVERLESS_SHOP: GoLiveShop = {
     const guest = await identity(page);
     expect(guest).toMatchObject({ sessionId: expect.any(String), salt: expect.any(String) });
     await signIn(page, customer);
-    // Sign-in keeps the guest identity (and so what the service keyed by its hash).
-    expect(await identity(page)).toEqual(guest);
+    // Sign-in rotates the guest identity: a copy of the guest cookie opens nothing after it.
+    const signedIn = await identity(page);
+    expect(signedIn?.sessionId).toMatch(/^[0-9a-f]{64}$/);
+    expect(signedIn?.sessionId).not.toBe(guest?.sessionId);
+    expect(signedIn?.salt).not.toBe(guest?.salt);
     // The raw identity must appear nowhere in the service's traffic (readiness: privacy.raw-session).
     await emulator.call("POST", "/readiness/declare", {
       merchant_id: "m_demo",
-      session_id: guest?.sessionId,
-      salt: guest?.salt,
+      session_id: signedIn?.sessionId,
+      salt: signedIn?.salt,
     });
   },
   async addToCart(page) {

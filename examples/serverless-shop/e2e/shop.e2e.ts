@@ -77,17 +77,46 @@ test("a second shopper at the same browser never sees the first one's trade-in, 
   await expect(page.getByText("Ihr Warenkorb ist leer.")).toBeVisible();
   expect(await kept(b?.sessionId)).toEqual([]);
 
-  // B signs up: their own account keeps B's guest identity, still with nothing of A's.
+  // B signs up: a new identity for B's account (rotated at sign-in), still with nothing of A's.
   await page.goto("/anmelden");
   await page.getByLabel("Name").fill("Bea Beispiel");
   await page.getByLabel("E-Mail-Adresse").fill(`bea-${Date.now()}@example.com`);
   await page.getByLabel("Neues Passwort").fill("ein langes Passwort 42");
   await page.getByRole("button", { name: "Konto anlegen" }).click();
   await expect(page.getByTestId("angemeldet")).toHaveText("Bea Beispiel");
-  expect(await identity(page)).toEqual(b);
+  const signedUp = await identity(page);
+  expect(signedUp?.sessionId).not.toBe(b?.sessionId);
+  expect(signedUp?.sessionId).not.toBe(a?.sessionId);
   await context.sdk.ready();
   expect(await context.sdk.hasActiveTradeIn()).toBe(false);
   await expect(page.getByTestId("warenkorb")).toBeEmpty();
+});
+
+test("a sign-in over another customer's session at the same browser starts a new one: nothing of A's reaches B", async ({
+  page,
+}) => {
+  // Shopper A signed in: a trade-in, a cart, a checkout started with the service.
+  const context = await signInCartAndTradeIn(page);
+  await toFilledCheckout(page, context);
+  await SHOP.chooseServicePay(page, context);
+  await SHOP.placeOrder(page, context);
+  await context.sdk.closePaymentModal();
+  const a = await identity(page);
+  // B signs up (and so in) at the same browser without A signing out.
+  await page.goto("/anmelden");
+  await page.getByLabel("Name").fill("Bea Beispiel");
+  await page.getByLabel("E-Mail-Adresse").fill(`bea-over-${Date.now()}@example.com`);
+  await page.getByLabel("Neues Passwort").fill("ein langes Passwort 42");
+  await page.getByRole("button", { name: "Konto anlegen" }).click();
+  await expect(page.getByTestId("angemeldet")).toHaveText("Bea Beispiel");
+  const b = await identity(page);
+  expect(b?.sessionId).not.toBe(a?.sessionId);
+  expect(b?.salt).not.toBe(a?.salt);
+  await context.sdk.ready();
+  expect(await context.sdk.hasActiveTradeIn()).toBe(false);
+  await expect(page.getByTestId("warenkorb")).toBeEmpty();
+  const purchase = await page.request.get("/api/service/purchase_data");
+  expect(await purchase.json()).toEqual({ purchase: null });
 });
 
 test("register-purchase is retried after a 429's Retry-After", async ({ page }) => {

@@ -64,6 +64,15 @@ export function addToCart(sessionId: string, productId: string, on = db()): Prom
   });
 }
 
+/** A guest signing in keeps their cart (the kit's guest identity rotates the session id at
+ *  sign-in): the open cart of `from` becomes the open cart of `to`. */
+export async function carryCart(from: string, to: string, on = db()): Promise<void> {
+  await on
+    .update(t.carts)
+    .set({ sessionId: to, openSessionId: to })
+    .where(eq(t.carts.openSessionId, from));
+}
+
 /** The session's newest order (the confirmation page). */
 export async function latestOrder(sessionId: string) {
   const [order] = await db()

@@ -3,11 +3,11 @@
 import { z } from "zod";
 import { clientAddress } from "@/lib/auth/client-address";
 import { throttledLogin } from "@/lib/auth/login-throttle";
-import { endSession, rotateToken } from "@/lib/session/revocation";
+import { endSession, signInSession } from "@/lib/session/revocation";
 import { requireSessionIdentity } from "@/lib/session/session";
 import { requireFormData } from "../action-arguments";
 import { attachCustomer } from "../cart";
-import { authenticateCustomer } from "../customers";
+import { authenticateCustomer, customerExists } from "../customers";
 import { safeReturnPath } from "../safe-redirect";
 import { wellFormedString } from "../well-formed";
 
@@ -25,9 +25,11 @@ const loginSchema = z.object({
 });
 
 /**
- * Logging in keeps the service identity (session id and salt: the trade-in valued before login
- * survives) and the cart, but replaces the cookie's token and revokes the old one, so a copy of
- * the cookie taken before login is anonymous afterwards (docs/decisions/session-identity.md).
+ * Logging in as a guest keeps the service identity (session id and salt: the trade-in valued
+ * before login survives) and the cart; logging in over a session signed in as someone else starts
+ * a new one (signInSession). Either way the cookie's token is replaced and the old one revoked, so
+ * a copy of the cookie taken before login is anonymous afterwards
+ * (docs/decisions/session-identity.md).
  * Attempts are throttled per account and per client address.
  *
  * Login answers where to go instead of redirecting: the service's SDK reads the shopper once
@@ -48,8 +50,13 @@ export async function loginAction(_previous: LoginState, form: FormData): Promis
     }
     return { fieldErrors, email };
   }
-  const attempt = await throttledLogin("shopper", parsed.data.email, await clientAddress(), () =>
-    authenticateCustomer(parsed.data.email, parsed.data.password),
+  const attempt = await throttledLogin(
+    "shopper",
+    parsed.data.email,
+    await clientAddress(),
+    () => authenticateCustomer(parsed.data.email, parsed.data.password),
+    new Date(),
+    () => customerExists(parsed.data.email),
   );
   if (!attempt.ok) {
     return {
@@ -60,8 +67,7 @@ export async function loginAction(_previous: LoginState, form: FormData): Promis
   const customer = attempt.value;
 
   const session = await requireSessionIdentity();
-  await rotateToken(session, "login");
-  session.customerId = customer.id;
+  await signInSession(session, { customerId: customer.id }, "login");
   await session.save();
   await attachCustomer(session.sessionId, customer.id);
   return { redirectTo: safeReturnPath(form.get("next"), "/account") };

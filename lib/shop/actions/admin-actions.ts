@@ -3,10 +3,10 @@
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { z } from "zod";
-import { isAdminLogin, requireAdmin } from "@/lib/auth/admin";
+import { isAdminEmail, isAdminLogin, requireAdmin } from "@/lib/auth/admin";
 import { clientAddress } from "@/lib/auth/client-address";
 import { throttledLogin } from "@/lib/auth/login-throttle";
-import { endSession, rotateToken } from "@/lib/session/revocation";
+import { endSession, signInSession } from "@/lib/session/revocation";
 import { requireSessionIdentity } from "@/lib/session/session";
 import { requireFormData } from "../action-arguments";
 import { changeOrderStatus } from "../orders";
@@ -25,13 +25,17 @@ export async function adminLoginAction(
   const email = String(form.get("email") ?? "").slice(0, 200);
   const password = String(form.get("password") ?? "").slice(0, 200);
   if (!email || !password) return { error: "Enter the admin email and password.", email };
-  const attempt = await throttledLogin("admin", email, await clientAddress(), async () =>
-    isAdminLogin(email, password) ? true : null,
+  const attempt = await throttledLogin(
+    "admin",
+    email,
+    await clientAddress(),
+    async () => (isAdminLogin(email, password) ? true : null),
+    new Date(),
+    async () => isAdminEmail(email),
   );
   if (!attempt.ok) return { error: attempt.message ?? "Wrong admin email or password.", email };
   const session = await requireSessionIdentity();
-  await rotateToken(session, "admin_login");
-  session.admin = true;
+  await signInSession(session, { admin: true }, "admin_login");
   await session.save();
   redirect("/admin");
 }

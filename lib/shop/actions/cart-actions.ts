@@ -5,13 +5,13 @@ import { revalidatePath } from "next/cache";
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { z } from "zod";
+import { clientAddress } from "@/lib/auth/client-address";
 import { servicePayDeps } from "@/lib/service-adapter/service";
 import { requireSessionIdentity } from "@/lib/session/session";
 import { sessionCurrency } from "@/lib/session/session-data";
 import { requireFormData } from "../action-arguments";
 import {
   addToCart,
-  applyPromotionCode,
   MAX_QUANTITY,
   removePromotionCode,
   setCartCurrency,
@@ -19,6 +19,7 @@ import {
 } from "../cart";
 import { addToCartInput, cartQuantityInput } from "../cart-input";
 import { CURRENCIES } from "../money";
+import { tryPromotionCode } from "../promotion-attempts";
 import { promotionCodeSchema } from "../promotions";
 import { safeReturnPath } from "../safe-redirect";
 
@@ -102,7 +103,7 @@ export async function applyPromotionCodeAction(
   if (await servicePaymentOpen(servicePayDeps(), session.sessionId)) {
     return { status: "error", message: PAYMENT_OPEN };
   }
-  const result = await applyPromotionCode(session.sessionId, parsed.data);
+  const result = await tryPromotionCode(session.sessionId, await clientAddress(), parsed.data);
   if (!result.ok) return { status: "error", message: result.error };
   revalidatePath("/", "layout");
   return { status: "applied", message: `${parsed.data} is applied to your cart.` };

@@ -4,6 +4,7 @@ import {
   NOT_LOOKED_UP,
   type ValuationClient,
 } from "./accepted-valuation.js";
+import { orderTotal } from "./cart.js";
 import {
   applyWaitingNotifications,
   createServicePayOrder,
@@ -37,7 +38,14 @@ export type PendingOrderResult =
       orderId: string | null;
       number: string | null;
     }
-  | { ok: false; error: "empty_cart" | "cart_changed" | "missing_details"; message: string };
+  | {
+      ok: false;
+      error: "empty_cart" | "cart_changed" | "missing_details" | "nothing_to_pay";
+      message: string;
+    };
+
+/** Thrown inside the transaction to roll back an order that would owe nothing. */
+class NothingToPay extends Error {}
 
 /** A kept checkout, or why there was nothing to keep. */
 export type SavedCheckout = { ok: true; cartId: string } | { ok: false; error: "empty_cart" };
@@ -49,7 +57,7 @@ export function serviceCheckoutResponse(saved: SavedCheckout): Response {
 }
 
 /** `POST /api/service/pending-order`'s answer: 400 without details to create from, 409 when the
- *  cart is empty or changed since payment started. */
+ *  cart is empty, changed since payment started, or would owe nothing. */
 export function pendingOrderResponse(result: PendingOrderResult): Response {
   if (!result.ok) {
     return errorJson(result.error === "missing_details" ? 400 : 409, result.error, result.message);
@@ -162,10 +170,22 @@ export async function createServicePendingOrder(
           }
         );
       }
+      // A Service Pay order owes what the service collects: the cart's total less the trade-in
+      // discount of the valuation kept at payment start (contract, Events › Webhook; rule 3). The
+      // service collects no €0.00 payment, so an order owing nothing (a trade-in worth the whole
+      // cart) is no Service Pay order: rolled back, the cart stays open.
+      if (orderTotal(order) <= 0) throw new NothingToPay();
       await applyWaitingNotifications(tx, deps.statuses, order);
       return { ok: true, mode, created: true, orderId: order.id, number: order.number, cartId };
     });
   } catch (error) {
+    if (error instanceof NothingToPay) {
+      return {
+        ok: false,
+        error: "nothing_to_pay",
+        message: "There is nothing to pay with Service Pay for this cart.",
+      };
+    }
     // Another instance created it at the same moment (one order per cart): return that one.
     if (!isConcurrentWrite(error)) throw error;
     const order = await deps.store.transaction(existing);

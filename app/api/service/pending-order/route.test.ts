@@ -61,6 +61,30 @@ describe("POST /api/service/pending-order", () => {
     expect(await res.json()).toMatchObject({ created: true, cart_id: cart.id });
   });
 
+  it("never a Service Pay order owing €0.00: a trade-in kept at payment start worth the whole cart leaves the cart open and no order", async () => {
+    const { cart, cookie } = await shopper();
+    // What POST /api/service/checkout keeps when the service shows an accepted valuation worth
+    // more than the cart (the service then refuses to collect €0.00).
+    const { POST: keep } = await import("../checkout/route");
+    await keep(jsonRequest("http://shop.test/api/service/checkout", CHECKOUT, cookie));
+    await shop.db.serviceCheckout.update({
+      where: { cartId: cart.id },
+      data: {
+        valuationState: "known",
+        valuationItemId: "tradein-1",
+        valuationValue: 1_000_000,
+        valuationCurrency: "EUR",
+      },
+    });
+    const res = await POST(jsonRequest(URL, { cart_id: cart.id }, cookie));
+    expect(res.status).toBe(409);
+    expect(await res.json()).toMatchObject({ error: "nothing_to_pay" });
+    expect(await shop.db.order.count({ where: { cartId: cart.id } })).toBe(0);
+    expect(await shop.db.cart.findUnique({ where: { id: cart.id } })).toMatchObject({
+      checkedOutAt: null,
+    });
+  });
+
   it("refuses invalid details with 400 and writes nothing", async () => {
     const { cart, cookie } = await shopper();
     const res = await POST(

@@ -3,6 +3,7 @@ import { errorJson, internalError, json } from "@service-integration/kit/server"
 import { z } from "zod";
 import { readSessionJson } from "@/lib/service-adapter/route-input";
 import { serviceAdapter } from "@/lib/service-adapter/service";
+import { dropSeenTradeInsPastCap } from "@/lib/shop/cart";
 
 // POST /api/service/trade-in-seen { tradein_id }: the page tells the shop which trade-in the SDK
 // showed as accepted (event service-valuation-updated, or the checkout's payment option details),
@@ -20,6 +21,10 @@ export async function POST(request: Request): Promise<Response> {
     });
     if (!input.ok) return input.response;
     await serviceAdapter().noteTradeInSeen(input.session.sessionId, input.data.tradein_id);
+    // Every cookieless request is a new session (proxy.ts): the rows are kept to a cap, the
+    // oldest seen dropped past it (docs/security.md, Bounded storage). Only an explanation is
+    // lost with one; the purchase decision stays the service's.
+    await dropSeenTradeInsPastCap();
     return json({ ok: true });
   } catch (error) {
     return internalError("trade-in-seen", error);

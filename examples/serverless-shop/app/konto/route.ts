@@ -1,14 +1,16 @@
 import { auth } from "@sls/lib/auth";
 import { guests } from "@sls/lib/guest";
-import { shopBaseUrl } from "@sls/lib/shop";
+import { carryCart, shopBaseUrl } from "@sls/lib/shop";
 import { z } from "zod";
 
 // Sign-up, sign-in and sign-out, posted by plain forms, around Better Auth's server API: Better
-// Auth checks the password and keeps its session (its cookie passed on), and this handler keeps
-// the guest identity at sign-in and replaces it at sign-out (the kit's createGuestIdentity;
-// contract, Authentication 6-7: the trade-in valued as a guest stays the shopper's; the next
-// person at this browser is another session). The answer is a redirect, so the next page is a
-// full page load and the service's SDK reads the new shopper (it reads shopper data once per load).
+// Auth checks the password and keeps its session (its cookie passed on), and this handler rotates
+// the guest identity at sign-in and at sign-out (the kit's createGuestIdentity; contract,
+// Authentication 6-7): a copy of the guest cookie from before opens nothing of the signed-in
+// shopper's; a guest's cart moves to the new session; a sign-in over another customer's session
+// carries nothing of theirs; the next person at this browser is another session. The answer is a
+// redirect, so the next page is a full page load and the service's SDK reads the new shopper (it
+// reads shopper data once per load).
 const credentials = z.object({
   email: z.email().max(200),
   password: z.string().min(1).max(200),
@@ -50,7 +52,13 @@ export async function POST(request: Request): Promise<Response> {
           asResponse: true,
         });
   if (!answer.ok) return redirectTo("/anmelden?fehler=1", []);
-  // Signed in: the same guest identity, sealed anew (the trade-in valued before stays).
-  const guest = guests().read(request) ?? guests().replace().session;
-  return redirectTo("/", [...answer.headers.getSetCookie(), guests().keep(guest).header]);
+  const signedIn = signedInAnswer.safeParse(await answer.clone().json());
+  if (!signedIn.success) return redirectTo("/anmelden?fehler=1", []);
+  // Signed in: a new guest identity issued to this customer; the guest's own cart comes along.
+  const { session, cookie, carried } = guests().signIn(request, signedIn.data.user.id);
+  if (carried) await carryCart(carried.sessionId, session.sessionId);
+  return redirectTo("/", [...answer.headers.getSetCookie(), cookie.header]);
 }
+
+/** What Better Auth answers a sign-in or sign-up with: the user it signed in. */
+const signedInAnswer = z.object({ user: z.object({ id: z.string().min(1).max(200) }) });

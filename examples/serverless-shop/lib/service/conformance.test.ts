@@ -54,8 +54,8 @@ async function serverlessHost(adminUrl: string): Promise<ConformanceHost> {
     recordTradeInSeen: (sessionId, tradeInId) => adapter.noteTradeInSeen(sessionId, tradeInId),
     async issueSession(customerId) {
       // The guest cookie as proxy.ts makes it; signed in, Better Auth's own cookies beside it.
-      const { session } = guests().replace();
-      const cookies = [`service_guest=${guests().keep(session).value}`];
+      const { session, cookie } = guests().replace();
+      const cookies = [`${cookie.name}=${cookie.value}`];
       const email = customerId ? emails.get(customerId) : undefined;
       if (email) {
         const answer = await auth.api.signInEmail({

@@ -1,0 +1,117 @@
+import { describe, expect, it } from "vitest";
+import { addToCart } from "@/lib/shop/cart";
+import {
+  CHECKOUT,
+  jsonRequest,
+  newSession,
+  sessionCookie,
+  setUpTestShop,
+} from "@/test-support/test-shop";
+import { POST as checkout } from "./checkout/route";
+import { POST as pendingOrder } from "./pending-order/route";
+import { POST as tradeInSeen } from "./trade-in-seen/route";
+
+// Nothing an anonymous request does stores more than a bounded amount (docs/security.md, Bounded
+// storage). A cookieless request reaches every route with a brand-new session (proxy.ts gives it
+// one), so each request below carries a new session of its own, as the proxy would have made it.
+// The cap of anonymous carts is small here so that the requests pass it ten times over.
+
+const CARTS = 100;
+const shop = setUpTestShop({ ANONYMOUS_CARTS_MAX: String(CARTS) });
+// Counts a test can keep within its budget on the team's loaded machine (under `taskset -c 0` at a
+// load average of 21 the two tests took 46 s and 39 s; their budgets are three times that): 2,000 new sessions per route, and 1,000
+// add-to-carts, ten times the cap.
+const REQUESTS = 2_000;
+const CART_REQUESTS = 1_000;
+
+/** Fresh sessions' cookies, one per request, sealed as the proxy seals them. */
+async function freshCookies() {
+  return Promise.all(Array.from({ length: REQUESTS }, () => sessionCookie(newSession())));
+}
+
+async function inBatches(work: (n: number) => Promise<unknown>, requests = REQUESTS) {
+  for (let batch = 0; batch < requests / 100; batch++) {
+    await Promise.all(Array.from({ length: 100 }, (_, i) => work(batch * 100 + i)));
+  }
+}
+
+describe("cookieless requests to each route an anonymous request can write", () => {
+  it("2,000 to trade-in-seen keep at most the cap of seen trade-ins; pending-order (and 100 to the service checkout) store nothing for a session without a cart", async () => {
+    const cookies = await freshCookies();
+    await inBatches(async (n) => {
+      const cookie = cookies[n] as string;
+      const seen = await tradeInSeen(
+        jsonRequest("http://shop.test/api/service/trade-in-seen", { tradein_id: `t${n}` }, cookie),
+      );
+      expect(seen.status).toBe(200);
+      const order = await pendingOrder(
+        jsonRequest("http://shop.test/api/service/pending-order", CHECKOUT, cookie),
+      );
+      expect(order.status).toBe(409);
+    });
+    // A seen trade-in is kept per session, up to the cap (the oldest seen dropped past it).
+    expect(await shop.db.sessionTradeIn.count()).toBeLessThanOrEqual(CARTS);
+    expect(await shop.db.order.count()).toBe(0);
+    expect(await shop.db.serviceCheckout.count()).toBe(0);
+    // The service checkout asks the service before it looks for a cart: 100 are enough to show
+    // it stores nothing without one.
+    for (const cookie of cookies.slice(0, 100)) {
+      const res = await checkout(
+        jsonRequest("http://shop.test/api/service/checkout", CHECKOUT, cookie),
+      );
+      expect(res.status).toBe(409);
+    }
+    expect(await shop.db.serviceCheckout.count()).toBe(0);
+  }, 150_000);
+
+  it("1,000 add-to-carts keep at most ANONYMOUS_CARTS_MAX open anonymous carts; a signed-in shopper's cart and a cart being paid stay", async () => {
+    const customer = await shop.db.customer.create({
+      data: { email: "kept@example.com", passwordHash: "x", given_name: "K", family_name: "K" },
+    });
+    const signedIn = newSession(customer.id);
+    await addToCart({
+      sessionId: signedIn.sessionId,
+      currency: "EUR",
+      customerId: customer.id,
+      productId: shop.products.phone.id,
+      quantity: 1,
+    });
+    // A guest's cart whose Service Pay payment started: its details are kept.
+    const paying = newSession();
+    await addToCart({
+      sessionId: paying.sessionId,
+      currency: "EUR",
+      productId: shop.products.phone.id,
+      quantity: 1,
+    });
+    const payingCookie = await sessionCookie(paying);
+    expect(
+      (await checkout(jsonRequest("http://shop.test/api/service/checkout", CHECKOUT, payingCookie)))
+        .status,
+    ).toBe(200);
+    // Each seen trade-in of a guest with a cart is kept, then goes with the cart.
+    await tradeInSeen(
+      jsonRequest(
+        "http://shop.test/api/service/trade-in-seen",
+        { tradein_id: "t-paying" },
+        payingCookie,
+      ),
+    );
+
+    await inBatches(async () => {
+      const result = await addToCart({
+        sessionId: newSession().sessionId,
+        currency: "EUR",
+        productId: shop.products.cable.id,
+        quantity: 1,
+      });
+      expect(result).toEqual({ ok: true });
+    }, CART_REQUESTS);
+    const anonymous = await shop.db.cart.count({ where: { customerId: null } });
+    expect(anonymous).toBeLessThanOrEqual(CARTS + 1);
+    expect(await shop.db.cartItem.count()).toBeLessThanOrEqual(CARTS + 2);
+    expect(await shop.db.cart.count({ where: { sessionId: signedIn.sessionId } })).toBe(1);
+    expect(await shop.db.cart.count({ where: { sessionId: paying.sessionId } })).toBe(1);
+    expect(await shop.db.sessionTradeIn.count()).toBeLessThanOrEqual(CARTS + 1);
+  }, 120_000);
+});

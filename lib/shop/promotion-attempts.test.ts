@@ -1,0 +1,65 @@
+import { describe, expect, it } from "vitest";
+import { ACCOUNT_POLICY, ADDRESS_POLICY } from "@/lib/auth/login-throttle";
+import { newSession, seedCart, setUpTestShop } from "@/test-support/test-shop";
+import { tryPromotionCode } from "./promotion-attempts";
+
+// Promotion codes cannot be guessed freely: refused codes are counted per session and per client
+// address in the login throttle's bounded table (lib/auth/login-throttle.ts).
+
+const shop = setUpTestShop();
+
+async function cartSession() {
+  const session = newSession();
+  await seedCart(shop.db, session.sessionId, [{ productId: shop.products.phone.id, quantity: 1 }]);
+  return session.sessionId;
+}
+
+describe("tryPromotionCode", () => {
+  it("500 unknown codes from one session: the fifth refusal locks it, and even a valid code waits", async () => {
+    await shop.db.promotionCode.upsert({
+      where: { code: "REAL10" },
+      create: { code: "REAL10", name: "10 %", kind: "percent", percent: 10 },
+      update: {},
+    });
+    await shop.db.loginThrottle.deleteMany();
+    const sessionId = await cartSession();
+    const now = new Date("2027-04-01T10:00:00Z");
+    const answers = [];
+    for (let i = 0; i < 500; i++) {
+      answers.push(await tryPromotionCode(sessionId, "203.0.113.20", `GUESS-${i}`, now));
+    }
+    const judged = answers.filter((a) => !a.ok && !/Too many promotion codes/.test(a.error));
+    // The first four are answered for the code itself; the fifth is checked too and answered with
+    // the lock it caused; every later one is refused before the code is read.
+    expect(judged).toHaveLength(ACCOUNT_POLICY.free);
+    expect(answers.at(-1)).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/Try another code in/),
+    });
+    // The lock holds for a real code too: a guesser learns nothing while it lasts.
+    expect(await tryPromotionCode(sessionId, "203.0.113.20", "REAL10", now)).toMatchObject({
+      ok: false,
+    });
+    expect(await shop.db.cartPromotion.count()).toBe(0);
+    // Once it ends, a real code applies.
+    const later = new Date(now.getTime() + 16 * 60 * 1000);
+    expect(await tryPromotionCode(sessionId, "203.0.113.20", "REAL10", later)).toEqual({
+      ok: true,
+    });
+    // Stored: the session's row, the address's and the window's count.
+    expect(await shop.db.loginThrottle.count()).toBe(3);
+  });
+
+  it("one address trying codes from many sessions is locked after its allowance; another address is not", async () => {
+    await shop.db.loginThrottle.deleteMany();
+    const now = new Date("2027-04-01T12:00:00Z");
+    const answers = [];
+    for (let i = 0; i < 40; i++) {
+      answers.push(await tryPromotionCode(await cartSession(), "198.51.100.30", `SPRAY-${i}`, now));
+    }
+    const judged = answers.filter((a) => !a.ok && !/Too many promotion codes/.test(a.error));
+    expect(judged).toHaveLength(ADDRESS_POLICY.free);
+    const elsewhere = await tryPromotionCode(await cartSession(), "198.51.100.31", "NOPE1", now);
+    expect(elsewhere).toMatchObject({ ok: false, error: expect.not.stringMatching(/Too many/) });
+  });
+});
