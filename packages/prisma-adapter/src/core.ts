@@ -236,9 +236,14 @@ export function createPorts<Q extends ServiceModels>(
       // index, which walks every older stored row (docs/decisions/webhook-storage.md).
       const of: string[] = [];
       const values: unknown[] = [b.id];
-      if (b.cartId) of.push(`o."cartId" = `), values.push(b.cartId);
-      if (b.serviceOrderId)
-        of.push(`${of.length ? " OR " : ""}o."serviceOrderId" = `), values.push(b.serviceOrderId);
+      for (const [column, value] of [
+        ["cartId", b.cartId],
+        ["serviceOrderId", b.serviceOrderId],
+      ] as const) {
+        if (!value) continue;
+        of.push(`${of.length ? " OR " : ""}o."${column}" = `);
+        values.push(value);
+      }
       if (of.length === 0) return [];
       const older = await q.$queryRaw<{ id: string }[]>(
         ...sql(
