@@ -8,6 +8,9 @@ import type { RegisterPurchaseReceipt, ServiceOrder } from "./compare.js";
 /** The control API answers at most this much JSON to a journey (the journal's 2000 entries fit). */
 const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 
+/** A control call's bound: the emulator answers in milliseconds; none at all means it is down. */
+const CALL_TIMEOUT_MS = 5_000;
+
 const cents = z.int();
 const many = z.maxLength(100_000);
 const ordersAnswer = z.object({
@@ -56,17 +59,44 @@ export class EmulatorControl {
     this.url = `${new URL(emulatorUrl).origin}/__emulator`;
   }
 
-  /** One control API call; throws on a non-2xx answer, naming it. */
-  async call(method: string, path: string, body?: unknown): Promise<unknown> {
-    const response = await fetch(`${this.url}${path}`, {
-      method,
-      headers: { "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+  /**
+   * One control API call: `path` is under `/__emulator` (e.g. `/clock/advance` is
+   * `POST <emulator>/__emulator/clock/advance`). Throws on a non-2xx answer, naming it, and when
+   * the emulator does not answer within `timeoutMs` (no connection, a wrong URL).
+   */
+  async call(
+    method: string,
+    path: string,
+    body?: unknown,
+    { timeoutMs = CALL_TIMEOUT_MS }: { timeoutMs?: number } = {},
+  ): Promise<unknown> {
+    let response: Response;
+    try {
+      response = await fetch(`${this.url}${path}`, {
+        method,
+        headers: { "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+    } catch (error) {
+      const cause = error instanceof Error ? (error.cause ?? error) : error;
+      const reason = cause instanceof Error ? cause.message : String(cause);
+      throw new Error(
+        `The emulator at ${new URL(this.url).origin} did not answer ${method} /__emulator${path} ` +
+          `(${reason}). Start it (\`npx service-emulator --port <port> --shop-url <shop>\`) ` +
+          "or pass the URL it listens on as emulatorUrl.",
+      );
+    }
     const text = await response.text();
     if (text.length > MAX_ANSWER_BYTES) throw new Error(`${method} ${path}: answer too large`);
     if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
     return text ? JSON.parse(text) : null;
+  }
+
+  /** Resolves when the emulator answers its health check; throws at once, saying what to
+   *  change, when it does not (the go-live journeys call it before their first step). */
+  async ensureReachable(): Promise<void> {
+    await this.call("GET", "/health");
   }
 
   /** The service's orders (Service Pay), newest last. */

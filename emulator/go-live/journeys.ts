@@ -34,7 +34,8 @@ export type ShopStep = (page: Page, context: GoLiveContext) => Promise<void>;
 
 /** The shop's own screens and records: the only part of a journey that differs between shops. */
 export interface GoLiveShop {
-  /** Signs `customer` in (called only when the options give a customer; else a guest shops). */
+  /** Signs `customer` in (called only when the options give a customer; else a guest shops).
+   *  Required for scenarios 1 and 2. */
   signIn?: (page: Page, customer: Customer, context: GoLiveContext) => Promise<void>;
   /** Puts a product in the cart, ending on a page that shows the service's teaser. The cart must
    *  be worth at least the valued device's offer (EVERYDAY_DEVICE: at most 420.00). */
@@ -71,7 +72,9 @@ export interface GoLiveOptions {
   shopUrl: string;
   /** The emulator the shop talks to (its control API is read for the service's side). */
   emulatorUrl: string;
-  /** The customer to sign in with; without one, every journey shops as a guest. */
+  /** The customer `shop.signIn` signs in. Required for scenarios 1 and 2: the service values a
+   *  device only for a signed-in customer (its SDK asks a guest to log in). Without it only
+   *  scenario 3 can run, as a guest (`scenarios: [3]`). */
   customer?: Customer;
   /** The shop's steps and stored-order callback. */
   shop: GoLiveShop;
@@ -128,6 +131,16 @@ export function defineGoLiveJourneys(options: GoLiveOptions): void {
   const teaser = checked.teaser ?? "banner";
   const scenarios = new Set(checked.scenarios ?? [1, 2, 3]);
   const emulator = new EmulatorControl(checked.emulatorUrl);
+  // Refused when declared, not after a journey has waited out its timeout in the wizard.
+  const needsCustomer = [...scenarios].filter((n) => n !== 3);
+  if (!checked.customer && needsCustomer.length > 0)
+    throw new Error(
+      `defineGoLiveJourneys: scenario ${needsCustomer.join(" and ")} needs options.customer ` +
+        "(and shop.signIn): the service values a device only for a signed-in customer, and " +
+        "asks a guest to log in. Give a customer of your shop, or run `scenarios: [3]` as a guest.",
+    );
+  if (checked.customer && !shop.signIn)
+    throw new Error("defineGoLiveJourneys: options.customer is given but shop.signIn is not");
 
   /** Starts a journey: the SDK's events recorded, the shop's home page, the customer signed in,
    *  a product in the cart. */
@@ -135,10 +148,7 @@ export function defineGoLiveJourneys(options: GoLiveOptions): void {
     const sdk = await ServiceSdkDriver.attach(page);
     const context = { emulator, sdk };
     await page.goto(checked.shopUrl);
-    if (checked.customer) {
-      if (!shop.signIn) throw new Error("options.customer is given but shop.signIn is not");
-      await shop.signIn(page, checked.customer, context);
-    }
+    if (checked.customer) await shop.signIn?.(page, checked.customer, context);
     await shop.addToCart(page, context);
     await sdk.ready();
     return context;
@@ -170,6 +180,10 @@ export function defineGoLiveJourneys(options: GoLiveOptions): void {
 
   test.describe("go-live journeys", () => {
     test.use({ baseURL: checked.shopUrl });
+
+    // An emulator that is down fails here in seconds, naming its URL, instead of every journey
+    // waiting out its timeout for an SDK that cannot load.
+    test.beforeAll(() => emulator.ensureReachable());
 
     // No uncaught exception in any page of a journey (the SDK's or the shop's).
     const pageErrors: string[] = [];
