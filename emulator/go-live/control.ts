@@ -44,6 +44,24 @@ const journalAnswer = z.object({
     )
     .check(many),
 });
+const readinessAnswer = z.object({
+  groups: z
+    .array(
+      z.object({
+        rules: z
+          .array(z.object({ id: z.string(), verdict: z.string(), note: z.string() }))
+          .check(z.maxLength(1000)),
+      }),
+    )
+    .check(z.maxLength(100)),
+});
+/** One rule of the readiness report as judged now (emulator/README.md, "Go-live readiness"). */
+export interface ReadinessVerdict {
+  id: string;
+  verdict: string;
+  note: string;
+}
+
 /** One journaled request (emulator/README.md, "Journal"); other fields are kept as sent. */
 export interface JournalEntry {
   path?: string;
@@ -97,6 +115,25 @@ export class EmulatorControl {
    *  change, when it does not (the go-live journeys call it before their first step). */
   async ensureReachable(): Promise<void> {
     await this.call("GET", "/health");
+  }
+
+  /** Declares a shopper's raw session id and salt (as the shop keeps them, never sent to the
+   *  service), so the readiness rule privacy.raw-session looks for them in all traffic. */
+  async declareRawSession(
+    merchantId: string,
+    raw: { sessionId: string; salt: string },
+  ): Promise<void> {
+    await this.call("POST", "/readiness/declare", {
+      merchant_id: merchantId,
+      session_id: raw.sessionId,
+      salt: raw.salt,
+    });
+  }
+
+  /** The readiness report's rules for `merchantId`, as judged from the traffic so far. */
+  async readinessRules(merchantId: string): Promise<ReadinessVerdict[]> {
+    const answer = await this.call("GET", `/readiness?merchant=${encodeURIComponent(merchantId)}`);
+    return readinessAnswer.parse(answer).groups.flatMap((g) => g.rules);
   }
 
   /** The service's orders (Service Pay), newest last. */

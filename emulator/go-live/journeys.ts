@@ -87,7 +87,36 @@ export interface GoLiveOptions {
   device?: { category: string; model: string };
   /** The scenarios to declare. Default all three; a shop without Service Pay leaves out 1. */
   scenarios?: ReadonlyArray<1 | 2 | 3>;
+  /** With it, one more journey exercises the readiness rules the scenarios cannot (READINESS_RULES:
+   *  token expiry, a 401, a 429 with backoff, the raw session declared), so that `service-emulator
+   *  readiness --strict --active` passes after the journeys. Needs `customer`. */
+  readiness?: ReadinessOptions;
 }
+
+export interface ReadinessOptions {
+  /** The merchant id the shop uses (the readiness report is per merchant). */
+  merchantId: string;
+  /** The signed-in shopper's raw session id and salt as the shop keeps them (e.g. its session
+   *  cookie, unsealed with the test's own secret), read after `shop.signIn`: declared to the
+   *  emulator, which then checks they never reach the service (privacy.raw-session). */
+  rawSession: (
+    page: Page,
+    context: GoLiveContext,
+  ) => Promise<{ sessionId: string; salt: string } | null | undefined>;
+}
+
+/** The readiness rules (emulator/README.md, "Go-live readiness report") no go-live scenario
+ *  exercises, which the readiness journey does. */
+export const READINESS_RULES = [
+  "token.refresh-used",
+  "token.refresh-on-401",
+  "api.backoff",
+  "privacy.raw-session",
+] as const;
+
+/** The readiness journey's title. */
+export const READINESS_JOURNEY =
+  "go-live readiness: an expired token renewed, a 401 refreshed once, a 429's Retry-After kept, the raw session never sent";
 
 const optionsSchema = z.object({
   shopUrl: z.url().check(z.maxLength(2048)),
@@ -109,6 +138,9 @@ const optionsSchema = z.object({
     z
       .array(z.union([z.literal(1), z.literal(2), z.literal(3)]))
       .check(z.minLength(1), z.maxLength(3)),
+  ),
+  readiness: z.optional(
+    z.object({ merchantId: z.string().check(z.minLength(1), z.maxLength(200)) }),
   ),
 });
 
@@ -138,6 +170,11 @@ export function defineGoLiveJourneys(options: GoLiveOptions): void {
       `defineGoLiveJourneys: scenario ${needsCustomer.join(" and ")} needs options.customer ` +
         "(and shop.signIn): the service values a device only for a signed-in customer, and " +
         "asks a guest to log in. Give a customer of your shop, or run `scenarios: [3]` as a guest.",
+    );
+  if (options.readiness && !checked.customer)
+    throw new Error(
+      "defineGoLiveJourneys: options.readiness needs options.customer (its journey values a " +
+        "device and pays by card with the trade-in, as scenario 2).",
     );
   if (checked.customer && !shop.signIn)
     throw new Error("defineGoLiveJourneys: options.customer is given but shop.signIn is not");
@@ -271,6 +308,53 @@ export function defineGoLiveJourneys(options: GoLiveOptions): void {
             shop: stored,
           }),
         ).toEqual([]);
+      });
+
+    // The rules the scenarios leave unexercised, on scenario 2's path (a card payment with the
+    // trade-in, so the shop's server calls the service): the service's clock moved past the
+    // access token's hour (Authentication 1 and 4: the shop's next call is refused with 401, then
+    // one refresh, never a password login), one 429 with Retry-After: 1 on the session look-up
+    // (Errors › Client guidance: the shop waits before calling again; 1 s is within the kit's
+    // 10 s limit of what it waits for inline), and the shopper's raw session declared
+    // (Authentication 6). Ends with the report's own verdict on the four rules.
+    const { readiness } = options;
+    if (readiness)
+      test(READINESS_JOURNEY, async ({ page }) => {
+        const context = await start(page);
+        const raw = await readiness.rawSession(page, context);
+        if (!raw?.sessionId || !raw.salt)
+          throw new Error(
+            "options.readiness.rawSession gave no session id and salt for the signed-in " +
+              "shopper: read them from the shop's own session (e.g. its cookie, unsealed).",
+          );
+        await emulator.declareRawSession(readiness.merchantId, raw);
+        await tradeIn(context);
+        await emulator.call("POST", "/clock/advance", { minutes: 61 });
+        await emulator.call("POST", "/faults", {
+          endpoint: "session",
+          status: 429,
+          retry_after_seconds: 1,
+          count: 1,
+        });
+        await checkout(page, context);
+        await shop.chooseCard(page, context);
+        await shop.placeOrder(page, context);
+        await shop.payByCard?.(page, context);
+        const confirmation = await shop.readConfirmation(page, context);
+        await storedWhenPaid(confirmation.orderNumber);
+        await expect
+          .poll(async () => (await emulator.receipts(confirmation.orderNumber)).length, {
+            message: `the shop registers order ${confirmation.orderNumber} with the service`,
+          })
+          .toBeGreaterThan(0);
+        const judged = (await emulator.readinessRules(readiness.merchantId)).filter((r) =>
+          (READINESS_RULES as readonly string[]).includes(r.id),
+        );
+        expect(
+          judged.filter((r) => r.verdict !== "pass").map((r) => `${r.id}: ${r.note}`),
+          "the readiness rules this journey exercises",
+        ).toEqual([]);
+        expect(judged.map((r) => r.id).sort()).toEqual([...READINESS_RULES].sort());
       });
   });
 }
