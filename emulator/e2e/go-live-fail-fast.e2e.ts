@@ -20,12 +20,13 @@ test("a guest's valuation stops at the login prompt, saying to sign a customer i
   );
 });
 
-test("attaching the driver after the page navigated is refused, saying to attach first", async ({
-  shop,
+test("waiting for the SDK on a page loaded before the driver was attached fails at once, saying to attach first", async ({
   page,
 }) => {
-  await shop.open();
-  await expect(ServiceSdkDriver.attach(page)).rejects.toThrow(
-    /after the page navigated .*attach it before the first page.goto/,
+  // A page of the emulator's own that loaded before attach: it records no SDK events.
+  await page.goto("/__emulator/health");
+  const sdk = await ServiceSdkDriver.attach(page);
+  await expect(sdk.ready()).rejects.toThrow(
+    /records no SDK events: it loaded before ServiceSdkDriver.attach\(page\)\. Attach before the first page.goto/,
   );
 });

@@ -61,15 +61,6 @@ export class ServiceSdkDriver {
    * before any page script runs, so `service-ready` cannot be missed).
    */
   static async attach(page: Page): Promise<ServiceSdkDriver> {
-    // An init script runs from the NEXT navigation on: attached to a page already showing the
-    // shop, the SDK's `service-ready` of that page is never recorded and ready() would wait out
-    // the test's whole timeout. Refused at once instead, saying what to change.
-    if (page.url() !== "about:blank")
-      throw new Error(
-        `ServiceSdkDriver.attach(page) was called after the page navigated (to ${page.url()}): ` +
-          "it records the SDK's events from the next page's first script on, so attach it " +
-          "before the first page.goto (or use a new page).",
-      );
     await page.addInitScript((names: string[]) => {
       const w = window as EventWindow;
       w.__serviceEvents = [];
@@ -91,16 +82,27 @@ export class ServiceSdkDriver {
     return this.page.evaluate(() => (window as EventWindow).__serviceEvents ?? []);
   }
 
-  /** Waits until the SDK dispatched `name` on the current page at least `count` times. */
+  /** Waits until the SDK dispatched `name` on the current page at least `count` times; fails
+   *  at once on a page that records no events (loaded before attach). */
   async waitForEvent(name: string, count = 1): Promise<ServiceEvent> {
     const handle = await this.page.waitForFunction(
       ([n, c]) => {
-        const seen = ((window as EventWindow).__serviceEvents ?? []).filter((e) => e.name === n);
+        const recorded = (window as EventWindow).__serviceEvents;
+        // A page loaded before attach has no recorder: its events can never be seen.
+        if (!recorded) return { unrecorded: true };
+        const seen = recorded.filter((e) => e.name === n);
         return seen.length >= (c as number) ? seen[(c as number) - 1] : undefined;
       },
       [name, count] as const,
     );
-    return (await handle.jsonValue()) as ServiceEvent;
+    const found = (await handle.jsonValue()) as ServiceEvent | { unrecorded: true };
+    if ("unrecorded" in found)
+      throw new Error(
+        `Waiting for the SDK's ${name} on ${this.page.url()}, a page that records no SDK events: ` +
+          "it loaded before ServiceSdkDriver.attach(page). Attach before the first page.goto " +
+          "(attach records the events of the pages loaded after it).",
+      );
+    return found;
   }
 
   /** Waits for `service-ready` on the current page (the SDK loaded and initialised). */
