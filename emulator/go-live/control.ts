@@ -57,8 +57,11 @@ const readinessAnswer = z.object({
 });
 /** One rule of the readiness report as judged now (emulator/README.md, "Go-live readiness"). */
 export interface ReadinessVerdict {
+  /** The rule's id, e.g. `api.backoff`. */
   id: string;
+  /** `pass`, `fail` or `not_exercised`. */
   verdict: string;
+  /** What was seen, in a plain sentence. */
   note: string;
 }
 

@@ -10,8 +10,22 @@ export const SERVICE_INTEGRATION_PACKAGES = /@service-integration\//;
 
 /** The part of Vitest's configuration the conformance suite needs (a `UserConfig` subset). */
 export interface ConformanceVitestConfig {
-  resolve: { alias: Record<string, string> };
-  test: { server: { deps: { inline: RegExp[] } } };
+  /** Module resolution. */
+  resolve: {
+    /** `server-only` → the absolute path of its empty module. */
+    alias: Record<string, string>;
+  };
+  /** Vitest's own settings. */
+  test: {
+    /** How Vitest's server treats modules. */
+    server: {
+      /** Dependencies under node_modules. */
+      deps: {
+        /** The packages Vitest transforms itself: SERVICE_INTEGRATION_PACKAGES. */
+        inline: RegExp[];
+      };
+    };
+  };
 }
 
 /**
