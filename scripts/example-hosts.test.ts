@@ -28,6 +28,7 @@ const KIT_ENTRIES = [
   "@service-integration/kit",
   "@service-integration/kit/server",
   "@service-integration/kit/react",
+  "@service-integration/kit/testing/config",
   "@service-integration/kit/testing",
   "@service-integration/drizzle-adapter",
   "@service-integration/drizzle-adapter/sqlite",

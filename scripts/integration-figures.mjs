@@ -146,6 +146,7 @@ const notShipped = (f) =>
   f.startsWith("e2e/") ||
   f.startsWith("test-support/") ||
   f === "playwright.config.ts" ||
+  f === "vitest.config.ts" ||
   f.endsWith(".md");
 
 /** Lines per concern of the host's committed files (git ls-files: what a clone has). */

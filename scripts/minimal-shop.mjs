@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // npm run test:minimal-shop: the second host (examples/minimal-shop) end to end, as an integrator
 // outside this repository has it (scripts/lib/example-host.mjs): the kit and the Drizzle adapter
-// from their tarballs, installed offline outside the repository and built there; shop on 5510,
+// from their tarballs, installed offline outside the repository and built there; its conformance
+// test run there against the installed kit; shop on 5510,
 // emulator on 5520 (ports 5500-5599); go-live scenarios 1-3, its own journeys, then the readiness
 // report with --strict --active from the emulator's tarball. `-- --no-build` reuses the last build.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -19,6 +20,10 @@ const status = await runExampleHost({
   shopPort: 5510,
   emulatorPort: 5520,
   readyPath: "/login",
+  conformance: {
+    tests: ["lib/service/conformance.test.ts"],
+    support: ["vitest.config.ts", "test-support"],
+  },
   env: ({ work, shopUrl }) => ({
     MINI_SHOP_URL: shopUrl,
     MINI_DATABASE_FILE: path.join(work, "shop.db"),

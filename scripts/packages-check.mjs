@@ -44,8 +44,10 @@ const KIT = {
     {
       spec: "/testing",
       conditions: ["react-server"],
-      exports: ["runShopPortsConformance", "MemoryTokenStore"],
+      exports: ["runShopPortsConformance", "MemoryTokenStore", "freshDatabasePerCheck"],
     },
+    // For a host's vitest.config.ts: loads in plain Node (no server-only, no Vitest runtime).
+    { spec: "/testing/config", conditions: [], exports: ["conformanceVitestConfig"] },
   ],
   // Types as a shop writes them: one value or type of each entry, used.
   // Its own extra checks: /react keeps "use client", /server refuses to load outside react-server.
@@ -63,7 +65,7 @@ const client: ReturnType<typeof createServiceClient> = createServiceClient({
 });
 const cart = buildCart({ id: "c1", currency: "EUR", items: [] });
 const total: number = cart.total;
-// @ts-expect-error: deep imports are closed (the exports map lists four entries)
+// @ts-expect-error: deep imports are closed (the exports map lists five entries)
 import("@service-integration/kit/dist/cart.js");
 export { client, tokens, total, ServicePaymentOption };
 export type Loader = typeof ServiceSdkLoader;

@@ -12,7 +12,7 @@ export {
   type StoredOrder,
   servicePayDisagreements,
 } from "./compare.js";
-export { EmulatorControl, type JournalEntry } from "./control.js";
+export { EmulatorControl, type JournalEntry, type ReadinessVerdict } from "./control.js";
 export {
   type Customer,
   defineGoLiveJourneys,
@@ -20,6 +20,9 @@ export {
   type GoLiveContext,
   type GoLiveOptions,
   type GoLiveShop,
+  READINESS_JOURNEY,
+  READINESS_RULES,
+  type ReadinessOptions,
   type ShopStep,
 } from "./journeys.js";
 export * from "./service-sdk-driver.js";

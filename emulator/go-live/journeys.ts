@@ -34,7 +34,8 @@ export type ShopStep = (page: Page, context: GoLiveContext) => Promise<void>;
 
 /** The shop's own screens and records: the only part of a journey that differs between shops. */
 export interface GoLiveShop {
-  /** Signs `customer` in (called only when the options give a customer; else a guest shops). */
+  /** Signs `customer` in (called only when the options give a customer; else a guest shops).
+   *  Required for scenarios 1 and 2. */
   signIn?: (page: Page, customer: Customer, context: GoLiveContext) => Promise<void>;
   /** Puts a product in the cart, ending on a page that shows the service's teaser. The cart must
    *  be worth at least the valued device's offer (EVERYDAY_DEVICE: at most 420.00). */
@@ -71,7 +72,9 @@ export interface GoLiveOptions {
   shopUrl: string;
   /** The emulator the shop talks to (its control API is read for the service's side). */
   emulatorUrl: string;
-  /** The customer to sign in with; without one, every journey shops as a guest. */
+  /** The customer `shop.signIn` signs in. Required for scenarios 1 and 2: the service values a
+   *  device only for a signed-in customer (its SDK asks a guest to log in). Without it only
+   *  scenario 3 can run, as a guest (`scenarios: [3]`). */
   customer?: Customer;
   /** The shop's steps and stored-order callback. */
   shop: GoLiveShop;
@@ -84,7 +87,36 @@ export interface GoLiveOptions {
   device?: { category: string; model: string };
   /** The scenarios to declare. Default all three; a shop without Service Pay leaves out 1. */
   scenarios?: ReadonlyArray<1 | 2 | 3>;
+  /** With it, one more journey exercises the readiness rules the scenarios cannot (READINESS_RULES:
+   *  token expiry, a 401, a 429 with backoff, the raw session declared), so that `service-emulator
+   *  readiness --strict --active` passes after the journeys. Needs `customer`. */
+  readiness?: ReadinessOptions;
 }
+
+export interface ReadinessOptions {
+  /** The merchant id the shop uses (the readiness report is per merchant). */
+  merchantId: string;
+  /** The signed-in shopper's raw session id and salt as the shop keeps them (e.g. its session
+   *  cookie, unsealed with the test's own secret), read after `shop.signIn`: declared to the
+   *  emulator, which then checks they never reach the service (privacy.raw-session). */
+  rawSession: (
+    page: Page,
+    context: GoLiveContext,
+  ) => Promise<{ sessionId: string; salt: string } | null | undefined>;
+}
+
+/** The readiness rules (emulator/README.md, "Go-live readiness report") no go-live scenario
+ *  exercises, which the readiness journey does. */
+export const READINESS_RULES = [
+  "token.refresh-used",
+  "token.refresh-on-401",
+  "api.backoff",
+  "privacy.raw-session",
+] as const;
+
+/** The readiness journey's title. */
+export const READINESS_JOURNEY =
+  "go-live readiness: an expired token renewed, a 401 refreshed once, a 429's Retry-After kept, the raw session never sent";
 
 const optionsSchema = z.object({
   shopUrl: z.url().check(z.maxLength(2048)),
@@ -107,6 +139,9 @@ const optionsSchema = z.object({
       .array(z.union([z.literal(1), z.literal(2), z.literal(3)]))
       .check(z.minLength(1), z.maxLength(3)),
   ),
+  readiness: z.optional(
+    z.object({ merchantId: z.string().check(z.minLength(1), z.maxLength(200)) }),
+  ),
 });
 
 /** The scenarios' titles, as the service's go-live list words them. */
@@ -128,6 +163,21 @@ export function defineGoLiveJourneys(options: GoLiveOptions): void {
   const teaser = checked.teaser ?? "banner";
   const scenarios = new Set(checked.scenarios ?? [1, 2, 3]);
   const emulator = new EmulatorControl(checked.emulatorUrl);
+  // Refused when declared, not after a journey has waited out its timeout in the wizard.
+  const needsCustomer = [...scenarios].filter((n) => n !== 3);
+  if (!checked.customer && needsCustomer.length > 0)
+    throw new Error(
+      `defineGoLiveJourneys: scenario ${needsCustomer.join(" and ")} needs options.customer ` +
+        "(and shop.signIn): the service values a device only for a signed-in customer, and " +
+        "asks a guest to log in. Give a customer of your shop, or run `scenarios: [3]` as a guest.",
+    );
+  if (options.readiness && !checked.customer)
+    throw new Error(
+      "defineGoLiveJourneys: options.readiness needs options.customer (its journey values a " +
+        "device and pays by card with the trade-in, as scenario 2).",
+    );
+  if (checked.customer && !shop.signIn)
+    throw new Error("defineGoLiveJourneys: options.customer is given but shop.signIn is not");
 
   /** Starts a journey: the SDK's events recorded, the shop's home page, the customer signed in,
    *  a product in the cart. */
@@ -135,10 +185,7 @@ export function defineGoLiveJourneys(options: GoLiveOptions): void {
     const sdk = await ServiceSdkDriver.attach(page);
     const context = { emulator, sdk };
     await page.goto(checked.shopUrl);
-    if (checked.customer) {
-      if (!shop.signIn) throw new Error("options.customer is given but shop.signIn is not");
-      await shop.signIn(page, checked.customer, context);
-    }
+    if (checked.customer) await shop.signIn?.(page, checked.customer, context);
     await shop.addToCart(page, context);
     await sdk.ready();
     return context;
@@ -170,6 +217,10 @@ export function defineGoLiveJourneys(options: GoLiveOptions): void {
 
   test.describe("go-live journeys", () => {
     test.use({ baseURL: checked.shopUrl });
+
+    // An emulator that is down fails here in seconds, naming its URL, instead of every journey
+    // waiting out its timeout for an SDK that cannot load.
+    test.beforeAll(() => emulator.ensureReachable());
 
     // No uncaught exception in any page of a journey (the SDK's or the shop's).
     const pageErrors: string[] = [];
@@ -257,6 +308,53 @@ export function defineGoLiveJourneys(options: GoLiveOptions): void {
             shop: stored,
           }),
         ).toEqual([]);
+      });
+
+    // The rules the scenarios leave unexercised, on scenario 2's path (a card payment with the
+    // trade-in, so the shop's server calls the service): the service's clock moved past the
+    // access token's hour (Authentication 1 and 4: the shop's next call is refused with 401, then
+    // one refresh, never a password login), one 429 with Retry-After: 1 on the session look-up
+    // (Errors › Client guidance: the shop waits before calling again; 1 s is within the kit's
+    // 10 s limit of what it waits for inline), and the shopper's raw session declared
+    // (Authentication 6). Ends with the report's own verdict on the four rules.
+    const { readiness } = options;
+    if (readiness)
+      test(READINESS_JOURNEY, async ({ page }) => {
+        const context = await start(page);
+        const raw = await readiness.rawSession(page, context);
+        if (!raw?.sessionId || !raw.salt)
+          throw new Error(
+            "options.readiness.rawSession gave no session id and salt for the signed-in " +
+              "shopper: read them from the shop's own session (e.g. its cookie, unsealed).",
+          );
+        await emulator.declareRawSession(readiness.merchantId, raw);
+        await tradeIn(context);
+        await emulator.call("POST", "/clock/advance", { minutes: 61 });
+        await emulator.call("POST", "/faults", {
+          endpoint: "session",
+          status: 429,
+          retry_after_seconds: 1,
+          count: 1,
+        });
+        await checkout(page, context);
+        await shop.chooseCard(page, context);
+        await shop.placeOrder(page, context);
+        await shop.payByCard?.(page, context);
+        const confirmation = await shop.readConfirmation(page, context);
+        await storedWhenPaid(confirmation.orderNumber);
+        await expect
+          .poll(async () => (await emulator.receipts(confirmation.orderNumber)).length, {
+            message: `the shop registers order ${confirmation.orderNumber} with the service`,
+          })
+          .toBeGreaterThan(0);
+        const judged = (await emulator.readinessRules(readiness.merchantId)).filter((r) =>
+          (READINESS_RULES as readonly string[]).includes(r.id),
+        );
+        expect(
+          judged.filter((r) => r.verdict !== "pass").map((r) => `${r.id}: ${r.note}`),
+          "the readiness rules this journey exercises",
+        ).toEqual([]);
+        expect(judged.map((r) => r.id).sort()).toEqual([...READINESS_RULES].sort());
       });
   });
 }

@@ -3,7 +3,8 @@
 // the host's shipped files into a folder outside the repository (so nothing resolves from the
 // repository's node_modules), installs its package.json there OFFLINE with those tarballs (`npm
 // ci`, its lockfile taken from the repository's: lockfile-subset.mjs), builds it there (unless
-// --no-build, which reuses the last such folder), packs the emulator and installs that tarball in
+// --no-build, which reuses the last such folder), runs its conformance test there (the kit's
+// /testing from the tarball), packs the emulator and installs that tarball in
 // the host's e2e/ (its journeys import `service-emulator/go-live` from there), prepares its
 // database, starts both, runs the journeys in Chromium, then the readiness report with --strict
 // --active from the installed tarball (`service-emulator readiness`). Exit 0 only when all passes.
@@ -25,10 +26,11 @@ import { packWorkspace } from "./pack.mjs";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
-/** What ships of a host: not its tests, journeys, test support or Playwright configuration
- *  (scripts/integration-figures.mjs counts the same files), nor a local build or database. */
+/** What ships of a host: not its tests, journeys, test support or Playwright and Vitest
+ *  configuration (scripts/integration-figures.mjs counts the same files), nor a local build or
+ *  database. */
 export const shipped = (file) =>
-  !/(^|\/)(node_modules|\.next|e2e|test-support)(\/|$)|\.test\.tsx?$|playwright\.config\.ts$|\.db(-\w+)?$|tsbuildinfo$|next-env\.d\.ts$/.test(
+  !/(^|\/)(node_modules|\.next|e2e|test-support)(\/|$)|\.test\.tsx?$|(playwright|vitest)\.config\.ts$|\.db(-\w+)?$|tsbuildinfo$|next-env\.d\.ts$/.test(
     file,
   );
 
@@ -43,6 +45,11 @@ export const shipped = (file) =>
  * @param {(ctx: { work: string, shopUrl: string, emulatorUrl: string }) => Record<string, string>} host.env
  *                                      the host's own environment (its database, secrets…)
  * @param {Record<string, string>} [host.journeyEnv] more environment for the journeys' run only
+ * @param {{ tests: string[], support: string[] }} [host.conformance] the host's conformance
+ *                                      test files and what they need beyond the shipped files
+ *                                      (its vitest.config.ts, test support), copied into the
+ *                                      installed host after its build and run there with Vitest,
+ *                                      so the suite runs against the kit from its tarball
  * @param {(ctx: { app: string, manifest: object, run: Function }) => void} [host.beforeInstall]
  *                                      in the installed folder before `npm ci` (a local prebuild)
  * @param {(ctx: { appShop: string, run: Function }) => Promise<void> | void} [host.beforeStart]
@@ -137,6 +144,21 @@ export async function runExampleHost(host) {
     timed("built (next build)", () => run(process.execPath, [nextBin, "build"], { cwd: appShop }));
   }
 
+  /** The host's conformance test in the installed host: the kit's /testing and /testing/config
+   *  from the tarball, as an integrator's own `vitest run` has them (after the build, so the
+   *  test files stay out of what next build compiles). */
+  function conformance({ tests, support }) {
+    for (const file of [...tests, ...support])
+      cpSync(path.join(shopDir, file), path.join(appShop, file), { recursive: true });
+    const vitest = path.join(appShop, "node_modules/vitest/vitest.mjs");
+    timed("conformance suite from the installed kit (vitest run)", () =>
+      run(process.execPath, [vitest, "run", ...tests], {
+        cwd: appShop,
+        env: { ...env, NODE_ENV: "test" },
+      }),
+    );
+  }
+
   let stopping = false;
   function start(name, command, args, options) {
     const child = spawn(command, args, {
@@ -169,6 +191,7 @@ export async function runExampleHost(host) {
     if (!process.argv.includes("--no-build")) install();
     else if (!existsSync(path.join(appShop, ".next")))
       throw new Error(`no build in ${app}: run without --no-build`);
+    if (host.conformance) conformance(host.conformance);
     const afterBuild = Date.now();
     await host.beforeStart?.({ appShop, run });
     run("node", ["emulator/scripts/pack.mjs"], { stdio: ["ignore", "ignore", "inherit"] });

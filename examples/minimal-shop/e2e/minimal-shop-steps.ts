@@ -39,7 +39,7 @@ export async function identity(page: Page) {
 }
 
 export const MINIMAL_SHOP: GoLiveShop = {
-  async signIn(page, customer, { emulator }) {
+  async signIn(page, customer) {
     await page.goto("/login");
     const guest = await identity(page);
     expect(guest).toMatchObject({ sessionId: expect.any(String), salt: expect.any(String) });
@@ -49,12 +49,6 @@ export const MINIMAL_SHOP: GoLiveShop = {
     await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
     // Sign-in keeps the guest identity (and so what the service keyed by its hash).
     expect(await identity(page)).toEqual({ ...guest, customerId: "c_1" });
-    // The raw identity must appear nowhere in the service's traffic (readiness: privacy.raw-session).
-    await emulator.call("POST", "/readiness/declare", {
-      merchant_id: "m_demo",
-      session_id: guest?.sessionId,
-      salt: guest?.salt,
-    });
   },
   async addToCart(page) {
     await page.getByRole("button", { name: "Add Laptop 14 to cart" }).click();

@@ -1,12 +1,18 @@
 // The kit's conformance suite on the Drizzle adapter as this shop configures it (its callbacks,
-// its tables from its migrations, its session cookie): every check on a fresh in-memory database.
+// its tables from its migrations, its session cookie): every check on a fresh in-memory database
+// (freshDatabasePerCheck). scripts/minimal-shop.mjs also runs it in the host installed from the
+// tarballs, with this folder's vitest.config.ts (conformanceVitestConfig).
 // The adapter's own run (packages/drizzle-adapter) uses a test shop's callbacks; this one proves
 // the minimal shop's.
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { sqliteTransaction } from "@service-integration/drizzle-adapter/sqlite";
 import { createTokenSealer } from "@service-integration/kit/server";
-import { type ConformanceHost, runShopPortsConformance } from "@service-integration/kit/testing";
+import {
+  type ConformanceHost,
+  freshDatabasePerCheck,
+  runShopPortsConformance,
+} from "@service-integration/kit/testing";
 import { TEST_ADDRESS } from "../../test-support/address";
 import { hashPassword, openDatabase } from "../db";
 import { customers } from "../schema";
@@ -19,8 +25,7 @@ process.env.MINI_SESSION_SECRET ??= "conformance-session-secret-0123456789";
 const drizzleFolder = path.join(import.meta.dirname, "../../drizzle");
 const PHONE = { price: 42000, tax: 7980 };
 
-async function miniHost(): Promise<ConformanceHost> {
-  const db = openDatabase(":memory:", drizzleFolder);
+function miniHost(db: ReturnType<typeof openDatabase>): ConformanceHost {
   const adapter = serviceAdapter(db, createTokenSealer("k".repeat(32)));
   const rows = (table: string) => db.$client.prepare(`SELECT * FROM ${table}`).all();
   return {
@@ -69,10 +74,16 @@ async function miniHost(): Promise<ConformanceHost> {
     },
     persistedTokenText: async () =>
       JSON.stringify([rows("service_tokens"), rows("service_leases")]),
-    close: async () => {
-      db.$client.close();
-    },
   };
 }
 
-runShopPortsConformance(miniHost, "the minimal shop on the Drizzle adapter (SQLite)");
+runShopPortsConformance(
+  freshDatabasePerCheck({
+    open: () => openDatabase(":memory:", drizzleFolder),
+    host: miniHost,
+    dispose: (db) => {
+      db.$client.close();
+    },
+  }),
+  "the minimal shop on the Drizzle adapter (SQLite)",
+);
