@@ -126,8 +126,9 @@ describe("POST /__emulator/merchants/{id}/clone", () => {
     if (!demo) throw new Error("the seed has m_demo");
     const filled: string[] = [];
     while (h.ctx.state.merchants.size < MAX_MERCHANTS - 3) {
-      filled.push(`m_filled_${filled.length}`);
-      h.ctx.state.addMerchant({ ...demo, id: filled[filled.length - 1] }, [], []);
+      const id = `m_filled_${filled.length}`;
+      filled.push(id);
+      h.ctx.state.addMerchant({ ...demo, id }, [], []);
     }
     const made: string[] = [];
     let res = await h.control("POST", "/merchants/m_demo/clone", { id: "m_many_0" });
