@@ -171,8 +171,8 @@ describe("the webhook's store-then-apply inbox", () => {
   });
 
   it("two appliers racing for the same stored notifications apply each once", async () => {
-    // Three orders' notifications: each applier meets every row, one of them in reverse order.
-    const orders = await Promise.all(Array.from({ length: 3 }, () => pendingOrder()));
+    // Two orders' notifications: each applier meets every row, one of them in reverse order.
+    const orders = await Promise.all(Array.from({ length: 2 }, () => pendingOrder()));
     const store = serviceAdapter(shop.db).servicePay;
     const sent = orders.map(({ cartId }) => paid(cartId));
     const ids = await store.storeBatch(sent);
@@ -189,7 +189,7 @@ describe("the webhook's store-then-apply inbox", () => {
       receipts[1].filter((r) => r !== null).length,
       receipts[2] as number,
     ];
-    expect(appliedByEach.reduce((a, b) => a + b, 0)).toBe(3);
+    expect(appliedByEach.reduce((a, b) => a + b, 0)).toBe(2);
     for (const { order } of orders) expect(await serviceChanges(order.id)).toBe(1);
     for (const n of sent) expect(await outcome(n.dedupeKey)).toBe("applied");
   });
