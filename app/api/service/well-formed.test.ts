@@ -54,6 +54,24 @@ async function freshCart() {
   return { cart, cookie: await sessionCookie(session) };
 }
 
+/**
+ * The cart each property case uses: a refused body writes nothing (each case checks that), so its
+ * cart and cookie serve the next case as they were; only a case that stored something takes a
+ * new one. Keeps a case's cost to the route's own work: most cases are refused.
+ */
+function cartForCases() {
+  let open: ReturnType<typeof freshCart> | undefined;
+  return {
+    get: () => {
+      open ??= freshCart();
+      return open;
+    },
+    usedUp: () => {
+      open = undefined;
+    },
+  };
+}
+
 async function writtenFor(cartId: string) {
   return {
     orders: await shop.db.order.count({ where: { cartId } }),
@@ -89,13 +107,15 @@ describe("checkout details that are not well-formed Unicode", () => {
   });
 
   it("any string in any field: 200 with the whole order, or a 4xx with nothing written; never a 500", async () => {
+    const carts = cartForCases();
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...CHECKOUT_FIELDS), anyString, async ([, put], value) => {
-        const { cart, cookie } = await freshCart();
+        const { cart, cookie } = await carts.get();
         const body = put({ cart_id: cart.id, ...CHECKOUT }, value);
         const res = await pendingOrder(jsonRequest(PENDING, body, cookie));
         expect([200, 400, 409]).toContain(res.status);
         const written = await writtenFor(cart.id);
+        if (written.orders || written.checkouts) carts.usedUp();
         if (res.status === 200) {
           expect(written.orders).toBe(1);
           const order = await shop.db.order.findUniqueOrThrow({
@@ -109,18 +129,23 @@ describe("checkout details that are not well-formed Unicode", () => {
           expect(written).toEqual({ orders: 0, checkouts: 0 });
         }
       }),
-      { numRuns: 80 },
+      // About one case in nine is accepted and writes a whole order, the rest are refused: 25
+      // cases put a lone surrogate into storable fields many times over (the first to do so
+      // fails without the check), within a third of the limit on one loaded core.
+      { numRuns: 25 },
     );
   });
 
   it("the details kept by POST /api/service/checkout: any string in any field, never a 500", async () => {
+    const carts = cartForCases();
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...CHECKOUT_FIELDS), anyString, async ([, put], value) => {
-        const { cart, cookie } = await freshCart();
+        const { cart, cookie } = await carts.get();
         const res = await checkout(jsonRequest(CHECKOUT_URL, put({ ...CHECKOUT }, value), cookie));
         expect(res.status).toBeLessThan(500);
-        if (res.status >= 400)
-          expect(await writtenFor(cart.id)).toEqual({ orders: 0, checkouts: 0 });
+        const written = await writtenFor(cart.id);
+        if (written.orders || written.checkouts) carts.usedUp();
+        if (res.status >= 400) expect(written).toEqual({ orders: 0, checkouts: 0 });
       }),
       { numRuns: 40 },
     );
@@ -167,6 +192,9 @@ describe("a signed webhook with strings that are not well-formed Unicode", () =>
   });
 
   it("any string in any field, flat or wrapped in data: 200 and stored once, or 400 and nothing stored", async () => {
+    // One count per case: nothing but this property stores notifications meanwhile (the apply
+    // after the answer changes a row's outcome, never the number of rows).
+    let stored = await shop.db.serviceNotification.count();
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom(...FIELDS),
@@ -176,14 +204,14 @@ describe("a signed webhook with strings that are not well-formed Unicode", () =>
           const flat = { ...base(++n), [field]: value };
           const { cart_id, status, ...rest } = flat;
           const body = wrap ? { ...rest, data: { cart_id, status } } : flat;
-          const before = await shop.db.serviceNotification.count();
+          const before = stored;
           const res = await webhook(webhookRequest(body));
           expect([200, 400]).toContain(res.status);
-          const after = await shop.db.serviceNotification.count();
-          expect(after - before).toBe(res.status === 200 ? 1 : 0);
+          stored = await shop.db.serviceNotification.count();
+          expect(stored - before).toBe(res.status === 200 ? 1 : 0);
         },
       ),
-      { numRuns: 120 },
+      { numRuns: 80 },
     );
   });
 });
