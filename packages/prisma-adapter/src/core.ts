@@ -224,44 +224,19 @@ export function createPorts<Q extends ServiceModels>(
       return q.serviceNotification.findMany({ where, orderBy: oldestFirst, take });
     },
     async storedNotifications(q, { limit, before: b }) {
-      if (!b)
-        return q.serviceNotification.findMany({
-          where: { outcome: "stored" },
-          orderBy: oldestFirst,
-          take: limit,
-        });
-      // ONE raw statement decides, the row's own time read in a self-join, through the cart's
-      // and the service order's indexes: Prisma compiles a model query on every call, and this
-      // is asked on every apply. COALESCE keeps SQLite's planner off the (outcome, receivedAt)
-      // index, which walks every older stored row (docs/decisions/webhook-storage.md).
-      const of: string[] = [];
-      const values: unknown[] = [b.id];
-      for (const [column, value] of [
-        ["cartId", b.cartId],
-        ["serviceOrderId", b.serviceOrderId],
-      ] as const) {
-        if (!value) continue;
-        of.push(`${of.length ? " OR " : ""}o."${column}" = `);
-        values.push(value);
-      }
-      if (of.length === 0) return [];
-      const older = await q.$queryRaw<{ id: string }[]>(
-        ...sql(
-          [
-            `SELECT o."id" FROM "ServiceNotification" o, "ServiceNotification" r WHERE r."id" = `,
-            ` AND COALESCE(o."outcome", '') = 'stored' AND o."id" <> r."id" AND o."receivedAt" < r."receivedAt" AND (${of[0]}`,
-            ...of.slice(1),
-            ")",
-          ],
-          values,
-        ),
-      );
-      if (older.length === 0) return [];
-      return q.serviceNotification.findMany({
-        where: { id: { in: older.map((o) => o.id) } },
-        orderBy: oldestFirst,
-        take: limit,
-      });
+      // Asked on every apply: ONE raw statement decides (Prisma compiles a model query on every
+      // call), the row's own time read in a self-join; COALESCE keeps SQLite's planner off the
+      // (outcome, receivedAt) index, which walks every older stored row. A null key matches
+      // nothing (docs/decisions/webhook-storage.md).
+      const older =
+        b &&
+        (await q.$queryRaw<{ id: string }[]>`
+          SELECT o."id" FROM "ServiceNotification" o, "ServiceNotification" r WHERE r."id" = ${b.id}
+          AND COALESCE(o."outcome", '') = 'stored' AND o."id" <> r."id" AND o."receivedAt" < r."receivedAt"
+          AND (o."cartId" = ${b.cartId} OR o."serviceOrderId" = ${b.serviceOrderId})`);
+      if (older?.length === 0) return [];
+      const where = older ? { id: { in: older.map((o) => o.id) } } : { outcome: "stored" };
+      return q.serviceNotification.findMany({ where, orderBy: oldestFirst, take: limit });
     },
     notificationsOfOrders: (q, orderIds, take) =>
       q.serviceNotification.findMany({
