@@ -124,6 +124,20 @@ const steps = [
     holds: ["packs"],
     run: sh(process.execPath, ["scripts/packages-check.mjs"]),
   },
+  // Every TypeScript block of docs/integrating.md and the packages' READMEs, type-checked with
+  // strict against the packed packages installed outside the repository (scripts/check-snippets.mjs).
+  {
+    id: "snippets",
+    title: "Docs: every code block compiles against the packed packages",
+    holds: ["packs"],
+    run: sh(process.execPath, ["scripts/check-snippets.mjs"]),
+  },
+  // docs/api/, TypeDoc's reference of every entry, regenerated and compared (scripts/api-reference.mjs).
+  {
+    id: "api-reference",
+    title: "Docs: the API reference is current",
+    run: sh(process.execPath, ["scripts/api-reference.mjs", "--check"]),
+  },
   {
     id: "unit",
     title: "Unit tests (vitest run)",

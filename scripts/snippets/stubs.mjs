@@ -76,7 +76,9 @@ import { cookies, headers } from "next/headers";
 import type { NextRequest, NextResponse } from "next/server";
 declare const auth: { api: { getSession(o: { headers: Headers }): Promise<{ user: { id: string } } | null> } };
 declare const request: NextRequest;
-declare const response: NextResponse;`,
+declare const response: NextResponse;
+declare const userId: string;
+declare function moveOpenCart(from: string, to: string): Promise<void>;`,
   },
   // The kit's README: the service's wiring on the Drizzle adapter.
   "kit-wiring": {
