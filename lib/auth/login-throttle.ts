@@ -181,7 +181,9 @@ async function takePlace(until: number, now: Date): Promise<string | null> {
       })
     ).count === 1;
   if (await take()) return key;
-  if (await hasRow(key)) return null;
+  // The row exists now (another attempt may have made it since this one's take): its count
+  // decides, full or not.
+  if (await hasRow(key)) return (await take()) ? key : null;
   // The window's first admission: its count starts from the table as it is, after the prune.
   // Stamped so that the age bound drops it when the window ends; no policy reads its times.
   await pruneLoginThrottle(now);
