@@ -18,10 +18,12 @@ let tgz: string;
 let bin: string;
 const running = new Set<PackedEmulator>();
 
+// One build, one npm pack: bounded work that took up to 9 s beside the browser suites in a
+// two-core gate run; the limit is three times a loaded core's measure, not the default 10 s.
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), "service-emulator-"));
   tgz = await packEmulator();
-});
+}, 30_000);
 beforeAll(() => {
   bin = installPacked(tgz, dir);
 });

@@ -29,9 +29,11 @@ async function freshCookies() {
   return Promise.all(Array.from({ length: REQUESTS }, () => sessionCookie(newSession())));
 }
 
+/** Ten at a time, as many as the database pool's connections: a hundred transactions at once
+ *  queued past Prisma's wait for a transaction to start on PostgreSQL on a loaded machine. */
 async function inBatches(work: (n: number) => Promise<unknown>, requests = REQUESTS) {
-  for (let batch = 0; batch < requests / 100; batch++) {
-    await Promise.all(Array.from({ length: 100 }, (_, i) => work(batch * 100 + i)));
+  for (let batch = 0; batch < requests / 10; batch++) {
+    await Promise.all(Array.from({ length: 10 }, (_, i) => work(batch * 10 + i)));
   }
 }
 
@@ -107,9 +109,14 @@ describe("cookieless requests to each route an anonymous request can write", () 
       });
       expect(result).toEqual({ ok: true });
     }, CART_REQUESTS);
+    // The bound: the cap plus the adds in flight at once (10 here). On PostgreSQL (read
+    // committed) adds running together each count the carts before the others commit, so they
+    // can overshoot by their number until the next add trims to nine tenths; SQLite writes one at
+    // a time. Still bounded by the cap and the concurrency, never by the requests sent.
+    const inFlight = 10;
     const anonymous = await shop.db.cart.count({ where: { customerId: null } });
-    expect(anonymous).toBeLessThanOrEqual(CARTS + 1);
-    expect(await shop.db.cartItem.count()).toBeLessThanOrEqual(CARTS + 2);
+    expect(anonymous).toBeLessThanOrEqual(CARTS + inFlight);
+    expect(await shop.db.cartItem.count()).toBeLessThanOrEqual(CARTS + inFlight + 1);
     expect(await shop.db.cart.count({ where: { sessionId: signedIn.sessionId } })).toBe(1);
     expect(await shop.db.cart.count({ where: { sessionId: paying.sessionId } })).toBe(1);
     expect(await shop.db.sessionTradeIn.count()).toBeLessThanOrEqual(CARTS + 1);
