@@ -1,0 +1,87 @@
+// The conformance host of each database: a fresh database with the integration's tables and the
+// test shop's, the shop's Kysely database (CamelCasePlugin, as many shops read theirs) with the
+// adapter over it, and the few writes the kit's test shop asks for.
+import { randomUUID } from "node:crypto";
+import { createTokenSealer } from "@service-integration/kit/server";
+import { type ConformanceHost, testShopHost } from "@service-integration/kit/testing";
+import { CamelCasePlugin, type Dialect, Kysely, PostgresDialect, SqliteDialect } from "kysely";
+import pg from "pg";
+import type { KyselyServiceAdapter } from "../core.js";
+import { kyselyServiceAdapter as pgAdapter } from "../pg.js";
+import { kyselyServiceAdapter as sqliteAdapter } from "../sqlite.js";
+import { freshPostgresDatabase, freshSqliteDatabase } from "../testing.js";
+import { type ShopDb, testShopCallbacks } from "./shop-callbacks.js";
+import { testDatabaseSql } from "./shop-tables.js";
+
+export const sealer = createTokenSealer("k".repeat(32));
+
+export interface TestDatabase {
+  db: ShopDb;
+  adapter: KyselyServiceAdapter<ShopDb extends Kysely<infer DB> ? DB : never>;
+  /** Closes the connections and removes the database. */
+  close(): Promise<void>;
+}
+
+export const shopDb = (dialect: Dialect): ShopDb =>
+  new Kysely({ dialect, plugins: [new CamelCasePlugin()] });
+
+/** A fresh SQLite database (in memory, or the new file `filename`) with every table, the adapter
+ *  over it. */
+export async function sqliteTestDatabase(filename = ":memory:"): Promise<TestDatabase> {
+  const connection = await freshSqliteDatabase(testDatabaseSql.sqlite, filename);
+  const db = shopDb(new SqliteDialect({ database: connection }));
+  const shop = testShopCallbacks(db, (at) => at.getTime());
+  return { db, adapter: sqliteAdapter({ db, shop, sealer }), close: () => db.destroy() };
+}
+
+/** A fresh PostgreSQL database on the cluster of `adminUrl` (the test step's own) with every
+ *  table, the adapter over it. */
+export async function pgTestDatabase(adminUrl: string): Promise<TestDatabase> {
+  const database = await freshPostgresDatabase(adminUrl, testDatabaseSql.postgresql);
+  const pool = new pg.Pool({ connectionString: database.url, max: 10 });
+  // @types/pg 8.6.1 (this repository's pin) lacks Pool.options, which a pg Pool has at run time
+  // and Kysely 0.29's PostgresPool type names.
+  const db = shopDb(new PostgresDialect({ pool: pool as typeof pool & { options: object } }));
+  const shop = testShopCallbacks(db, (at) => at);
+  const close = async () => {
+    await db.destroy();
+    await database.drop();
+  };
+  return { db, adapter: pgAdapter({ db, shop, sealer }), close };
+}
+
+/** The kit's test shop over a test database: the suite's ConformanceHost. */
+export function conformanceHost(open: () => Promise<TestDatabase>) {
+  return async (): Promise<ConformanceHost> => {
+    const { db, adapter, close } = await open();
+    return testShopHost(adapter, {
+      async insertOpenCart(sessionId) {
+        const cartId = randomUUID();
+        await db.insertInto("carts").values({ id: cartId, sessionId }).execute();
+        await db
+          .insertInto("cartLines")
+          .values({ cartId, productId: "phone", quantity: 1 })
+          .execute();
+      },
+      async insertCustomer(customer) {
+        const address = JSON.stringify(customer.address);
+        await db
+          .insertInto("customers")
+          .values({ ...customer, address })
+          .execute();
+      },
+      persistedTokenText: async () =>
+        JSON.stringify([
+          await db
+            .selectFrom("serviceTokens" as never)
+            .selectAll()
+            .execute(),
+          await db
+            .selectFrom("serviceLeases" as never)
+            .selectAll()
+            .execute(),
+        ]),
+      close,
+    });
+  };
+}
