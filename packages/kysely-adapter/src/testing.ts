@@ -23,7 +23,7 @@ let made = 0;
 /**
  * A new database on the PostgreSQL cluster of `adminUrl` (a role allowed to CREATE DATABASE)
  * with `statements` run in it (serviceSql.postgresql.tables and the shop's own), and `drop`,
- * which removes it (end your pool first: a connection still open is ended by the drop).
+ * which removes it once every connection to it has closed (end your pool first).
  */
 export async function freshPostgresDatabase(
   adminUrl: string,
@@ -47,9 +47,26 @@ export async function freshPostgresDatabase(
   await run(url.toString(), statements);
   return {
     url: url.toString(),
-    // FORCE (PostgreSQL 13+): a pool's end() resolves before the server has seen every
-    // connection close; the drop need not wait for them.
-    drop: () => run(adminUrl, [`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`]),
+    async drop() {
+      // Once no connection to it is left: a pool's end() resolves before the server has seen
+      // its connections close, and work a failed check left running still holds one (a forced
+      // drop would end it with an error nobody catches).
+      const admin = new pg.Client({ connectionString: adminUrl });
+      await admin.connect();
+      try {
+        const open = async () =>
+          (
+            await admin.query<{ n: number }>(
+              "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1",
+              [name],
+            )
+          ).rows[0]?.n;
+        while ((await open()) !== 0) await new Promise<void>((r) => setImmediate(r));
+        await admin.query(`DROP DATABASE IF EXISTS "${name}"`);
+      } finally {
+        await admin.end();
+      }
+    },
   };
 }
 
