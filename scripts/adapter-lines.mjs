@@ -7,7 +7,11 @@ import path from "node:path";
 
 const LIMIT = 500;
 const root = path.resolve(import.meta.dirname, "..");
-const adapters = ["packages/drizzle-adapter", "packages/prisma-adapter"];
+const adapters = [
+  "packages/drizzle-adapter",
+  "packages/prisma-adapter",
+  "packages/kysely-adapter",
+];
 
 function sources(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

@@ -26,6 +26,11 @@ const PACKAGES = [
     slug: "prisma-adapter",
     dir: "packages/prisma-adapter",
   },
+  {
+    name: "@service-integration/kysely-adapter",
+    slug: "kysely-adapter",
+    dir: "packages/kysely-adapter",
+  },
   // The emulator has no tsconfig of its own (the root's takes in the whole repository): its
   // entries alone, with the kit's compiler options (tsconfigFor).
   { name: "service-emulator", slug: "emulator", dir: "emulator", tsconfigOf: "packages/kit" },

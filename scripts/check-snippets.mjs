@@ -26,6 +26,7 @@ const WORKSPACES = {
   "@service-integration/kit": "packages/kit",
   "@service-integration/drizzle-adapter": "packages/drizzle-adapter",
   "@service-integration/prisma-adapter": "packages/prisma-adapter",
+  "@service-integration/kysely-adapter": "packages/kysely-adapter",
 };
 /** What the snippets import beside the packages, at the versions this repository's lockfile pins. */
 const LIBRARIES = [
@@ -39,6 +40,7 @@ const LIBRARIES = [
   "drizzle-kit",
   "drizzle-orm",
   "iron-session",
+  "kysely",
   "next",
   "pg",
   "react",

@@ -93,6 +93,7 @@ const steps = [
         "packages/kit",
         "packages/drizzle-adapter",
         "packages/prisma-adapter",
+        "packages/kysely-adapter",
         "examples/minimal-shop",
         "examples/minimal-shop/e2e/tsconfig.typecheck.json",
         "examples/serverless-shop",
@@ -180,6 +181,8 @@ const steps = [
         // The Prisma adapter's conformance and shipped PostgreSQL migration on PostgreSQL.
         "packages/prisma-adapter/src/pg",
         "packages/prisma-adapter/src/migrations.test.ts",
+        // The Kysely adapter's conformance, own checks and row locks on PostgreSQL.
+        "packages/kysely-adapter/src/pg",
         // The serverless shop's adapter as it configures it (its callbacks, Better Auth).
         "examples/serverless-shop/lib/service",
         // One worker per core, not the SQLite step's two: here the database's own processes

@@ -1,8 +1,7 @@
-// The kit's row-level store (service-rows.ts of @service-integration/kit) written with Kysely,
-// once for both databases: each method one statement of the integration's tables (or of the
-// integration's columns of the shop's orders). What differs per database, the transaction, the
-// row locks and the unique-violation code, comes in as `Locking` from ./pg.ts and ./sqlite.ts.
-// Every rule (what runs in which transaction, claims, leases, pruning) is the kit's.
+// The kit's row-level store (service-rows.ts) written with Kysely once for both databases: each
+// method one statement of the integration's tables (or its columns of the shop's orders). What
+// differs per database (the transaction, the locks, the unique-violation code) comes in as
+// `Locking` from ./pg.ts and ./sqlite.ts. Every rule is the kit's (createServiceAdapter).
 import {
   createServiceAdapter,
   type OrderKeys,
@@ -12,10 +11,16 @@ import {
   SHOP_ORDER_FIELDS,
   type ShopOrder,
 } from "@service-integration/kit";
-import { CamelCasePlugin, type Kysely, type KyselyPlugin, type SelectQueryBuilder } from "kysely";
-import type { AdapterDatabase } from "./schema.js";
-
-export type { CreateOrderParams, NewOrderColumns } from "@service-integration/kit";
+import {
+  CamelCasePlugin,
+  type Insertable,
+  type Kysely,
+  type KyselyPlugin,
+  type Selectable,
+  type SelectQueryBuilder,
+  type Updateable,
+} from "kysely";
+import type { AdapterDatabase, ServiceDatabase } from "./schema.js";
 
 /** What the adapter answers: every port of the kit that belongs to the integration, over the
  *  shop's Kysely database (its callbacks and its own order changes get that handle). */
@@ -34,7 +39,7 @@ export interface KyselyAdapterOptions<DB> extends ServiceAdapterOptions<Kysely<D
 export interface Locking {
   /** One transaction on one connection, rolled back when `fn` throws. */
   transaction<T>(fn: (q: Kysely<unknown>) => PromiseLike<T>): Promise<T>;
-  /** The plugins of the adapter's view beyond CamelCasePlugin (SQLite: its value encoding). */
+  /** The adapter's view's plugins after CamelCasePlugin (SQLite: its values' encoding). */
   plugins: KyselyPlugin[];
   /** The orders select locked until the transaction ends (PostgreSQL: FOR UPDATE; SQLite:
    *  the database's write lock taken first, if the transaction does not hold it yet). */
@@ -49,14 +54,15 @@ export interface Locking {
 export type View = Kysely<AdapterDatabase>;
 type OrdersSelect = SelectQueryBuilder<AdapterDatabase, "orders", ShopOrder>;
 type DueSelect = SelectQueryBuilder<AdapterDatabase, "serviceTradeInRegistrations", { id: string }>;
+type Table = keyof ServiceDatabase;
+type Row = Record<string, unknown>;
+type Of<T extends Table> = ServiceDatabase[T];
+type Key<T extends Table> = keyof Of<T> & string;
 
 const camel = new CamelCasePlugin();
 
 /** The error's driver code (pg's SQLSTATE, better-sqlite3's SQLITE_… name), if any. */
-export function driverCode(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === "string" ? code : undefined;
-}
+export const driverCode = (error: unknown) => (error as { code?: unknown } | null)?.code;
 
 /** The kit's ports over the shop's database `options.db`, with the database's `locking`. */
 export function kyselyAdapter<DB>(
@@ -65,376 +71,214 @@ export function kyselyAdapter<DB>(
 ): KyselyServiceAdapter<DB> {
   const { db } = options;
   // The table is typed as "orders"; its SQL name is the shop's.
-  const ordersName = (options.ordersTable ?? "orders") as "orders";
+  const O = (options.ordersTable ?? "orders") as "orders";
+  const N = "serviceNotifications";
+  const R = "serviceTradeInRegistrations";
+  const H = "serviceOrderHistory";
   const view = (q: Kysely<DB>): View =>
-    locking.plugins.reduce(
-      (v, plugin) => v.withPlugin(plugin),
-      (q as unknown as View).withPlugin(camel),
-    );
-  const orders = (v: View): OrdersSelect => v.selectFrom(ordersName).select(SHOP_ORDER_FIELDS);
-  const notifications = (v: View) => v.selectFrom("serviceNotifications").selectAll();
-  const first = <T>(rows: T[]): T | null => rows[0] ?? null;
-  const changed = (result: { numUpdatedRows: bigint } | { numDeletedRows: bigint }) =>
-    Number("numUpdatedRows" in result ? result.numUpdatedRows : result.numDeletedRows);
+    [camel, ...locking.plugins].reduce((v, plugin) => v.withPlugin(plugin), q as unknown as View);
+  const orders = (q: Kysely<DB>): OrdersSelect => view(q).selectFrom(O).select(SHOP_ORDER_FIELDS);
+  const notifications = (q: Kysely<DB>) => view(q).selectFrom(N).selectAll();
+  const one = async <T>(s: { executeTakeFirst(): Promise<T | undefined> }) =>
+    (await s.executeTakeFirst()) ?? null;
+  const some = async (s: { executeTakeFirst(): Promise<unknown> }) =>
+    (await s.executeTakeFirst()) !== undefined;
+  const changed = async (s: { executeTakeFirst(): Promise<{ numUpdatedRows: bigint }> }) =>
+    Number((await s.executeTakeFirst()).numUpdatedRows);
+  const oldestFirst = (select: ReturnType<typeof notifications>, limit?: number) => {
+    const ordered = select.orderBy("receivedAt").orderBy("id");
+    return (limit === undefined ? ordered : ordered.limit(limit)).execute();
+  };
+
+  // The statements by key of one table, typed at the call (the table's columns), loose inside.
+  type Q = Kysely<DB>;
+  const loose = (q: Q) => view(q) as unknown as Kysely<Record<string, Row>>;
+  type Where<T extends Table> = Partial<Selectable<Of<T>>>;
+  const find = <T extends Table>(q: Q, table: T, where: Where<T>) => {
+    const rows = loose(q).selectFrom(table).selectAll();
+    return one(rows.where((eb) => eb.and(where))) as Promise<Selectable<Of<T>> | null>;
+  };
+  const update = <T extends Table>(q: Q, table: T, where: Where<T>, set: Updateable<Of<T>>) => {
+    const rows = loose(q).updateTable(table as string);
+    return changed(rows.set(set).where((eb) => eb.and(where)));
+  };
+  const remove = <T extends Table>(q: Q, table: T, where: Where<T>) => {
+    const rows = loose(q).deleteFrom(table as string);
+    return rows.where((eb) => eb.and(where)).execute();
+  };
+  // INSERT … ON CONFLICT (key): DO UPDATE with `row` (its undefined fields left out, so they
+  // stay as they were), or DO NOTHING, answering whether it inserted.
+  const upsert = <T extends Table>(q: Q, table: T, key: Key<T>, row: Insertable<Of<T>>) => {
+    const insert = loose(q).insertInto(table).values(row);
+    return insert.onConflict((oc) => oc.column(key).doUpdateSet(row)).execute();
+  };
+  const insertOnce = <T extends Table>(q: Q, table: T, key: Key<T>, row: Insertable<Of<T>>) => {
+    const insert = loose(q).insertInto(table).values(row);
+    return some(insert.onConflict((oc) => oc.column(key).doNothing()).returning(key));
+  };
 
   const store: ServiceRowStore<Kysely<DB>> = {
+    // The transaction and the database's locks
     transaction: (fn) => locking.transaction((q) => fn(q as unknown as Kysely<DB>)),
     outside: async (fn) => fn(db),
     isUniqueViolation: (error) => locking.isUniqueViolation(error),
-
     async lockedOrders(q, keys: OrderKeys) {
-      const v = view(q);
       const wanted = (["id", "serviceOrderId", "cartId"] as const).filter((k) => keys[k]);
       if (wanted.length === 0) return [];
-      const select = orders(v).where((eb) =>
-        eb.or(wanted.map((k) => eb(k, "=", keys[k] as string))),
-      );
-      return (await locking.forUpdate(select, v)).execute();
+      const select = orders(q).where((eb) => eb.or(wanted.map((k) => eb(k, "=", `${keys[k]}`))));
+      return (await locking.forUpdate(select, view(q))).execute();
     },
-
-    async leaseDueRegistrations(now, { limit, all, until }) {
+    leaseDueRegistrations(now, { limit, all, until }) {
       const v = view(db);
-      const due = v
-        .selectFrom("serviceTradeInRegistrations")
-        .select("id")
-        .where("status", "=", "queued")
-        .$if(!all, (s) => s.where("nextAttemptAt", "<=", now))
-        .orderBy("nextAttemptAt")
-        .limit(limit);
+      let due = v.selectFrom(R).select("id").where("status", "=", "queued");
+      if (!all) due = due.where("nextAttemptAt", "<=", now);
+      due = locking.skipLocked(due.orderBy("nextAttemptAt").limit(limit));
       // One statement: the lease and the attempts it returns are one (shop-ports.ts `due`).
-      return v
-        .updateTable("serviceTradeInRegistrations")
-        .set({ nextAttemptAt: until })
-        .where("id", "in", locking.skipLocked(due))
-        .returning(["orderId", "attempts"])
-        .execute();
+      const lease = v.updateTable(R).set({ nextAttemptAt: until }).where("id", "in", due);
+      return lease.returning(["orderId", "attempts"]).execute();
     },
 
-    order: async (q, id) => first(await orders(view(q)).where("id", "=", id).execute()),
-
+    // The shop's orders (the integration's columns)
+    order: (q, id) => one(orders(q).where("id", "=", id)),
     async ordersByKeys(q, serviceOrderIds, cartIds) {
-      if (serviceOrderIds.length === 0 && cartIds.length === 0) return [];
-      return orders(view(q))
-        .where((eb) =>
-          eb.or([
-            ...(serviceOrderIds.length ? [eb("serviceOrderId", "in", serviceOrderIds)] : []),
-            ...(cartIds.length ? [eb("cartId", "in", cartIds)] : []),
-          ]),
-        )
+      const keys = [["serviceOrderId", serviceOrderIds] as const, ["cartId", cartIds] as const];
+      const wanted = keys.filter(([, ids]) => ids.length > 0);
+      if (wanted.length === 0) return [];
+      return orders(q)
+        .where((eb) => eb.or(wanted.map(([k, ids]) => eb(k, "in", ids))))
         .execute();
     },
-
-    async sessionOrder(q, sessionId, where) {
-      const rows = await orders(view(q))
-        .where("sessionId", "=", sessionId)
-        .$if("cartId" in where, (s) => s.where("cartId", "=", (where as { cartId: string }).cartId))
-        .$if("since" in where, (s) =>
-          s
-            .where("paymentMethod", "=", "service_pay")
-            .where("createdAt", ">=", (where as { since: Date }).since),
-        )
-        .orderBy("createdAt", "desc")
-        .limit(1)
-        .execute();
-      return first(rows);
+    sessionOrder(q, sessionId, where) {
+      let select = orders(q).where("sessionId", "=", sessionId);
+      if ("cartId" in where) select = select.where("cartId", "=", where.cartId);
+      else select = select.where("paymentMethod", "=", "service_pay");
+      if ("since" in where) select = select.where("createdAt", ">=", where.since);
+      return one(select.orderBy("createdAt", "desc").limit(1));
+    },
+    updateOrder: (q, id, values) =>
+      one(view(q).updateTable(O).set(values).where("id", "=", id).returning(SHOP_ORDER_FIELDS)),
+    ordersInStatus(q, status, limit) {
+      const held = orders(q).where("status", "=", status).orderBy("createdAt");
+      return held.orderBy("id").limit(limit).execute();
+    },
+    latestSessionOrders(q, sessionId, limit) {
+      const all = view(q).selectFrom(O).select(["id", "number"]).orderBy("createdAt", "desc");
+      return all.where("sessionId", "=", sessionId).limit(limit).execute();
     },
 
-    async updateOrder(q, id, values) {
-      const rows = await view(q)
-        .updateTable(ordersName)
-        .set(values)
-        .where("id", "=", id)
-        .returning(SHOP_ORDER_FIELDS)
-        .execute();
-      return first(rows) as ShopOrder | null;
-    },
-
-    ordersInStatus: (q, status, limit) =>
-      orders(view(q))
-        .where("status", "=", status)
-        .orderBy("createdAt")
-        .orderBy("id")
-        .limit(limit)
-        .execute(),
-
-    latestSessionOrders: (q, sessionId, limit) =>
-      view(q)
-        .selectFrom(ordersName)
-        .select(["id", "number"])
-        .where("sessionId", "=", sessionId)
-        .orderBy("createdAt", "desc")
-        .limit(limit)
-        .execute(),
-
+    // Order history
     insertHistory: (q, { from, to, ...row }) =>
       view(q)
-        .insertInto("serviceOrderHistory")
+        .insertInto(H)
         .values({ ...row, fromStatus: from, toStatus: to })
         .execute(),
+    history(q, orderId, { to, limit }) {
+      const h = view(q).selectFrom(H).select(["toStatus as to", "note"]);
+      let select = h.where("orderId", "=", orderId).orderBy("seq", "desc");
+      if (to !== undefined) select = select.where("toStatus", "=", to);
+      return (limit === undefined ? select : select.limit(limit)).execute();
+    },
 
-    history: (q, orderId, { to, limit }) =>
-      view(q)
-        .selectFrom("serviceOrderHistory")
-        .select(["toStatus as to", "note"])
-        .where("orderId", "=", orderId)
-        .$if(to !== undefined, (s) => s.where("toStatus", "=", to as string))
-        .orderBy("seq", "desc")
-        .$if(limit !== undefined, (s) => s.limit(limit as number))
-        .execute(),
+    // Kept checkouts
+    checkout: (q, cartId) => find(q, "serviceCheckouts", { cartId }),
+    saveCheckout: (q, row) => upsert(q, "serviceCheckouts", "cartId", row),
+    deleteCheckout: (q, cartId) => remove(q, "serviceCheckouts", { cartId }),
 
-    checkout: async (q, cartId) =>
-      first(
-        await view(q)
-          .selectFrom("serviceCheckouts")
-          .selectAll()
-          .where("cartId", "=", cartId)
-          .execute(),
-      ),
-
-    saveCheckout: (q, { cartId, ...row }) =>
-      view(q)
-        .insertInto("serviceCheckouts")
-        .values({ cartId, ...row })
-        // Undefined valuation fields are left out of the update, so they stay as they were.
-        .onConflict((oc) => oc.column("cartId").doUpdateSet(row))
-        .execute(),
-
-    deleteCheckout: (q, cartId) =>
-      view(q).deleteFrom("serviceCheckouts").where("cartId", "=", cartId).execute(),
-
+    // Notifications
     async insertNotifications(q, rows) {
       if (rows.length === 0) return [];
-      const inserted = await view(q)
-        .insertInto("serviceNotifications")
-        .values(rows)
-        .onConflict((oc) => oc.column("dedupeKey").doNothing())
-        .returning("id")
-        .execute();
-      return inserted.map((r) => r.id);
+      const insert = view(q).insertInto(N).values(rows).returning("id");
+      const ids = await insert.onConflict((oc) => oc.column("dedupeKey").doNothing()).execute();
+      return ids.map((r) => r.id);
     },
-
-    notification: async (q, by) =>
-      first(
-        await notifications(view(q))
-          .$if("id" in by, (s) => s.where("id", "=", (by as { id: string }).id))
-          .$if("dedupeKey" in by, (s) =>
-            s.where("dedupeKey", "=", (by as { dedupeKey: string }).dedupeKey),
-          )
-          .execute(),
-      ),
-
-    async notificationIdElsewhere(q, notificationId, dedupeKey) {
-      const rows = await view(q)
-        .selectFrom("serviceNotifications")
-        .select("id")
-        .where("notificationId", "=", notificationId)
-        .where("dedupeKey", "<>", dedupeKey)
-        .limit(1)
-        .execute();
-      return rows.length > 0;
+    notification: (q, by) => find(q, N, by),
+    notificationIdElsewhere(q, notificationId, dedupeKey) {
+      const same = view(q).selectFrom(N).select("id").where("notificationId", "=", notificationId);
+      return some(same.where("dedupeKey", "<>", dedupeKey));
     },
-
-    settleNotification: async (q, id, values) =>
-      changed(
-        await view(q)
-          .updateTable("serviceNotifications")
-          .set(values)
-          .where("id", "=", id)
-          .executeTakeFirstOrThrow(),
-      ),
-
+    settleNotification: (q, id, values) => update(q, N, { id }, values),
     claimStoredNotification: async (q, id) =>
-      changed(
-        await view(q)
-          .updateTable("serviceNotifications")
-          .set({ outcome: "early" })
-          .where("id", "=", id)
-          .where("outcome", "=", "stored")
-          .executeTakeFirstOrThrow(),
-      ) === 1,
-
+      (await update(q, N, { id, outcome: "stored" }, { outcome: "early" })) === 1,
     unsettledNotifications: (q, cartId, serviceOrderId, limit) =>
-      notifications(view(q))
-        .where("orderId", "is", null)
-        .where((eb) =>
-          eb.or([
-            eb("cartId", "=", cartId),
-            ...(serviceOrderId ? [eb("serviceOrderId", "=", serviceOrderId)] : []),
-          ]),
-        )
-        .orderBy("receivedAt")
-        .orderBy("id")
-        .$if(limit !== undefined, (s) => s.limit(limit as number))
-        .execute(),
-
-    storedNotifications: (q, { limit, before }) =>
-      notifications(view(q))
-        .where("outcome", "=", "stored")
-        .$if(before !== undefined, (s) =>
-          s.where((eb) => {
-            const { id, cartId, serviceOrderId } = before as NonNullable<typeof before>;
-            // The row's own time read in the same statement: one round trip decides.
-            const itsTime = eb
-              .selectFrom("serviceNotifications as b")
-              .select("b.receivedAt")
-              .where("b.id", "=", id);
-            return eb.and([
-              eb.or([
-                ...(cartId ? [eb("cartId", "=", cartId)] : []),
-                ...(serviceOrderId ? [eb("serviceOrderId", "=", serviceOrderId)] : []),
-              ]),
-              eb("id", "<>", id),
-              eb.or([
-                eb("receivedAt", "<", itsTime),
-                eb.and([eb("receivedAt", "=", itsTime), eb("id", "<", id)]),
-              ]),
-            ]);
-          }),
-        )
-        .orderBy("receivedAt")
-        .orderBy("id")
-        .$if(limit !== undefined, (s) => s.limit(limit as number))
-        .execute(),
-
+      oldestFirst(
+        notifications(q)
+          .where("orderId", "is", null)
+          .where((eb) => eb.or({ cartId, ...(serviceOrderId ? { serviceOrderId } : {}) })),
+        limit,
+      ),
+    storedNotifications(q, { limit, before }) {
+      let select = notifications(q).where("outcome", "=", "stored");
+      if (before) {
+        const { id, cartId, serviceOrderId } = before;
+        select = select.where((eb) => {
+          // The row's own time read in the same statement: one round trip decides.
+          const itsTime = eb.selectFrom(`${N} as b`).select("b.receivedAt").where("b.id", "=", id);
+          return eb.and([
+            eb.or({ ...(cartId ? { cartId } : {}), ...(serviceOrderId ? { serviceOrderId } : {}) }),
+            eb.or([
+              eb("receivedAt", "<", itsTime),
+              eb.and([eb("receivedAt", "=", itsTime), eb("id", "<", id)]),
+            ]),
+          ]);
+        });
+      }
+      return oldestFirst(select, limit);
+    },
     notificationsOfOrders: async (q, orderIds, limit) =>
       orderIds.length === 0
         ? []
-        : notifications(view(q))
-            .where("orderId", "in", orderIds)
-            .orderBy("receivedAt")
-            .orderBy("id")
-            .limit(limit)
-            .execute(),
-
+        : oldestFirst(notifications(q).where("orderId", "in", orderIds), limit),
     async reusedNotificationIds(q, limit) {
-      const rows = await view(q)
-        .selectFrom("serviceNotifications")
-        .select("notificationId")
+      const ids = view(q).selectFrom(N).select("notificationId").groupBy("notificationId");
+      const reused = ids
         .where("notificationId", "is not", null)
-        .groupBy("notificationId")
-        .having((eb) => eb.fn.countAll(), ">", 1)
-        .orderBy("notificationId")
-        .limit(limit)
-        .execute();
-      return rows.map((r) => r.notificationId as string);
+        .having((eb) => eb.fn.countAll(), ">", 1);
+      const rows = await reused.orderBy("notificationId").limit(limit).execute();
+      return rows.map((r) => `${r.notificationId}`);
     },
 
-    token: async (q, id) =>
-      first(await view(q).selectFrom("serviceTokens").selectAll().where("id", "=", id).execute()),
+    // Tokens and the renewal lease
+    token: (q, id) => find(q, "serviceTokens", { id }),
+    saveToken: (q, row) => upsert(q, "serviceTokens", "id", row),
+    async renewLease(q, name, holder, expiresAt, now) {
+      const lease = view(q).updateTable("serviceLeases").set({ holder, expiresAt });
+      const free = lease.where((eb) =>
+        eb.or([eb("expiresAt", "<=", now), eb("holder", "=", holder)]),
+      );
+      return (await changed(free.where("name", "=", name))) > 0;
+    },
+    insertLease: (q, name, holder, expiresAt) =>
+      insertOnce(q, "serviceLeases", "name", { name, holder, expiresAt }),
+    deleteLease: (q, name, holder) => remove(q, "serviceLeases", { name, holder }),
 
-    saveToken: (q, { id, ...row }) =>
-      view(q)
-        .insertInto("serviceTokens")
-        .values({ id, ...row })
-        .onConflict((oc) => oc.column("id").doUpdateSet(row))
-        .execute(),
-
-    renewLease: async (q, name, holder, expiresAt, now) =>
-      changed(
-        await view(q)
-          .updateTable("serviceLeases")
-          .set({ holder, expiresAt })
-          .where("name", "=", name)
-          .where((eb) => eb.or([eb("expiresAt", "<=", now), eb("holder", "=", holder)]))
-          .executeTakeFirstOrThrow(),
-      ) > 0,
-
-    insertLease: async (q, name, holder, expiresAt) =>
-      (
-        await view(q)
-          .insertInto("serviceLeases")
-          .values({ name, holder, expiresAt })
-          .onConflict((oc) => oc.column("name").doNothing())
-          .returning("name")
-          .execute()
-      ).length > 0,
-
-    deleteLease: (q, name, holder) =>
-      view(q)
-        .deleteFrom("serviceLeases")
-        .where("name", "=", name)
-        .where("holder", "=", holder)
-        .execute(),
-
-    registration: async (q, orderId) =>
-      first(
-        await view(q)
-          .selectFrom("serviceTradeInRegistrations")
-          .selectAll()
-          .where("orderId", "=", orderId)
-          .execute(),
-      ),
-
-    insertRegistration: async (q, row) =>
-      (
-        await view(q)
-          .insertInto("serviceTradeInRegistrations")
-          .values(row)
-          .onConflict((oc) => oc.column("orderId").doNothing())
-          .returning("id")
-          .execute()
-      ).length > 0,
-
+    // register-purchase rows and the seen trade-in
+    registration: (q, orderId) => find(q, R, { orderId }),
+    insertRegistration: (q, row) => insertOnce(q, R, "orderId", row),
     claimRegistration: async (q, id, attempts, until, updatedAt) =>
-      changed(
-        await view(q)
-          .updateTable("serviceTradeInRegistrations")
-          .set((eb) => ({
-            attempts: eb("attempts", "+", 1),
-            nextAttemptAt: until,
-            updatedAt,
-          }))
-          .where("id", "=", id)
-          .where("status", "=", "queued")
-          .where("attempts", "=", attempts)
-          .executeTakeFirstOrThrow(),
-      ) === 1,
-
-    updateRegistration: (q, id, values) =>
-      view(q).updateTable("serviceTradeInRegistrations").set(values).where("id", "=", id).execute(),
-
-    async unreachableRegistrationSince(q, since) {
-      const rows = await view(q)
-        .selectFrom("serviceTradeInRegistrations")
-        .select("id")
-        .where("status", "=", "queued")
-        .where("unreachable", "=", true)
-        .where("updatedAt", ">=", since)
-        .limit(1)
-        .execute();
-      return rows.length > 0;
+      (await changed(
+        view(q)
+          .updateTable(R)
+          .set((eb) => ({ attempts: eb("attempts", "+", 1), nextAttemptAt: until, updatedAt }))
+          .where((eb) => eb.and({ id, status: "queued", attempts })),
+      )) === 1,
+    updateRegistration: (q, id, values) => update(q, R, { id }, values),
+    unreachableRegistrationSince(q, since) {
+      const queued = view(q).selectFrom(R).select("id").where("updatedAt", ">=", since);
+      return some(queued.where((eb) => eb.and({ status: "queued", unreachable: true })));
     },
-
     seenTradeIn: async (q, sessionId) =>
-      first(
-        await view(q)
-          .selectFrom("serviceSessionTradeIns")
-          .select("tradeInId")
-          .where("sessionId", "=", sessionId)
-          .execute(),
-      )?.tradeInId ?? null,
-
+      (await find(q, "serviceSessionTradeIns", { sessionId }))?.tradeInId ?? null,
     saveSeenTradeIn: (q, sessionId, tradeInId, seenAt) =>
-      view(q)
-        .insertInto("serviceSessionTradeIns")
-        .values({ sessionId, tradeInId, seenAt })
-        .onConflict((oc) => oc.column("sessionId").doUpdateSet({ tradeInId, seenAt }))
-        .execute(),
+      upsert(q, "serviceSessionTradeIns", "sessionId", { sessionId, tradeInId, seenAt }),
 
+    // The inspector's log
     insertLog: (q, row) => view(q).insertInto("serviceIntegrationLog").values(row).execute(),
-
     deleteLogBefore: (q, before) =>
       view(q).deleteFrom("serviceIntegrationLog").where("at", "<", before).execute(),
-
-    readLog: (q, key, afterSeq, limit) =>
-      view(q)
-        .selectFrom("serviceIntegrationLog")
-        .selectAll()
-        .where("key", "=", key)
-        .where("seq", ">", afterSeq)
-        .orderBy("seq", "desc")
-        .limit(limit)
-        .execute(),
+    readLog(q, key, afterSeq, limit) {
+      const log = view(q).selectFrom("serviceIntegrationLog").selectAll().where("key", "=", key);
+      return log.where("seq", ">", afterSeq).orderBy("seq", "desc").limit(limit).execute();
+    },
   };
   return createServiceAdapter(store, options);
 }

@@ -1,10 +1,10 @@
 // @service-integration/kysely-adapter: what both databases share (the shop's callbacks' types,
 // the tables' Kysely types); the SQL and the adapter of each database: "./pg" and "./sqlite".
-export type { ShopCallbacks, TokenSealer } from "@service-integration/kit";
 export type {
   CreateOrderParams,
-  KyselyAdapterOptions,
-  KyselyServiceAdapter,
   NewOrderColumns,
-} from "./core.js";
+  ShopCallbacks,
+  TokenSealer,
+} from "@service-integration/kit";
+export type { KyselyAdapterOptions, KyselyServiceAdapter } from "./core.js";
 export type * from "./schema.js";

@@ -16,17 +16,15 @@ import {
   type KyselyServiceAdapter,
   kyselyAdapter,
 } from "./core.js";
+import { flagColumns, timeColumns } from "./sqlite/schema.js";
 
 /**
- * The shop's own transaction, as the adapter runs its own: `BEGIN IMMEDIATE` … `COMMIT` (or
- * ROLLBACK when `fn` throws) on Kysely's one SQLite connection, held for the whole of `fn`.
- *
- * Why IMMEDIATE: SQLite's one write lock is taken before the first read, so what the
- * transaction reads stays as read until it commits (SQLite's lock for PostgreSQL's FOR UPDATE,
- * service-rows.ts lockedOrders), against every other connection and process. Why held: Kysely's
- * SqliteDialect queues every query of the process behind the connection it lends, so no
- * statement sent meanwhile joins this transaction (and commits or rolls back with it). Never
- * use the outer `db` inside `fn` (it waits for `fn`: a deadlock); use `q`.
+ * The shop's own transaction as the adapter runs its own: `BEGIN IMMEDIATE` … `COMMIT` (ROLLBACK
+ * when `fn` throws) on Kysely's one SQLite connection, held for the whole of `fn`. IMMEDIATE: the
+ * write lock is taken before the first read, so what it reads stays as read until it commits
+ * (SQLite's FOR UPDATE, service-rows.ts lockedOrders). Held: Kysely's SqliteDialect queues the
+ * process's other queries behind it, so none joins it. Inside `fn` use `q`, never `db` (it waits
+ * for `fn`: a deadlock).
  */
 export function sqliteTransaction<DB, T>(
   db: Kysely<DB>,
@@ -34,14 +32,13 @@ export function sqliteTransaction<DB, T>(
 ): Promise<T> {
   return db.connection().execute(async (q) => {
     await sql`BEGIN IMMEDIATE`.execute(q);
-    let result: T;
-    try {
-      result = await fn(q);
-    } catch (error) {
-      // SQLite may have ended the transaction itself (a full disk…): the first error is the one.
-      await sql`ROLLBACK`.execute(q).catch(() => undefined);
-      throw error;
-    }
+    const result = await Promise.resolve(q)
+      .then(fn)
+      .catch(async (error: unknown) => {
+        // SQLite may have ended the transaction itself (a full disk…): the first error is the one.
+        await sql`ROLLBACK`.execute(q).catch(() => undefined);
+        throw error;
+      });
     await sql`COMMIT`.execute(q);
     return result;
   });
@@ -49,19 +46,6 @@ export function sqliteTransaction<DB, T>(
 
 // SQLite stores times as integer milliseconds and flags as 0/1, and better-sqlite3 binds neither
 // a Date nor a boolean: the adapter's view converts both ways, so its rows are the kit's types.
-const TIMES = new Set([
-  "accessExpiresAt",
-  "updatedAt",
-  "expiresAt",
-  "createdAt",
-  "receivedAt",
-  "appliedAt",
-  "nextAttemptAt",
-  "seenAt",
-  "at",
-]);
-const FLAGS = new Set(["precheck", "unreachable", "ok"]);
-
 const stored = (value: unknown) =>
   value instanceof Date ? value.getTime() : typeof value === "boolean" ? Number(value) : value;
 
@@ -77,11 +61,10 @@ class StoredValues extends OperationNodeTransformer {
 }
 
 function read(row: UnknownRow): UnknownRow {
-  const out: UnknownRow = {};
+  const out: UnknownRow = { ...row };
   for (const [key, value] of Object.entries(row)) {
-    if (value !== null && TIMES.has(key)) out[key] = new Date(Number(value));
-    else if (value !== null && FLAGS.has(key)) out[key] = Boolean(value);
-    else out[key] = value;
+    if (value !== null && timeColumns.has(key)) out[key] = new Date(Number(value));
+    if (value !== null && flagColumns.has(key)) out[key] = Boolean(value);
   }
   return out;
 }
@@ -116,8 +99,7 @@ export function kyselyServiceAdapter<DB>(
     },
     skipLocked: (select) => select,
     isUniqueViolation: (error) =>
-      driverCode(error) === "SQLITE_CONSTRAINT_UNIQUE" ||
-      driverCode(error) === "SQLITE_CONSTRAINT_PRIMARYKEY",
+      /^SQLITE_CONSTRAINT_(UNIQUE|PRIMARYKEY)$/.test(`${driverCode(error)}`),
   });
 }
 

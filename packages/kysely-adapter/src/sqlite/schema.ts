@@ -138,3 +138,19 @@ export const serviceOrderColumnsSql = `cart_id text NOT NULL UNIQUE,
   valuation_currency text,
   valuation_note text,
   created_at integer NOT NULL DEFAULT (cast(unixepoch('subsec') * 1000 as integer))`;
+
+/** The columns that hold times (integer ms), camelCase: the adapter reads them as Date. */
+export const timeColumns: ReadonlySet<string> = new Set([
+  "accessExpiresAt",
+  "updatedAt",
+  "expiresAt",
+  "createdAt",
+  "receivedAt",
+  "appliedAt",
+  "nextAttemptAt",
+  "seenAt",
+  "at",
+]);
+
+/** The columns that hold flags (0/1), camelCase: the adapter reads them as boolean. */
+export const flagColumns: ReadonlySet<string> = new Set(["precheck", "unreachable", "ok"]);

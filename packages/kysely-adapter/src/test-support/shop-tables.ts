@@ -4,7 +4,12 @@
 // adapter's own view).
 import type { Generated } from "kysely";
 import type { ServiceOrderColumns } from "../schema.js";
-import { serviceSql } from "../testing.js";
+import {
+  pgServiceOrderColumnsSql,
+  pgServiceTablesSql,
+  sqliteServiceOrderColumnsSql,
+  sqliteServiceTablesSql,
+} from "../testing.js";
 
 export interface ShopDatabase {
   customers: {
@@ -59,16 +64,13 @@ function shopSql(time: string, now: string, orderColumns: string): string[] {
 
 /** Every table of the test database: the integration's and the shop's. */
 export const testDatabaseSql = {
-  postgresql: [
-    ...serviceSql.postgresql.tables,
-    ...shopSql("timestamptz", "now()", serviceSql.postgresql.orderColumns),
-  ],
+  postgresql: [...pgServiceTablesSql, ...shopSql("timestamptz", "now()", pgServiceOrderColumnsSql)],
   sqlite: [
-    ...serviceSql.sqlite.tables,
+    ...sqliteServiceTablesSql,
     ...shopSql(
       "integer",
       "(cast(unixepoch('subsec') * 1000 as integer))",
-      serviceSql.sqlite.orderColumns,
+      sqliteServiceOrderColumnsSql,
     ),
   ],
 };
