@@ -2,15 +2,8 @@
 // method one statement of the integration's tables (or its columns of the shop's orders). What
 // differs per database (the transaction, the locks, the unique-violation code) comes in as
 // `Locking` from ./pg.ts and ./sqlite.ts. Every rule is the kit's (createServiceAdapter).
-import {
-  createServiceAdapter,
-  type OrderKeys,
-  type ServiceAdapter,
-  type ServiceAdapterOptions,
-  type ServiceRowStore,
-  SHOP_ORDER_FIELDS,
-  type ShopOrder,
-} from "@service-integration/kit";
+import type * as Kit from "@service-integration/kit";
+import { createServiceAdapter, SHOP_ORDER_FIELDS } from "@service-integration/kit";
 import {
   CamelCasePlugin,
   type Insertable,
@@ -24,10 +17,10 @@ import type { AdapterDatabase, ServiceDatabase } from "./schema.js";
 
 /** What the adapter answers: every port of the kit that belongs to the integration, over the
  *  shop's Kysely database (its callbacks and its own order changes get that handle). */
-export type KyselyServiceAdapter<DB = unknown> = ServiceAdapter<Kysely<DB>>;
+export type KyselyServiceAdapter<DB = unknown> = Kit.ServiceAdapter<Kysely<DB>>;
 
 /** Options of both databases' adapters. */
-export interface KyselyAdapterOptions<DB> extends ServiceAdapterOptions<Kysely<DB>> {
+export interface KyselyAdapterOptions<DB> extends Kit.ServiceAdapterOptions<Kysely<DB>> {
   /** The shop's Kysely database (any DB type: the adapter reads and writes its own tables). */
   db: Kysely<DB>;
   /** The shop's orders table, with the integration's columns (schema's ServiceOrderColumns).
@@ -52,7 +45,7 @@ export interface Locking {
 
 /** The adapter's view of the shop's database (the integration's tables, camelCase). */
 export type View = Kysely<AdapterDatabase>;
-type OrdersSelect = SelectQueryBuilder<AdapterDatabase, "orders", ShopOrder>;
+type OrdersSelect = SelectQueryBuilder<AdapterDatabase, "orders", Kit.ShopOrder>;
 type DueSelect = SelectQueryBuilder<AdapterDatabase, "serviceTradeInRegistrations", { id: string }>;
 type Table = keyof ServiceDatabase;
 type Row = Record<string, unknown>;
@@ -117,12 +110,12 @@ export function kyselyAdapter<DB>(
     return some(insert.onConflict((oc) => oc.column(key).doNothing()).returning(key));
   };
 
-  const store: ServiceRowStore<Kysely<DB>> = {
+  const store: Kit.ServiceRowStore<Kysely<DB>> = {
     // The transaction and the database's locks
     transaction: (fn) => locking.transaction((q) => fn(q as unknown as Kysely<DB>)),
     outside: async (fn) => fn(db),
     isUniqueViolation: (error) => locking.isUniqueViolation(error),
-    async lockedOrders(q, keys: OrderKeys) {
+    async lockedOrders(q, keys: Kit.OrderKeys) {
       const wanted = (["id", "serviceOrderId", "cartId"] as const).filter((k) => keys[k]);
       if (wanted.length === 0) return [];
       const select = orders(q).where((eb) => eb.or(wanted.map((k) => eb(k, "=", `${keys[k]}`))));

@@ -3,18 +3,21 @@
 // columns and keys as the other adapters (the kit's shop-ports.ts names the keys each port
 // relies on); their SQL is ./pg/schema.ts and ./sqlite/schema.ts. Times are Date and flags
 // boolean on both databases: on SQLite (integer milliseconds, 0/1) the adapter converts them.
-import type { AcceptedValuation, TradeInRegistration } from "@service-integration/kit";
+import type {
+  CheckoutRow,
+  LogRow,
+  NewNotificationRow,
+  RegistrationRow,
+  ShopOrder,
+  TokenRow,
+} from "@service-integration/kit";
 import type { Generated } from "kysely";
 
+// Each table is the kit's row type (service-rows.ts) with the columns the adapter leaves to the
+// database (its defaults: Generated) and those it keeps beyond what the kit reads.
+
 /** The service's OAuth tokens, one row per API user ("default"), the secrets sealed. */
-export interface ServiceTokensTable {
-  id: string;
-  accessToken: string;
-  refreshToken: string;
-  userId: string;
-  merchantId: string;
-  scope: string;
-  accessExpiresAt: Date;
+export interface ServiceTokensTable extends TokenRow {
   updatedAt: Generated<Date>;
 }
 
@@ -26,37 +29,17 @@ export interface ServiceLeasesTable {
 }
 
 /** Service Pay checkout details kept per cart when payment starts. Key: the cart id. */
-export interface ServiceCheckoutsTable extends AcceptedValuation {
-  cartId: string;
-  sessionId: string;
-  customerId: string | null;
-  email: string;
-  /** JSON: the contract Address */
-  billing: string;
-  /** JSON: the contract Address */
-  shipping: string;
-  shippingMethod: string;
+export interface ServiceCheckoutsTable extends Omit<CheckoutRow, "updatedAt"> {
   createdAt: Generated<Date>;
   /** when the details were last kept: KeptCheckout.keptAt */
   updatedAt: Generated<Date>;
 }
 
 /** Every order notification with a valid signature, as received. Key: `dedupeKey`. */
-export interface ServiceNotificationsTable {
-  id: string;
-  dedupeKey: string;
-  notificationId: string | null;
-  event: string | null;
-  serviceOrderId: string | null;
-  cartId: string | null;
-  status: string;
-  amount: number | null;
-  currency: string | null;
-  tradeInDiscount: number | null;
-  customerId: string | null;
+export interface ServiceNotificationsTable
+  extends Omit<NewNotificationRow, "form" | "outcome" | "receivedAt"> {
   /** "flat" or "data" */
   form: string;
-  body: string;
   /** stored | early | applied | recorded | held | conflict (the kit's NotificationOutcome) */
   outcome: Generated<string>;
   orderId: string | null;
@@ -65,22 +48,13 @@ export interface ServiceNotificationsTable {
 }
 
 /** register-purchase of one card order with a trade-in, retried until final. Key: `orderId`. */
-export interface ServiceTradeInRegistrationsTable {
-  id: string;
-  orderId: string;
-  /** the session hash (HMAC), never the raw session id */
-  sessionHash: string;
-  /** Base64 of the contract Cart's JSON, exactly as sent */
-  cart: string;
-  orderAmount: number;
-  customerId: string | null;
-  status: TradeInRegistration["status"];
+export interface ServiceTradeInRegistrationsTable
+  extends Omit<RegistrationRow, "precheck" | "attempts" | "unreachable"> {
   precheck: Generated<boolean>;
-  reason: Generated<string>;
   attempts: Generated<number>;
-  lastError: Generated<string>;
   unreachable: Generated<boolean>;
-  nextAttemptAt: Date | null;
+  reason: Generated<string>;
+  lastError: Generated<string>;
   response: Generated<string>;
   createdAt: Generated<Date>;
   updatedAt: Generated<Date>;
@@ -93,7 +67,7 @@ export interface ServiceSessionTradeInsTable {
   seenAt: Generated<Date>;
 }
 
-/** Each change of an order's status, written with the change. */
+/** Each change of an order's status, written with the change (the kit's HistoryRow). */
 export interface ServiceOrderHistoryTable {
   seq: Generated<number>;
   orderId: string;
@@ -106,37 +80,16 @@ export interface ServiceOrderHistoryTable {
 }
 
 /** The integration inspector's entries, pruned after a day. */
-export interface ServiceIntegrationLogTable {
+export interface ServiceIntegrationLogTable extends LogRow {
   seq: Generated<number>;
-  key: string;
-  at: Date;
-  kind: string;
-  label: string;
-  status: number | null;
-  ok: boolean;
-  durationMs: number | null;
-  detail: Generated<string>;
-  expected: string | null;
 }
 
 /** The integration's columns of the shop's OWN orders table (beside its `id` and `number`):
  *  `cart_id` and `service_order_id` unique. Money in integer cents. */
-export interface ServiceOrderColumns extends AcceptedValuation {
-  cartId: string;
-  serviceOrderId: string | null;
-  sessionId: string;
-  customerId: string | null;
-  status: string;
-  paymentMethod: string;
-  currency: string;
-  price: number;
-  tax: number;
-  shippingPrice: number;
+export interface ServiceOrderColumns
+  extends Omit<ShopOrder, "id" | "number" | "discountTotal" | "tradeInDiscount"> {
   discountTotal: Generated<number>;
   tradeInDiscount: Generated<number>;
-  total: number;
-  tradeInStatus: string | null;
-  tradeInMessage: string | null;
   createdAt: Generated<Date>;
 }
 

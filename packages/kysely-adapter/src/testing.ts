@@ -2,7 +2,6 @@
 // A new database per conformance check (the kit's freshDatabasePerCheck), made from SQL: this
 // package's tables (the same statements /pg and /sqlite export for migrations) and the shop's
 // own. Each driver is loaded when first used, so a shop on one database needs only its own.
-import type Database from "better-sqlite3";
 
 export {
   serviceOrderColumnsSql as pgServiceOrderColumnsSql,
@@ -54,12 +53,9 @@ export async function freshPostgresDatabase(adminUrl: string, statements: readon
 
 /** A new SQLite database (in memory, or the new file `filename`) with `statements` run in it
  *  (/sqlite's serviceTablesSql and the shop's own). */
-export async function freshSqliteDatabase(
-  statements: readonly string[],
-  filename = ":memory:",
-): Promise<Database.Database> {
+export async function freshSqliteDatabase(statements: readonly string[], filename = ":memory:") {
   const { default: Sqlite } = await import("better-sqlite3");
   const connection = new Sqlite(filename);
-  for (const statement of statements) connection.exec(statement);
+  connection.exec(statements.map((statement) => `${statement};`).join("\n"));
   return connection;
 }

@@ -62,22 +62,19 @@ describe("the SQLite adapter's locks", () => {
     expect(rows[0]?.holder).toBe("50");
   });
 
-  it("a statement sent while a transaction is open runs after it, so a rollback does not take it along", async () => {
+  it("what the process sends while a transaction is open waits for it, so the transaction's rollback leaves it written", async () => {
     const { adapter, close } = await sqliteTestDatabase();
     cleanups.push(close);
-    const boom = new Error("rolled back");
-    let lease: Promise<boolean> | undefined;
-    await expect(
-      adapter.servicePay.transaction(async (tx) => {
-        await tx.dropCheckout("none");
-        // Sent from inside, not awaited: Kysely lends the connection to it after this one.
-        lease = adapter.tokens.acquireRenewalLease("holder", 30_000);
-        await yieldTurn();
-        throw boom;
-      }),
-    ).rejects.toBe(boom);
-    expect(await lease).toBe(true);
-    expect(await adapter.tokens.acquireRenewalLease("another", 30_000), "still held").toBe(false);
+    const failed = adapter.servicePay.transaction(async (tx) => {
+      expect(await tx.loadCheckout("none")).toBeNull();
+      // Not awaited here: on one connection it would otherwise run inside this transaction.
+      const seen = adapter.noteTradeInSeen("session", "trade-in");
+      await yieldTurn();
+      throw Object.assign(new Error("rolled back"), { seen });
+    });
+    const error = await failed.catch((e: Error & { seen: Promise<void> }) => e);
+    await error.seen;
+    expect(await adapter.tradeIns.tradeInSeen("session")).toBe("trade-in");
   });
 
   it("a transaction that has only read already holds the write lock (BEGIN IMMEDIATE): another connection writes after it commits", async () => {

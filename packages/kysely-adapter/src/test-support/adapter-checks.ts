@@ -3,9 +3,8 @@
 // rows as the kit's types on each database (Date, boolean, number; SQLite stores ms and 0/1).
 import { randomUUID } from "node:crypto";
 import { dedupeKey, type OrderNotification } from "@service-integration/kit";
-import { createServicePendingOrder } from "@service-integration/kit/server";
-import { testCheckout, testShopStatuses } from "@service-integration/kit/testing";
-import { describe, expect, it } from "vitest";
+import { testCheckout } from "@service-integration/kit/testing";
+import { describe, expect, it, onTestFinished } from "vitest";
 import type { TestDatabase } from "./host.js";
 
 function notification(n: Partial<OrderNotification>): OrderNotification {
@@ -29,35 +28,31 @@ function notification(n: Partial<OrderNotification>): OrderNotification {
   };
 }
 
-/** A new session's order of one phone, made as the kit makes it (ready-to-place-order). */
+/** A new session's order of one phone, made in a Service Pay transaction as the kit makes one. */
 async function placeOrder({ db, adapter }: TestDatabase) {
   const sessionId = randomUUID();
   const cartId = randomUUID();
   await db.insertInto("carts").values({ id: cartId, sessionId }).execute();
   await db.insertInto("cartLines").values({ cartId, productId: "phone", quantity: 1 }).execute();
-  const made = await createServicePendingOrder(
-    {
-      store: adapter.servicePay,
-      statuses: testShopStatuses,
-      mode: "ready_to_place_order",
+  const { details } = testCheckout(sessionId);
+  const valuation = { valuationState: null, valuationItemId: null, valuationValue: null };
+  const order = await adapter.servicePay.transaction((tx) =>
+    tx.createPendingOrder({
+      ...{ status: "awaiting_payment", sessionId, customerId: null, details, note: "test" },
+      valuation: { ...valuation, valuationCurrency: null, valuationNote: null },
       shopBaseUrl: "http://shop.test",
-    },
-    { sessionId, customerId: null, cartId, details: testCheckout(sessionId).details },
+    }),
   );
-  if (!made.ok) throw new Error(`no order: ${JSON.stringify(made)}`);
-  const [order] = await adapter.orders.findOrders([], [cartId]);
-  if (!order) throw new Error("the order is not found by its cart");
+  if (!order) throw new Error("no order made of the open cart");
   return { sessionId, cartId, order };
 }
 
 export function adapterChecks(database: string, open: () => Promise<TestDatabase>) {
+  // Each check on a database of its own, closed when the check ends (passed or not).
   const withDatabase = (check: (t: TestDatabase) => Promise<void>) => async () => {
     const t = await open();
-    try {
-      await check(t);
-    } finally {
-      await t.close();
-    }
+    onTestFinished(() => t.close());
+    await check(t);
   };
 
   describe(`the Kysely adapter's own checks (${database})`, () => {

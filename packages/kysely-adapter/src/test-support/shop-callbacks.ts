@@ -40,10 +40,10 @@ export function testShopCallbacks(
     openCartId,
     async createOrder(q, params) {
       const cartId = await openCartId(q, params.sessionId);
-      if (!cartId) return null;
-      const lines = await linesOf(q, cartId);
-      const values = testOrderValues(params, cartId, lines);
-      if (!values) return null;
+      const lines = cartId === null ? [] : await linesOf(q, cartId);
+      // Null: no open cart, or a delivery method the shop does not have.
+      const values = cartId === null ? null : testOrderValues(params, cartId, lines);
+      if (values === null) return null;
       const id = randomUUID();
       await q
         .insertInto("orders")

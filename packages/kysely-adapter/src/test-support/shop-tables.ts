@@ -2,6 +2,7 @@
 // the integration's columns written in, as an integrator's CREATE TABLE does, and their lines),
 // and their Kysely types (the shop's database is read through CamelCasePlugin, like the
 // adapter's own view).
+import type { ShopOrderItem } from "@service-integration/kit";
 import type { Generated } from "kysely";
 import type { ServiceOrderColumns } from "../schema.js";
 import {
@@ -34,16 +35,7 @@ export interface ShopDatabase {
     email: string;
     shippingMethod: string;
   };
-  orderLines: {
-    orderId: string;
-    productId: string;
-    name: string;
-    description: string;
-    url: string;
-    quantity: number;
-    price: number;
-    tax: number;
-  };
+  orderLines: ShopOrderItem & { orderId: string };
 }
 
 function shopSql(time: string, now: string, orderColumns: string): string[] {
