@@ -72,6 +72,21 @@ export type Loader = typeof ServiceSdkLoader;
 `,
 };
 
+/** What the query-builder adapters' consumers link in beside their ORM: both drivers and their
+ *  types, zod, and the kit's own peers (for the kit's tarball installed beside them). */
+const SQL_ADAPTER_PEERS = [
+  "pg",
+  "better-sqlite3",
+  "zod",
+  "@types/node",
+  "@types/pg",
+  "@types/better-sqlite3",
+  "react",
+  "next",
+  "vitest",
+  "@types/react",
+];
+
 /** The Drizzle adapter as an integrator receives it: installed beside the kit's tarball (its
  *  peer), the ORM and drivers from this repository (optional peers: each shop brings its own). */
 const DRIZZLE_ADAPTER = {
@@ -82,21 +97,7 @@ const DRIZZLE_ADAPTER = {
   // drivers for databases not installed): the consumer file's use of this package's types is
   // still checked, the .d.ts files themselves are not.
   skipLibCheck: true,
-  peers: [
-    "drizzle-orm",
-    "drizzle-kit",
-    "pg",
-    "better-sqlite3",
-    "zod",
-    "@types/node",
-    "@types/pg",
-    "@types/better-sqlite3",
-    // the kit's own peers, for the kit's tarball installed beside it
-    "react",
-    "next",
-    "vitest",
-    "@types/react",
-  ],
+  peers: ["drizzle-orm", "drizzle-kit", ...SQL_ADAPTER_PEERS],
   entries: [
     // "." holds only the callbacks' types: an empty module at run time.
     { spec: "", conditions: [], exports: [] },
@@ -226,6 +227,61 @@ if (!models.includes("model ServiceNotification {")) throw new Error("no models 
 // @ts-expect-error: deep imports are closed (the exports map lists the entries)
 import("@service-integration/prisma-adapter/dist/core.js");
 export { inbox, models, tokens, tradeIns };
+`,
+};
+
+/** The Kysely adapter as an integrator receives it: installed beside the kit's tarball (its
+ *  peer), Kysely and the drivers from this repository (each shop brings its own); its tables
+ *  ship as SQL strings of /pg and /sqlite, which a shop puts into its migrations. */
+const KYSELY_ADAPTER = {
+  dir: "packages/kysely-adapter",
+  name: "@service-integration/kysely-adapter",
+  withTarballsOf: [KIT],
+  peers: ["kysely", ...SQL_ADAPTER_PEERS],
+  entries: [
+    // "." holds only types: an empty module at run time.
+    { spec: "", conditions: [], exports: [] },
+    { spec: "/pg", conditions: [], exports: ["kyselyServiceAdapter", "serviceTablesSql"] },
+    {
+      spec: "/sqlite",
+      conditions: [],
+      exports: ["kyselyServiceAdapter", "sqliteTransaction", "serviceOrderColumnsSql"],
+    },
+    {
+      spec: "/testing",
+      conditions: [],
+      exports: ["freshPostgresDatabase", "freshSqliteDatabase", "sqliteServiceTablesSql"],
+    },
+  ],
+  // A shop's wiring on each database, type-checked: its Kysely database, its callbacks, the
+  // shipped SQL beside its own orders table, and the kit's ports it gets back.
+  consumer: `import type { KyselyServiceAdapter, ServiceDatabase, ShopCallbacks, TokenSealer } from "@service-integration/kysely-adapter";
+import * as onPostgres from "@service-integration/kysely-adapter/pg";
+import * as onSqlite from "@service-integration/kysely-adapter/sqlite";
+import { freshSqliteDatabase } from "@service-integration/kysely-adapter/testing";
+import type { StoredNotificationStore, TokenStore, TradeInRegistrationStore } from "@service-integration/kit";
+import { Kysely, SqliteDialect } from "kysely";
+
+interface ShopTables {
+  shop_orders: { id: string; number: string; status: string };
+}
+declare const sealer: TokenSealer;
+declare const pgDb: Kysely<ShopTables>;
+declare const pgShop: ShopCallbacks<Kysely<ShopTables>>;
+const onPg: KyselyServiceAdapter<ShopTables> = onPostgres.kyselyServiceAdapter({ db: pgDb, shop: pgShop, sealer });
+const tokens: TokenStore = onPg.tokens;
+const inbox: StoredNotificationStore = onPg.servicePay;
+
+const ordersSql = \`CREATE TABLE shop_orders (id text PRIMARY KEY, number text NOT NULL UNIQUE, \${onSqlite.serviceOrderColumnsSql})\`;
+const connection = await freshSqliteDatabase([...onSqlite.serviceTablesSql, ordersSql]);
+const db = new Kysely<ShopTables & ServiceDatabase>({ dialect: new SqliteDialect({ database: connection }) });
+declare const sqliteShop: ShopCallbacks<typeof db>;
+const adapter = onSqlite.kyselyServiceAdapter({ db, shop: sqliteShop, sealer, ordersTable: "shop_orders" });
+const tradeIns: TradeInRegistrationStore = adapter.tradeIns;
+await onSqlite.sqliteTransaction(db, (q) => q.selectFrom("shop_orders").select("status").execute());
+// @ts-expect-error: deep imports are closed (the exports map lists four entries)
+import("@service-integration/kysely-adapter/dist/core.js");
+export { inbox, tokens, tradeIns };
 `,
 };
 
@@ -398,7 +454,7 @@ console.log(${JSON.stringify(id)} + ": " + Object.keys(m).length + " exports");`
 
 // `node scripts/packages-check.mjs <package name>` checks that one package alone.
 const only = process.argv[2];
-for (const pkg of [KIT, DRIZZLE_ADAPTER, PRISMA_ADAPTER])
+for (const pkg of [KIT, DRIZZLE_ADAPTER, PRISMA_ADAPTER, KYSELY_ADAPTER])
   if (!only || pkg.name === only) checkPackage(pkg);
 // The package's own manifest and the root's pin agree (a shop installs the version it names).
 const version = JSON.parse(readFileSync(path.join(root, KIT.dir, "package.json"), "utf8")).version;

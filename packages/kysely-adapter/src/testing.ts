@@ -3,6 +3,8 @@
 // package's tables (the same statements /pg and /sqlite export for migrations) and the shop's
 // own. Each driver is loaded when first used, so a shop on one database needs only its own.
 
+import type BetterSqlite3 from "better-sqlite3";
+
 export {
   serviceOrderColumnsSql as pgServiceOrderColumnsSql,
   serviceTablesSql as pgServiceTablesSql,
@@ -53,9 +55,11 @@ export async function freshPostgresDatabase(adminUrl: string, statements: readon
 
 /** A new SQLite database (in memory, or the new file `filename`) with `statements` run in it
  *  (/sqlite's serviceTablesSql and the shop's own). */
-export async function freshSqliteDatabase(statements: readonly string[], filename = ":memory:") {
-  const { default: Sqlite } = await import("better-sqlite3");
-  const connection = new Sqlite(filename);
+export async function freshSqliteDatabase(
+  statements: readonly string[],
+  filename = ":memory:",
+): Promise<BetterSqlite3.Database> {
+  const connection = new (await import("better-sqlite3")).default(filename);
   connection.exec(statements.map((statement) => `${statement};`).join("\n"));
   return connection;
 }
