@@ -6,4 +6,5 @@ export const HOSTS: Record<
 >;
 export function countByConcern(host?: HostName): { name: string; holds: string; lines: number }[];
 export function figuresTable(host?: HostName): string;
+export function adapterLinesTable(): string;
 export function withFigures(doc: string): string;

@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 import { spawnSync } from "node:child_process";
 // The figures docs/integrating.md gives for the hosts of examples/ (what each integrator wrote,
-// by concern), counted from the files, never typed by hand: `npm run docs:figures` rewrites each
-// host's table between its markers, `--check` (run by scripts/integration-figures.test.ts in npm
-// test) fails when a table no longer matches the files.
+// by concern) and for the ORM adapters (their lines as scripts/adapter-lines.mjs counts them),
+// counted from the files, never typed by hand: `npm run docs:figures` rewrites each table between
+// its markers, `--check` (run by scripts/integration-figures.test.ts in npm test) fails when a
+// table no longer matches the files.
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { ADAPTERS, adapterLines, LIMIT } from "./adapter-lines.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const DOC = path.join(root, "docs/integrating.md");
@@ -183,15 +185,30 @@ export function figuresTable(name = "minimal-shop") {
   return [begin, "| concern | files | lines |", "|---|---|---|", ...rows, total, end].join("\n");
 }
 
-/** The doc with each host's table replaced by the counted one. */
+/** Each ORM adapter's source lines as the thin-adapter rule counts them (adapter-lines.mjs). */
+export function adapterLinesTable() {
+  const rows = ADAPTERS.map(adapterLines).map(({ adapter, files, total }) => {
+    const counted = files.map((f) => `\`${f.file}\` ${f.lines}`).join(", ");
+    return `| \`${adapter}\` | ${counted} | ${total} |`;
+  });
+  const { begin, end } = markers("adapter-lines");
+  const head = `| adapter | files (lines) | lines (at most ${LIMIT}) |`;
+  return [begin, head, "|---|---|---|", ...rows, end].join("\n");
+}
+
+/** The doc with each host's table, and the adapters' lines, replaced by the counted ones. */
 export function withFigures(doc) {
   let next = doc;
-  for (const name of Object.keys(HOSTS)) {
+  const tables = [
+    ...Object.keys(HOSTS).map((name) => [name, () => figuresTable(name)]),
+    ["adapter-lines", adapterLinesTable],
+  ];
+  for (const [name, table] of tables) {
     const { begin, end } = markers(name);
     const from = next.indexOf(begin);
     const to = next.indexOf(end);
     if (from < 0 || to < from) throw new Error(`${DOC}: the ${name} figures markers are missing`);
-    next = next.slice(0, from) + figuresTable(name) + next.slice(to + end.length);
+    next = next.slice(0, from) + table() + next.slice(to + end.length);
   }
   return next;
 }
@@ -208,5 +225,6 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   } else {
     writeFileSync(DOC, next);
     for (const name of Object.keys(HOSTS)) console.log(figuresTable(name));
+    console.log(adapterLinesTable());
   }
 }

@@ -13,6 +13,7 @@ export const SNIPPET_DOCS = [
   "packages/kit/README.md",
   "packages/drizzle-adapter/README.md",
   "packages/prisma-adapter/README.md",
+  "packages/kysely-adapter/README.md",
   "emulator/README.md",
 ];
 

@@ -145,6 +145,39 @@ declare function openCartId(q: PgQueries, sessionId: string): Promise<string | n
 export const shopMember: Partial<ShopCallbacks<PgQueries>> = {`,
     after: "};",
   },
+  // docs/integrating.md, "Write an adapter for your data layer": the kit's suite on an adapter.
+  "adapter-conformance": {
+    before: `import {
+  checkDueSkipsLocked,
+  checkFindOrderForLocks,
+  type RowLockHost,
+  runShopPortsConformance,
+  testShopHost,
+} from "@service-integration/kit/testing";
+import type { ServiceAdapter, ShopCustomer } from "@service-integration/kit";
+import { it } from "vitest";
+declare function freshTestDatabase(): Promise<{ db: unknown; adapter: ServiceAdapter; close(): Promise<void> }>;
+declare function insertCartWithOnePhone(db: unknown, sessionId: string): Promise<void>;
+declare function insertCustomer(db: unknown, customer: ShopCustomer): Promise<void>;
+declare function tokenRows(db: unknown): Promise<unknown[]>;
+declare function rowLockHost(): Promise<RowLockHost>;`,
+  },
+  // The Kysely adapter's README: a Kysely migration creating the tables from the shipped SQL.
+  "kysely-migration": {
+    before: `import { type Kysely, sql } from "kysely";
+import { serviceOrderColumnsSql, serviceTablesSql } from "@service-integration/kysely-adapter/pg";`,
+  },
+  // The Kysely adapter's README: the wiring on PostgreSQL.
+  "kysely-wiring": {
+    before: `import type { ShopCallbacks } from "@service-integration/kysely-adapter";
+import { kyselyServiceAdapter } from "@service-integration/kysely-adapter/pg";
+import { createTokenSealer, readServiceConfig } from "@service-integration/kit/server";
+import { Kysely, PostgresDialect } from "kysely";
+import pg from "pg";
+interface ShopDatabase { orders: { id: string; number: string; status: string } }
+declare const shop: ShopCallbacks<Kysely<ShopDatabase>>;
+const config = readServiceConfig();`,
+  },
   // The Prisma adapter's README: the wiring on the reader's generated client.
   "prisma-wiring": {
     before: `import type { ServiceClient, ServiceModels, ShopCallbacks } from "@service-integration/prisma-adapter";
