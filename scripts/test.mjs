@@ -281,6 +281,16 @@ console.log(
 );
 const notPassed = steps.filter((step) => results.get(step.id)?.outcome !== "passed");
 if (notPassed.length > 0) {
+  // A failed step's log was printed whole above, but a CI page often keeps only the run's tail:
+  // its failure lines are repeated here, where the tail holds them.
+  for (const step of notPassed.filter((s) => results.get(s.id)?.outcome === "failed")) {
+    console.error(
+      `\n✗ ${step.title}: its failure lines (whole log: test-results/steps/${step.id}.log)`,
+    );
+    for (const line of failureLines(`${root}/test-results/steps/${step.id}.log`)) {
+      console.error(`  ${line}`);
+    }
+  }
   for (const step of notPassed) {
     const r = results.get(step.id);
     console.error(
@@ -291,6 +301,23 @@ if (notPassed.length > 0) {
   }
   process.exit(1);
 }
+/** The lines of a step's log that say what failed (test runners' failure marks, errors,
+ *  time-outs), without colour codes, at most 60. */
+function failureLines(file) {
+  let text;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    return ["(no log)"];
+  }
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes
+  const plain = text.replace(/\u001b\[[0-9;]*m/g, "").split("\n");
+  const marked = plain.filter((line) =>
+    /(\bFAIL\b|✗|✘|×|\bError\b|[Tt]imed? ?out|AssertionError|expected .* to )/.test(line),
+  );
+  return marked.length > 60 ? [...marked.slice(0, 60), `… ${marked.length - 60} more`] : marked;
+}
+
 const json = (file) => JSON.parse(readFileSync(`${root}/${file}`, "utf8"));
 const units = [json(reports.unit), json(reports.unitPostgres)];
 const release = [reports.release, reports.staging].flatMap((file) =>

@@ -14,7 +14,7 @@ import { orders } from "../schema";
 import { sessionOfRequest } from "../session";
 import { shopBaseUrl } from "../shop";
 import { shopCallbacks, statuses } from "./callbacks";
-import { checkoutBodySchema } from "./checkout";
+import { checkoutBody } from "./checkout";
 
 // The shop's wiring of the kit and the adapter.
 
@@ -42,5 +42,5 @@ export const startRetryJob = () =>
 /** The five routes the shop mounts (app/api/service/*), each a request handler of the kit. */
 export const serviceRoutes = serviceRouteHandlers({
   deps: () => ({ identity, ...service() }),
-  checkoutBody: checkoutBodySchema,
+  checkoutBody,
 });
