@@ -1,5 +1,0 @@
-import { serviceRoutes } from "@mini/lib/service/wiring";
-
-// ready-to-place-order: the pending order of the cart the service names (the kit's handler).
-export const dynamic = "force-dynamic";
-export const POST = serviceRoutes.pendingOrder;
