@@ -7,6 +7,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { initLines } from "./init-lines.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const DOC = path.join(root, "docs/integrating.md");
@@ -30,7 +31,8 @@ const MINIMAL_SHOP = [
   },
   {
     name: "route handlers and actions",
-    holds: "`app/api/service/*` (thin handlers), `app/actions.ts` (cart lock, card payment)",
+    holds:
+      "`app/actions.ts` (cart lock, card payment); its `app/api/service/*` routes are what `init` writes, not committed",
     match: (f) => f.startsWith("app/api/") || f === "app/actions.ts",
   },
   {
@@ -47,15 +49,9 @@ const MINIMAL_SHOP = [
   {
     name: "configuration",
     holds:
-      "`next.config.ts`, `tsconfig.json`, `package.json`, `instrumentation.ts`, `drizzle.config.ts`",
+      "`next.config.ts`, `tsconfig.json`, `package.json`, `drizzle.config.ts` (`instrumentation.ts` is init's)",
     match: (f) =>
-      [
-        "next.config.ts",
-        "tsconfig.json",
-        "package.json",
-        "instrumentation.ts",
-        "drizzle.config.ts",
-      ].includes(f),
+      ["next.config.ts", "tsconfig.json", "package.json", "drizzle.config.ts"].includes(f),
   },
   {
     name: "migrations (generated, `drizzle/`)",
@@ -183,9 +179,31 @@ export function figuresTable(name = "minimal-shop") {
   return [begin, "| concern | files | lines |", "|---|---|---|", ...rows, total, end].join("\n");
 }
 
-/** The doc with each host's table replaced by the counted one. */
+/** The lines the minimal shop's integrator wrote after init (scripts/init-lines.mjs), a table. */
+export function initLinesTable() {
+  const rows = initLines();
+  const { begin, end } = markers("init-lines");
+  return [
+    begin,
+    "| file init writes, kept in the shop's own version | lines written beyond init's |",
+    "|---|---|",
+    ...rows.map(({ file, lines }) => `| \`${file}\` | ${lines} |`),
+    `| **after init** | **${rows.reduce((sum, r) => sum + r.lines, 0)}** |`,
+    end,
+  ].join("\n");
+}
+
+/** The doc with each host's table, and the init-lines table, replaced by the counted ones. */
 export function withFigures(doc) {
   let next = doc;
+  {
+    const { begin, end } = markers("init-lines");
+    const from = next.indexOf(begin);
+    const to = next.indexOf(end);
+    if (from < 0 || to < from)
+      throw new Error(`${DOC}: the init-lines figures markers are missing`);
+    next = next.slice(0, from) + initLinesTable() + next.slice(to + end.length);
+  }
   for (const name of Object.keys(HOSTS)) {
     const { begin, end } = markers(name);
     const from = next.indexOf(begin);
@@ -208,5 +226,6 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   } else {
     writeFileSync(DOC, next);
     for (const name of Object.keys(HOSTS)) console.log(figuresTable(name));
+    console.log(initLinesTable());
   }
 }
