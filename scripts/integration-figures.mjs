@@ -20,13 +20,14 @@ const DOC = path.join(root, "docs/integrating.md");
 const MINIMAL_SHOP = [
   {
     name: "the adapter's callbacks (`lib/service/callbacks.ts`)",
-    holds: "status names, open cart, order from the cart, a placed order's lines, shopper source",
+    holds:
+      "status names (the kit's defaults), open cart, order from the cart, a placed order's lines, shopper source",
     match: (f) => f === "lib/service/callbacks.ts",
   },
   {
     name: "wiring (`lib/service/wiring.ts`, `checkout.ts`)",
     holds:
-      "the adapter and the API client, session identity, deps, retry job, route inputs; routes and form fields, checkout body",
+      "the adapter and the API client, session identity, deps, retry job, route inputs; routes, form fields and checkout body (the kit's defaults)",
     match: (f) => f.startsWith("lib/service/"),
   },
   {
@@ -65,13 +66,14 @@ const MINIMAL_SHOP = [
 const SERVERLESS_SHOP = [
   {
     name: "the adapter's callbacks (`lib/service/callbacks.ts`)",
-    holds: "status names, open cart, order from the cart, a placed order's lines, shopper source",
+    holds:
+      "status names (the kit's defaults), open cart, order from the cart, a placed order's lines, shopper source",
     match: (f) => f === "lib/service/callbacks.ts",
   },
   {
     name: "wiring (`lib/service/wiring.ts`, `checkout.ts`)",
     holds:
-      "the adapter and the API client, session identity over the guest cookie and Better Auth, deps, the two job routes' runs, route inputs; routes and form fields, checkout body",
+      "the adapter and the API client, session identity over the guest cookie and Better Auth, deps, the two job routes' runs, route inputs; routes, form fields and checkout body (the kit's defaults)",
     match: (f) => f.startsWith("lib/service/"),
   },
   {

@@ -12,9 +12,8 @@ import { root } from "./lib/env.mjs";
 
 const MARGIN = 3;
 const CORE = process.env.TEST_BUDGET_CORE ?? "0";
-// The files whose tests ran longest in the unit and PostgreSQL steps (their JSON reports, on a
-// loaded two-core machine), and every file with a fast-check property, a flood or a race that
-// touches a database.
+// Without files named: these (every file with a fast-check property, a flood or a race that
+// touches a database) and every file with a test over 1 s in the last run's reports.
 const HEAVY = [
   "app/api/service/well-formed.test.ts",
   "emulator/test/limits.test.ts",
@@ -27,9 +26,33 @@ const HEAVY = [
   "packages/kit/src/cart.test.ts",
 ];
 
+/** Every file with a test that ran longer than 1 s in the last `npm test`'s unit and
+ *  PostgreSQL steps (their JSON reports under test-results/), when those reports exist. */
+function slowFilesOfLastRun() {
+  const found = new Set();
+  for (const report of ["test-results/unit.json", "test-results/unit-postgres.json"]) {
+    let json;
+    try {
+      json = JSON.parse(readFileSync(path.join(root, report), "utf8"));
+    } catch {
+      continue;
+    }
+    for (const file of json.testResults ?? []) {
+      if ((file.assertionResults ?? []).some((test) => (test.duration ?? 0) > 1000)) {
+        found.add(path.relative(root, file.name));
+      }
+    }
+  }
+  return [...found];
+}
+
 const args = process.argv.slice(2);
 const load = args.includes("--load");
-const files = args.filter((arg) => arg !== "--load");
+const named = args.filter((arg) => arg !== "--load");
+const files = named.length ? named : [...new Set([...HEAVY, ...slowFilesOfLastRun()])].sort();
+console.log(
+  `test:budget: ${files.length} files on core ${CORE}${load ? ", a unit run beside" : ""}`,
+);
 const dir = mkdtempSync(path.join(tmpdir(), "test-budget-"));
 const out = path.join(dir, "budget.json");
 const vitest = path.join(root, "node_modules/.bin/vitest");
@@ -50,7 +73,7 @@ const measured = spawn(
     CORE,
     vitest,
     "run",
-    ...(files.length ? files : HEAVY),
+    ...files,
     "--maxWorkers=1",
     "--no-file-parallelism",
     "--reporter=dot",

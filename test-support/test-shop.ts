@@ -8,6 +8,7 @@ import { afterAll, beforeAll } from "vitest";
 import type { PrismaClient } from "@/lib/db/generated/client";
 import {
   getNotificationInbox,
+  orderWriter,
   serviceAdapter,
   servicePayDeps,
 } from "@/lib/service-adapter/service";
@@ -22,7 +23,9 @@ import { createTestDb, TEST_ENV } from "./test-db";
  * webhook. Lets the route handlers be called with real `Request` objects, as Next calls them.
  */
 
-export { TEST_ENV };
+/** The integration's writer of order history, for the shop's own tests (lib/shop takes it as
+ *  an argument and may not import the integration itself). */
+export { orderWriter, TEST_ENV };
 
 export const IDENTITY = { userId: "user-7", merchantId: "merchant-42" };
 export const SECRET = webhookSecret(IDENTITY);

@@ -22,7 +22,7 @@ import { TEST_CARDS } from "@/lib/shop/test-card";
 import { cardCheckoutInput } from "@/test-support/checkout";
 import { setUpTestDb } from "@/test-support/test-db";
 import { withHistory } from "@/test-support/test-shop";
-import { serviceAdapter } from "./service";
+import { orderWriter, serviceAdapter } from "./service";
 
 const shop = setUpTestDb();
 
@@ -37,7 +37,7 @@ async function paidOrder() {
     productId: shop.products.buds.id,
     quantity: 2,
   });
-  const placed = await placeCardOrder({
+  const placed = await placeCardOrder(orderWriter(shop.db), {
     sessionId: session.sessionId,
     customerId: null,
     input,

@@ -4,12 +4,12 @@ import { type OrderUpdateDeps, sendOrderUpdate } from "@service-integration/kit/
 import { describe, expect, it, vi } from "vitest";
 import { randomHex32 } from "@/lib/session/session-data";
 import { addToCart } from "@/lib/shop/cart";
-import { placeCardOrder, writeOrderChange } from "@/lib/shop/orders";
+import { placeCardOrder } from "@/lib/shop/orders";
 import { TEST_CARDS } from "@/lib/shop/test-card";
 import { cardCheckoutInput } from "@/test-support/checkout";
 import { setUpTestDb } from "@/test-support/test-db";
 import { withHistory } from "@/test-support/test-shop";
-import { serviceAdapter } from "./service";
+import { orderWriter, serviceAdapter } from "./service";
 import { shopOrderStatuses } from "./shop-callbacks";
 
 const shop = setUpTestDb();
@@ -23,7 +23,7 @@ async function serviceOrder(serviceOrderId: string | null = "ord_1") {
   const sessionId = randomHex32();
   await addToCart({ sessionId, currency: "EUR", productId: shop.products.phone.id, quantity: 2 });
   await addToCart({ sessionId, currency: "EUR", productId: shop.products.buds.id, quantity: 1 });
-  const placed = await placeCardOrder({
+  const placed = await placeCardOrder(orderWriter(shop.db), {
     sessionId,
     customerId: null,
     shopBaseUrl: "http://shop.test",
@@ -129,7 +129,7 @@ describe("sendOrderUpdate", () => {
     c.client.updateOrder.mockImplementationOnce(async (u: OrderUpdate) => {
       c.sent.push(u);
       await shop.db.$transaction(async (tx) =>
-        writeOrderChange(
+        serviceAdapter(shop.db).writeOrderChange(
           tx,
           {
             ...(await tx.order.findUniqueOrThrow({ where: { id: orderId } })),

@@ -26,6 +26,7 @@ import { prismaServiceAdapter as onPostgres } from "@service-integration/prisma-
 import { prismaServiceAdapter as onSqlite } from "@service-integration/prisma-adapter/sqlite";
 import { getConfig, parseConfig } from "@/lib/config";
 import { type Db, getDb, isPostgres } from "@/lib/db/client";
+import type { OrderWriter } from "@/lib/shop/orders";
 import { shopRoutes } from "./checkout-wiring";
 import { shopCallbacks, shopOrderStatuses } from "./shop-callbacks";
 import { shopNow } from "./shop-clock";
@@ -59,9 +60,22 @@ export function serviceAdapter(db: Db = getDb()): PrismaServiceAdapter {
   const known = adapters.get(db);
   if (known) return known;
   const make = isPostgres(db) ? onPostgres : onSqlite;
-  const adapter = make({ db, shop: shopCallbacks(db), sealer: lazySealer });
+  const adapter: PrismaServiceAdapter = make({
+    db,
+    shop: shopCallbacks(db, () => adapter),
+    sealer: lazySealer,
+  });
   adapters.set(db, adapter);
   return adapter;
+}
+
+/**
+ * The one writer of order history for the shop's own order changes (card checkout, back office:
+ * lib/shop/orders.ts takes it as an argument): the adapter's, the same that writes the service's
+ * changes, so OrderStatusChange has one writer (docs/decisions/concurrent-order-changes.md).
+ */
+export function orderWriter(db: Db = getDb()): OrderWriter {
+  return serviceAdapter(db);
 }
 
 /** One client per process, so the token manager's single-flight renewal covers every request

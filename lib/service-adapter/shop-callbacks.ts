@@ -12,7 +12,7 @@ import {
   isOrderStatus,
   PAID_OR_LATER,
 } from "@/lib/shop/order-status";
-import { CheckoutError, createOrderFromCart } from "@/lib/shop/orders";
+import { CheckoutError, createOrderFromCart, type OrderWriter } from "@/lib/shop/orders";
 import { DEFAULT_SHIPPING_METHOD, isShippingMethodId } from "@/lib/shop/shipping";
 import { cartLinesOf, deliveryChargeOf } from "./contract-cart";
 
@@ -44,8 +44,13 @@ export const shopOrderStatuses: OrderStatusRules = {
   held: HELD_STATUS,
 };
 
-/** The shop's callbacks over its models; `db` serves the shopper source's reads. */
-export function shopCallbacks(db: Db): ShopCallbacks<Tx> {
+/**
+ * The shop's callbacks over its models; `db` serves the shopper source's reads. `writer`: the
+ * adapter's writer of order history these callbacks are given to (asked when an order is
+ * created, so the adapter can be made from them), so a Service Pay order's discounts line has
+ * the same one writer as every other line.
+ */
+export function shopCallbacks(db: Db, writer: () => OrderWriter): ShopCallbacks<Tx> {
   return {
     statuses: shopOrderStatuses,
 
@@ -72,7 +77,7 @@ export function shopCallbacks(db: Db): ShopCallbacks<Tx> {
         columns;
       try {
         // No note: the adapter writes the order's first history line.
-        const order = await createOrderFromCart(tx, {
+        const order = await createOrderFromCart(tx, writer(), {
           sessionId,
           customerId,
           input: { ...details, shippingMethod, paymentMethod: "service_pay" },

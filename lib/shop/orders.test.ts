@@ -2,9 +2,16 @@ import { describe, expect, it } from "vitest";
 import { randomHex32 } from "@/lib/session/session-data";
 import { cardCheckoutInput, TEST_ADDRESS } from "@/test-support/checkout";
 import { setUpTestDb } from "@/test-support/test-db";
-import { withHistory } from "@/test-support/test-shop";
-import { addToCart, loadCart, pageCartCount, setCartCurrency, setItemQuantity } from "./cart";
-import { changeOrderStatus, createOrderFromCart, placeCardOrder } from "./orders";
+import { orderWriter, withHistory } from "@/test-support/test-shop";
+import {
+  addToCart,
+  applyPromotionCode,
+  loadCart,
+  pageCartCount,
+  setCartCurrency,
+  setItemQuantity,
+} from "./cart";
+import { changeOrderStatus, createOrderFromCart, type OrderWriter, placeCardOrder } from "./orders";
 import { TEST_CARDS } from "./test-card";
 
 const shop = setUpTestDb();
@@ -13,7 +20,7 @@ const input = (card: string) => cardCheckoutInput(card, { ...TEST_ADDRESS, city:
 
 /** A guest's card checkout of the session's cart. */
 const placeCard = (sessionId: string, card: string) =>
-  placeCardOrder({
+  placeCardOrder(orderWriter(shop.db), {
     sessionId,
     customerId: null,
     input: input(card),
@@ -129,7 +136,7 @@ describe("placing an order", () => {
     const addresses = await shop.db.address.count();
     await expect(
       shop.db.$transaction(async (tx) => {
-        await createOrderFromCart(tx, {
+        await createOrderFromCart(tx, orderWriter(shop.db), {
           sessionId,
           customerId: null,
           input: input(TEST_CARDS.success),
@@ -157,26 +164,40 @@ describe("placing an order", () => {
       data: { status: "pending", paymentMethod: "service_pay" },
     });
     expect(
-      await changeOrderStatus({ orderId, to: "payment_completed", source: "admin" }),
+      await changeOrderStatus(orderWriter(shop.db), {
+        orderId,
+        to: "payment_completed",
+        source: "admin",
+      }),
     ).toMatchObject({ ok: false, error: expect.stringContaining("payment notification") });
     expect((await shop.db.order.findUniqueOrThrow({ where: { id: orderId } })).status).toBe(
       "pending",
     );
     // The service's own notification still can.
     expect(
-      await changeOrderStatus({ orderId, to: "payment_completed", source: "service" }),
+      await changeOrderStatus(orderWriter(shop.db), {
+        orderId,
+        to: "payment_completed",
+        source: "service",
+      }),
     ).toEqual({ ok: true });
   });
 
   it("status changes follow the transitions unless forced by the service", async () => {
     const orderId = await paidCardOrder();
-    expect(await changeOrderStatus({ orderId, to: "pending", source: "admin" })).toMatchObject({
+    expect(
+      await changeOrderStatus(orderWriter(shop.db), { orderId, to: "pending", source: "admin" }),
+    ).toMatchObject({
       ok: false,
     });
-    expect(await changeOrderStatus({ orderId, to: "shipped", source: "admin" })).toEqual({
+    expect(
+      await changeOrderStatus(orderWriter(shop.db), { orderId, to: "shipped", source: "admin" }),
+    ).toEqual({
       ok: true,
     });
-    expect(await changeOrderStatus({ orderId, to: "on_hold", source: "admin" })).toMatchObject({
+    expect(
+      await changeOrderStatus(orderWriter(shop.db), { orderId, to: "on_hold", source: "admin" }),
+    ).toMatchObject({
       ok: false,
     });
     const order = await withHistory(
@@ -186,7 +207,75 @@ describe("placing an order", () => {
     expect(order.status).toBe("shipped");
     expect(order.history).toHaveLength(3);
     expect(
-      await changeOrderStatus({ orderId: "missing", to: "shipped", source: "admin" }),
+      await changeOrderStatus(orderWriter(shop.db), {
+        orderId: "missing",
+        to: "shipped",
+        source: "admin",
+      }),
     ).toMatchObject({ ok: false });
+  });
+});
+
+describe("the order history's writer", () => {
+  /** The integration's writer, each call named as it is made. */
+  function recordingWriter() {
+    const calls: string[] = [];
+    const inner = orderWriter(shop.db);
+    const writer: OrderWriter = {
+      writeOrderChange: (tx, order, change) => {
+        calls.push(`change ${order.status}->${change.to ?? order.status}`);
+        return inner.writeOrderChange(tx, order, change);
+      },
+      recordNewOrder: (tx, order, source, note) => {
+        calls.push(`new ${order.status}`);
+        return inner.recordNewOrder(tx, order, source, note);
+      },
+      lockOrders: (tx, keys) => {
+        calls.push(`lock ${keys.id}`);
+        return inner.lockOrders(tx, keys);
+      },
+    };
+    return { calls, writer };
+  }
+
+  it("is the one given: every line of a card order and of a back-office change goes through it", async () => {
+    await shop.db.promotionCode.create({
+      data: { code: "WRITER10", name: "10 % off", kind: "percent", percent: 10 },
+    });
+    const sessionId = await cartWith(1);
+    expect(await applyPromotionCode(sessionId, "WRITER10")).toEqual({ ok: true });
+    const { calls, writer } = recordingWriter();
+    const placed = await placeCardOrder(writer, {
+      sessionId,
+      customerId: null,
+      input: input(TEST_CARDS.success),
+      shopBaseUrl: "http://shop.test",
+    });
+    if (!placed.ok) throw new Error(placed.error);
+    expect(
+      await changeOrderStatus(writer, { orderId: placed.orderId, to: "shipped", source: "admin" }),
+    ).toEqual({ ok: true });
+    expect(calls).toEqual([
+      "new pending",
+      "change pending->pending",
+      "change pending->payment_completed",
+      `lock ${placed.orderId}`,
+      "change payment_completed->shipped",
+    ]);
+    const order = await withHistory(
+      shop.db,
+      await shop.db.order.findUniqueOrThrow({ where: { id: placed.orderId } }),
+    );
+    // Lines of one transaction may share a timestamp: compared whatever their order.
+    const lines = order.history.map(({ from, to, source }) => `${from}->${to} ${source}`);
+    expect(lines.sort()).toEqual([
+      "null->pending shop",
+      "payment_completed->shipped admin",
+      "pending->payment_completed shop",
+      "pending->pending shop",
+    ]);
+    expect(
+      order.history.find((line) => line.from === "pending" && line.to === "pending")?.note,
+    ).toMatch(/^Promotion code: WRITER10 \(10 % off\) −/);
   });
 });

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import "server-only";
-import { getDb, isPostgres, type Tx } from "@/lib/db/client";
-import { Prisma } from "@/lib/db/generated/client";
+import { getDb, type Tx } from "@/lib/db/client";
+import type { Order } from "@/lib/db/generated/client";
 import { loadCartWith } from "./cart";
 import { productUrl } from "./catalog";
 import type { CheckoutInput } from "./checkout-input";
@@ -32,16 +32,6 @@ export interface OrderValuation {
   valuationNote: string | null;
 }
 
-type ChangedOrder = {
-  id: string;
-  status: string;
-  price: number;
-  tax: number;
-  shippingPrice: number;
-  discountTotal: number;
-  tradeInDiscount: number;
-};
-
 /** The orders a lock names: by id, the service's order id or the cart (any that match). */
 export interface OrderLockKeys {
   id?: string | null;
@@ -50,62 +40,31 @@ export interface OrderLockKeys {
 }
 
 /**
- * Locks the orders `keys` name until the caller's transaction ends, so what the caller reads
- * next is the order as it is and stays until its change is written: a change is never decided
- * against a status another transaction is about to replace (docs/decisions/concurrent-order-changes.md).
- * PostgreSQL: `SELECT … FOR UPDATE` (a second locker waits; at READ COMMITTED its next statements
- * see the first one's commit). SQLite has no row locks: a write statement takes the database's one
- * write lock, held to commit (other writers wait on the busy timeout, lib/db/client.ts).
- * `postgres`: whether the transaction's client is on PostgreSQL (isPostgres of the root client).
+ * The one writer of order history (OrderStatusChange, the integration's model), as the shop's
+ * order changes need it: the composing layer (server actions, lib/service-adapter/) passes the
+ * integration's writer in, so the service's changes and the shop's own (card checkout, back
+ * office) are written by the same code and this folder imports nothing of the integration
+ * (docs/decisions/integration-boundary.md). Each runs in the caller's transaction `tx`.
  */
-export async function lockOrders(tx: Tx, postgres: boolean, keys: OrderLockKeys): Promise<void> {
-  const matches = [
-    ...(keys.id ? [Prisma.sql`"id" = ${keys.id}`] : []),
-    ...(keys.serviceOrderId ? [Prisma.sql`"serviceOrderId" = ${keys.serviceOrderId}`] : []),
-    ...(keys.cartId ? [Prisma.sql`"cartId" = ${keys.cartId}`] : []),
-  ];
-  if (matches.length === 0) return;
-  const where = Prisma.join(matches, " OR ");
-  if (postgres) {
-    await tx.$queryRaw`SELECT "id" FROM "Order" WHERE ${where} FOR UPDATE`;
-  } else {
-    // Any write takes SQLite's one write lock; a column no key or index holds, so the
-    // statement touches nothing else (setting "id" fired the foreign keys' checks on every
-    // child table).
-    await tx.$executeRaw`UPDATE "Order" SET "updatedAt" = "updatedAt" WHERE ${where}`;
-  }
-}
-
-/**
- * The one writer of the shop's own status changes (card checkout, back office): changes the
- * order (the total re-derived when the trade-in discount changes) and records the change in its
- * history (OrderStatusChange, the integration's model: the service's changes are written by
- * @service-integration/prisma-adapter the same way), in the caller's transaction.
- */
-export async function writeOrderChange(tx: Tx, order: ChangedOrder, change: OrderChange) {
-  const tradeInDiscount = change.tradeInDiscount ?? order.tradeInDiscount;
-  const to = change.to ?? order.status;
-  const updated = await tx.order.update({
-    where: { id: order.id },
-    data: {
-      status: to,
-      tradeInDiscount,
-      total: orderTotal({ ...order, tradeInDiscount }),
-      ...(change.serviceOrderId !== undefined ? { serviceOrderId: change.serviceOrderId } : {}),
-      ...(change.tradeInStatus !== undefined ? { tradeInStatus: change.tradeInStatus } : {}),
-      ...(change.tradeInMessage !== undefined ? { tradeInMessage: change.tradeInMessage } : {}),
-    },
-  });
-  await tx.orderStatusChange.create({
-    data: {
-      orderId: order.id,
-      from: order.status,
-      to,
-      source: change.source,
-      note: change.note.slice(0, 1000),
-    },
-  });
-  return updated;
+export interface OrderWriter {
+  /**
+   * Changes the order (the total re-derived when the trade-in discount changes) and records
+   * the change in its history, both in `tx`.
+   */
+  writeOrderChange: (tx: Tx, order: Order, change: OrderChange) => Promise<unknown>;
+  /** A new order's first history line (from no status to its status). */
+  recordNewOrder: (
+    tx: Tx,
+    order: { id: string; status: string },
+    source: StatusSource,
+    note: string,
+  ) => Promise<unknown>;
+  /**
+   * Locks the orders `keys` name until `tx` ends, so what the caller reads next is the order as
+   * it is and stays until its change is written: a change is never decided against a status
+   * another transaction is about to replace (docs/decisions/concurrent-order-changes.md).
+   */
+  lockOrders: (tx: Tx, keys: OrderLockKeys) => Promise<unknown>;
 }
 
 /** The history's words for an order's discounts: "Promotion codes: SAVE10 (10 % off) −€12.34". */
@@ -140,6 +99,7 @@ export class CheckoutError extends Error {
  */
 export async function createOrderFromCart(
   tx: Tx,
+  writer: OrderWriter,
   params: {
     sessionId: string;
     customerId: string | null;
@@ -205,21 +165,12 @@ export async function createOrderFromCart(
   });
   // The first history line, unless the caller writes it (the Prisma adapter does for the
   // service's payment: ShopCallbacks.createOrder).
-  if (params.note !== undefined) {
-    await tx.orderStatusChange.create({
-      data: { orderId: order.id, from: null, to: params.status, source: "shop", note: params.note },
-    });
-  }
+  if (params.note !== undefined) await writer.recordNewOrder(tx, order, "shop", params.note);
   // The order's history says what the promotion codes took off (status unchanged).
   if (cart.discounts.length > 0) {
-    await tx.orderStatusChange.create({
-      data: {
-        orderId: order.id,
-        from: params.status,
-        to: params.status,
-        source: "shop",
-        note: discountsNote(cart.discounts, cart.currency),
-      },
+    await writer.writeOrderChange(tx, order, {
+      source: "shop",
+      note: discountsNote(cart.discounts, cart.currency),
     });
   }
   return order;
@@ -230,12 +181,15 @@ export type PlaceOrderResult =
   | { ok: false; error: string; emptyCart?: true };
 
 /** Card checkout: charge the test card, then move the cart to a paid order in one transaction. */
-export async function placeCardOrder(params: {
-  sessionId: string;
-  customerId: string | null;
-  input: CheckoutInput;
-  shopBaseUrl: string;
-}): Promise<PlaceOrderResult> {
+export async function placeCardOrder(
+  writer: OrderWriter,
+  params: {
+    sessionId: string;
+    customerId: string | null;
+    input: CheckoutInput;
+    shopBaseUrl: string;
+  },
+): Promise<PlaceOrderResult> {
   const db = getDb();
   const cart = await loadCartWith(db, params.sessionId);
   if (!cart || cart.lines.length === 0) {
@@ -260,7 +214,7 @@ export async function placeCardOrder(params: {
   }
   try {
     const order = await db.$transaction(async (tx) => {
-      const created = await createOrderFromCart(tx, {
+      const created = await createOrderFromCart(tx, writer, {
         ...params,
         status: "pending",
         note: "Order placed",
@@ -270,7 +224,7 @@ export async function placeCardOrder(params: {
       if (created.total !== amount) {
         throw new CheckoutError("cart_changed", "Your cart changed while you paid. Try again.");
       }
-      await writeOrderChange(tx, created, {
+      await writer.writeOrderChange(tx, created, {
         to: "payment_completed",
         source: "shop",
         note: `Card payment ${charge.reference}: ${formatMoney(amount, created.currency)} charged`,
@@ -285,19 +239,22 @@ export async function placeCardOrder(params: {
 }
 
 /**
- * Changes an order's status and records it in the history, in one transaction. Shop and admin
- * changes must follow the allowed transitions (the service's notifications are applied by the
- * integration, packages/kit/src/order-webhook.ts, through the same writer).
+ * Changes an order's status and records it in the history through `writer`, in one transaction,
+ * the order locked first. Shop and admin changes must follow the allowed transitions (the
+ * service's notifications are applied by the integration, packages/kit/src/order-webhook.ts,
+ * through the same writer).
  */
-export async function changeOrderStatus(params: {
-  orderId: string;
-  to: string;
-  source: StatusSource;
-  note?: string;
-}): Promise<{ ok: true } | { ok: false; error: string }> {
-  const db = getDb();
-  return db.$transaction(async (tx) => {
-    await lockOrders(tx, isPostgres(db), { id: params.orderId });
+export async function changeOrderStatus(
+  writer: OrderWriter,
+  params: {
+    orderId: string;
+    to: string;
+    source: StatusSource;
+    note?: string;
+  },
+): Promise<{ ok: true } | { ok: false; error: string }> {
+  return getDb().$transaction(async (tx) => {
+    await writer.lockOrders(tx, { id: params.orderId });
     const order = await tx.order.findUnique({ where: { id: params.orderId } });
     if (!order) return { ok: false, error: "Order not found." };
     if (order.status === params.to) return { ok: true };
@@ -313,7 +270,7 @@ export async function changeOrderStatus(params: {
         error: "A Service Pay order is marked paid only by the service's payment notification.",
       };
     }
-    await writeOrderChange(tx, order, {
+    await writer.writeOrderChange(tx, order, {
       to: params.to,
       source: params.source,
       note: params.note ?? "",

@@ -15,7 +15,7 @@ async function cartSession() {
 }
 
 describe("tryPromotionCode", () => {
-  it("500 unknown codes from one session: the fifth refusal locks it, and even a valid code waits", async () => {
+  it("60 unknown codes from one session (twelve times the allowance): the fifth refusal locks it, and even a valid code waits", async () => {
     await shop.db.promotionCode.upsert({
       where: { code: "REAL10" },
       create: { code: "REAL10", name: "10 %", kind: "percent", percent: 10 },
@@ -25,7 +25,9 @@ describe("tryPromotionCode", () => {
     const sessionId = await cartSession();
     const now = new Date("2027-04-01T10:00:00Z");
     const answers = [];
-    for (let i = 0; i < 500; i++) {
+    // Twelve times the allowance proves every later guess refused; the probe's 500 add only time
+    // (on PostgreSQL on a loaded core 500 took past the 5 s limit).
+    for (let i = 0; i < 60; i++) {
       answers.push(await tryPromotionCode(sessionId, "203.0.113.20", `GUESS-${i}`, now));
     }
     const judged = answers.filter((a) => !a.ok && !/Too many promotion codes/.test(a.error));

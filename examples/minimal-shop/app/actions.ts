@@ -3,7 +3,7 @@
 import { currentSession } from "@mini/lib/current";
 import { db } from "@mini/lib/db";
 import { createOrder } from "@mini/lib/service/callbacks";
-import { checkoutBodySchema, formFields } from "@mini/lib/service/checkout";
+import { checkoutBody, formFields } from "@mini/lib/service/checkout";
 import { service } from "@mini/lib/service/wiring";
 import { addToCart, shopBaseUrl } from "@mini/lib/shop";
 import { sqliteTransaction } from "@service-integration/drizzle-adapter/sqlite";
@@ -31,7 +31,7 @@ export async function cancelPaymentAction(): Promise<void> {
 /** The fake card: charged at once, the order paid, then the trade-in registered (scenario 2). */
 export async function payByCardAction(_: string | null, form: FormData): Promise<string | null> {
   const session = await currentSession();
-  const details = checkoutBodySchema.safeParse(checkoutDetailsFromForm(form, formFields));
+  const details = checkoutBody.safeParse(checkoutDetailsFromForm(form, formFields));
   if (!details.success) return "Check the address fields.";
   const { sessionId, customerId = null } = session;
   const columns = { sessionId, customerId, status: "paid", paymentMethod: "card" };

@@ -10,7 +10,7 @@ import { currentShopper } from "@sls/lib/current";
 import { db } from "@sls/lib/db";
 import { cardPayments } from "@sls/lib/schema";
 import { createOrder } from "@sls/lib/service/callbacks";
-import { checkoutBodySchema, formFields } from "@sls/lib/service/checkout";
+import { checkoutBody, formFields } from "@sls/lib/service/checkout";
 import { service } from "@sls/lib/service/wiring";
 import { addToCart, shopBaseUrl } from "@sls/lib/shop";
 import { and, eq, isNull } from "drizzle-orm";
@@ -38,7 +38,7 @@ class Refused extends Error {}
  */
 export async function placeCardOrder(form: FormData): Promise<string | null> {
   const shopper = await currentShopper();
-  const details = checkoutBodySchema.safeParse(checkoutDetailsFromForm(form, formFields));
+  const details = checkoutBody.safeParse(checkoutDetailsFromForm(form, formFields));
   if (!details.success) return "Bitte prüfen Sie die Adressfelder.";
   const paymentId = String(form.get("card_payment") ?? "").slice(0, 100);
   const { sessionId, customerId = null } = shopper;

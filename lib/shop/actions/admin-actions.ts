@@ -6,6 +6,7 @@ import { z } from "zod";
 import { isAdminEmail, isAdminLogin, requireAdmin } from "@/lib/auth/admin";
 import { clientAddress } from "@/lib/auth/client-address";
 import { throttledLogin } from "@/lib/auth/login-throttle";
+import { orderWriter } from "@/lib/service-adapter/service";
 import { endSession, signInSession } from "@/lib/session/revocation";
 import { requireSessionIdentity } from "@/lib/session/session";
 import { requireFormData } from "../action-arguments";
@@ -71,7 +72,7 @@ export async function changeStatusAction(
     note: form.get("note") ?? "",
   });
   if (!parsed.success) return { error: "Choose a new status." };
-  const result = await changeOrderStatus({ ...parsed.data, source: "admin" });
+  const result = await changeOrderStatus(orderWriter(), { ...parsed.data, source: "admin" });
   if (!result.ok) return { error: result.error };
   revalidatePath(`/admin/orders/${parsed.data.orderId}`);
   return { ok: true };

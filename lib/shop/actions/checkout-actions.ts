@@ -4,7 +4,7 @@ import { cardCheckoutTradeInStep } from "@service-integration/kit/server";
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { getConfig } from "@/lib/config";
-import { tradeInDeps } from "@/lib/service-adapter/service";
+import { orderWriter, tradeInDeps } from "@/lib/service-adapter/service";
 import { requireSessionIdentity } from "@/lib/session/session";
 import { requireFormData } from "../action-arguments";
 import { type FieldErrors, parseCheckoutForm } from "../checkout-input";
@@ -50,7 +50,7 @@ export async function checkoutAction(
     return { formError: "Choose a payment method to continue.", values: echo(form) };
   }
   const session = await requireSessionIdentity();
-  const result = await placeCardOrder({
+  const result = await placeCardOrder(orderWriter(), {
     sessionId: session.sessionId,
     customerId: session.customerId ?? null,
     input: parsed.input,

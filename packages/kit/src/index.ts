@@ -5,6 +5,7 @@
 // Server code: "@service-integration/kit/server"; client components: "…/react"; tests: "…/testing".
 export * from "./cart.js";
 export * from "./errors.js";
+export * from "./host-defaults.js";
 export * from "./payment-option.js";
 export * from "./purchase-data.js";
 export * from "./resources.js";

@@ -2,64 +2,24 @@ import "server-only";
 import { randomBytes, randomUUID } from "node:crypto";
 import type { NewOrderColumns, ShopCallbacks } from "@service-integration/drizzle-adapter";
 import { type SqliteQueries, sqliteTransaction } from "@service-integration/drizzle-adapter/sqlite";
-import type { CheckoutDetails, OrderStatusRules, ShopOrderItem } from "@service-integration/kit";
+import { type CheckoutDetails, orderItemsOf, orderStatusRules } from "@service-integration/kit";
 import { eq, getTableColumns } from "drizzle-orm";
 import type { ShopDb } from "../db";
 import * as t from "../schema";
-import { type CartLine, CURRENCY, cartAmounts, openCart, SHIPPING, shopBaseUrl } from "../shop";
+import { CURRENCY, cartAmounts, openCart, SHIPPING, shopBaseUrl } from "../shop";
 
 // What this shop writes for the Drizzle adapter (ShopCallbacks): its status names, its open
 // cart, an order made of it, a placed order's lines, the shopper's view. The integration's own
 // records (tokens, kept checkouts, notifications, registrations, history) are the adapter's.
 
-const TRANSITIONS: Record<string, readonly string[]> = {
-  awaiting_payment: ["paid", "on_hold", "cancelled"],
-  on_hold: ["paid", "cancelled"],
-  paid: ["shipped", "complete", "cancelled"],
-  shipped: ["complete", "returned"],
-  complete: ["returned"],
-};
-const canReach = (from: string, to: string, seen = new Set<string>()): boolean =>
-  (TRANSITIONS[from] ?? []).some(
-    (s) => s === to || (!seen.has(s) && seen.add(s) && canReach(s, to, seen)),
-  );
-
-/** The shop's own status names for what the service reports (the kit's OrderStatusRules). */
-export const statuses: OrderStatusRules = {
-  forServiceStatus: {
-    pending: "awaiting_payment",
-    payment_completed: "paid",
-    completed: "complete",
-  },
-  afterUpdate: {
-    shipped: "shipped",
-    returned: "returned",
-    partial_shipment: null,
-    partial_return: null,
-    cart_update: null,
-  },
-  isKnown: (status) => status in TRANSITIONS || status === "returned" || status === "cancelled",
-  canReach,
-  canTransition: (from, to) => (TRANSITIONS[from] ?? []).includes(to),
-  isPaidOrLater: (status) => ["paid", "shipped", "complete", "returned"].includes(status),
-  held: "on_hold",
-};
+/** The shop's status names: the kit's defaults (awaiting_payment, paid, on_hold, shipped, …). */
+export const statuses = orderStatusRules();
 
 const delivery = (price: number = SHIPPING.price) => ({
   ...SHIPPING,
   price,
   url: `${shopBaseUrl()}/`,
 });
-const itemsOf = (lines: CartLine[], base: string): ShopOrderItem[] =>
-  lines.map(({ productId, name, description, quantity, price, tax }) => ({
-    productId,
-    name,
-    description,
-    url: `${base}/#${productId}`,
-    quantity,
-    price,
-    tax: tax * quantity,
-  }));
 
 /** An order of the session's open cart, in the caller's transaction `q` (Service Pay's: the
  *  adapter's; the card's: actions.ts); the cart closes. Null: no open cart, or no such delivery. */
@@ -89,7 +49,10 @@ export async function createOrder(
     ...amounts,
     cartId: cart.id,
   });
-  const lines = itemsOf(cart.lines, params.shopBaseUrl).map((item) => ({ orderId: id, ...item }));
+  const lines = orderItemsOf(cart.lines, params.shopBaseUrl).map((item) => ({
+    orderId: id,
+    ...item,
+  }));
   await q.insert(t.orderLines).values(lines);
   await q.update(t.carts).set({ openSessionId: null }).where(eq(t.carts.id, cart.id));
   return id;
@@ -116,7 +79,7 @@ export const shopCallbacks = (db: ShopDb): ShopCallbacks<SqliteQueries> => ({
       sqliteTransaction(db, async (q) => {
         const cart = await openCart(q, sessionId);
         return cart?.lines.length
-          ? { id: cart.id, currency: CURRENCY, items: itemsOf(cart.lines, base) }
+          ? { id: cart.id, currency: CURRENCY, items: orderItemsOf(cart.lines, base) }
           : null;
       }),
     shippingMethod: () => delivery(),

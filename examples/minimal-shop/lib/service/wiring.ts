@@ -15,7 +15,7 @@ import { orders } from "../schema";
 import { sessionOfRequest } from "../session";
 import { shopBaseUrl } from "../shop";
 import { shopCallbacks, statuses } from "./callbacks";
-import { checkoutBodySchema } from "./checkout";
+import { checkoutBody } from "./checkout";
 
 // The shop's wiring of the kit and the adapter. Its routes, job routes and instrumentation.ts are
 // what `service-integration-kit init` writes (scripts/minimal-shop.mjs runs it): they import
@@ -45,7 +45,7 @@ export const startRetryJob = () =>
 /** The five routes the shop mounts (app/api/service/*), each a request handler of the kit. */
 export const serviceRoutes = serviceRouteHandlers({
   deps: () => ({ identity, ...service() }),
-  checkoutBody: checkoutBodySchema,
+  checkoutBody,
 });
 
 /** app/api/service/jobs/* (init's): the jobs for a scheduler, behind JOBS_SECRET (unset: off). */

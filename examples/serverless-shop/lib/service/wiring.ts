@@ -15,7 +15,7 @@ import { guestIdentity } from "../guest";
 import { orders } from "../schema";
 import { shopBaseUrl } from "../shop";
 import { shopCallbacks, statuses } from "./callbacks";
-import { checkoutBodySchema } from "./checkout";
+import { checkoutBody } from "./checkout";
 
 // The shop's wiring of the kit and the adapter. No timer anywhere: on a host without a resident
 // process the register-purchase retries and the notification sweep run when a scheduler calls
@@ -44,7 +44,7 @@ export const identity = () => processSingleton("serverless-identity", () => iden
 /** The five routes the shop mounts (app/api/service/*), each a request handler of the kit. */
 export const serviceRoutes = serviceRouteHandlers({
   deps: () => ({ identity: identity(), ...service() }),
-  checkoutBody: checkoutBodySchema,
+  checkoutBody,
 });
 
 /** A scheduler's call of a job route: one run, behind `Authorization: Bearer $JOBS_SECRET`. */

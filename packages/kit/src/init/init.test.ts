@@ -100,8 +100,7 @@ const MEMBERS = [
   "shopper.openCart",
   "shopper.shippingMethod",
   "shopper.defaultShippingMethod",
-  "statuses.forServiceStatus",
-  "statuses.held",
+  "identity.ofRequest",
 ];
 
 describe("init on an empty Next.js app", () => {

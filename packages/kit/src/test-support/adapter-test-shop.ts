@@ -5,6 +5,7 @@
 import { randomUUID } from "node:crypto";
 import type { DeliveryCharge, ShopOrderItem } from "../cart.js";
 import { createGuestIdentity } from "../guest-identity.js";
+import { DEFAULT_ORDER_STATUSES, orderStatusRules } from "../host-defaults.js";
 import type { ServiceAdapter } from "../service-adapter.js";
 import type { CreateOrderParams } from "../shop-callbacks.js";
 import type { OrderStatusRules, ShopCustomer } from "../shop-ports.js";
@@ -86,38 +87,12 @@ const TRANSITIONS: Record<string, string[]> = {
   returned: [],
   cancelled: [],
 };
-const canReach = (from: string, to: string): boolean => {
-  const seen = new Set<string>();
-  const next = [...(TRANSITIONS[from] ?? [])];
-  for (let s = next.pop(); s !== undefined; s = next.pop()) {
-    if (s === to) return true;
-    if (seen.has(s)) continue;
-    seen.add(s);
-    next.push(...(TRANSITIONS[s] ?? []));
-  }
-  return false;
-};
-const PAID = new Set(["paid", "partially_shipped", "shipped", "complete", "returned"]);
-
-export const testShopStatuses: OrderStatusRules = {
-  forServiceStatus: {
-    pending: "awaiting_payment",
-    payment_completed: "paid",
-    completed: "complete",
-  },
-  afterUpdate: {
-    shipped: "shipped",
-    returned: "returned",
-    partial_shipment: "partially_shipped",
-    partial_return: null,
-    cart_update: null,
-  },
-  isKnown: (status) => status in TRANSITIONS,
-  canReach,
-  canTransition: (from, to) => (TRANSITIONS[from] ?? []).includes(to),
-  isPaidOrLater: (status) => PAID.has(status),
-  held: "on_hold",
-};
+/** Its rules: the kit's orderStatusRules over its own table (the defaults' names and held). */
+export const testShopStatuses: OrderStatusRules = orderStatusRules({
+  transitions: TRANSITIONS,
+  afterUpdate: { ...DEFAULT_ORDER_STATUSES.afterUpdate, partial_shipment: "partially_shipped" },
+  paidOrLater: ["paid", "partially_shipped", "shipped", "complete", "returned"],
+});
 
 /** The checkout of a session's open cart of one phone: its details, what it owes. */
 export function testCheckout(sessionId: string) {

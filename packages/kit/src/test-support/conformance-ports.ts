@@ -39,7 +39,7 @@ export const SHOP_PORTS: readonly PortDescription[] = [
   {
     port: "OrderStatusRules",
     required: true,
-    suppliedBy: "shop (`statuses` callback)",
+    suppliedBy: "shop (`statuses` callback; the kit's `orderStatusRules()` builds it from a table)",
     for: "the shop's names for the contract's statuses and the moves between them",
   },
   {
@@ -87,13 +87,13 @@ export const SHOP_PORTS: readonly PortDescription[] = [
   {
     port: "ShopRoutes",
     required: true,
-    suppliedBy: "shop (configuration)",
+    suppliedBy: "shop (configuration; default the kit's `shopRoutes()`)",
     for: "where the shop mounts the callbacks, the confirmation and the checkout routes",
   },
   {
     port: "CheckoutFormFields",
     required: true,
-    suppliedBy: "shop (configuration)",
+    suppliedBy: "shop (configuration; default the kit's `checkoutFormFields()`)",
     for: "what the shop's checkout form calls its inputs",
   },
 ];

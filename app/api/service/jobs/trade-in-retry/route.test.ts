@@ -2,6 +2,7 @@ import { buildCart } from "@service-integration/kit";
 import type { RegisterPurchaseBody, TradeInClient } from "@service-integration/kit/server";
 import { replaceProcessSingleton } from "@service-integration/kit/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { orderWriter } from "@/lib/service-adapter/service";
 import { randomHex32 } from "@/lib/session/session-data";
 import { addToCart } from "@/lib/shop/cart";
 import { placeCardOrder } from "@/lib/shop/orders";
@@ -41,7 +42,7 @@ function serviceAccepting() {
 async function queuedRegistration() {
   const sessionId = randomHex32();
   await addToCart({ sessionId, currency: "EUR", productId: shop.products.buds.id, quantity: 1 });
-  const placed = await placeCardOrder({
+  const placed = await placeCardOrder(orderWriter(shop.db), {
     sessionId,
     customerId: null,
     input: cardCheckoutInput(TEST_CARDS.success),
