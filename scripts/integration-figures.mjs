@@ -9,6 +9,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ADAPTERS, adapterLines, LIMIT } from "./adapter-lines.mjs";
+import { initLines } from "./init-lines.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const DOC = path.join(root, "docs/integrating.md");
@@ -33,7 +34,8 @@ const MINIMAL_SHOP = [
   },
   {
     name: "route handlers and actions",
-    holds: "`app/api/service/*` (thin handlers), `app/actions.ts` (cart lock, card payment)",
+    holds:
+      "`app/actions.ts` (cart lock, card payment); its `app/api/service/*` routes are what `init` writes, not committed",
     match: (f) => f.startsWith("app/api/") || f === "app/actions.ts",
   },
   {
@@ -50,15 +52,9 @@ const MINIMAL_SHOP = [
   {
     name: "configuration",
     holds:
-      "`next.config.ts`, `tsconfig.json`, `package.json`, `instrumentation.ts`, `drizzle.config.ts`",
+      "`next.config.ts`, `tsconfig.json`, `package.json`, `drizzle.config.ts` (`instrumentation.ts` is init's)",
     match: (f) =>
-      [
-        "next.config.ts",
-        "tsconfig.json",
-        "package.json",
-        "instrumentation.ts",
-        "drizzle.config.ts",
-      ].includes(f),
+      ["next.config.ts", "tsconfig.json", "package.json", "drizzle.config.ts"].includes(f),
   },
   {
     name: "migrations (generated, `drizzle/`)",
@@ -198,12 +194,28 @@ export function adapterLinesTable() {
   return [begin, head, "|---|---|---|", ...rows, end].join("\n");
 }
 
-/** The doc with each host's table, and the adapters' lines, replaced by the counted ones. */
+/** The lines the minimal shop's integrator wrote after init (scripts/init-lines.mjs), a table. */
+export function initLinesTable() {
+  const rows = initLines();
+  const { begin, end } = markers("init-lines");
+  return [
+    begin,
+    "| file init writes, kept in the shop's own version | lines written beyond init's |",
+    "|---|---|",
+    ...rows.map(({ file, lines }) => `| \`${file}\` | ${lines} |`),
+    `| **after init** | **${rows.reduce((sum, r) => sum + r.lines, 0)}** |`,
+    end,
+  ].join("\n");
+}
+
+/** The doc with each host's table, the adapters' lines and the init-lines table replaced by the
+ *  counted ones. */
 export function withFigures(doc) {
   let next = doc;
   const tables = [
     ...Object.keys(HOSTS).map((name) => [name, () => figuresTable(name)]),
     ["adapter-lines", adapterLinesTable],
+    ["init-lines", initLinesTable],
   ];
   for (const [name, table] of tables) {
     const { begin, end } = markers(name);
@@ -228,5 +240,6 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     writeFileSync(DOC, next);
     for (const name of Object.keys(HOSTS)) console.log(figuresTable(name));
     console.log(adapterLinesTable());
+    console.log(initLinesTable());
   }
 }

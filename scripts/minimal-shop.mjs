@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // npm run test:minimal-shop: the second host (examples/minimal-shop) end to end, as an integrator
 // outside this repository has it (scripts/lib/example-host.mjs): the kit and the Drizzle adapter
-// from their tarballs, installed offline outside the repository and built there; its conformance
-// test run there against the installed kit; shop on 5510,
-// emulator on 5520 (ports 5500-5599); go-live scenarios 1-3, its own journeys, then the readiness
-// report with --strict --active from the emulator's tarball. `-- --no-build` reuses the last build.
+// from their tarballs, installed offline outside the repository; its routes, job routes and
+// instrumentation.ts written there by the installed kit's `service-integration-kit init`, this
+// shop's own files laid over them; built there; its conformance test run there against the
+// installed kit; shop on 5510, emulator on 5520 (ports 5500-5599); go-live scenarios 1-3, its own
+// journeys, then the readiness report with --strict --active from the emulator's tarball.
+// `-- --no-build` reuses the last build.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { runExampleHost } from "./lib/example-host.mjs";
@@ -17,6 +19,9 @@ const status = await runExampleHost({
     "@service-integration/kit": "packages/kit",
     "@service-integration/drizzle-adapter": "packages/drizzle-adapter",
   },
+  // Made with the installed kit's `init` (its routes, job routes and instrumentation.ts), then
+  // this shop's own files laid over it.
+  init: true,
   shopPort: 5510,
   emulatorPort: 5520,
   readyPath: "/login",

@@ -30,6 +30,12 @@ const KIT = {
   name: "@service-integration/kit",
   // Installed beside the tarball from this repository's node_modules, not from a registry: the
   // step stays offline and seconds long (npm would otherwise copy next's whole tree in).
+  // Its bin (`service-integration-kit init`) and the templates it reads.
+  requiredFiles: [
+    "dist/init/cli.js",
+    "templates/init/drizzle/wiring.ts.tmpl",
+    "templates/init/prisma/callbacks.ts.tmpl",
+  ],
   peers: ["zod", "react", "next", "vitest", "@types/react", "@types/node"],
   entries: [
     { spec: "", conditions: [], exports: ["buildCart", "ServiceApiError", "ConcurrentWriteError"] },

@@ -50,6 +50,11 @@ export const shipped = (file) =>
  *                                      (its vitest.config.ts, test support), copied into the
  *                                      installed host after its build and run there with Vitest,
  *                                      so the suite runs against the kit from its tarball
+ * @param {boolean} [host.init]        the host is made with the installed kit's init: only its
+ *                                      package.json and tsconfig.json (an empty Next.js app) go
+ *                                      in before the install, `npx service-integration-kit init`
+ *                                      runs there, then the host's own files are laid over what
+ *                                      it wrote (its routes, hook and job routes are init's)
  * @param {(ctx: { app: string, manifest: object, run: Function }) => void} [host.beforeInstall]
  *                                      in the installed folder before `npm ci` (a local prebuild)
  * @param {(ctx: { appShop: string, run: Function }) => Promise<void> | void} [host.beforeStart]
@@ -109,10 +114,17 @@ export async function runExampleHost(host) {
     rmSync(app, { recursive: true, force: true });
     const packs = path.join(app, "packs");
     mkdirSync(packs, { recursive: true });
+    // With init, the empty Next.js app it runs in: the host's package.json and tsconfig.json
+    // (where init finds the ORM and the path alias) and an app/ folder.
+    const emptyApp = new Set(["", "package.json", "tsconfig.json"]);
     cpSync(shopDir, appShop, {
       recursive: true,
-      filter: (from) => shipped(path.relative(shopDir, from)),
+      filter: (from) => {
+        const file = path.relative(shopDir, from);
+        return shipped(file) && (!host.init || emptyApp.has(file));
+      },
     });
+    if (host.init) mkdirSync(path.join(appShop, "app"));
     // The host's package.json names the packages' versions, as from a registry; here each is its
     // tarball, packed from this checkout.
     const manifest = JSON.parse(readFileSync(path.join(appShop, "package.json"), "utf8"));
@@ -141,6 +153,25 @@ export async function runExampleHost(host) {
         env: { ...env, NODE_ENV: "development" },
       }),
     );
+    if (host.init) {
+      // The installed kit's bin, as an integrator runs it in their app (no terminal: it asks
+      // nothing, and an existing file would be skipped and reported).
+      timed("made by the installed kit (npx service-integration-kit init)", () =>
+        run("npx", ["--offline", "service-integration-kit", "init"], {
+          cwd: appShop,
+          stdio: ["ignore", "inherit", "inherit"],
+        }),
+      );
+      // The host's own files over init's (its callbacks and wiring instead of init's TODOs); its
+      // package.json stays the one installed (the tarballs' paths).
+      cpSync(shopDir, appShop, {
+        recursive: true,
+        filter: (from) => {
+          const file = path.relative(shopDir, from);
+          return shipped(file) && file !== "package.json";
+        },
+      });
+    }
     timed("built (next build)", () => run(process.execPath, [nextBin, "build"], { cwd: appShop }));
   }
 

@@ -67,9 +67,17 @@ export function lockfileFor(rootLock, manifest, local = {}, options = {}) {
   for (const [name, { resolved, manifest: pkg }] of Object.entries(local)) {
     const at = `node_modules/${name}`;
     const { dependencies, peerDependencies, peerDependenciesMeta, engines } = pkg;
+    // Its commands as npm's own lockfile lists them (the kit's service-integration-kit), so `npm
+    // ci` links them into node_modules/.bin.
+    const bin =
+      pkg.bin &&
+      Object.fromEntries(
+        Object.entries(pkg.bin).map(([cmd, file]) => [cmd, file.replace(/^\.\//, "")]),
+      );
     packages[at] = {
       version: pkg.version,
       resolved,
+      bin,
       dependencies,
       peerDependencies,
       peerDependenciesMeta,

@@ -11,6 +11,10 @@ import { run } from "./run.mjs";
  * and at least `options.requiredFiles`: a package's shipped schema and migrations). Used by scripts/packages-check.mjs
  * and scripts/minimal-shop.mjs.
  */
+/** Files a package ships besides dist/, README and CHANGELOG, whoever packs it: the kit's
+ *  templates, which its `service-integration-kit init` command reads. */
+const PACKAGE_FILES = { "@service-integration/kit": /^templates\/init\/[\w./-]+\.tmpl$/ };
+
 export function packWorkspace(name, destination, options = {}) {
   if (!builtFromSources(name))
     run("npm", ["run", "build", "--workspace", name], { stdio: ["ignore", "ignore", "inherit"] });
@@ -25,7 +29,8 @@ export function packWorkspace(name, destination, options = {}) {
   const stray = files.filter(
     (f) =>
       !/^(dist\/.+\.(js|d\.ts)|README\.md|CHANGELOG\.md|package\.json)$/.test(f) &&
-      !options.extraFiles?.test(f),
+      !options.extraFiles?.test(f) &&
+      !PACKAGE_FILES[name]?.test(f),
   );
   if (stray.length)
     throw new Error(`${info.filename} holds files outside dist/README/CHANGELOG: ${stray}`);

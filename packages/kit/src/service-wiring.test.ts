@@ -1,6 +1,12 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { connectService, type ServiceStores, startJobTimer } from "./service-wiring.js";
-import type { OrderStatusRules } from "./shop-ports.js";
+import {
+  type ConnectedService,
+  connectService,
+  type ServiceStores,
+  serviceJobRoutes,
+  startJobTimer,
+} from "./service-wiring.js";
+import type { OrderStatusRules, StoredNotificationStore } from "./shop-ports.js";
 import { MemoryTokenStore } from "./test-support/memory-token-store.js";
 import type { TokenSealer } from "./token-sealing.js";
 
@@ -102,5 +108,54 @@ describe("startJobTimer", () => {
     await vi.advanceTimersByTimeAsync(1_000);
     expect(job).toHaveBeenCalledTimes(1);
     expect(off).not.toHaveBeenCalled();
+  });
+});
+
+describe("serviceJobRoutes", () => {
+  const SECRET = "a-jobs-secret-of-32-characters-or-more";
+  const call = (route: (r: Request) => Promise<Response>, bearer?: string) =>
+    route(
+      new Request("https://shop.test/api/service/jobs/x", {
+        method: "POST",
+        headers: bearer ? { authorization: `Bearer ${bearer}` } : {},
+      }),
+    );
+
+  it("runs each job once per authorised call: due registrations, then unapplied notifications", async () => {
+    const asked: string[] = [];
+    const service = {
+      tradeIns: {
+        store: {
+          due: async () => {
+            asked.push("due");
+            return [];
+          },
+        },
+        now: () => new Date(),
+      },
+      servicePay: { statuses, mode: "webhook", shopBaseUrl: "https://shop.test" },
+      stores: {
+        servicePay: {
+          unapplied: async () => {
+            asked.push("unapplied");
+            return [];
+          },
+        },
+      },
+    } as unknown as ConnectedService<ServiceStores & { servicePay: StoredNotificationStore }>;
+    let secret: string | undefined;
+    const routes = serviceJobRoutes(
+      () => service,
+      () => secret,
+    );
+    expect((await call(routes.tradeInRetry, SECRET)).status).toBe(403);
+    secret = SECRET;
+    expect((await call(routes.notificationSweep, "wrong")).status).toBe(401);
+    expect(asked).toEqual([]);
+    const retry = await call(routes.tradeInRetry, SECRET);
+    expect(await retry.json()).toMatchObject({ job: "trade-in-retry", result: { due: 0 } });
+    const sweep = await call(routes.notificationSweep, SECRET);
+    expect(await sweep.json()).toEqual({ job: "notification-sweep", result: { applied: 0 } });
+    expect(asked).toEqual(["due", "unapplied"]);
   });
 });

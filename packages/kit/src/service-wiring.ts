@@ -1,17 +1,20 @@
 import "server-only";
-import type { TradeInDeps } from "./card-trade-in.js";
+import { retryDueRegistrations, type TradeInDeps } from "./card-trade-in.js";
 import { createServiceClient, type ServiceClient } from "./client.js";
 import { readOrderCreationMode, readServiceConfig, type ServiceConfig } from "./config.js";
+import { createNotificationInbox } from "./notification-inbox.js";
 import {
   createWebhookSecretSource,
   type NotificationDeps,
   type WebhookSecretSource,
 } from "./order-webhook.js";
 import { processSingleton } from "./process-singleton.js";
+import { runScheduledJob } from "./scheduled-jobs.js";
 import type {
   OrderStatusRules,
   ServicePayStore,
   ShopperSource,
+  StoredNotificationStore,
   TokenStore,
   TradeInRegistrationStore,
 } from "./shop-ports.js";
@@ -107,4 +110,33 @@ export function startJobTimer(
     timer.unref?.();
     return timer;
   });
+}
+
+/** A request handler of a job route. */
+export type JobRoute = (request: Request) => Promise<Response>;
+
+/**
+ * The two background jobs as routes a platform scheduler calls, for a host without a resident
+ * process (app/api/service/jobs/*; docs/decisions/scheduled-jobs.md): `tradeInRetry`, the
+ * register-purchase attempts that are due (retryDueRegistrations), and `notificationSweep`, the
+ * order notifications the webhook stored and nobody applied yet. Each call is one run behind
+ * `Authorization: Bearer <secret>` (runScheduledJob: refused while the secret is unset); the
+ * secret is read at each call, JOBS_SECRET by default.
+ */
+export function serviceJobRoutes(
+  service: () => ConnectedService<ServiceStores & { servicePay: StoredNotificationStore }>,
+  secret: () => string | undefined = () => process.env.JOBS_SECRET,
+): { tradeInRetry: JobRoute; notificationSweep: JobRoute } {
+  const route =
+    (name: string, job: () => Promise<unknown>): JobRoute =>
+    (request) =>
+      runScheduledJob(request, { name, secret: secret(), job });
+  return {
+    tradeInRetry: route("trade-in-retry", () => retryDueRegistrations(service().tradeIns)),
+    notificationSweep: route("notification-sweep", async () => {
+      const { servicePay, stores } = service();
+      const inbox = createNotificationInbox({ ...servicePay, store: stores.servicePay });
+      return { applied: await inbox.applyUnapplied() };
+    }),
+  };
 }

@@ -5,6 +5,7 @@ import {
   connectService,
   processSingleton,
   retryDueRegistrations,
+  serviceJobRoutes,
   serviceRouteHandlers,
   startJobTimer,
   type TokenSealer,
@@ -16,7 +17,9 @@ import { shopBaseUrl } from "../shop";
 import { shopCallbacks, statuses } from "./callbacks";
 import { checkoutBody } from "./checkout";
 
-// The shop's wiring of the kit and the adapter.
+// The shop's wiring of the kit and the adapter. Its routes, job routes and instrumentation.ts are
+// what `service-integration-kit init` writes (scripts/minimal-shop.mjs runs it): they import
+// serviceRoutes, jobRoutes and startRetryJob from here.
 
 /** The adapter as this shop configures it (its tests run the kit's conformance suite on it). */
 export const serviceAdapter = (on: ShopDb, sealer: TokenSealer) =>
@@ -35,7 +38,7 @@ export const service = () =>
 /** The kit's SessionIdentity: the shop's sealed session cookie, read only. */
 export const identity: SessionIdentity = { ofRequest: async (r) => sessionOfRequest(r) };
 
-/** The register-purchase retry job every 2 s (instrumentation.ts). */
+/** The register-purchase retry job every 2 s (instrumentation.ts, as init writes it). */
 export const startRetryJob = () =>
   startJobTimer("mini-retry-job", 2_000, () => retryDueRegistrations(service().tradeIns));
 
@@ -44,3 +47,6 @@ export const serviceRoutes = serviceRouteHandlers({
   deps: () => ({ identity, ...service() }),
   checkoutBody,
 });
+
+/** app/api/service/jobs/* (init's): the jobs for a scheduler, behind JOBS_SECRET (unset: off). */
+export const jobRoutes = serviceJobRoutes(service);
