@@ -3,7 +3,7 @@
 // that writes the table. The shop's own order changes (card checkout, back office) get that
 // writer passed in (lib/shop/orders.ts OrderWriter; lib/service-adapter/service.ts orderWriter).
 // A scan of the source: any other module that writes the history (Prisma's OrderStatusChange,
-// Drizzle's serviceOrderHistory, raw SQL on either table) or calls the row store's
+// Drizzle's and Kysely's serviceOrderHistory, raw SQL on either table) or calls the row store's
 // `insertHistory` fails this test.
 import { type Dirent, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -50,6 +50,19 @@ function drizzleWrite(text: string): boolean {
   );
 }
 
+/** Whether `text` writes the history table through Kysely: the table's name in its `Database`
+ *  type ("serviceOrderHistory"), written out or bound to a name (`const H = "serviceOrderHistory"`). */
+function kyselyWrite(text: string): boolean {
+  const names = ['"serviceOrderHistory"', "'serviceOrderHistory'", "`serviceOrderHistory`"];
+  for (const m of text.matchAll(/\b(\w+)\s*=\s*["'`]serviceOrderHistory["'`]/g))
+    names.push(m[1] as string);
+  return names.some((name) =>
+    new RegExp(
+      `\\.\\s*(insertInto|replaceInto|updateTable|deleteFrom|mergeInto)\\s*\\(\\s*${name}\\s*[,)]`,
+    ).test(text),
+  );
+}
+
 const texts = () =>
   [...SCANNED.flatMap((dir) => sources(path.join(root, dir))), path.join(root, "proxy.ts")]
     .map((file) => ({ file: path.relative(root, file), text: readFileSync(file, "utf8") }))
@@ -60,11 +73,18 @@ describe("the order history", () => {
 
   it("is written by the adapters' row stores only (and benchmark seeds)", () => {
     const writers = all
-      .filter(({ text }) => PRISMA_WRITE.test(text) || SQL_WRITE.test(text) || drizzleWrite(text))
+      .filter(
+        ({ text }) =>
+          PRISMA_WRITE.test(text) ||
+          SQL_WRITE.test(text) ||
+          drizzleWrite(text) ||
+          kyselyWrite(text),
+      )
       .map(({ file }) => file);
     expect(writers).toEqual([
       // Each row store's insertHistory (the kit's service-rows.ts).
       "packages/drizzle-adapter/src/core.ts",
+      "packages/kysely-adapter/src/core.ts",
       "packages/prisma-adapter/src/core.ts",
       // A benchmark's database seeded before its server starts (no shop running).
       "scripts/bench-cluster.mjs",
@@ -89,6 +109,9 @@ describe("the order history", () => {
       true,
     );
     expect(drizzleWrite("q.select().from(serviceOrderHistory)")).toBe(false);
+    expect(kyselyWrite('db.insertInto("serviceOrderHistory").values(row)')).toBe(true);
+    expect(kyselyWrite('const H = "serviceOrderHistory"; q.deleteFrom(H).execute()')).toBe(true);
+    expect(kyselyWrite('db.selectFrom("serviceOrderHistory").selectAll()')).toBe(false);
     expect(ROW_STORE_CALL.test("await store.insertHistory(q, row)")).toBe(true);
   });
 });
