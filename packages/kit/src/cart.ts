@@ -28,35 +28,48 @@ export function centsText(amount: number, currency: string): string {
  * Webhook, `trade_in_discount`). A decimal, a negative amount or an empty id is refused.
  */
 export const discountSchema = z.object({
+  /** The discount's id in the shop (a promotion code's, say); never empty. */
   id: z.string().min(1).max(200),
+  /** Its name as the shopper sees it. */
   name: z.string().max(200),
+  /** What it takes off the cart, integer cents. */
   total: cents,
 });
 
 const cartItemSchema = z.object({
+  /** The line's id in the shop (contract: Resources › Cart item). */
   id: z.string(),
+  /** The product's name as the shopper sees it. */
   name: z.string(),
+  /** The product's description. */
   description: z.string(),
+  /** The product's page in the shop (absolute URL). */
   url: z.string(),
+  /** How many units; a positive integer. */
   quantity: z.int().positive(),
-  /** Unit price before tax and discounts. */
+  /** Unit price before tax and discounts, integer cents. */
   price: cents,
-  /** Tax for this line. */
+  /** Tax for this line, integer cents. */
   tax: cents,
-  /** (price * quantity) + tax. */
+  /** (price * quantity) + tax, integer cents. */
   total: cents,
 });
 
 export const cartSchema = z
   .object({
+    /** The cart's id in the shop (contract: Resources › Cart); never empty. */
     id: z.string().min(1),
+    /** The cart's currency code (ISO 4217, e.g. `EUR`). */
     currency: z.string().min(1),
+    /** Its lines (contract: Cart item), each total checked against its price, quantity and tax. */
     items: z.array(cartItemSchema),
-    /** Subtotal of all items, before tax and discounts. */
+    /** Subtotal of all items, before tax and discounts, integer cents. */
     price: cents,
+    /** Total tax of all items, integer cents. */
     tax: cents,
+    /** Cart-level discounts (never the trade-in); absent when there are none. */
     discounts: z.array(discountSchema).optional(),
-    /** price + tax - sum(discounts.total). */
+    /** price + tax - sum(discounts.total), integer cents; never negative. */
     total: z.int(),
   })
   .superRefine((cart, ctx) => {
@@ -92,14 +105,23 @@ export const cartSchema = z
     }
   });
 
+/** The contract's Address (Resources › Address): eight strings, billing or shipping party. */
 export const addressSchema = z.object({
+  /** The party's given (first) name. */
   given_name: z.string(),
+  /** The party's family (last) name. */
   family_name: z.string(),
+  /** The party's phone number, as entered. */
   phone: z.string(),
+  /** The street address (street, number, and any further line). */
   address: z.string(),
+  /** The city. */
   city: z.string(),
+  /** The state or region; empty where the country has none. */
   state: z.string(),
+  /** The country, ISO 3166-1 alpha-2 (e.g. `DE`). */
   country_code: z.string(),
+  /** The postal code. */
   postal_code: z.string(),
 });
 

@@ -15,10 +15,15 @@ const id = z.union([z.string().min(1), z.number()]).transform(String);
  *  A value that is not whole cents (a decimal, text) reads as no value, never as a crash: the
  *  payment check then treats the valuation as unknown (docs/decisions/payment-matching.md). */
 export const tradeInItemSchema = z.looseObject({
+  /** The trade-in item's id (the service's; text). */
   id: id.optional(),
+  /** Its status; `accepted` is the one the contract names (States › Trade-in item status). */
   status: z.string().optional(),
+  /** When the valuation stops being usable (ISO 8601); absent: the item is unusable. */
   valid_until: z.string().optional(),
+  /** The accepted offer, integer cents; absent when the service did not answer whole cents. */
   value: z.int().nonnegative().optional().catch(undefined),
+  /** The offer's currency (ISO 4217); absent when not answered. */
   currency: z.string().min(1).optional().catch(undefined),
 });
 
@@ -27,8 +32,12 @@ export const tradeInItemSchema = z.looseObject({
  * example; absent or null means no active trade-in (public-docs-facts: Sessions).
  */
 export const sessionSchema = z.looseObject({
+  /** `<session_hash>|<version>` (three digits); differs from the asked hash when the session
+   *  moved to a new version (contract: States › Session version). */
   session_id: z.string().min(1),
+  /** The session's trade-in item: an object, an id, or null/absent when none is active. */
   tradein_item: z.union([tradeInItemSchema, id, z.null()]).optional(),
+  /** Present when the session moved to a new version because the cart changed. */
   note: z.string().optional(),
 });
 

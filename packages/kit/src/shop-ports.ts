@@ -63,8 +63,11 @@ export interface SessionIdentity {
  * the service's own server SDK keeps tokens in the merchant's database (public docs, Credentials)
  * so several server instances share one login instead of each rotating the refresh token.
  */
+/** The service's tokens as the shop keeps them (TokenStore; sealed at rest by the adapter). */
 export interface StoredTokens {
+  /** The bearer token of the API calls (contract: Token response `access_token`). */
   accessToken: string;
+  /** What renews it with grant_type=refresh_token (`refresh_token`). */
   refreshToken: string;
   /** From the token response; half of the webhook secret (contract: Authentication 5). */
   userId: string;
@@ -76,8 +79,11 @@ export interface StoredTokens {
   accessExpiresAt: Date;
 }
 
+/** Where the service's tokens are kept, shared by every server instance (an adapter's port). */
 export interface TokenStore {
+  /** The tokens saved last, or null before the first grant. */
   load(): Promise<StoredTokens | null>;
+  /** Replaces the kept tokens (after a grant or a refresh). */
   save(tokens: StoredTokens): Promise<void>;
   /**
    * Takes the one renewal lease shared by every server instance for `ttlMs`, unless another
@@ -102,10 +108,15 @@ export interface TokenStore {
  * kept before the check existed; read as unknown). `valuationNote` says what was found or why not.
  */
 export interface AcceptedValuation {
+  /** "known", "none", "unknown", or null when never looked up (above). */
   valuationState: string | null;
+  /** The accepted trade-in item's id when known, else null. */
   valuationItemId: string | null;
+  /** The accepted offer, integer cents, when "known"; else null. */
   valuationValue: number | null;
+  /** The offer's currency (ISO 4217) when "known"; else null. */
   valuationCurrency: string | null;
+  /** Why the valuation is "unknown" or "none", in words; null when known or never looked up. */
   valuationNote: string | null;
 }
 
@@ -201,8 +212,11 @@ export interface OrderStatusRules {
 
 /** What the checkout form holds when the shopper pays with the service. */
 export interface CheckoutDetails {
+  /** The shopper's e-mail. */
   email: string;
+  /** The billing party's address (contract: Address). */
   billing: Address;
+  /** The delivery address (contract: Address); the billing one when the shopper said so. */
   shipping: Address;
   /** The shop's delivery method id. */
   shippingMethod: string;
