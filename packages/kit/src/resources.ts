@@ -46,12 +46,18 @@ export const merchantsSchema = z.unknown();
 
 /** `GET /payments/orders/`: used as an object with an `orders` array (contract: Endpoints). */
 export const orderListSchema = z.looseObject({
+  /** The service's orders (contract: Resources › Order). */
   orders: z.array(
     z.looseObject({
+      /** The service's order id (text). */
       order_id: id,
+      /** The order's amount, integer cents, when listed. */
       amount: z.int().optional(),
-      customer_id: id.nullish(), // null when the service knows no customer (guest)
+      /** The service's customer id; null when it knows no customer (guest). */
+      customer_id: id.nullish(),
+      /** The order's status (pending, payment_completed, completed), when listed. */
       status: z.string().optional(),
+      /** The cart id the order was made for, when listed. */
       cart_id: id.nullish(),
     }),
   ),
@@ -61,8 +67,10 @@ export const orderListSchema = z.looseObject({
  *  own (OrderStatusRules.forServiceStatus); only these move a host's order. */
 export const SERVICE_ORDER_STATUSES = ["pending", "payment_completed", "completed"] as const;
 
+/** An order status the contract names: pending, payment_completed, completed. */
 export type ServiceOrderStatus = (typeof SERVICE_ORDER_STATUSES)[number];
 
+/** Whether `value` is one of the contract's order statuses. */
 export function isServiceOrderStatus(value: string): value is ServiceOrderStatus {
   return (SERVICE_ORDER_STATUSES as readonly string[]).includes(value);
 }
@@ -77,7 +85,11 @@ export const UPDATE_TYPES = [
   "cart_update",
 ] as const;
 
+/** The trade-in item as read (tradeInItemSchema). */
 export type TradeInItem = z.infer<typeof tradeInItemSchema>;
+/** The session as read (sessionSchema). */
 export type Session = z.infer<typeof sessionSchema>;
+/** `GET /payments/orders/` as read (orderListSchema). */
 export type OrderList = z.infer<typeof orderListSchema>;
+/** An order update type of the contract's five-value list. */
 export type UpdateType = (typeof UPDATE_TYPES)[number];
