@@ -23,13 +23,13 @@ const MINIMAL_SHOP = [
   {
     name: "the adapter's callbacks (`lib/service/callbacks.ts`)",
     holds:
-      "status names (the kit's defaults), open cart, order from the cart, a placed order's lines, shopper source",
+      "status names (the kit's defaults), open cart, order from the cart, a placed order's lines, shopper source; the database, orders table, session identity and checkout body init's wiring takes",
     match: (f) => f === "lib/service/callbacks.ts",
   },
   {
     name: "wiring (`lib/service/wiring.ts`, `checkout.ts`)",
     holds:
-      "the adapter and the API client, session identity, deps, retry job, route inputs; routes, form fields and checkout body (the kit's defaults)",
+      "init's wiring as init writes it (the adapter, `connectService`, the route handlers, the jobs); routes and form fields (the kit's defaults)",
     match: (f) => f.startsWith("lib/service/"),
   },
   {

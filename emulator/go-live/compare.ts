@@ -27,21 +27,29 @@ export interface StoredOrder {
   total: number;
   /** The trade-in value taken off at once (Service Pay); 0 when none was. */
   tradeInDiscount: number;
+  /** Whether the shop holds the order as paid (its paid status reached). */
   paid: boolean;
 }
 
 /** The service's order (control API `GET /__emulator/orders`). */
 export interface ServiceOrder {
+  /** The order id the service knows the order by (the shop's, contract: Resources › Order). */
   order_id: string;
+  /** The order's amount, integer cents. */
   amount: number;
+  /** The trade-in's discount on the order, integer cents. */
   trade_in_discount: number;
 }
 
 /** One `POST /register-purchase` the service received (`GET /__emulator/register-purchases`). */
 export interface RegisterPurchaseReceipt {
+  /** The shop's order id the purchase was registered for. */
   order_id: string;
+  /** The body's `order_amount`, integer cents (contract: Endpoints › POST /register-purchase). */
   order_amount: number;
+  /** The HTTP status the service answered. */
   status: number;
+  /** True when the service had already registered this purchase (answered as before). */
   duplicate?: boolean;
 }
 

@@ -67,13 +67,19 @@ export interface ReadinessVerdict {
 
 /** One journaled request (emulator/README.md, "Journal"); other fields are kept as sent. */
 export interface JournalEntry {
+  /** The request's path, e.g. `/register-purchase`. */
   path?: string;
+  /** The HTTP status the emulator answered. */
   status?: number;
+  /** The request's JSON body as received, when it had one. */
   request_body?: unknown;
   [field: string]: unknown;
 }
 
+/** The emulator's control API (`/__emulator`) as the go-live journeys read it: what the service
+ *  stored (orders, register-purchases, webhooks, the journal, the readiness report). */
 export class EmulatorControl {
+  /** The control API's base URL: the emulator's origin and `/__emulator`. */
   readonly url: string;
 
   constructor(emulatorUrl: string) {

@@ -17,6 +17,8 @@ import {
 import { EmulatorControl } from "./control.js";
 import { EVERYDAY_DEVICE, ServiceSdkDriver, type TeaserType } from "./service-sdk-driver.js";
 
+/** What every shop step and callback is given besides the page: the journey's emulator control
+ *  and SDK driver. */
 export interface GoLiveContext {
   /** The emulator's control API (what the service stored; the readiness declarations). */
   emulator: EmulatorControl;
@@ -24,8 +26,11 @@ export interface GoLiveContext {
   sdk: ServiceSdkDriver;
 }
 
+/** A customer of the shop the journeys sign in (the service values devices only for one). */
 export interface Customer {
+  /** The customer's e-mail, as the shop's sign-in form takes it. */
   email: string;
+  /** The customer's password in the shop. */
   password: string;
 }
 
@@ -61,12 +66,19 @@ export interface GoLiveShop {
   readConfirmation: (
     page: Page,
     context: GoLiveContext,
-  ) => Promise<{ orderNumber: string; total: number }>;
+  ) => Promise<{
+    /** The order's number as the confirmation page shows it (storedOrder looks it up). */
+    orderNumber: string;
+    /** The total the confirmation page shows, integer cents. */
+    total: number;
+  }>;
   /** The shop's stored order with this number, read from its database or admin API — never
    *  from the pages the shopper saw — or undefined when it has none. */
   storedOrder: (orderNumber: string) => Promise<StoredOrder | undefined>;
 }
 
+/** What `defineGoLiveJourneys` takes (checked with zod): the shop's and emulator's URLs, the
+ *  customer, the shop's steps, and which scenarios to declare. */
 export interface GoLiveOptions {
   /** The shop's base URL (each journey starts at its home page). */
   shopUrl: string;
@@ -84,7 +96,12 @@ export interface GoLiveOptions {
   /** The teaser whose call to action opens the valuation after addToCart. Default "banner". */
   teaser?: TeaserType;
   /** The device valued (category and model as the wizard names them). Default EVERYDAY_DEVICE. */
-  device?: { category: string; model: string };
+  device?: {
+    /** The wizard's category, by its visible name. */
+    category: string;
+    /** The wizard's model, by its visible name. */
+    model: string;
+  };
   /** The scenarios to declare. Default all three; a shop without Service Pay leaves out 1. */
   scenarios?: ReadonlyArray<1 | 2 | 3>;
   /** With it, one more journey exercises the readiness rules the scenarios cannot (READINESS_RULES:
@@ -93,6 +110,7 @@ export interface GoLiveOptions {
   readiness?: ReadinessOptions;
 }
 
+/** What the readiness journey needs beyond the scenarios' options (GoLiveOptions.readiness). */
 export interface ReadinessOptions {
   /** The merchant id the shop uses (the readiness report is per merchant). */
   merchantId: string;
@@ -102,7 +120,16 @@ export interface ReadinessOptions {
   rawSession: (
     page: Page,
     context: GoLiveContext,
-  ) => Promise<{ sessionId: string; salt: string } | null | undefined>;
+  ) => Promise<
+    | {
+        /** The shop's raw session identifier (never sent to the service: it gets the hash). */
+        sessionId: string;
+        /** The session's salt, the HMAC key of its session hash (contract: Session hash). */
+        salt: string;
+      }
+    | null
+    | undefined
+  >;
 }
 
 /** The readiness rules (emulator/README.md, "Go-live readiness report") no go-live scenario
@@ -146,8 +173,11 @@ const optionsSchema = z.object({
 
 /** The scenarios' titles, as the service's go-live list words them. */
 export const GO_LIVE_SCENARIOS = {
+  /** Service Pay with a trade-in: the order webhook and the thank-you page. */
   1: "go-live scenario 1: Service Pay with a trade-in; the order webhook arrives; the thank-you page shows",
+  /** A card payment with the trade-in registered by register-purchase. */
   2: "go-live scenario 2: card payment; the trade-in is registered (register-purchase); the thank-you page shows",
+  /** A plain purchase with no trade-in. */
   3: "go-live scenario 3: no trade-in; a plain purchase, the service does not get in the way",
 } as const;
 

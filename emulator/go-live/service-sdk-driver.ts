@@ -7,33 +7,58 @@
 // another SDK build by changing SERVICE_ASSETS_URL. Everything else in a suite talks to the shop.
 import { expect, type Locator, type Page } from "@playwright/test";
 
+/** The SDK's teaser kinds, as its `[data-service-teaser]` hook names them (stable DOM). */
 export type TeaserType = "banner" | "product-widget" | "cart-summary" | "thank-you";
 
+/** One SDK browser event as the driver recorded it (contract: Events › SDK browser events). */
 export interface ServiceEvent {
+  /** The event's name, e.g. `service-ready`, `service-payment-completed`. */
   name: string;
+  /** The event's `detail` (a CustomEvent's), null when it had none. */
   detail: unknown;
 }
 
+/** What the SDK's `paymentOptionDetailsFor('ep1')` answers (contract: Resources › Payment
+ *  option details). */
 export interface PaymentOptionDetails {
+  /** One of unavailable, tradein_valid, tradein_missing, tradein_invalid (contract: States ›
+   *  Payment option mode). */
   mode: string;
+  /** The template for custom rendering; with tradein_invalid one of currency,
+   *  cart_below_limit, other_ok. */
   template_name: string;
+  /** Plain localized text. */
   label: string;
+  /** Short localized text, may hold simple HTML tags (br, strong). */
   info: string;
+  /** Optional localized text, the same HTML rules; absent or null when there is none. */
   extra?: string | null;
+  /** The raw values: valuation, tradein, minimum (cents), tradein_currency, cart_currency. */
   data?: Record<string, unknown> | null;
 }
 
 /** The magic test devices of the bundled emulator (its README, "Magic test devices"). */
 export const TEST_DEVICES = {
+  /** Its offer is in a currency other than the cart's (payment option: tradein_invalid,
+   *  template currency). */
   otherCurrency: "Test phone: offer in another currency (test)",
+  /** An offer of 2,000.00, above most carts' totals. */
   largeOffer: "Test phone: offer of 2,000.00 (test)",
+  /** An offer whose `valid_until` is a minute away (expiry while paying). */
   expiresSoon: "Test phone: offer that expires in a minute (test)",
+  /** An offer of 10.00. */
   smallOffer: "Test phone: offer of 10.00 (test)",
 } as const;
+/** The wizard's category that holds TEST_DEVICES. */
 export const TEST_CATEGORY = "Test devices";
 /** A device of the emulator's catalog worth at most 420.00 EUR: valid on any cart from 420.00.
  *  Another SDK build or service catalog changes only this. */
-export const EVERYDAY_DEVICE = { category: "Phones", model: "Aurora 15" } as const;
+export const EVERYDAY_DEVICE = {
+  /** The wizard's category, by its visible name. */
+  category: "Phones",
+  /** The wizard's model, by its visible name. */
+  model: "Aurora 15",
+} as const;
 
 /** Contract, Events › SDK browser events: every name the SDK dispatches on `window`. */
 const EVENT_NAMES = [
@@ -53,8 +78,13 @@ const LOGIN_HEADING = "Log in to calculate your discount";
 
 type EventWindow = Window & { __serviceEvents?: ServiceEvent[] };
 
+/** Drives the service SDK's own screens and JavaScript object in one Playwright tab, through
+ *  the SDK's stable DOM and the contract's events and methods; made by `attach`. */
 export class ServiceSdkDriver {
-  private constructor(readonly page: Page) {}
+  private constructor(
+    /** The Playwright tab the driver records and drives. */
+    readonly page: Page,
+  ) {}
 
   /**
    * Records the SDK's events of every page this tab opens in `window.__serviceEvents` (installed
@@ -115,6 +145,7 @@ export class ServiceSdkDriver {
     return this.page.evaluate(() => JSON.parse(sessionStorage.getItem("serviceEventLog") ?? "[]"));
   }
 
+  /** How many times the SDK dispatched `name` on the current page. */
   async eventCount(name: string): Promise<number> {
     return (await this.events()).filter((e) => e.name === name).length;
   }
@@ -142,6 +173,7 @@ export class ServiceSdkDriver {
 
   // ---- wizard ----
 
+  /** The valuation wizard's dialog ("Trade-in valuation"). */
   wizard(): Locator {
     return this.page.getByRole("dialog", { name: "Trade-in valuation" });
   }
@@ -241,14 +273,18 @@ export class ServiceSdkDriver {
 
   // ---- payment modal ----
 
+  /** The payment modal's dialog ("Pay with Service"). */
   paymentModal(): Locator {
     return this.page.getByRole("dialog", { name: "Pay with Service" });
   }
 
   /** The amounts the payment modal shows, as text. */
   async paymentAmounts(): Promise<{
+    /** The cart's total as shown (`[data-amount="cart-total"]`). */
     cartTotal: string;
+    /** The trade-in's discount as shown (`[data-amount="trade-in-discount"]`). */
     tradeInDiscount: string;
+    /** What the shopper still pays as shown (`[data-amount="left-to-pay"]`). */
     leftToPay: string;
   }> {
     const modal = this.paymentModal();
@@ -277,7 +313,12 @@ export class ServiceSdkDriver {
   async pay(
     method: "Card" | "Bank transfer" = "Card",
     isConfirmation: (url: URL) => boolean = (url) => url.pathname === "/checkout/confirmation",
-  ): Promise<{ order_id: string; cart_id: string }> {
+  ): Promise<{
+    /** The order id the service knows the order by (the shop's, from its pending order). */
+    order_id: string;
+    /** The cart id of the purchase data the service was sent. */
+    cart_id: string;
+  }> {
     const modal = this.paymentModal();
     await expect(modal).toBeVisible();
     await modal
@@ -293,7 +334,16 @@ export class ServiceSdkDriver {
 
   /** The payment modal's item rows (the service's cart: the shop's lines and the delivery):
    *  name, quantity and line total as text, in order. */
-  async paymentItems(): Promise<{ name: string; quantity: string; total: string }[]> {
+  async paymentItems(): Promise<
+    {
+      /** The row's item name. */
+      name: string;
+      /** The row's quantity as text. */
+      quantity: string;
+      /** The row's line total as shown (price × quantity + tax). */
+      total: string;
+    }[]
+  > {
     const modal = this.paymentModal();
     await expect(modal.locator('[data-amount="left-to-pay"]')).toBeVisible();
     const rows = modal.getByRole("table", { name: "Items" }).locator("tbody tr");
@@ -334,7 +384,10 @@ export class ServiceSdkDriver {
    * by "METHOD path": what the browser can see of the payment's start and completion, with or
    * without a control API.
    */
-  recordServiceCalls(): { count(pattern: RegExp): number } {
+  recordServiceCalls(): {
+    /** How many of the calls recorded so far ("METHOD path") match `pattern`. */
+    count(pattern: RegExp): number;
+  } {
     const seen: string[] = [];
     this.page.on("request", (request) => {
       const url = new URL(request.url());
@@ -376,6 +429,7 @@ export class ServiceSdkDriver {
     }, ms);
   }
 
+  /** The SDK's `paymentOptionDetailsFor('ep1')` on the current page (contract: Front-end SDK). */
   paymentOptionDetails(): Promise<PaymentOptionDetails> {
     return this.page.evaluate(() =>
       (
@@ -386,6 +440,8 @@ export class ServiceSdkDriver {
     );
   }
 
+  /** The SDK's `hasActiveTradeIn()` on the current page: the shopper holds an accepted
+   *  trade-in. */
   hasActiveTradeIn(): Promise<boolean> {
     return this.page.evaluate(() =>
       (

@@ -2,8 +2,8 @@
 
 import { currentSession } from "@mini/lib/current";
 import { db } from "@mini/lib/db";
-import { createOrder } from "@mini/lib/service/callbacks";
-import { checkoutBody, formFields } from "@mini/lib/service/checkout";
+import { checkoutBody, createOrder } from "@mini/lib/service/callbacks";
+import { formFields } from "@mini/lib/service/checkout";
 import { service } from "@mini/lib/service/wiring";
 import { addToCart, shopBaseUrl } from "@mini/lib/shop";
 import { sqliteTransaction } from "@service-integration/drizzle-adapter/sqlite";

@@ -17,6 +17,7 @@ export type PgOrdersTable = PgTable & {
   [K in keyof ReturnType<typeof serviceOrderColumns> | "id" | "number"]: AnyPgColumn;
 };
 
+/** drizzleServiceAdapter's options on PostgreSQL: the kit's (callbacks, sealer), db, orders. */
 export interface PgAdapterOptions<TSchema extends Record<string, unknown>>
   extends ServiceAdapterOptions<PgQueries<TSchema>> {
   /** The shop's Drizzle database on node-postgres (a Pool: transactions take a client each). */

@@ -18,6 +18,7 @@ export type SqliteOrdersTable = SQLiteTable & {
   [K in keyof ReturnType<typeof serviceOrderColumns> | "id" | "number"]: AnySQLiteColumn;
 };
 
+/** drizzleServiceAdapter's options on SQLite: the kit's (callbacks, sealer), db, orders. */
 export interface SqliteAdapterOptions<TSchema extends Record<string, unknown>>
   extends ServiceAdapterOptions<SqliteQueries<TSchema>> {
   /** The shop's Drizzle database on one better-sqlite3 connection (set busy_timeout on it:
@@ -29,6 +30,7 @@ export interface SqliteAdapterOptions<TSchema extends Record<string, unknown>>
 
 /** What `drizzle(new Database(file), { schema })` returns. */
 export type SqliteDb<TSchema extends Record<string, unknown>> = BetterSQLite3Database<TSchema> & {
+  /** The better-sqlite3 connection under it: the adapter queues its transactions on it. */
   $client: Database.Database;
 };
 

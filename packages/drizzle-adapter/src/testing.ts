@@ -47,7 +47,12 @@ let databases = 0;
 export async function freshPostgresDatabase(
   adminUrl: string,
   statements: string[],
-): Promise<{ url: string; drop(): Promise<void> }> {
+): Promise<{
+  /** The new database's connection string (the admin URL with the new database's name). */
+  url: string;
+  /** Drops the database once no connection to it is left. */
+  drop(): Promise<void>;
+}> {
   databases += 1;
   const name = `drizzle_adapter_${process.pid}_${databases}_${Date.now().toString(36)}`;
   await onPostgres(adminUrl, [`CREATE DATABASE "${name}"`]);

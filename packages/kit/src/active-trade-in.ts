@@ -18,6 +18,7 @@ import { onServiceEvent, SERVICE_EVENTS, whenServiceReady } from "./sdk-events.j
 export interface ActiveTradeIn {
   /** cents */
   value: number;
+  /** The trade-in's currency, ISO 4217 (the SDK's `tradein_currency`). */
   currency: string;
   /** The payment option mode for the current cart (tradein_valid: Service Pay takes it off). */
   mode: string;

@@ -29,6 +29,7 @@ export const afterResponse: WaitUntil = (work) => {
   }
 };
 
+/** How long waitAtMost waits and where the rest goes. */
 export interface WaitAtMostOptions {
   /** How long the caller waits for `work` (milliseconds). */
   waitMs: number;
@@ -58,7 +59,18 @@ export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
 export async function waitAtMost<T>(
   work: Promise<T>,
   options: WaitAtMostOptions,
-): Promise<{ done: true; value: T } | { done: false }> {
+): Promise<
+  | {
+      /** `work` settled in time. */
+      done: true;
+      /** Its result. */
+      value: T;
+    }
+  | {
+      /** The wait ended first: `work` went to waitUntil. */
+      done: false;
+    }
+> {
   const sleep = options.sleep ?? abortableSleep;
   const stop = new AbortController();
   const finished = work.then((value) => ({ done: true as const, value }));

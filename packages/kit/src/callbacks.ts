@@ -12,14 +12,28 @@ import { buildShopperData, SHOPPER_NOT_FOUND, type ShopperData } from "./shopper
  * nowhere else.
  */
 
+/** What the merchant endpoints read: the shop and the request's shopper. */
 export interface CallbackDeps {
+  /** The shop's customers, carts, delivery and kept checkouts. */
   shop: ShopperSource;
+  /** The shopper of a request (their own session cookie). */
   identity: SessionIdentity;
 }
 
+/** shopper_data's answer: 200 with the customer, or 404 `not_found`. */
 export type ShopperDataResult =
-  | { status: 200; body: ShopperData }
-  | { status: 404; body: typeof SHOPPER_NOT_FOUND };
+  | {
+      /** A customer is signed in. */
+      status: 200;
+      /** The shopper data. */
+      body: ShopperData;
+    }
+  | {
+      /** No customer is signed in. */
+      status: 404;
+      /** The contract's error body. */
+      body: typeof SHOPPER_NOT_FOUND;
+    };
 
 /** Shopper data: 200 for a logged-in customer, 404 `not_found` otherwise (Errors by condition):
  *  a request without a session is an anonymous shopper. */

@@ -26,20 +26,28 @@ import { checkTradeIn, tradeInProblemFromError } from "./trade-in.js";
 // TradeInRegistration row, written BEFORE any call, so a crash, a 429 or a 503 cannot lose it;
 // the row is unique per order and claimed before each attempt, so it is never sent twice at once.
 
+/** The service calls the card trade-in makes: the session lookup and register-purchase. */
 export type TradeInClient = Pick<
   ServiceClient,
   "getSession" | "getTradeInItem" | "registerPurchase"
 >;
 
+/** What the card trade-in and its retry job need (connectService's `tradeIns`). */
 export interface TradeInDeps {
+  /** The registrations' store (the adapter's `tradeIns`). */
   store: TradeInRegistrationStore;
+  /** The service client. */
   client: TradeInClient;
+  /** The clock. */
   now: () => Date;
 }
 
+/** A registration's status: queued, registered, not_applied, no_trade_in. */
 export type RegistrationStatus = TradeInRegistration["status"];
 
+/** What became of a card order's trade-in. */
 export interface TradeInResult {
+  /** The registration's status after the attempt. */
   status: RegistrationStatus;
   /** Shopper-facing words when the trade-in was not applied. */
   message?: string;
@@ -107,6 +115,7 @@ export async function applyTradeInAfterCardPayment(
 /** How long the shopper waits for the trade-in step by default (cardCheckoutTradeInStep). */
 export const CARD_TRADE_IN_WAIT_MS = 8_000;
 
+/** cardCheckoutTradeInStep's options: how long the shopper waits, where the rest runs, the log. */
 export interface CardTradeInStepOptions extends Partial<WaitAtMostOptions> {
   /** Where a failed step is told (default console.error); the paid order stands either way. */
   log?: (message: string, error: unknown) => void;
@@ -376,14 +385,22 @@ function resultOf(status: string, message: string | null | undefined): TradeInRe
 // process, so on every instance) and on demand (`npm run jobs:retry`). Several runners at once
 // are safe: each claims a batch of due rows (a lease), and each attempt claims its row first.
 
+/** What one run of the retry job did, in counts of registrations. */
 export interface RetryRunSummary {
+  /** Due and leased by this run. */
   due: number;
+  /** Accepted by the service. */
   registered: number;
+  /** Refused for good (the trade-in was not applied). */
   notApplied: number;
+  /** Nothing to register (no trade-in in the session). */
   noTradeIn: number;
+  /** Still queued for a later run. */
   stillQueued: number;
 }
 
+/** The retry job: leases up to `limit` (default 20) due registrations (`all`: every queued
+ *  one) and attempts each once; safe to run on every instance at once. */
 export async function retryDueRegistrations(
   deps: TradeInDeps,
   options: { limit?: number; all?: boolean } = {},

@@ -28,35 +28,50 @@ export function centsText(amount: number, currency: string): string {
  * Webhook, `trade_in_discount`). A decimal, a negative amount or an empty id is refused.
  */
 export const discountSchema = z.object({
+  /** The discount's id in the shop (a promotion code's, say); never empty. */
   id: z.string().min(1).max(200),
+  /** Its name as the shopper sees it. */
   name: z.string().max(200),
+  /** What it takes off the cart, integer cents. */
   total: cents,
 });
 
 const cartItemSchema = z.object({
+  /** The line's id in the shop (contract: Resources › Cart item). */
   id: z.string(),
+  /** The product's name as the shopper sees it. */
   name: z.string(),
+  /** The product's description. */
   description: z.string(),
+  /** The product's page in the shop (absolute URL). */
   url: z.string(),
+  /** How many units; a positive integer. */
   quantity: z.int().positive(),
-  /** Unit price before tax and discounts. */
+  /** Unit price before tax and discounts, integer cents. */
   price: cents,
-  /** Tax for this line. */
+  /** Tax for this line, integer cents. */
   tax: cents,
-  /** (price * quantity) + tax. */
+  /** (price * quantity) + tax, integer cents. */
   total: cents,
 });
 
+/** The contract's Cart (Resources › Cart), every total checked by its formula: a cart the
+ *  service would price differently from the shop is refused. */
 export const cartSchema = z
   .object({
+    /** The cart's id in the shop (contract: Resources › Cart); never empty. */
     id: z.string().min(1),
+    /** The cart's currency code (ISO 4217, e.g. `EUR`). */
     currency: z.string().min(1),
+    /** Its lines (contract: Cart item), each total checked against its price, quantity and tax. */
     items: z.array(cartItemSchema),
-    /** Subtotal of all items, before tax and discounts. */
+    /** Subtotal of all items, before tax and discounts, integer cents. */
     price: cents,
+    /** Total tax of all items, integer cents. */
     tax: cents,
+    /** Cart-level discounts (never the trade-in); absent when there are none. */
     discounts: z.array(discountSchema).optional(),
-    /** price + tax - sum(discounts.total). */
+    /** price + tax - sum(discounts.total), integer cents; never negative. */
     total: z.int(),
   })
   .superRefine((cart, ctx) => {
@@ -92,20 +107,33 @@ export const cartSchema = z
     }
   });
 
+/** The contract's Address (Resources › Address): eight strings, billing or shipping party. */
 export const addressSchema = z.object({
+  /** The party's given (first) name. */
   given_name: z.string(),
+  /** The party's family (last) name. */
   family_name: z.string(),
+  /** The party's phone number, as entered. */
   phone: z.string(),
+  /** The street address (street, number, and any further line). */
   address: z.string(),
+  /** The city. */
   city: z.string(),
+  /** The state or region; empty where the country has none. */
   state: z.string(),
+  /** The country, ISO 3166-1 alpha-2 (e.g. `DE`). */
   country_code: z.string(),
+  /** The postal code. */
   postal_code: z.string(),
 });
 
+/** The contract's Discount: id, name, total (integer cents). */
 export type Discount = z.infer<typeof discountSchema>;
+/** The contract's Cart item (amounts in integer cents). */
 export type CartItem = z.infer<typeof cartItemSchema>;
+/** The contract's Cart (amounts in integer cents), its totals checked. */
 export type Cart = z.infer<typeof cartSchema>;
+/** The contract's Address: eight strings. */
 export type Address = z.infer<typeof addressSchema>;
 
 /** The contract Address's field names (all strings). */
@@ -113,14 +141,19 @@ export const ADDRESS_FIELDS = Object.keys(addressSchema.shape) as (keyof Address
 
 /** A cart line as a shop holds it: the contract Cart item's fields without the total. */
 export interface CartLineInput {
+  /** The line's id (the Cart item's `id`). */
   id: string;
+  /** The product's name. */
   name: string;
+  /** The product's description. */
   description: string;
+  /** The product's page (absolute URL). */
   url: string;
+  /** How many units (a positive integer). */
   quantity: number;
-  /** unit price before tax */
+  /** Unit price before tax, integer cents. */
   price: number;
-  /** the line's tax */
+  /** The line's tax, integer cents. */
   tax: number;
 }
 
@@ -158,20 +191,25 @@ function cartProblems(error: z.ZodError): string {
     .join("; ");
 }
 
+/** A line of a placed order (a snapshot of the cart at checkout): a contract Cart item's
+ *  fields without the total, named by the product's id. */
+export type ShopOrderItem = Omit<CartLineInput, "id"> & {
+  /** The product's id in the shop (the Cart item's id is made of it). */
+  productId: string;
+};
+
 /**
  * The order's delivery as the service sees it: a line of the contract Cart, so the Cart's
  * `total` is everything the order owes before the trade-in and the service charges exactly
  * what the shop charges (docs/decisions/delivery-in-the-cart.md). `price` is what the shopper
  * pays for it in cents; a shop that itemises tax on delivery gives it as `tax`.
  */
-/** A line of a placed order (a snapshot of the cart at checkout): a contract Cart item's
- *  fields without the total, named by the product's id. */
-export type ShopOrderItem = Omit<CartLineInput, "id"> & { productId: string };
-
 export interface DeliveryCharge {
   /** The shop's delivery method id. */
   id: string;
+  /** Its name as the shopper sees it (the delivery line's name). */
   name: string;
+  /** What the shopper pays for it, integer cents. */
   price: number;
   /** Tax on the delivery, in cents (0 when the price is all the shop itemises). */
   tax?: number;
@@ -283,7 +321,9 @@ export function discountTotalOf(discounts: readonly Pick<Discount, "total">[]): 
 export interface OrderAmounts {
   /** Items before tax. */
   price: number;
+  /** The items' tax, integer cents. */
   tax: number;
+  /** The delivery's price, integer cents. */
   shippingPrice: number;
   /** The cart-level discounts' sum (promotion codes; not the trade-in). */
   discountTotal: number;

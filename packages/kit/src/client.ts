@@ -40,6 +40,7 @@ import { TokenManager } from "./tokens.js";
 /** Body of POST /register-purchase. The contract names `cart` and `order_amount`; the field
  *  carrying the session hash is "not shown", and `session_hash` is the name the docs use. */
 const registerPurchaseBodySchema = z.object({
+  /** The shopper's session hash (HMAC-SHA256 hex). */
   session_hash: z.string().min(1),
   /** Base64 of the JSON Cart. */
   cart: z.base64().min(1),
@@ -48,8 +49,10 @@ const registerPurchaseBodySchema = z.object({
   /** Not in the contract ("not shown"); optional links to the shop's order that the bundled
    *  emulator records and a service may ignore. */
   order_id: z.string().min(1).optional(),
+  /** Not in the contract either: the customer's id, when the shop gives one. */
   customer_id: z.string().min(1).optional(),
 });
+/** The body of POST /register-purchase as sent. */
 export type RegisterPurchaseBody = z.infer<typeof registerPurchaseBodySchema>;
 
 /** A line of a partial shipment or return; the contract does not show the field names, so the
@@ -84,14 +87,19 @@ const orderUpdateSchema = z
       });
     }
   });
+/** The body of POST /payments/orders/update as sent (the order id's, items' and cart's field
+ *  names are "not shown": `order_id`, `items`, `cart`). */
 export type OrderUpdate = z.infer<typeof orderUpdateSchema>;
 
 /** How long a shopper's request may wait for one call (http.ts: at most the policy's). */
 export type CallPatience = Pick<HttpRequest, "maxAttempts" | "timeoutMs">;
 
+/** The service API's calls (contract: Endpoints › Service API), each with the bearer token,
+ *  the retry policy and the answer's shape checked. Made by createServiceClient. */
 export class ServiceClient {
   constructor(
     private readonly transport: HttpTransport,
+    /** The token manager every call takes its bearer token from. */
     readonly tokens: TokenManager,
   ) {}
 
@@ -200,11 +208,17 @@ export class ServiceClient {
   }
 }
 
+/** What createServiceClient takes. */
 export interface CreateServiceClientOptions {
+  /** The settings (readServiceConfig): base URL, credentials. */
   config: ServiceConfig;
+  /** Where the tokens are kept (the adapter's `tokens`). */
   store: TokenStore;
+  /** fetch, sleep, random and clock; default the real ones (tests pass fakes). */
   deps?: TransportDeps;
+  /** Timeouts and retries; default defaultRetryPolicy. */
   policy?: RetryPolicy;
+  /** Told of every call (the integration inspector's log). */
   observer?: HttpObserver;
 }
 

@@ -24,12 +24,19 @@ const nonEmpty = z.string().trim().min(1);
 /** The demo's values: the bundled emulator's seed, as .env.example sets them. Defaults only
  *  outside production (the demo and the tests); production must set every one. */
 export const DEMO_SERVICE_SETTINGS = {
+  /** The service API's `{base_url}`: the local emulator. */
   SERVICE_API_BASE_URL: "http://localhost:4010",
+  /** `{assets_url}`: the emulator's SDK. */
   SERVICE_ASSETS_URL: "http://localhost:4010/assets",
+  /** The OAuth client id of the emulator's seed. */
   SERVICE_CLIENT_ID: "demo-client",
+  /** The merchant user of the password grant. */
   SERVICE_USERNAME: "merchant-admin",
+  /** The merchant id the SDK is configured with. */
   SERVICE_MERCHANT_ID: "m_demo",
+  /** The SDK's `products`: valuations and Service Pay (`ep1`). */
   SERVICE_PRODUCTS: "valuations+ep1",
+  /** The order made on ready-to-place-order (a pending order), or `webhook`. */
   SERVICE_ORDER_CREATION: "ready_to_place_order",
 } as const;
 
@@ -88,23 +95,32 @@ export function assertProductionServiceSettings(env: Env = process.env): void {
   readOrderCreationMode(env);
 }
 
+/** The integration's settings (SERVICE_*), checked (readServiceConfig). */
 export interface ServiceConfig {
   /** `{base_url}` without a trailing slash. */
   apiBaseUrl: string;
   /** `{assets_url}` without a trailing slash; the SDK lives at `${assetsUrl}/v1/main.js`. */
   assetsUrl: string;
+  /** SERVICE_CLIENT_ID: the OAuth client's id. */
   clientId: string;
+  /** SERVICE_CLIENT_SECRET: the OAuth client's secret. */
   clientSecret: string;
+  /** SERVICE_USERNAME: the merchant user of the password grant. */
   username: string;
+  /** SERVICE_PASSWORD: that user's password. */
   password: string;
   /** Seals the stored service tokens (token-sealing.ts). */
   tokenKey: string;
 }
 
+/** A setting is missing or malformed (the message names which, never its value). */
 export class ServiceConfigError extends Error {
+  /** Always "ServiceConfigError". */
   override name = "ServiceConfigError";
 }
 
+/** The settings from `env`, checked; the demo's values outside production; throws
+ *  ServiceConfigError naming what is missing or malformed. */
 export function readServiceConfig(env: Env = process.env): ServiceConfig {
   // An empty variable (e.g. `SERVICE_API_BASE_URL=`) means "unset": the demo's value outside
   // production, required in it.

@@ -21,8 +21,11 @@ type Kinded = { [SERVICE_ERROR_KIND]?: string };
 /** Base class, so a route can catch every service failure with one `instanceof`. Its `name` is
  *  its class's kind, so a subclass names its kind once. */
 export class ServiceError extends Error {
+  /** The class's kind, as errors of another copy of this module recognise it. */
   static readonly [SERVICE_ERROR_KIND]: string = "ServiceError";
+  /** The error's class kind, e.g. "ServiceApiError". */
   override name: string;
+  /** @internal The kinds of the error's class chain (instanceof across module copies). */
   readonly [KINDS]: readonly string[];
 
   constructor(message?: string, options?: ErrorOptions) {
@@ -36,6 +39,7 @@ export class ServiceError extends Error {
     this.name = kinds[0] ?? "ServiceError";
   }
 
+  /** `instanceof` by prototype, or by the kinds an error of another module copy carries. */
   static [Symbol.hasInstance](value: unknown): boolean {
     // biome-ignore lint/complexity/noThisInStatic: `this` is the class asked about (a subclass)
     return isOfKind(this, value);
@@ -51,11 +55,17 @@ function isOfKind(target: unknown, value: unknown): boolean {
   return Array.isArray(kinds) && kinds.includes((target as Kinded)[SERVICE_ERROR_KIND]);
 }
 
+/** What ServiceApiError is made of: the request and the service's error answer. */
 export interface ServiceApiErrorInit {
+  /** The HTTP status answered. */
   status: number;
+  /** The request's HTTP method. */
   method: string;
+  /** The request's path under the service's base URL. */
   path: string;
+  /** The body's `error` code (contract: Errors), when it carried one. */
   error?: string | undefined;
+  /** The body's `error_description`, when it carried one. */
   errorDescription?: string | undefined;
   /** Retry-After of a 429/503, in ms, when the answer carried one. */
   retryAfterMs?: number | undefined;
@@ -64,8 +74,11 @@ export interface ServiceApiErrorInit {
 /** The service answered with a non-2xx status. */
 export class ServiceApiError extends ServiceError {
   static override readonly [SERVICE_ERROR_KIND] = "ServiceApiError";
+  /** The HTTP status answered (contract: Errors › Status codes). */
   readonly status: number;
+  /** The request's HTTP method. */
   readonly method: string;
+  /** The request's path under the service's base URL. */
   readonly path: string;
   /** Machine-readable code (`error`); "unknown" when the body did not carry one. */
   readonly error: string;
@@ -96,8 +109,11 @@ export class ServiceApiError extends ServiceError {
 export class ServiceTimeoutError extends ServiceError {
   static override readonly [SERVICE_ERROR_KIND] = "ServiceTimeoutError";
   constructor(
+    /** The request's HTTP method. */
     readonly method: string,
+    /** The request's path under the service's base URL. */
     readonly path: string,
+    /** The per-request timeout that passed, in milliseconds. */
     readonly timeoutMs: number,
   ) {
     super(`${method} ${path} timed out after ${timeoutMs} ms`);
@@ -108,7 +124,9 @@ export class ServiceTimeoutError extends ServiceError {
 export class ServiceNetworkError extends ServiceError {
   static override readonly [SERVICE_ERROR_KIND] = "ServiceNetworkError";
   constructor(
+    /** The request's HTTP method. */
     readonly method: string,
+    /** The request's path under the service's base URL. */
     readonly path: string,
     options: { cause: unknown },
   ) {
@@ -120,8 +138,11 @@ export class ServiceNetworkError extends ServiceError {
 export class ServiceResponseError extends ServiceError {
   static override readonly [SERVICE_ERROR_KIND] = "ServiceResponseError";
   constructor(
+    /** The request's HTTP method. */
     readonly method: string,
+    /** The request's path under the service's base URL. */
     readonly path: string,
+    /** What was wrong with the body, in words (zod's issues). */
     readonly detail: string,
   ) {
     super(`${method} ${path} answered an unexpected body: ${detail}`);
@@ -132,7 +153,12 @@ export class ServiceResponseError extends ServiceError {
  * Reads `{ error, error_description }` defensively: the body may be empty, HTML from a proxy, or
  * JSON of another shape. Non-string fields are ignored rather than trusted.
  */
-export function parseErrorBody(text: string): { error?: string; errorDescription?: string } {
+export function parseErrorBody(text: string): {
+  /** The body's `error` code, when it was a string. */
+  error?: string;
+  /** The body's `error_description`, when it was a string. */
+  errorDescription?: string;
+} {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -174,7 +200,9 @@ function describeCause(cause: unknown): string {
 export class ServiceInputError extends ServiceError {
   static override readonly [SERVICE_ERROR_KIND] = "ServiceInputError";
   constructor(
+    /** What was being built or sent, e.g. "register-purchase". */
     readonly operation: string,
+    /** Which rule the input broke, in words. */
     readonly detail: string,
   ) {
     super(`${operation}: ${detail}`);

@@ -48,25 +48,38 @@ export interface GuestIdentityOptions {
 
 /** The guest part of a ShopperIdentity: what the cookie holds. */
 export interface GuestSession {
+  /** The raw session id: 64 hex characters, never sent to the service. */
   sessionId: string;
+  /** The session hash's salt: 64 hex characters. */
   salt: string;
 }
 
 /** A cookie to set, in the shape of Next.js's `cookies().set(name, value, options)` and as a
  *  `Set-Cookie` header value for a plain Response. */
 export interface GuestCookie {
+  /** The cookie's name (`__Host-` prefixed when Secure). */
   name: string;
+  /** The sealed identity. */
   value: string;
+  /** Its attributes. */
   options: {
+    /** Never readable by the page's scripts. */
     httpOnly: true;
+    /** Sent on top-level navigations from other sites, not on their sub-requests. */
     sameSite: "lax";
+    /** HTTPS only (false only for plain-HTTP local development). */
     secure: boolean;
+    /** The whole site. */
     path: "/";
+    /** Its lifetime in seconds (maxAgeSeconds). */
     maxAge: number;
   };
+  /** The same cookie as a `Set-Cookie` header value. */
   header: string;
 }
 
+/** The kit's guest cookie identity (createGuestIdentity): the SessionIdentity port and what the
+ *  host's proxy, sign-in and sign-out call. */
 export interface GuestIdentity {
   /** The kit's SessionIdentity port: the request's own guest cookie, and `customerOf`'s
    *  customer. Read-only: a request without a valid cookie is anonymous (null). */
@@ -81,7 +94,9 @@ export interface GuestIdentity {
    * the first page, before the SDK asks for it.
    */
   ensure(from: Request | string | null | undefined): {
+    /** The request's identity, or the new one. */
     session: GuestSession;
+    /** The cookie to set, or null when the request's still opens. */
     cookie: GuestCookie | null;
   };
   /**
@@ -94,9 +109,21 @@ export interface GuestIdentity {
   signIn(
     from: Request | string | null | undefined,
     customerId: string,
-  ): { session: GuestSession; cookie: GuestCookie; carried: GuestSession | null };
+  ): {
+    /** The new identity, issued to the customer. */
+    session: GuestSession;
+    /** Its cookie, to set. */
+    cookie: GuestCookie;
+    /** The session it replaces whose cart the host moves over, or null. */
+    carried: GuestSession | null;
+  };
   /** At sign-out and wherever the host ends a session: a new identity and its cookie. */
-  replace(): { session: GuestSession; cookie: GuestCookie };
+  replace(): {
+    /** The new identity. */
+    session: GuestSession;
+    /** Its cookie, to set. */
+    cookie: GuestCookie;
+  };
 }
 
 const DEFAULT_COOKIE = "service_guest";
@@ -116,6 +143,8 @@ const sealedSchema = z.strictObject({
 });
 type Sealed = z.infer<typeof sealedSchema>;
 
+/** The guest cookie identity of `options` (above: sealed, rotated at sign-in and sign-out,
+ *  revocable). */
 export function createGuestIdentity(options: GuestIdentityOptions): GuestIdentity {
   const base = options.cookieName ?? DEFAULT_COOKIE;
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(base)) throw new Error(`not a cookie name: ${base}`);

@@ -57,11 +57,17 @@ const required = z.string().trim().min(1, "required").max(200);
 /** A contract Address a parcel can go to: names, street, city and postal code filled in, the
  *  country as two capital letters (ISO 3166-1 alpha-2). */
 export const deliveryAddressSchema = addressSchema.extend({
+  /** The party's given name; required. */
   given_name: required,
+  /** The party's family name; required. */
   family_name: required,
+  /** The street address; required. */
   address: required,
+  /** The city; required. */
   city: required,
+  /** The postal code; required. */
   postal_code: required,
+  /** The country, ISO 3166-1 alpha-2 in capitals (e.g. `DE`). */
   country_code: z.string().regex(/^[A-Z]{2}$/, "two capital letters"),
 });
 

@@ -11,8 +11,11 @@ import { ServiceNetworkError, ServiceTimeoutError } from "./errors.js";
  * tests are instant and deterministic.
  */
 
+/** What the transport touches of the outside world (injected: tests pass fakes). */
 export interface TransportDeps {
+  /** The fetch the calls go through. */
   fetch: typeof fetch;
+  /** Waits `ms` milliseconds (between retries). */
   sleep: (ms: number) => Promise<void>;
   /** A number in [0, 1), like Math.random. */
   random: () => number;
@@ -20,6 +23,7 @@ export interface TransportDeps {
   now: () => number;
 }
 
+/** The real ones: global fetch, setTimeout, Math.random, Date.now. */
 export const realTransportDeps: TransportDeps = {
   fetch: (input, init) => globalThis.fetch(input, init),
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
@@ -27,6 +31,7 @@ export const realTransportDeps: TransportDeps = {
   now: Date.now,
 };
 
+/** Timeouts and retries of the service calls (contract: Errors › Client guidance). */
 export interface RetryPolicy {
   /** Attempts in total, the first included. */
   maxAttempts: number;
@@ -43,6 +48,8 @@ export interface RetryPolicy {
   timeoutMs: number;
 }
 
+/** 4 attempts, backoff 1 s doubling to at most 8 s with ±20% jitter, a Retry-After waited up
+ *  to 10 s, 10 s per attempt. */
 export const defaultRetryPolicy: RetryPolicy = {
   maxAttempts: 4,
   baseDelayMs: 1_000,
@@ -52,12 +59,17 @@ export const defaultRetryPolicy: RetryPolicy = {
   timeoutMs: 10_000,
 };
 
+/** One service API call as the transport sends it. */
 export interface HttpRequest {
+  /** The HTTP method. */
   method: "GET" | "POST";
   /** Path exactly as the contract writes it, trailing slash or not (contract: Endpoints). */
   path: string;
+  /** Query parameters; undefined values are left out. */
   query?: Record<string, string | number | undefined>;
+  /** Request headers (the bearer token is added by the token manager). */
   headers?: Record<string, string>;
+  /** The request body (JSON text). */
   body?: string;
   /**
    * Whether sending the request twice is harmless when the first outcome is unknown (a timeout
@@ -74,9 +86,13 @@ export interface HttpRequest {
   timeoutMs?: number;
 }
 
+/** The final HTTP answer, whatever its status. */
 export interface HttpResponse {
+  /** The HTTP status. */
   status: number;
+  /** The answer's headers. */
   headers: Headers;
+  /** The answer's body as text. */
   text: string;
   /** How many attempts were made, for logs and the integration inspector. */
   attempts: number;
@@ -98,6 +114,7 @@ export type HttpObserver = (event: {
 // repeat is safe even for a POST.
 const NOT_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN"]);
 
+/** Sends service API calls with the policy's timeouts and retries; answers the final response. */
 export class HttpTransport {
   constructor(
     private readonly baseUrl: string,
@@ -106,6 +123,8 @@ export class HttpTransport {
     private readonly observer?: HttpObserver,
   ) {}
 
+  /** Sends `request`, retrying a 429, a 503 and (when safe to repeat) a timeout or a dropped
+   *  connection by the policy; throws ServiceTimeoutError or ServiceNetworkError at the end. */
   async send(request: HttpRequest): Promise<HttpResponse> {
     const safeToRepeat = request.safeToRepeat ?? request.method === "GET";
     const url = buildUrl(this.baseUrl, request.path, request.query);
@@ -214,6 +233,7 @@ export function parseRetryAfter(value: string | null, nowMs: number): number | u
   return Math.max(0, at - nowMs);
 }
 
+/** `baseUrl` + `path` (as the contract writes it) + the defined query parameters. */
 export function buildUrl(
   baseUrl: string,
   path: string,

@@ -33,6 +33,8 @@ export function inspectorOwner(sessionId: string): string {
     .slice(0, 16);
 }
 
+/** The inspector drawer's entries of this shopper's session: the integration log's and the
+ *  order webhooks stored for their orders. */
 export async function inspectorFeed(
   shop: InspectorSource,
   sessionId: string,

@@ -81,6 +81,7 @@ export function withInspectorSession<T>(sessionId: string, fn: () => Promise<T>)
   return context.run({ key: inspectorKey(sessionId) }, fn);
 }
 
+/** Adds an entry to the log under `key` (no key: nothing recorded). */
 export function recordIntegrationEntry(
   key: string | undefined,
   entry: Omit<IntegrationEntry, "seq" | "at"> & { at?: Date },

@@ -58,18 +58,39 @@ export function orderUpdateErrorMessage(error: unknown, serviceOrderId: string):
   return "The update could not be sent to the service.";
 }
 
+/** What sendOrderUpdate needs: the orders, the shop's statuses, the service client. */
 export interface OrderUpdateDeps {
+  /** The back office's order store (the adapter's `orders`). */
   orders: ServiceOrderStore;
+  /** The shop's status rules (afterUpdate: the status an accepted update moves to). */
   statuses: OrderStatusRules;
+  /** The service client's orders/update call. */
   client: Pick<ServiceClient, "updateOrder">;
 }
 
-export type OrderUpdateResult = { ok: true; message: string } | { ok: false; error: string };
+/** The admin's answer: what was sent, or why it was not, in words. */
+export type OrderUpdateResult =
+  | {
+      /** The service accepted the update. */
+      ok: true;
+      /** What was sent, in words. */
+      message: string;
+    }
+  | {
+      /** It was not sent or the service refused it. */
+      ok: false;
+      /** Why, in words for the admin. */
+      error: string;
+    };
 
 /** What the admin chose: the type, and for partials and cart_update the quantity per product. */
 export interface AdminOrderUpdate {
+  /** The shop's order id. */
   orderId: string;
+  /** The contract's update type (shipped, returned, partial_shipment, partial_return,
+   *  cart_update). */
   type: UpdateType;
+  /** Partials and cart_update: the quantity per product id. */
   quantities?: Record<string, number>;
 }
 
@@ -110,6 +131,8 @@ function describeUpdate(order: LoadedOrder, update: OrderUpdate): string {
   return "whole order";
 }
 
+/** Sends the admin's update of a Service Pay order to the service (contract: Endpoints › POST
+ *  /payments/orders/update) and, once accepted, moves the order by the shop's statuses. */
 export async function sendOrderUpdate(
   deps: OrderUpdateDeps,
   choice: AdminOrderUpdate,

@@ -15,6 +15,7 @@ if (typeof window !== "undefined") z.config({ jitless: true });
 
 /** Markup constants of the contract's radio input. */
 export const PAYMENT_METHOD_INPUT_NAME = "payment_method";
+/** The Service Pay radio's value (contract: Front-end SDK › Payment option markup). */
 export const SERVICE_PAY_VALUE = "service_pay";
 
 const PAYMENT_OPTION_MODES = [
@@ -23,30 +24,45 @@ const PAYMENT_OPTION_MODES = [
   "tradein_missing",
   "tradein_invalid",
 ] as const;
+/** The payment option's modes (contract: States › Payment option mode). */
 export type PaymentOptionMode = (typeof PAYMENT_OPTION_MODES)[number];
 
 /** template_name values when mode is tradein_invalid. */
 const INVALID_TEMPLATES = ["currency", "cart_below_limit", "other_ok"] as const;
+/** Why a tradein_invalid option is disabled: currencies differ, the cart is below any trade-in
+ *  use, or too small for `ep1` only (contract: Payment option mode). */
 export type InvalidTemplate = (typeof INVALID_TEMPLATES)[number];
 
 // Tolerant: the SDK is another party's code. Unknown modes and templates are kept as text (an
 // unknown mode is then hidden, below), `data` values may be null, extra keys pass through.
 const paymentOptionDetailsSchema = z.looseObject({
+  /** unavailable, tradein_valid, tradein_missing or tradein_invalid (an unknown one is hidden). */
   mode: z.string(),
+  /** The template for custom rendering; with tradein_invalid an InvalidTemplate ("" if none). */
   template_name: z.string().default(""),
+  /** Plain localized text ("" if none). */
   label: z.string().default(""),
+  /** Short localized text, may hold br and strong tags ("" if none). */
   info: z.string().default(""),
+  /** Optional localized text, the same HTML rules; absent or null when none. */
   extra: z.string().nullish(),
+  /** The raw values; absent or null when the SDK sent none. */
   data: z
     .looseObject({
+      /** The accepted offer, cents. */
       valuation: z.number().nullish(),
+      /** The raw `tradein` value as the SDK sent it (text or number). */
       tradein: z.union([z.string(), z.number()]).nullish(),
+      /** The raw `minimum` (cents): the cart amount the option needs, as the SDK sent it. */
       minimum: z.number().nullish(),
+      /** The offer's currency code. */
       tradein_currency: z.string().nullish(),
+      /** The cart's currency code. */
       cart_currency: z.string().nullish(),
     })
     .nullish(),
 });
+/** The SDK's `paymentOptionDetailsFor('ep1')` answer as read (contract: Payment option details). */
 export type PaymentOptionDetails = z.infer<typeof paymentOptionDetailsSchema>;
 
 /** Reads the SDK's answer; anything unreadable (or no SDK at all) is null, which hides the option. */
@@ -55,11 +71,17 @@ export function parsePaymentOptionDetails(value: unknown): PaymentOptionDetails 
   return parsed.success ? parsed.data : null;
 }
 
+/** What the checkout's Service Pay radio must do, from the payment option details. */
 export type PaymentOptionPresentation =
   /** unavailable (or unknown/unreadable): "option is not shown". */
-  | { kind: "hidden" }
   | {
+      /** Not shown. */
+      kind: "hidden";
+    }
+  | {
+      /** Shown and selectable (tradein_valid, tradein_missing). */
       kind: "selectable";
+      /** The option's label (plain text). */
       label: string;
       /** For a tooltip or side panel; hidden at first. Sanitized HTML. */
       infoHtml: string;
@@ -69,11 +91,15 @@ export type PaymentOptionPresentation =
       opensValuationOnSelect: boolean;
     }
   | {
+      /** Shown disabled, with an explanation (tradein_invalid). */
       kind: "disabled";
+      /** The option's label (plain text). */
       label: string;
       /** "shown disabled with explanation": the service's info, or our words when it is empty. */
       explanationHtml: string;
+      /** The service's extra text, sanitized HTML, may be empty (also in the explanation). */
       extraHtml: string;
+      /** Why it is disabled: the template_name, or "other" for one the contract does not name. */
       template: InvalidTemplate | "other";
     };
 
@@ -86,6 +112,8 @@ const INVALID_TEMPLATE_EXPLANATIONS: Record<InvalidTemplate | "other", string> =
   other: "Your trade-in cannot be used with this order.",
 };
 
+/** The radio's presentation for these details (contract: Payment option mode's required
+ *  behaviour); no details: hidden. The service's HTML is sanitized (br and strong kept). */
 export function presentPaymentOption(
   details: PaymentOptionDetails | null | undefined,
 ): PaymentOptionPresentation {
@@ -195,6 +223,7 @@ export function sanitizeServiceHtml(input: string): string {
   return out + "</strong>".repeat(openStrong);
 }
 
+/** `text` with &, <, >, " and ' escaped, safe inside HTML. */
 export function escapeHtml(text: string): string {
   return text
     .replace(/&/g, "&amp;")
@@ -206,10 +235,13 @@ export function escapeHtml(text: string): string {
 
 /** The checkout's details as the kit's checkout and pending-order handlers take them. */
 export interface CheckoutDetailsBody {
+  /** The shopper's e-mail. */
   email: string;
+  /** The billing Address's fields by their contract names (given_name, city, …). */
   billing: Record<string, string>;
   /** Absent: deliver to the billing address. */
   shipping?: Record<string, string>;
+  /** The chosen delivery method's id. */
   shipping_method: string;
 }
 

@@ -17,11 +17,17 @@ import { dedupeKey } from "./webhook-payload.js";
 
 export type ServiceOrderEntry = OrderList["orders"][number];
 
+/** The shop's order a listed service order matched: enough to judge and describe it. */
 export interface LocalOrderRef {
+  /** The shop's order id. */
   id: string;
+  /** The order's number shown to shoppers. */
   number: string;
+  /** The cart it was made from. */
   cartId: string;
+  /** The shop's status. */
   status: string;
+  /** The service's order id it holds, or null before a notification named it. */
   serviceOrderId: string | null;
 }
 
@@ -63,13 +69,35 @@ export function collectedMismatch(entry: ServiceOrderEntry, local: RecordedAmoun
   return problems.length > 0 ? problems.join("; ") : null;
 }
 
+/** What to do about one listed service order. */
 export type ReconcileStep =
   /** The shop's order is behind the service: apply the service's status as the webhook would. */
-  | { kind: "repair"; entry: ServiceOrderEntry; local: LocalOrderRef | null }
+  | {
+      /** Apply the service's status. */
+      kind: "repair";
+      /** The listed service order. */
+      entry: ServiceOrderEntry;
+      /** The shop's order, or null when there is none yet (webhook mode creates it). */
+      local: LocalOrderRef | null;
+    }
   /** Already where the service says (or further along): nothing to do. */
-  | { kind: "in_sync"; entry: ServiceOrderEntry; local: LocalOrderRef }
+  | {
+      /** Nothing to do. */
+      kind: "in_sync";
+      /** The listed service order. */
+      entry: ServiceOrderEntry;
+      /** The shop's order. */
+      local: LocalOrderRef;
+    }
   /** Matched by cart id, but the shop holds another service order id for it: a person decides. */
-  | { kind: "conflict"; entry: ServiceOrderEntry; local: LocalOrderRef };
+  | {
+      /** A person decides. */
+      kind: "conflict";
+      /** The listed service order. */
+      entry: ServiceOrderEntry;
+      /** The shop's order of the same cart. */
+      local: LocalOrderRef;
+    };
 
 /**
  * Matches each listed order with a local one, first by service order id, then by cart id (the
@@ -104,15 +132,22 @@ export function planReconciliation(
   });
 }
 
+/** What a reconciliation run did, in counts of listed service orders. */
 export interface ReconcileReport {
+  /** Listed by the service (payment_completed, at most 100). */
   listed: number;
+  /** Brought up to the service's status. */
   repaired: number;
+  /** Already in sync. */
   inSync: number;
+  /** Left for a person (a conflict, a mismatch, a failed repair). */
   unresolved: number;
   /** One sentence per service order, for the admin and the script's output. */
   lines: string[];
 }
 
+/** Lists the service's paid orders (`GET /payments/orders/`), matches each with the shop's, and
+ *  applies what the webhook would have for those behind: a missed notification repaired. */
 export async function reconcileServiceOrders(
   deps: NotificationDeps & { orders: ServiceOrderStore; client: Pick<ServiceClient, "listOrders"> },
 ): Promise<ReconcileReport> {

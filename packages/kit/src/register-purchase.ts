@@ -27,15 +27,22 @@ export function encodeCart(cart: Cart): string {
   return Buffer.from(JSON.stringify(valid.data), "utf8").toString("base64");
 }
 
+/** What a register-purchase is made of (contract: Endpoints › POST /register-purchase). */
 export interface RegisterPurchaseInput {
+  /** The shopper's session hash (contract: Session hash), the trade-in's key. */
   sessionHash: string;
+  /** The contract Cart of the order (sent as Base64 of its JSON). */
   cart: Cart;
   /** Integer cents (contract: Limits). */
   orderAmount: number;
+  /** The shop's order number, sent as `order_id` when given. */
   orderId?: string;
+  /** The customer's id, sent as `customer_id` when given. */
   customerId?: string;
 }
 
+/** The register-purchase body; throws ServiceInputError when `orderAmount` is not integer
+ *  cents (the service would answer 400). */
 export function buildRegisterPurchaseBody(input: RegisterPurchaseInput): RegisterPurchaseBody {
   if (!Number.isSafeInteger(input.orderAmount) || input.orderAmount < 0) {
     throw new ServiceInputError("register-purchase", "order_amount must be an integer in cents");
@@ -52,13 +59,39 @@ export function buildRegisterPurchaseBody(input: RegisterPurchaseInput): Registe
 /** Why the trade-in was not applied, in the shopper's terms. */
 export type NotAppliedReason = TradeInProblem | "session_superseded" | "rejected";
 
+/** How a register-purchase ended: registered, not applied (final), or to retry later. */
 export type RegisterPurchaseOutcome =
-  | { kind: "registered"; response: unknown }
+  | {
+      /** The service accepted the purchase. */
+      kind: "registered";
+      /** Its answer's body, as read ("Success response body: not shown"). */
+      response: unknown;
+    }
   /** Final: tell the shopper the trade-in was not applied and why; the order stands. */
-  | { kind: "not_applied"; reason: NotAppliedReason; message: string; detail: string }
+  | {
+      /** Final: not applied. */
+      kind: "not_applied";
+      /** Why, in the shopper's terms. */
+      reason: NotAppliedReason;
+      /** The shopper's words for it (NOT_APPLIED_MESSAGES). */
+      message: string;
+      /** What the service or the check said, for the shop's staff. */
+      detail: string;
+    }
   /** Transient: keep the order, queue the registration and retry later. */
-  | { kind: "retry_later"; reason: RetryReason; detail: string; retryAfterMs?: number };
+  | {
+      /** Transient: retry later. */
+      kind: "retry_later";
+      /** Why it could not be done now. */
+      reason: RetryReason;
+      /** What happened, for the shop's staff. */
+      detail: string;
+      /** The service's Retry-After in milliseconds, when it sent one: wait at least that. */
+      retryAfterMs?: number;
+    };
 
+/** Why a register-purchase is to be retried: the moment, not the purchase (429, 503, 5xx, no
+ *  answer, the merchant's credentials, a session still moving to a new version). */
 export type RetryReason =
   | "rate_limited"
   | "unavailable"
@@ -68,6 +101,7 @@ export type RetryReason =
   | "authorization"
   | "session_unsettled";
 
+/** The shopper's words for each reason the trade-in was not applied. */
 export const NOT_APPLIED_MESSAGES: Record<NotAppliedReason, string> = {
   ...TRADE_IN_PROBLEM_MESSAGES,
   session_superseded:

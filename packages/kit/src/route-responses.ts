@@ -37,9 +37,20 @@ export function internalError(where: string, error: unknown): Response {
  * cross-site HTML form cannot send it without a CORS preflight, which these routes never
  * answer, so another site cannot post in the shopper's name with the shopper's cookie.
  */
-export async function readJsonBody(
-  request: Request,
-): Promise<{ ok: true; value: unknown } | { ok: false; response: Response }> {
+export async function readJsonBody(request: Request): Promise<
+  | {
+      /** The body was JSON within the limit. */
+      ok: true;
+      /** The parsed JSON. */
+      value: unknown;
+    }
+  | {
+      /** It was not. */
+      ok: false;
+      /** The answer to send (415, 413 or 400, the contract's error form). */
+      response: Response;
+    }
+> {
   const type = request.headers.get("content-type") ?? "";
   if (!/^application\/json\b/i.test(type)) {
     return {

@@ -17,11 +17,13 @@ import type { ShopRoutes } from "./shop-ports.js";
  * - The SDK's address is `${SERVICE_ASSETS_URL}/v1/main.js` (Versioning: the `v1` segment).
  */
 export interface BrowserServiceConfiguration {
+  /** The merchant id the SDK is configured with (SERVICE_MERCHANT_ID). */
   merchantId: string;
   /** `{merchant_callbacks_base}` */
   browserCallbackBase: string;
   /** `{merchant_success_url}` */
   confirmUrl: string;
+  /** `valuations`, or `valuations+ep1` with Service Pay. */
   products: string;
   /** Where the SDK module is imported from. Not part of window.serviceConfiguration. */
   sdkUrl: string;

@@ -9,32 +9,52 @@ import type { BrowserServiceConfiguration } from "./sdk-config.js";
 
 /** The methods the contract names; the SDK is another party's code, so each is checked. */
 export interface ServiceSdk {
+  /** Opens the valuation wizard. */
   openValuation(): unknown;
+  /** Opens the payment modal (the checkout's submit with Service Pay selected). */
   openPayment(): unknown;
+  /** Tells the SDK whether the Service Pay option is selected. */
   updatePaymentSelected(selected: boolean): unknown;
+  /** The payment option details of `product` (`ep1`: Service Pay); read them with
+   *  parsePaymentOptionDetails. */
   paymentOptionDetailsFor(product: string): Promise<unknown>;
+  /** Registers the merchant's ready-to-place-order listener (pending order mode): the SDK
+   *  awaits it before the payment completes. */
   addReadyToPlaceOrderListener(callback: (detail: ReadyToPlaceOrderDetail) => unknown): unknown;
+  /** Whether the shopper holds an accepted trade-in. */
   hasActiveTradeIn(): boolean;
 }
 
 /** detail of ready-to-place-order: the contract says "object with message"; cart_id and
  *  order_id are read when present. */
 export interface ReadyToPlaceOrderDetail {
+  /** The event's message. */
   message?: string;
+  /** The checkout's cart id, when the SDK sends it. */
   cart_id?: string;
+  /** The service's order id, when the SDK sends it. */
   order_id?: string;
 }
 
 /** Contract, Events › SDK browser events. */
 export const SERVICE_EVENTS = {
+  /** The SDK loaded and initialised (no detail). */
   ready: "service-ready",
+  /** A valuation was updated (accepted, changed). */
   valuationUpdated: "service-valuation-updated",
+  /** A payment completed successfully. */
   paymentCompleted: "service-payment-completed",
+  /** The valuation or payment modal closed. */
   modalClosed: "service-modal-closed",
+  /** The trade-in is accepted and the order can be created (pending order mode). */
   readyToPlaceOrder: "service-ready-to-place-order",
+  /** The purchase information was updated. */
   purchaseUpdated: "service-purchase-updated",
+  /** The shopper selected Service Pay (detail: the modal's payload). */
   paymentMethodSelected: "servicepay-payment-method-selected",
+  /** The shopper deselected Service Pay (no detail). */
   paymentMethodUnselected: "servicepay-payment-method-unselected",
+  /** A new user started a valuation. */
   newUserValuationStarted: "service-new-user-valuation-started",
 } as const;
 
@@ -57,6 +77,7 @@ const METHODS = [
   "hasActiveTradeIn",
 ] as const;
 
+/** Whether `value` has every method the contract names (the SDK module's export, checked). */
 export function isServiceSdk(value: unknown): value is ServiceSdk {
   return (
     typeof value === "object" &&
@@ -76,12 +97,6 @@ function mark(state: "loading" | "ready" | "unavailable") {
   document.documentElement.dataset.serviceSdk = state;
 }
 
-/**
- * Loads the SDK once per page load: sets `window.serviceConfiguration` BEFORE the import (the SDK
- * reads it while starting), imports `{assets_url}/v1/main.js`, stores it as `window.Service` and
- * resolves after `service-ready`. When it cannot load (service down, blocked, not an SDK), it
- * resolves null: the shop keeps working and the service's option is simply absent.
- */
 let sdkUrlLoaded: string | null = null;
 
 /**
@@ -93,6 +108,12 @@ export function servicePaymentIconUrl(): string | null {
   return sdkUrlLoaded ? new URL("service-pay.svg", sdkUrlLoaded).href : null;
 }
 
+/**
+ * Loads the SDK once per page load: sets `window.serviceConfiguration` BEFORE the import (the SDK
+ * reads it while starting), imports `{assets_url}/v1/main.js`, stores it as `window.Service` and
+ * resolves after `service-ready`. When it cannot load (service down, blocked, not an SDK), it
+ * resolves null: the shop keeps working and the service's option is simply absent.
+ */
 export function loadServiceSdk(config: BrowserServiceConfiguration): Promise<ServiceSdk | null> {
   if (started) return sdkReady;
   started = true;

@@ -59,6 +59,7 @@ export interface ServiceRouteDeps {
   inbox?: Pick<NotificationInbox, "receive">;
 }
 
+/** What serviceRouteHandlers takes: the deps, the checkout body's schema, labels, log. */
 export interface ServiceRoutesOptions {
   /** The deps, asked for on each request (a host makes them once per process). */
   deps: () => ServiceRouteDeps;
@@ -77,6 +78,7 @@ export interface ServiceRoutesOptions {
   waitUntil?: WaitUntil;
 }
 
+/** The five routes' request handlers, each mounted at its path (app/api/service/*). */
 export interface ServiceRouteHandlers {
   /** GET {merchant_callbacks_base}/shopper_data */
   shopperData(request: Request): Promise<Response>;
@@ -141,6 +143,8 @@ async function sessionAndBody(
 
 const cartIdSchema = wellFormedString().min(1).max(100).optional();
 
+/** The five routes (shopper data, purchase data, the order webhook, the checkout and the
+ *  pending order), each with its input checks and the contract's error form. */
 export function serviceRouteHandlers(options: ServiceRoutesOptions): ServiceRouteHandlers {
   const labels = options.fieldLabels ?? {};
   const guarded =

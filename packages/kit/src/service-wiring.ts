@@ -22,12 +22,17 @@ import { createTokenSealer, type TokenSealer } from "./token-sealing.js";
 
 /** The store ports a shop's adapter gives (an adapter package's result has them all). */
 export interface ServiceStores {
+  /** The service's tokens and renewal lease. */
   tokens: TokenStore;
+  /** Kept checkouts, pending orders, notifications. */
   servicePay: ServicePayStore;
+  /** The card orders' register-purchase rows. */
   tradeIns: TradeInRegistrationStore;
+  /** What the merchant endpoints read (the shop's callbacks and the kept checkouts). */
   shopper: ShopperSource;
 }
 
+/** What connectService takes: the adapter, the shop's statuses and public address. */
 export interface ConnectServiceOptions<S extends ServiceStores> {
   /** The adapter, given the sealer its token store seals with (made of SERVICE_TOKEN_KEY). */
   stores: (sealer: TokenSealer) => S;
@@ -41,8 +46,11 @@ export interface ConnectServiceOptions<S extends ServiceStores> {
 
 /** What the kit's functions and route handlers need, made once from the settings and stores. */
 export interface ConnectedService<S extends ServiceStores> {
+  /** The settings as read. */
   config: ServiceConfig;
+  /** The adapter's stores, made with the token sealer. */
   stores: S;
+  /** The service API client on the token store. */
   client: ServiceClient;
   /** Service Pay's deps (pending orders, the webhook, the confirmation). */
   servicePay: NotificationDeps;
@@ -50,6 +58,7 @@ export interface ConnectedService<S extends ServiceStores> {
   tradeIns: TradeInDeps;
   /** The order webhook's signing secret, `<user_id>-<merchant_id>` (Authentication 5). */
   webhookSecret: WebhookSecretSource;
+  /** The merchant endpoints' source (the adapter's `shopper`). */
   shopper: ShopperSource;
 }
 
@@ -126,7 +135,12 @@ export type JobRoute = (request: Request) => Promise<Response>;
 export function serviceJobRoutes(
   service: () => ConnectedService<ServiceStores & { servicePay: StoredNotificationStore }>,
   secret: () => string | undefined = () => process.env.JOBS_SECRET,
-): { tradeInRetry: JobRoute; notificationSweep: JobRoute } {
+): {
+  /** POST handler: one run of the register-purchase retry job. */
+  tradeInRetry: JobRoute;
+  /** POST handler: one sweep of stored notifications not yet applied. */
+  notificationSweep: JobRoute;
+} {
   const route =
     (name: string, job: () => Promise<unknown>): JobRoute =>
     (request) =>

@@ -23,37 +23,71 @@ import {
 
 const DEFAULT_MAX_SESSION_QUERIES = 5;
 
+/** The session's trade-in: none, the item, or an item id whose lookup failed. */
 export type SessionTradeIn =
   /** No `tradein_item`: no active trade-in (public-docs-facts: Sessions). */
-  | { kind: "none" }
-  | { kind: "item"; item: TradeInItem }
+  | {
+      /** No active trade-in. */
+      kind: "none";
+    }
+  | {
+      /** The trade-in item (inline, or fetched by its id). */
+      kind: "item";
+      /** The item as the service answered it. */
+      item: TradeInItem;
+    }
   /** `tradein_item` was an id and fetching it answered 404 (unknown) or 410 (expired). */
-  | { kind: "lookup_failed"; problem: "unknown" | "expired" };
+  | {
+      /** Its lookup failed. */
+      kind: "lookup_failed";
+      /** 404: unknown; 410: expired. */
+      problem: "unknown" | "expired";
+    };
 
+/** How a session lookup ended: found (with its final version), not found, or superseded. */
 export type SessionLookup =
   | {
+      /** The session was found. */
       kind: "found";
+      /** The final answer. */
       session: Session;
       /** The final `session_id`; send this, as returned, when the service needs the session. */
       sessionId: string;
       /** Every key queried, in order (for logs and the integration inspector). */
       queried: string[];
+      /** The final answer's trade-in. */
       tradeIn: SessionTradeIn;
     }
   /** 404: unknown or expired session hash. */
-  | { kind: "not_found"; queried: string[] }
+  | {
+      /** 404 for a hash queried. */
+      kind: "not_found";
+      /** Every key queried, in order. */
+      queried: string[];
+    }
   /** 410 for the hash we were given: that version is superseded and nothing newer is known. */
-  | { kind: "superseded"; queried: string[] };
+  | {
+      /** 410 for the hash given. */
+      kind: "superseded";
+      /** Every key queried, in order. */
+      queried: string[];
+    };
 
+/** The session kept moving to new versions past `maxQueries` lookups. */
 export class SessionLookupError extends ServiceError {
   static override readonly [SERVICE_ERROR_KIND] = "SessionLookupError";
-  constructor(readonly queried: string[]) {
+  constructor(
+    /** Every key queried, in order. */
+    readonly queried: string[],
+  ) {
     super(`Session did not settle after ${queried.length} queries: ${queried.join(" → ")}`);
   }
 }
 
 type Client = Pick<ServiceClient, "getSession" | "getTradeInItem">;
 
+/** Looks the session of `sessionHash` up, following its versions (at most `maxQueries`, default
+ *  5, else SessionLookupError), and its trade-in item when only its id was answered. */
 export async function lookupSession(
   client: Client,
   sessionHash: string,

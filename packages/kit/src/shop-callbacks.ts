@@ -55,10 +55,15 @@ export interface ShopCallbacks<Q> {
 
 /** What the adapter hands `createOrder`. */
 export interface CreateOrderParams {
+  /** The shopper's raw session id (server side only): whose open cart becomes the order. */
   sessionId: string;
+  /** The signed-in customer's id in the shop, or null for a guest. */
   customerId: string | null;
+  /** What the checkout form held (kept when the Service Pay payment started). */
   details: CheckoutDetails;
+  /** The trade-in the service showed when the payment started (also in `columns`). */
   valuation: AcceptedValuation;
+  /** The shop's public address, for the order lines' product URLs. */
   shopBaseUrl: string;
   /** Why the order is made (also written as its first history line). */
   note: string;
@@ -68,12 +73,16 @@ export interface CreateOrderParams {
 
 /** The integration's columns of a new Service Pay order that the adapter decides. */
 export interface NewOrderColumns extends AcceptedValuation {
+  /** The shopper's raw session id (server side only). */
   sessionId: string;
+  /** The signed-in customer's id in the shop, or null for a guest. */
   customerId: string | null;
   /** The status the kit hands createPendingOrder: the shop's name for the contract's `pending`
    *  (statuses.forServiceStatus.pending). */
   status: string;
+  /** Always `service_pay`: the order is paid through the service. */
   paymentMethod: "service_pay";
+  /** Integer cents; 0 until the paid notification's `trade_in_discount` is applied. */
   tradeInDiscount: 0;
 }
 
@@ -83,6 +92,9 @@ export interface NewOrderColumns extends AcceptedValuation {
  * environment-neutral entry so an adapter's types load outside a React server environment.
  */
 export interface TokenSealer {
+  /** `plain` sealed for the column `field` (bound in: it opens only there), as storable text. */
   seal(field: string, plain: string): string;
+  /** What `seal(field, …)` sealed, or null for anything it cannot open (another key, tampering,
+   *  a value stored in plain text): the token manager then logs in again. */
   open(field: string, sealed: string): string | null;
 }

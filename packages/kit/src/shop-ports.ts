@@ -31,8 +31,11 @@ import type { OrderNotification } from "./webhook-payload.js";
  * and the signed-in customer, if any. Raw id and salt stay on the server (Authentication 6).
  */
 export interface ShopperIdentity {
+  /** The raw session identifier (never sent to the service; kept across sign-in). */
   sessionId: string;
+  /** The per-session random salt, the HMAC key of the session hash. */
   salt: string;
+  /** The signed-in customer's id in the shop; absent for a guest. */
   customerId?: string | undefined;
 }
 
@@ -58,13 +61,11 @@ export interface SessionIdentity {
 // ---------------------------------------------------------------------------------------------
 // Tokens (contract: Authentication 1–4)
 
-/**
- * Where the OAuth tokens live. A store, not memory: the contract keeps a client-side expiry, and
- * the service's own server SDK keeps tokens in the merchant's database (public docs, Credentials)
- * so several server instances share one login instead of each rotating the refresh token.
- */
+/** The service's tokens as the shop keeps them (TokenStore; sealed at rest by the adapter). */
 export interface StoredTokens {
+  /** The bearer token of the API calls (contract: Token response `access_token`). */
   accessToken: string;
+  /** What renews it with grant_type=refresh_token (`refresh_token`). */
   refreshToken: string;
   /** From the token response; half of the webhook secret (contract: Authentication 5). */
   userId: string;
@@ -76,8 +77,15 @@ export interface StoredTokens {
   accessExpiresAt: Date;
 }
 
+/**
+ * Where the OAuth tokens live. A store, not memory: the contract keeps a client-side expiry, and
+ * the service's own server SDK keeps tokens in the merchant's database (public docs, Credentials)
+ * so several server instances share one login instead of each rotating the refresh token.
+ */
 export interface TokenStore {
+  /** The tokens saved last, or null before the first grant. */
   load(): Promise<StoredTokens | null>;
+  /** Replaces the kept tokens (after a grant or a refresh). */
   save(tokens: StoredTokens): Promise<void>;
   /**
    * Takes the one renewal lease shared by every server instance for `ttlMs`, unless another
@@ -102,15 +110,21 @@ export interface TokenStore {
  * kept before the check existed; read as unknown). `valuationNote` says what was found or why not.
  */
 export interface AcceptedValuation {
+  /** "known", "none", "unknown", or null when never looked up (above). */
   valuationState: string | null;
+  /** The accepted trade-in item's id when known, else null. */
   valuationItemId: string | null;
+  /** The accepted offer, integer cents, when "known"; else null. */
   valuationValue: number | null;
+  /** The offer's currency (ISO 4217) when "known"; else null. */
   valuationCurrency: string | null;
+  /** Why the valuation is "unknown" or "none", in words; null when known or never looked up. */
   valuationNote: string | null;
 }
 
 /** A shop order, as far as the integration reads it. */
 export interface ShopOrder extends AcceptedValuation {
+  /** The order's id in the shop's database. */
   id: string;
   /** The number shown to shoppers; register-purchase sends it as `order_id`. */
   number: string;
@@ -118,25 +132,33 @@ export interface ShopOrder extends AcceptedValuation {
   cartId: string;
   /** Raw session id: server-side only. */
   sessionId: string;
+  /** The signed-in customer's id in the shop, or null for a guest order. */
   customerId: string | null;
   /** The shop's status; may be a status the service sent that the shop does not know. */
   status: string;
   /** The service's order id, once a notification named it. */
   serviceOrderId: string | null;
+  /** How it is paid: `service_pay` (through the service), or the shop's own method (e.g. card). */
   paymentMethod: string;
+  /** The order's currency code (ISO 4217), the cart's. */
   currency: string;
   /** Items before tax (cents). */
   price: number;
+  /** The items' tax, integer cents. */
   tax: number;
+  /** The delivery's price, integer cents. */
   shippingPrice: number;
   /** The cart-level discounts' sum (contract: Discount; promotion codes), fixed at creation. */
   discountTotal: number;
+  /** What the trade-in took off, integer cents: the paid notification's `trade_in_discount`
+   *  (Service Pay); 0 otherwise (a card order's trade-in is paid out by the service). */
   tradeInDiscount: number;
   /** What the order owes: price + tax + shipping − discountTotal − trade-in discount
    *  (cart.ts orderTotal, the one formula). */
   total: number;
   /** Card orders with a trade-in: registered | queued | not_applied | null. */
   tradeInStatus: string | null;
+  /** What happened to the card order's trade-in, in words for the shop's staff; else null. */
   tradeInMessage: string | null;
 }
 
@@ -144,8 +166,11 @@ export interface ShopOrder extends AcceptedValuation {
  *  charged (`delivery.price` equals the order's `shippingPrice`) and its cart-level discounts
  *  (their totals sum to the order's `discountTotal`; none: an empty array or omitted). */
 export type PlacedOrder = ShopOrder & {
+  /** The order's lines as placed (unit price and tax in integer cents). */
   items: ShopOrderItem[];
+  /** The delivery it charged. */
   delivery: DeliveryCharge;
+  /** Its cart-level discounts (contract: Discount); omitted or empty when none. */
   discounts?: Discount[];
 };
 
@@ -157,12 +182,19 @@ export type StatusSource = "shop" | "admin" | "service";
  * stays (the history still says what happened, e.g. an update the service refused).
  */
 export interface OrderChange {
+  /** The shop's status the order moves to; omitted: it stays. */
   to?: string;
+  /** Who made the change. */
   source: StatusSource;
+  /** What happened, in words, for the order's history. */
   note: string;
+  /** The service's order id to record (the first notification that names it). */
   serviceOrderId?: string;
+  /** The trade-in discount to record, integer cents (a paid notification's). */
   tradeInDiscount?: number;
+  /** A card order's trade-in registration status to record (registered, queued, …). */
   tradeInStatus?: string;
+  /** Its message for the shop's staff; null clears it. */
   tradeInMessage?: string | null;
 }
 
@@ -201,8 +233,11 @@ export interface OrderStatusRules {
 
 /** What the checkout form holds when the shopper pays with the service. */
 export interface CheckoutDetails {
+  /** The shopper's e-mail. */
   email: string;
+  /** The billing party's address (contract: Address). */
   billing: Address;
+  /** The delivery address (contract: Address); the billing one when the shopper said so. */
   shipping: Address;
   /** The shop's delivery method id. */
   shippingMethod: string;
@@ -210,10 +245,15 @@ export interface CheckoutDetails {
 
 /** Checkout details kept for one cart when payment starts, with the accepted valuation then. */
 export interface KeptCheckout extends AcceptedValuation {
+  /** The checkout's cart id (the key: one set of details per cart). */
   cartId: string;
+  /** The shopper's raw session id. */
   sessionId: string;
+  /** The signed-in customer's id, or null for a guest. */
   customerId: string | null;
+  /** What the checkout form held. */
   details: CheckoutDetails;
+  /** When they were kept (the payment's start). */
   keptAt: Date;
 }
 
@@ -232,6 +272,7 @@ export type NotificationOutcome =
 
 /** A stored notification not yet tied to an order (it arrived before the order existed). */
 export interface WaitingNotification extends OrderNotification {
+  /** The stored notification's row id. */
   id: string;
 }
 
@@ -274,11 +315,17 @@ export interface ServicePayTx {
     /** The status to write: the host's name for the contract's `pending`
      *  (OrderStatusRules.forServiceStatus.pending). */
     status: string;
+    /** The shopper's raw session id (whose open cart). */
     sessionId: string;
+    /** The signed-in customer's id, or null for a guest. */
     customerId: string | null;
+    /** The kept checkout details. */
     details: CheckoutDetails;
+    /** The valuation kept at payment start. */
     valuation: AcceptedValuation;
+    /** The shop's public address (the lines' product URLs). */
     shopBaseUrl: string;
+    /** The order's first history line. */
     note: string;
   }): Promise<ShopOrder | null>;
   /**
@@ -295,9 +342,12 @@ export interface ServicePayTx {
    *  Not unique: the id alone is reused by a restarted service, so it is looked up, not keyed. */
   notificationIdTaken(notificationId: string, dedupeKey: string): Promise<boolean>;
   /** What became of the notification stored under this key (null: none). */
-  notificationOutcome(
-    dedupeKey: string,
-  ): Promise<{ outcome: NotificationOutcome; orderId: string | null } | null>;
+  notificationOutcome(dedupeKey: string): Promise<{
+    /** What it did (or "stored": not applied yet). */
+    outcome: NotificationOutcome;
+    /** The order it was tied to, or null while none is. */
+    orderId: string | null;
+  } | null>;
   /** Ties a stored notification to its order and records what it did. */
   settleNotification(id: string, orderId: string, outcome: NotificationOutcome): Promise<void>;
   /** Stored notifications for this cart or service order with no order yet, oldest first. */
@@ -330,6 +380,8 @@ export interface ServicePayTx {
   changeOrder(order: ShopOrder, change: OrderChange): Promise<ShopOrder>;
 }
 
+/** The Service Pay records (kept checkouts, pending orders, notifications) and their one
+ *  transaction: an adapter's port (contract: Events › Webhook). */
 export interface ServicePayStore {
   /** Runs `fn` in one transaction, at the database's default isolation. A unique-key race
    *  with another instance (the keys named on ServicePayTx) throws `ConcurrentWriteError`
@@ -362,9 +414,11 @@ export interface StoredNotificationStore extends ServicePayStore {
   storeBatch(notifications: OrderNotification[]): Promise<(string | null)[]>;
   /** Stored notifications no one has applied yet (outcome "stored"), oldest first. */
   unapplied(limit: number): Promise<WaitingNotification[]>;
+  /** ServicePayStore.transaction, whose transaction also takes stored notifications. */
   transaction<T>(fn: (tx: StoredNotificationTx) => Promise<T>): Promise<T>;
 }
 
+/** A Service Pay transaction that also applies stored notifications (store-then-apply). */
 export interface StoredNotificationTx extends ServicePayTx {
   /**
    * Takes a stored notification for applying in this transaction: one conditional UPDATE from
@@ -388,6 +442,7 @@ export interface StoredNotificationTx extends ServicePayTx {
 
 /** Thrown by a store when another writer took the same unique key first. */
 export class ConcurrentWriteError extends Error {
+  /** Always "ConcurrentWriteError": isConcurrentWrite tests it by name. */
   override name = "ConcurrentWriteError";
 }
 
@@ -422,6 +477,7 @@ export interface ShopRoutes {
  * `service_pay` (Front-end SDK › Payment option markup).
  */
 export interface CheckoutFormFields {
+  /** The shopper's e-mail input. */
   email: string;
   /** The input of each contract Address field in the billing address. */
   billing: Readonly<Record<keyof Address, string>>;
@@ -436,10 +492,16 @@ export interface CheckoutFormFields {
 // ---------------------------------------------------------------------------------------------
 // Merchant endpoints (shopper data, purchase data)
 
+/** A customer of the shop as shopper data (contract: Shopper data › customer) and purchase data
+ *  need it. */
 export interface ShopCustomer {
+  /** The customer's id in the shop (shopper data's `customer.id`). */
   id: string;
+  /** Their e-mail. */
   email: string;
+  /** Their given name (`given_name`). */
   givenName: string;
+  /** Their family name (`family_name`). */
   familyName: string;
   /** The customer's saved address, if any. */
   address: Address | null;
@@ -448,16 +510,24 @@ export interface ShopCustomer {
 /** A shop's cart as the contract Cart needs it: its id, currency, product lines and the
  *  cart-level discounts applied to it (contract: Cart › discounts; none: omitted or empty). */
 export interface ShopCartLines {
+  /** The cart's id (the contract Cart's `id`; the checkout's cart id). */
   id: string;
+  /** The cart's currency code (ISO 4217). */
   currency: string;
+  /** Its product lines (unit price and tax in integer cents). */
   items: ShopOrderItem[];
+  /** Its cart-level discounts; omitted or empty when none. */
   discounts?: Discount[];
 }
 
+/** What the merchant endpoints (shopper_data, purchase_data) read of the shop. */
 export interface ShopperSource {
+  /** The customer with this id, or null when the shop has none. */
   customer(customerId: string): Promise<ShopCustomer | null>;
   /** The session's open cart (no lines: null); the kit adds the delivery line. */
   openCart(sessionId: string, shopBaseUrl: string): Promise<ShopCartLines | null>;
+  /** The checkout details kept for the cart (the adapter's), or null: purchase data's
+   *  addresses once the shopper started paying. */
   loadCheckout(cartId: string): Promise<KeptCheckout | null>;
   /**
    * A delivery method in the cart's currency: purchase data's shipping.method, and the Cart's
@@ -473,13 +543,20 @@ export interface ShopperSource {
 
 /** register-purchase of one card order: written before any call, retried until final. */
 export interface TradeInRegistration {
+  /** The row's id. */
   id: string;
+  /** The card order's id in the shop (one registration per order). */
   orderId: string;
+  /** The shopper's session hash (contract: Session hash) the service finds the trade-in by. */
   sessionHash: string;
   /** Base64 of the contract Cart's JSON, exactly as sent. */
   cart: string;
+  /** The body's `order_amount`: what the order owes, integer cents (a decimal is refused). */
   orderAmount: number;
+  /** The signed-in customer's id, or null for a guest. */
   customerId: string | null;
+  /** queued (to be sent or retried), registered (the service accepted it), not_applied (the
+   *  service refused it: no accepted, unexpired trade-in), no_trade_in (nothing to register). */
   status: "queued" | "registered" | "not_applied" | "no_trade_in";
   /** True until the session check (trade-in accepted, unexpired) has passed; a queued retry of
    *  the send itself must not check again (register-purchase.ts). */
@@ -492,8 +569,11 @@ export interface TradeInRegistration {
   unreachable: boolean;
 }
 
+/** The card orders' register-purchase rows and their retry job's lease: an adapter's port. */
 export interface TradeInRegistrationStore {
+  /** The placed order with this id, or null. */
   order(orderId: string): Promise<PlacedOrder | null>;
+  /** The order's registration, or null when none was written. */
   find(orderId: string): Promise<TradeInRegistration | null>;
   /**
    * Creates the row with every field as given (a new row: `precheck` true, `attempts` 0,
@@ -537,7 +617,14 @@ export interface TradeInRegistrationStore {
   due(
     now: Date,
     options: { limit: number; all: boolean; until: Date },
-  ): Promise<{ orderId: string; attempts: number }[]>;
+  ): Promise<
+    {
+      /** The leased registration's order id. */
+      orderId: string;
+      /** Its attempts as read when leased (claim compares against it). */
+      attempts: number;
+    }[]
+  >;
   /** The trade-in id this session's browser last saw accepted, if any. */
   tradeInSeen(sessionId: string): Promise<string | null>;
   /** Whether a queued registration's last attempt, finished at or after `since`, found the
@@ -549,6 +636,7 @@ export interface TradeInRegistrationStore {
 
 /** The back office's order changes that the service is told about (orders/update). */
 export interface ServiceOrderStore {
+  /** The placed order with this id, or null. */
   order(orderId: string): Promise<PlacedOrder | null>;
   /**
    * Writes `change` against the order as it is when written, locked (a notification may have
@@ -563,7 +651,12 @@ export interface ServiceOrderStore {
   /** What a person must look at: held orders (each with the history note that held it), and
    *  notification ids used by two payments. */
   needsAttention(): Promise<{
-    held: (ShopOrder & { heldBecause: string })[];
+    /** The orders in the held status. */
+    held: (ShopOrder & {
+      /** The history note that held it (why the payment did not match). */
+      heldBecause: string;
+    })[];
+    /** Notification ids two stored payments carry. */
     reusedNotificationIds: string[];
   }>;
 }
@@ -571,15 +664,24 @@ export interface ServiceOrderStore {
 /** One entry of the inspector's log (integration-log.ts): its kind, and the entry. */
 export type IntegrationEntryKind = "api" | "callback" | "webhook" | "step";
 
+/** One entry of the integration inspector's log: a service call, a callback, a webhook or a
+ *  step, with its outcome. */
 export interface IntegrationEntry {
+  /** The store's own increasing number (read's `afterSeq`). */
   seq: number;
+  /** When it happened, ISO 8601. */
   at: string;
+  /** What it is: a service call, a merchant callback, a webhook, or a step of the kit. */
   kind: IntegrationEntryKind;
   /** e.g. "GET /core/sessions/3f2a…/" or "register-purchase queued" */
   label: string;
+  /** The HTTP status answered, when it was a call. */
   status?: number;
+  /** Whether it went as it should. */
   ok: boolean;
+  /** How long it took, in milliseconds, when timed. */
   durationMs?: number;
+  /** More about it in words (never a token or a raw session id). */
   detail?: string;
   /**
    * A non-2xx answer that is an expected step of the protocol, in a plain sentence (the drawer
@@ -594,18 +696,26 @@ export interface IntegrationEntry {
  * `afterSeq`, oldest first; `seq` is the store's own increasing number.
  */
 export interface IntegrationLogStore {
+  /** Adds an entry under `key` (the store numbers it). */
   append(key: string, entry: Omit<IntegrationEntry, "seq">): Promise<void>;
+  /** The key's latest entries after `afterSeq` (at most 100), oldest first. */
   read(key: string, afterSeq: number): Promise<IntegrationEntry[]>;
 }
 
 /** The inspector drawer's webhook entries: notifications stored for the session's orders. */
 export interface InspectorSource {
+  /** The notifications stored for this session's orders. */
   sessionNotifications(sessionId: string): Promise<
     {
+      /** When the shop stored it. */
       receivedAt: Date;
+      /** The notification's event name, when it had one. */
       event: string | null;
+      /** The contract order status it carried (pending, payment_completed, completed). */
       status: string;
+      /** What became of it (NotificationOutcome). */
       outcome: string;
+      /** The number of the order it was tied to. */
       orderNumber: string;
     }[]
   >;

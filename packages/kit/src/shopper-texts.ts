@@ -46,12 +46,14 @@ export interface PaymentStatusMessages {
   confirmed: string;
 }
 
+/** The payment option's texts in English (a shop passes its own to translate them). */
 export const DEFAULT_PAYMENT_OPTION_MESSAGES: PaymentOptionMessages = {
   fallbackLabel: "Pay with Service",
   about: (label) => `About ${label}`,
   couldNotStart: "We could not start the payment. Please try again.",
 };
 
+/** The payment option's class names (BEM, `service-pay-option…`), for the shop's styles. */
 export const DEFAULT_PAYMENT_OPTION_CLASS_NAMES: PaymentOptionClassNames = {
   root: "service-pay-option",
   body: "service-pay-option__body",
@@ -64,6 +66,7 @@ export const DEFAULT_PAYMENT_OPTION_CLASS_NAMES: PaymentOptionClassNames = {
   error: "service-pay-option__error",
 };
 
+/** The payment status's texts in English (a shop passes its own to translate them). */
 export const DEFAULT_PAYMENT_STATUS_MESSAGES: PaymentStatusMessages = {
   waiting: "Waiting for the service to confirm your payment. This page updates by itself.",
   confirmed: "Payment confirmed.",

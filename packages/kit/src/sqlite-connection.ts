@@ -4,7 +4,9 @@
 
 /** What the queue needs of the driver's connection. */
 export interface SqliteConnection {
+  /** Runs SQL without results (BEGIN IMMEDIATE, COMMIT, ROLLBACK). */
   exec(sql: string): unknown;
+  /** Whether a transaction is open on the connection (better-sqlite3's `inTransaction`). */
   readonly inTransaction: boolean;
 }
 

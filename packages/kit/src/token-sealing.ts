@@ -20,6 +20,8 @@ const TAG_BYTES = 16;
 /** The configuration asks for at least this many characters (packages/kit/src/config.ts). */
 export const TOKEN_KEY_MIN_LENGTH = 32;
 
+/** The sealer of the service's tokens at rest, keyed from `secret` (SERVICE_TOKEN_KEY, at
+ *  least 32 characters). */
 export function createTokenSealer(secret: string): TokenSealer {
   return createSealer(secret, {
     purpose: "service-tokens-at-rest/v1",

@@ -47,23 +47,32 @@ const tokenResponseSchema = z.looseObject({
   scope: z.string().optional(),
 });
 
+/** The password grant's credentials (contract: Authentication 1). */
 export type TokenCredentials = Pick<
   ServiceConfig,
   "clientId" | "clientSecret" | "username" | "password"
 >;
 
+/** What a TokenManager takes. */
 export interface TokenManagerOptions {
+  /** The client and user credentials of the password grant. */
   credentials: TokenCredentials;
+  /** The HTTP transport the token requests go through. */
   transport: HttpTransport;
+  /** Where the tokens and the renewal lease are kept (shared by every instance). */
   store: TokenStore;
+  /** The clock, epoch milliseconds (default Date.now). */
   now?: () => number;
   /** Waits between looks at the store while another instance renews (default: setTimeout). */
   sleep?: (ms: number) => Promise<void>;
+  /** How long before expiry a token is renewed, in milliseconds (default 5 minutes). */
   refreshMarginMs?: number;
   /** Names this process as the lease holder (default: a random id). */
   holder?: string;
 }
 
+/** The service's OAuth tokens (contract: Authentication 1–4): login, refresh before expiry,
+ *  one renewal across instances under the store's lease, one retry after a 401. */
 export class TokenManager {
   private readonly now: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
@@ -85,13 +94,19 @@ export class TokenManager {
     return this.renew(current?.accessToken ?? null);
   }
 
+  /** The bearer token for the next call (getTokens's access token). */
   async getAccessToken(): Promise<string> {
     return (await this.getTokens()).accessToken;
   }
 
   /** `user_id` and `merchant_id` from the token response: the webhook secret and the SDK's
    *  merchantId are built from them (contract: Authentication 5, Front-end SDK). */
-  async getIdentity(): Promise<{ userId: string; merchantId: string }> {
+  async getIdentity(): Promise<{
+    /** The token response's `user_id`. */
+    userId: string;
+    /** The token response's `merchant_id`. */
+    merchantId: string;
+  }> {
     // The ids do not change when a token expires, so stored ones are used as they are: verifying
     // a webhook must not wait on (or fail with) a token refresh.
     const { userId, merchantId } = (await this.options.store.load()) ?? (await this.getTokens());

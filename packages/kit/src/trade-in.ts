@@ -9,9 +9,24 @@ import type { TradeInItem } from "./resources.js";
 
 export type TradeInProblem = "missing" | "expired" | "not_accepted" | "unknown";
 
+/** Whether a trade-in item can be used for a purchase now (accepted, not past valid_until). */
 export type TradeInCheck =
-  | { usable: true; item: TradeInItem; validUntil: Date }
-  | { usable: false; problem: TradeInProblem; message: string };
+  | {
+      /** It can be used. */
+      usable: true;
+      /** The trade-in item as the service answered it. */
+      item: TradeInItem;
+      /** Its `valid_until`, read. */
+      validUntil: Date;
+    }
+  | {
+      /** It cannot be used. */
+      usable: false;
+      /** Why not. */
+      problem: TradeInProblem;
+      /** The shopper's words for it (TRADE_IN_PROBLEM_MESSAGES). */
+      message: string;
+    };
 
 /** Words a shopper can read, saying what happened and what they can do. */
 export const TRADE_IN_PROBLEM_MESSAGES: Record<TradeInProblem, string> = {
@@ -23,10 +38,13 @@ export const TRADE_IN_PROBLEM_MESSAGES: Record<TradeInProblem, string> = {
   unknown: "We could not find your trade-in valuation, so its discount was not applied.",
 };
 
+/** The unusable check of `problem`, with its shopper's words. */
 export function tradeInProblem(problem: TradeInProblem): TradeInCheck {
   return { usable: false, problem, message: TRADE_IN_PROBLEM_MESSAGES[problem] };
 }
 
+/** Checks a trade-in item at `now`: missing, not accepted, expired (after valid_until, or an
+ *  unreadable one), or usable (contract: States › Valuation validity). */
 export function checkTradeIn(item: TradeInItem | null | undefined, now: Date): TradeInCheck {
   if (!item) return tradeInProblem("missing");
   // Only `accepted` is named by the contract, and only it allows a purchase.

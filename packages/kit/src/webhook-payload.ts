@@ -41,14 +41,22 @@ export interface OrderNotification {
   dedupeKey: string;
   /** `id`: the notification id. */
   notificationId: string | null;
+  /** `event`: the notification's event name, when the body carried one. */
   event: string | null;
   /** `order_id`: the service's order id. */
   serviceOrderId: string | null;
+  /** `cart_id` (flat or in `data`): the checkout's cart id, the shop's order key. */
   cartId: string | null;
+  /** `status`: pending, payment_completed, completed, or a status the contract does not name
+   *  (kept as text, never applied). */
   status: string;
+  /** `amount`: what the shopper paid for the order, integer cents; null when absent. */
   amount: number | null;
+  /** `currency`: the amount's currency code; null when absent. */
   currency: string | null;
+  /** `trade_in_discount`: what the trade-in took off, integer cents; null when absent. */
   tradeInDiscount: number | null;
+  /** `customer_id`: the service's customer id; null for a guest or when absent. */
   customerId: string | null;
   /** Which body form arrived: flat, or cart_id/status wrapped in `data`. */
   form: "flat" | "data";
@@ -73,9 +81,13 @@ export function dedupeKey(
 
 /** Malformed body: the route answers 400 `{ error: "bad_request", error_description }`. */
 export class WebhookPayloadError extends Error {
+  /** Always "WebhookPayloadError". */
   override name = "WebhookPayloadError";
 }
 
+/** The webhook's raw body (UTF-8 JSON, flat or `data` form) as an OrderNotification; throws
+ *  WebhookPayloadError for a malformed one (a decimal amount, no status, not JSON). Call it only
+ *  after the signature was verified over the same bytes. */
 export function parseOrderNotification(rawBody: Uint8Array): OrderNotification {
   let text: string;
   try {

@@ -50,7 +50,12 @@ export async function freshPostgresDatabase(adminUrl: string, statements: readon
       while ((await admin.query(open, [name])).rows[0].n > 0) await new Promise(setImmediate);
       await admin.query(`DROP DATABASE IF EXISTS "${name}"`);
     });
-  return { url: url.toString(), drop };
+  return {
+    /** The new database's connection string (the admin URL with the new database's name). */
+    url: url.toString(),
+    /** Drops the database once no connection to it is left. */
+    drop,
+  };
 }
 
 /** A new SQLite database (in memory, or the new file `filename`) with `statements` run in it

@@ -2,15 +2,33 @@ import "server-only";
 import { randomBytes, randomUUID } from "node:crypto";
 import type { NewOrderColumns, ShopCallbacks } from "@service-integration/drizzle-adapter";
 import { type SqliteQueries, sqliteTransaction } from "@service-integration/drizzle-adapter/sqlite";
-import { type CheckoutDetails, orderItemsOf, orderStatusRules } from "@service-integration/kit";
+import {
+  type CheckoutDetails,
+  checkoutBodySchema,
+  orderItemsOf,
+  orderStatusRules,
+  type SessionIdentity,
+} from "@service-integration/kit";
 import { eq, getTableColumns } from "drizzle-orm";
 import type { ShopDb } from "../db";
 import * as t from "../schema";
+import { sessionOfRequest } from "../session";
 import { CURRENCY, cartAmounts, openCart, SHIPPING, shopBaseUrl } from "../shop";
 
 // What this shop writes for the Drizzle adapter (ShopCallbacks): its status names, its open
 // cart, an order made of it, a placed order's lines, the shopper's view. The integration's own
 // records (tokens, kept checkouts, notifications, registrations, history) are the adapter's.
+// ./wiring.ts is init's as written; what it takes from here besides the callbacks is below.
+
+export { db as database, type ShopDb } from "../db";
+export { shopBaseUrl } from "../shop";
+export const ordersTable = () => t.orders;
+
+/** The kit's SessionIdentity: the shop's sealed session cookie, read only. */
+export const identity: SessionIdentity = { ofRequest: async (r) => sessionOfRequest(r) };
+
+/** The body of the payment option's checkout routes (the kit's CheckoutDetailsBody). */
+export const checkoutBody = checkoutBodySchema({ shippingMethods: ["standard"] });
 
 /** The shop's status names: the kit's defaults (awaiting_payment, paid, on_hold, shipped, …). */
 export const statuses = orderStatusRules();

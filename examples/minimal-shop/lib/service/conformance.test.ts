@@ -18,8 +18,8 @@ import { hashPassword, openDatabase } from "../db";
 import { customers } from "../schema";
 import { newSession, SESSION_COOKIE, seal } from "../session";
 import { addToCart, SHIPPING } from "../shop";
-import { statuses } from "./callbacks";
-import { identity, serviceAdapter } from "./wiring";
+import { identity, statuses } from "./callbacks";
+import { serviceAdapter } from "./wiring";
 
 process.env.MINI_SESSION_SECRET ??= "conformance-session-secret-0123456789";
 const drizzleFolder = path.join(import.meta.dirname, "../../drizzle");

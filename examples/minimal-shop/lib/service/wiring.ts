@@ -1,6 +1,5 @@
 import "server-only";
 import { drizzleServiceAdapter } from "@service-integration/drizzle-adapter/sqlite";
-import type { SessionIdentity } from "@service-integration/kit";
 import {
   connectService,
   processSingleton,
@@ -10,43 +9,43 @@ import {
   startJobTimer,
   type TokenSealer,
 } from "@service-integration/kit/server";
-import { db, type ShopDb } from "../db";
-import { orders } from "../schema";
-import { sessionOfRequest } from "../session";
-import { shopBaseUrl } from "../shop";
-import { shopCallbacks, statuses } from "./callbacks";
-import { checkoutBody } from "./checkout";
+import {
+  checkoutBody,
+  database,
+  identity,
+  ordersTable,
+  type ShopDb,
+  shopBaseUrl,
+  shopCallbacks,
+  statuses,
+} from "./callbacks";
 
-// The shop's wiring of the kit and the adapter. Its routes, job routes and instrumentation.ts are
-// what `service-integration-kit init` writes (scripts/minimal-shop.mjs runs it): they import
-// serviceRoutes, jobRoutes and startRetryJob from here.
+// The kit and the Drizzle adapter connected to what your shop supplies (./callbacks.ts). Written
+// by `service-integration-kit init`: the same in every shop, nothing in it to fill in.
 
-/** The adapter as this shop configures it (its tests run the kit's conformance suite on it). */
-export const serviceAdapter = (on: ShopDb, sealer: TokenSealer) =>
-  drizzleServiceAdapter({ db: on, orders, shop: shopCallbacks(on), sealer });
+/** The adapter on your database (your conformance test runs the kit's suite on it). */
+export const serviceAdapter = (db: ShopDb, sealer: TokenSealer) =>
+  drizzleServiceAdapter({ db, orders: ordersTable(), shop: shopCallbacks(db), sealer });
 
-/** The kit connected to the shop's settings and the adapter, once per process. */
+/** The kit connected to the settings (SERVICE_*) and the adapter, once per process. */
 export const service = () =>
-  processSingleton("mini-service", () =>
+  processSingleton("service-integration", () =>
     connectService({
-      stores: (sealer) => serviceAdapter(db(), sealer),
+      stores: (sealer) => serviceAdapter(database(), sealer),
       statuses,
       shopBaseUrl: shopBaseUrl(),
     }),
   );
 
-/** The kit's SessionIdentity: the shop's sealed session cookie, read only. */
-export const identity: SessionIdentity = { ofRequest: async (r) => sessionOfRequest(r) };
-
-/** The register-purchase retry job every 2 s (instrumentation.ts, as init writes it). */
-export const startRetryJob = () =>
-  startJobTimer("mini-retry-job", 2_000, () => retryDueRegistrations(service().tradeIns));
-
-/** The five routes the shop mounts (app/api/service/*), each a request handler of the kit. */
+/** The five routes of app/api/service/*, each a request handler of the kit. */
 export const serviceRoutes = serviceRouteHandlers({
   deps: () => ({ identity, ...service() }),
   checkoutBody,
 });
 
-/** app/api/service/jobs/* (init's): the jobs for a scheduler, behind JOBS_SECRET (unset: off). */
+/** The register-purchase retry job every 2 s, in a resident process (instrumentation.ts). */
+export const startRetryJob = () =>
+  startJobTimer("service-retry-job", 2_000, () => retryDueRegistrations(service().tradeIns));
+
+/** app/api/service/jobs/*: the same jobs for a scheduler, behind JOBS_SECRET (unset: off). */
 export const jobRoutes = serviceJobRoutes(service);

@@ -3,20 +3,25 @@
 // adapter (ServiceAdapter) and the few writes to the shop's own tables each ORM spells its way.
 // Every adapter's tests use it, so the shop is defined once.
 import { randomUUID } from "node:crypto";
-import type { DeliveryCharge, ShopOrderItem } from "../cart.js";
+import type { Address, DeliveryCharge, ShopOrderItem } from "../cart.js";
 import { createGuestIdentity } from "../guest-identity.js";
 import { DEFAULT_ORDER_STATUSES, orderStatusRules } from "../host-defaults.js";
 import type { ServiceAdapter } from "../service-adapter.js";
 import type { CreateOrderParams } from "../shop-callbacks.js";
 import type { OrderStatusRules, ShopCustomer } from "../shop-ports.js";
-import type { ConformanceHost } from "./shop-ports-conformance.js";
+import type { ConformanceHost, SeededCart } from "./shop-ports-conformance.js";
 
 /** The shop's one product, EUR, cents before tax and tax. */
 export const TEST_PHONE = {
+  /** The product's id (its page: /products/phone). */
   id: "phone",
+  /** Its name on a cart line. */
   name: "Phone",
+  /** Its description on a cart line. */
   description: "A phone",
+  /** Unit price before tax, integer cents (100.00). */
   price: 10_000,
+  /** Unit tax, integer cents (23.00). */
   tax: 2_300,
 };
 
@@ -53,19 +58,28 @@ export function testOrderValues(
   const price = lines.reduce((sum, l) => sum + TEST_PHONE.price * l.quantity, 0);
   const tax = lines.reduce((sum, l) => sum + TEST_PHONE.tax * l.quantity, 0);
   return {
+    /** The checkout's e-mail. */
     email: params.details.email,
+    /** The delivery method's id. */
     shippingMethod: method.id,
     ...params.columns,
+    /** The cart the order is made of. */
     cartId,
+    /** The order's currency (the test shop's: EUR). */
     currency: "EUR",
+    /** The lines' price before tax, integer cents. */
     price,
+    /** The lines' tax, integer cents. */
     tax,
+    /** The delivery's price, integer cents. */
     shippingPrice: method.price,
+    /** price + tax + delivery, integer cents (before any trade-in). */
     total: price + tax + method.price,
   };
 }
 
-export const TEST_CHECKOUT_ADDRESS = {
+/** The test shop's billing and shipping address (a customer's too). */
+export const TEST_CHECKOUT_ADDRESS: Address = {
   given_name: "Ada",
   family_name: "Lovelace",
   phone: "+49301234567",
@@ -95,7 +109,7 @@ export const testShopStatuses: OrderStatusRules = orderStatusRules({
 });
 
 /** The checkout of a session's open cart of one phone: its details, what it owes. */
-export function testCheckout(sessionId: string) {
+export function testCheckout(sessionId: string): SeededCart {
   const details = {
     email: "ada@example.com",
     billing: TEST_CHECKOUT_ADDRESS,
@@ -121,7 +135,9 @@ export interface TestShopWrites {
   insertOpenCart(sessionId: string): Promise<void>;
   /** The customer, its address as JSON text. */
   insertCustomer(customer: ShopCustomer): Promise<void>;
+  /** The token row as stored (the checks see that it is sealed, never plain text). */
   persistedTokenText(): Promise<string>;
+  /** Closes the database connection(s). */
   close(): Promise<void>;
 }
 

@@ -88,8 +88,10 @@ export interface ConformanceHost {
   close?(): Promise<void>;
 }
 
+/** Makes the host one check runs on (freshDatabasePerCheck: a new database each time). */
 export type MakeConformanceHost = () => Promise<ConformanceHost>;
 
+/** One check of the conformance suite: a guarantee of some ports, and what proves it. */
 export interface ConformanceCheck {
   /** A short stable id (e.g. to skip or pick a check). */
   key: string;
@@ -97,6 +99,7 @@ export interface ConformanceCheck {
   name: string;
   /** The ports whose guarantee it proves (conformance-ports.ts). */
   ports: readonly PortName[];
+  /** Runs the check on a host of its own; rejects when the guarantee does not hold. */
   run: () => Promise<void>;
 }
 
@@ -106,7 +109,9 @@ export interface ConformanceCheck {
  *  PostgreSQL on one loaded core, past Vitest's default limit. */
 export const CONCURRENT_COPIES = 20;
 
+/** The shop's public address the checks pass to the callbacks (purchase data's links). */
 export const SHOP_BASE_URL = "http://shop.test";
 /** The checks' clock for the trade-in steps (never the wall clock: no waiting on real time). */
 export const NOW = new Date("2030-01-01T12:00:00.000Z");
+/** An hour after NOW (a valuation still valid, a retry due). */
 export const LATER = new Date(NOW.getTime() + 60 * 60 * 1000);

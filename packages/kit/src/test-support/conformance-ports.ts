@@ -19,7 +19,9 @@ export type PortName =
   | "ShopRoutes"
   | "CheckoutFormFields";
 
+/** One port of the kit as the integration guide's ports table lists it. */
 export interface PortDescription {
+  /** The port's interface name, e.g. `ServicePayStore`. */
   port: PortName;
   /** Whether the kit runs without it (a host with no back office, no inspector). */
   required: boolean;
@@ -29,6 +31,8 @@ export interface PortDescription {
   for: string;
 }
 
+/** Every port of the kit: whether it is required, who supplies it, what it is for (the ports
+ *  table of docs/integrating.md is made of it, `npm run docs:figures`). */
 export const SHOP_PORTS: readonly PortDescription[] = [
   {
     port: "ServicePayStore",

@@ -8,10 +8,12 @@ export class MemoryTokenStore implements TokenStore {
     this.tokens = initial ? { ...initial } : null;
   }
 
+  /** The tokens saved last (a copy), or the initial ones, or null. */
   async load() {
     return this.tokens ? { ...this.tokens } : null;
   }
 
+  /** Keeps a copy of `tokens` in place of the previous ones. */
   async save(tokens: StoredTokens) {
     this.tokens = { ...tokens };
   }
@@ -19,7 +21,12 @@ export class MemoryTokenStore implements TokenStore {
   private lease: { holder: string; until: number } | null = null;
 
   /** Every call, in order, so tests can see who waited for the lease. */
-  readonly leaseCalls: { holder: string; acquired: boolean }[] = [];
+  readonly leaseCalls: {
+    /** Who asked for the lease. */
+    holder: string;
+    /** Whether it got it. */
+    acquired: boolean;
+  }[] = [];
 
   async acquireRenewalLease(holder: string, ttlMs: number) {
     const now = Date.now();

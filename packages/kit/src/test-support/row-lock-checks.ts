@@ -10,7 +10,9 @@ import type { ServiceAdapter } from "../service-adapter.js";
 import type { TradeInRegistration } from "../shop-ports.js";
 import { testCheckout, testShopStatuses } from "./adapter-test-shop.js";
 
+/** What the row-lock checks need of a PostgreSQL adapter's test database. */
 export interface RowLockHost {
+  /** The adapter under test (its Service Pay and trade-in stores). */
   adapter: Pick<ServiceAdapter, "servicePay" | "tradeIns">;
   /** Writes a new session's open cart of one phone (the test shop's tables). */
   seedCart(sessionId: string, cartId: string): Promise<void>;
@@ -18,7 +20,10 @@ export interface RowLockHost {
   lockWaiters(): Promise<number>;
   /** Locks the registration row of `orderId` (FOR UPDATE) in a transaction of another
    *  connection; `release` rolls it back. */
-  lockRegistration(orderId: string): Promise<{ release(): Promise<void> }>;
+  lockRegistration(orderId: string): Promise<{
+    /** Rolls the locking transaction back, releasing the row. */
+    release(): Promise<void>;
+  }>;
 }
 
 const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -27,7 +32,10 @@ const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 export function queuedRegistration(
   orderId: string,
   nextAttemptAt: Date,
-): Omit<TradeInRegistration, "id"> & { nextAttemptAt: Date } {
+): Omit<TradeInRegistration, "id"> & {
+  /** When the retry job may attempt it (due at or after). */
+  nextAttemptAt: Date;
+} {
   const row = { orderId, sessionHash: "h", cart: "e30=", orderAmount: 1, customerId: null };
   return {
     ...row,

@@ -8,7 +8,9 @@ import { sessionSchema, tradeInItemSchema } from "../resources.js";
  * Each records the hashes it was asked for.
  */
 
+/** A ValuationClient of the tests that records what it was asked. */
 export interface FakeValuationClient extends ValuationClient {
+  /** Every session hash asked for, in order. */
   asked: string[];
 }
 
