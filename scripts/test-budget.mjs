@@ -5,7 +5,7 @@
 // turns it red. `--load` runs a second whole unit run pinned to the same core beside it, as the
 // worst case measured. TEST_DATABASE=postgresql (with POSTGRES_PORT) measures on PostgreSQL.
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { root } from "./lib/env.mjs";
@@ -26,6 +26,17 @@ const HEAVY = [
   "packages/kit/src/cart.test.ts",
 ];
 
+/** A report's test file as a path of this checkout: the reports name files absolutely, in the
+ *  checkout that ran them (a fresh-gate clone's, say), so the longest tail that exists here. */
+function inThisCheckout(file) {
+  const parts = path.resolve(file).split(path.sep);
+  for (let i = 1; i < parts.length; i++) {
+    const tail = parts.slice(i).join("/");
+    if (existsSync(path.join(root, tail))) return tail;
+  }
+  return null;
+}
+
 /** Every file with a test that ran longer than 1 s in the last `npm test`'s unit and
  *  PostgreSQL steps (their JSON reports under test-results/), when those reports exist. */
 function slowFilesOfLastRun() {
@@ -39,7 +50,8 @@ function slowFilesOfLastRun() {
     }
     for (const file of json.testResults ?? []) {
       if ((file.assertionResults ?? []).some((test) => (test.duration ?? 0) > 1000)) {
-        found.add(path.relative(root, file.name));
+        const file_ = inThisCheckout(file.name);
+        if (file_) found.add(file_);
       }
     }
   }
