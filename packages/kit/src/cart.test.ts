@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ShopOrderItem } from "./cart.js";
-import { buildCart, cartOfLines, cartSchema, lineTaxFor } from "./cart.js";
+import { buildCart, cartOfLines, cartSchema, centsText, lineTaxFor } from "./cart.js";
 import { ServiceInputError } from "./errors.js";
 
 const line = {
@@ -34,6 +34,31 @@ describe("buildCart", () => {
     expect(() =>
       buildCart({ id: "c", currency: "EUR", items: [{ ...line, price: 15.99 }] }),
     ).toThrow();
+  });
+});
+
+describe("centsText", () => {
+  it("formats amounts in a currency with one NumberFormat, built once (every applied notification's note has amounts)", () => {
+    const Real = Intl.NumberFormat;
+    let made = 0;
+    Intl.NumberFormat = class extends Real {
+      constructor(...args: ConstructorParameters<typeof Real>) {
+        super(...args);
+        made++;
+      }
+    } as typeof Real;
+    try {
+      expect(centsText(42_000, "SEK")).toBe(
+        new Real("en-IE", { style: "currency", currency: "SEK" }).format(420),
+      );
+      expect(centsText(1_999, "SEK")).toMatch(/19\.99/);
+      expect(centsText(5, "SEK")).toMatch(/0\.05/);
+      expect(made).toBe(1);
+      // Not an ISO 4217 code: still readable, never a throw.
+      expect(centsText(1_050, "points!")).toBe("10.50 points!");
+    } finally {
+      Intl.NumberFormat = Real;
+    }
   });
 });
 

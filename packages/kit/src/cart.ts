@@ -15,11 +15,24 @@ export const cents = z.int().nonnegative();
  */
 export function centsText(amount: number, currency: string): string {
   try {
-    return new Intl.NumberFormat("en-IE", { style: "currency", currency }).format(amount / 100);
+    return currencyFormat(currency).format(amount / 100);
   } catch {
     // Not an ISO 4217 code (a service sent something odd): still readable, never a throw.
     return `${(amount / 100).toFixed(2)} ${currency}`;
   }
+}
+
+// Building an Intl.NumberFormat costs far more than formatting with one, and every applied
+// payment notification writes amounts into its history note (docs/decisions/webhook-storage.md),
+// so one per currency is kept; a code is a few letters, the few a shop sees are kept.
+const formats = new Map<string, Intl.NumberFormat>();
+function currencyFormat(currency: string): Intl.NumberFormat {
+  let format = formats.get(currency);
+  if (!format) {
+    format = new Intl.NumberFormat("en-IE", { style: "currency", currency });
+    if (formats.size < 64) formats.set(currency, format);
+  }
+  return format;
 }
 
 /**

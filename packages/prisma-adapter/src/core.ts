@@ -78,23 +78,24 @@ export function createPorts<Q extends ServiceModels>(
   const { db } = options;
   const postgres = provider === "postgresql";
 
-  /** Locks the orders matching a key until `tx` ends: PostgreSQL `SELECT … FOR UPDATE`;
-   *  SQLite a no-op write, which takes the one write lock. */
-  async function lock(tx: ServiceModels, keys: OrderKeys): Promise<void> {
+  /** The orders matching a key, locked until `tx` ends, in ONE raw statement (asked on every
+   *  apply; Prisma compiles a model query on every call): PostgreSQL `SELECT … FOR UPDATE`;
+   *  SQLite a no-op write returning the rows, which takes the one write lock. */
+  async function lockedOrders(tx: ServiceModels, keys: OrderKeys): Promise<ShopOrder[]> {
     const id = keys.id ?? null;
     const serviceOrderId = keys.serviceOrderId ?? null;
     const cartId = keys.cartId ?? null;
     // A key given as null matches no row (`= NULL` is never true), so one statement serves.
-    if (postgres) {
-      await tx.$queryRaw`SELECT "id" FROM "Order"
+    // SQLite: "total" is a column no key or index of the adapter's holds, so the write
+    // touches nothing else.
+    const rows = await (postgres
+      ? tx.$queryRaw<OrderRow[]>`SELECT * FROM "Order"
         WHERE "id" = ${id} OR "serviceOrderId" = ${serviceOrderId} OR "cartId" = ${cartId}
-        FOR UPDATE`;
-    } else {
-      // Any write takes SQLite's one write lock, held until the transaction ends; "total" is a
-      // column no key or index of the adapter's holds, so the statement touches nothing else.
-      await tx.$executeRaw`UPDATE "Order" SET "total" = "total"
-        WHERE "id" = ${id} OR "serviceOrderId" = ${serviceOrderId} OR "cartId" = ${cartId}`;
-    }
+        FOR UPDATE`
+      : tx.$queryRaw<OrderRow[]>`UPDATE "Order" SET "total" = "total"
+        WHERE "id" = ${id} OR "serviceOrderId" = ${serviceOrderId} OR "cartId" = ${cartId}
+        RETURNING *`);
+    return rows.map(shopOrder);
   }
 
   async function leaseDue(
@@ -142,15 +143,8 @@ export function createPorts<Q extends ServiceModels>(
     transaction: async (fn) => db.$transaction(async (tx) => fn(tx)),
     outside: async (fn) => fn(db),
     isUniqueViolation,
-    async lockedOrders(tx, keys) {
-      if (!keys.id && !keys.serviceOrderId && !keys.cartId) return [];
-      await lock(tx, keys);
-      const OR = [
-        ...(keys.id ? [{ id: keys.id }] : []),
-        ...either(keys.cartId ?? null, keys.serviceOrderId ?? null),
-      ];
-      return (await tx.order.findMany({ where: { OR }, take: 2 })).map(shopOrder);
-    },
+    lockedOrders: async (tx, keys) =>
+      keys.id || keys.serviceOrderId || keys.cartId ? lockedOrders(tx, keys) : [],
     leaseDueRegistrations: leaseDue,
 
     order: async (q, id) => maybeOrder(await q.order.findUnique({ where: { id } })),
