@@ -79,6 +79,7 @@ export const DEFAULT_CONFIG: Omit<EmulatorConfig, "seed"> = {
   faultSeed: 42,
   log: false,
   controlHosts: ["localhost", "127.0.0.1", "[::1]"],
+  slowSendGapMs: 500,
 };
 
 export function createEmulator(options: EmulatorOptions = {}): Emulator {

@@ -45,6 +45,9 @@ export interface EmulatorConfig {
    * own name in `Host`; only these names are this machine's own tools. Default: loopback names.
    */
   controlHosts: string[];
+  /** The readiness report's slow-network check sends a notification's body in four pieces this
+   *  far apart (ms; 500 by default, a receiver's patience as a slow network tries it). */
+  slowSendGapMs: number;
 }
 
 /** Everything a route module needs. */

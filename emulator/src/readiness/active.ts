@@ -14,8 +14,6 @@ import type { RuleId } from "./rules";
 
 /** The service waits 30 s for an answer (Events › Webhook); a little more for the slow send. */
 const ANSWER_TIMEOUT_MS = 35_000;
-/** The slow network: the body in four pieces, this far apart. */
-const SLOW_CHUNK_GAP_MS = 500;
 const DUPLICATES = 10;
 
 type Sent = { status: number; entry: JournalEntry };
@@ -47,7 +45,8 @@ function post(
   url: string,
   body: string,
   headers: Record<string, string>,
-  slow: boolean,
+  /** The gap between the body's four pieces (ms), or null to send it at once. */
+  slowGapMs: number | null,
 ): Promise<{ status: number; text: string; error?: string }> {
   return new Promise((resolve) => {
     const target = new URL(url);
@@ -65,7 +64,7 @@ function post(
       req.destroy(new Error(`no answer within ${ANSWER_TIMEOUT_MS / 1000} s`)),
     );
     req.on("error", (error) => resolve({ status: 0, text: "", error: error.message }));
-    if (!slow) {
+    if (slowGapMs === null) {
       req.end(body);
       return;
     }
@@ -78,7 +77,7 @@ function post(
       if (offset >= bytes.length) req.end(piece);
       else {
         req.write(piece);
-        setTimeout(next, SLOW_CHUNK_GAP_MS);
+        setTimeout(next, slowGapMs);
       }
     };
     next();
@@ -122,7 +121,7 @@ export async function runActiveChecks(
     };
     const at = ctx.clock.now();
     const started = performance.now();
-    const answer = await post(url, body, headers, slow);
+    const answer = await post(url, body, headers, slow ? ctx.config.slowSendGapMs : null);
     const entry = ctx.journal.recordWebhook({
       at,
       url,
