@@ -1,10 +1,10 @@
 // The kit's conformance suite on the Drizzle adapter as this shop configures it on PostgreSQL:
-// its callbacks, its tables from its shipped migration, its session identity (the kit's guest
+// its callbacks, its tables from its shipped migrations, its session identity (the kit's guest
 // cookie and Better Auth's session, signed in through Better Auth itself). Every check on a fresh
 // database of the test step's cluster; runs in npm test's PostgreSQL step
 // (TEST_DATABASE=postgresql, scripts/vitest-postgres.ts starts the cluster).
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { freshPostgresDatabase } from "@service-integration/drizzle-adapter/testing";
 import { createTokenSealer } from "@service-integration/kit/server";
@@ -24,11 +24,14 @@ process.env.GUEST_IDENTITY_SECRET ??= "conformance-guest-secret-0123456789abcdef
 process.env.BETTER_AUTH_SECRET ??= "conformance-auth-secret-0123456789abcdef";
 const PHONE = { id: "phone", name: "Telefon X", description: "", price: 42000, tax: 7980 };
 const PASSWORD = "conformance password 42";
-const migration = readFileSync(
-  path.join(import.meta.dirname, "../../drizzle/0000_init.sql"),
-  "utf8",
-)
-  .split("--> statement-breakpoint")
+const drizzleFolder = path.join(import.meta.dirname, "../../drizzle");
+/** Every shipped migration, in order, as the deploy step applies them. */
+const migration = readdirSync(drizzleFolder)
+  .filter((name) => name.endsWith(".sql"))
+  .sort()
+  .flatMap((name) =>
+    readFileSync(path.join(drizzleFolder, name), "utf8").split("--> statement-breakpoint"),
+  )
   .map((statement) => statement.trim())
   .filter(Boolean);
 
