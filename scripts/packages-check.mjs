@@ -195,13 +195,15 @@ const PRISMA_ADAPTER = {
   dir: "packages/prisma-adapter",
   name: "@service-integration/prisma-adapter",
   withTarballsOf: [KIT],
-  // The schema file and each provider's initial migration, besides dist/.
+  // The schema file and each provider's migrations, besides dist/.
   extraFiles:
     /^prisma\/(service\.prisma|(sqlite|postgresql)\/migrations\/(migration_lock\.toml|\d{14}_\w+\/migration\.sql))$/,
   requiredFiles: [
     "prisma/service.prisma",
     "prisma/sqlite/migrations/20261126000000_service_init/migration.sql",
     "prisma/postgresql/migrations/20261126000000_service_init/migration.sql",
+    "prisma/sqlite/migrations/20261128000000_checkout_asked_amount/migration.sql",
+    "prisma/postgresql/migrations/20261128000000_checkout_asked_amount/migration.sql",
   ],
   peers: ["zod", "@types/node", "react", "next", "vitest", "@types/react"],
   entries: [

@@ -3,6 +3,7 @@ import {
   signWebhookBody,
   webhookSecret,
 } from "@service-integration/kit/server";
+import { openPaymentWindow } from "@service-integration/kit/testing";
 import { sealData } from "iron-session";
 import { afterAll, beforeAll } from "vitest";
 import type { PrismaClient } from "@/lib/db/generated/client";
@@ -164,6 +165,20 @@ export function jsonRequest(url: string, body: unknown, cookie?: string): Reques
 }
 
 /** The Service Pay page's ready-to-place-order call for `cartId`, with the `CHECKOUT` details. */
+/**
+ * What the checkout page and the SDK do before ready-to-place-order: the payment starts for the
+ * session's open cart (its details kept, unless they already are) and the payment modal reads
+ * purchase_data, which keeps what the service is asked to collect. The pending order is made only
+ * when it owes that (packages/kit/src/pending-order.ts). Gives the Cart purchase_data showed.
+ */
+export function openPayment(session: TestSession) {
+  return openPaymentWindow(
+    serviceAdapter(),
+    { sessionId: session.sessionId, details: serviceCheckoutSchema.parse(CHECKOUT) },
+    "http://shop.test",
+  );
+}
+
 export function pendingOrderRequest(cartId: string, cookie: string): Request {
   return jsonRequest(
     "http://shop.test/api/service/pending-order",

@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from "vitest";
 import { POST as pendingOrder } from "@/app/api/service/pending-order/route";
 import {
   newSession,
+  openPayment,
   pendingOrderRequest,
   seedCart,
   sessionCookie,
@@ -22,6 +23,7 @@ async function pendingServiceOrder() {
   const cart = await seedCart(shop.db, session.sessionId, [
     { productId: shop.products.phone.id, quantity: 1 },
   ]);
+  await openPayment(session);
   const response = await pendingOrder(pendingOrderRequest(cart.id, await sessionCookie(session)));
   expect(response.status).toBe(200);
   return cart.id;

@@ -190,30 +190,45 @@ async function getOrCreateCart(db: Tx, sessionId: string, currency: Currency, cu
   return { ...created, items: [] };
 }
 
+/** How long after its details were kept a Service Pay payment counts as open: the kit's modal
+ *  lifetime (servicePaymentOpen). lib/shop does not import the integration, so it is named here. */
+const PAYMENT_OPEN_MS = 30 * 60 * 1000;
+
 /**
  * Anonymous requests make carts (every cookieless request is a new session, proxy.ts): the open
  * carts nobody signed in to are kept to ANONYMOUS_CARTS_MAX, in the transaction that adds one.
- * Past it the least recently changed go (down to nine tenths of it), with their lines, codes and
- * the trade-in their session saw, except a cart whose Service Pay payment started (its checkout details are kept: the
- * service may be collecting for it). A signed-in shopper's cart is never dropped.
+ * Past it the least recently changed go (down to nine tenths of it), with their lines, codes,
+ * kept checkout details and the trade-in their session saw, except a cart whose Service Pay
+ * payment is open (details kept within the modal's lifetime: the service may be collecting for
+ * it). A payment started long ago and never finished protects nothing, or add-to-cart and
+ * checkout, repeated, would grow the carts without end. A signed-in shopper's cart is never
+ * dropped.
  */
 async function dropAnonymousCartsPastCap(db: Tx, keep: string): Promise<void> {
   const cap = getConfig().ANONYMOUS_CARTS_MAX;
   const anonymous = { customerId: null, checkedOutAt: null };
   const count = await db.cart.count({ where: anonymous });
   if (count <= cap) return;
+  const openSince = new Date(shopNow().getTime() - PAYMENT_OPEN_MS);
+  const paying = await db.serviceCheckout.count({ where: { updatedAt: { gt: openSince } } });
   // Down to nine tenths of the cap at once: a flood pays for a drop once per cap/10 new carts.
+  // The oldest carts, as many more as payments are open (those are skipped).
   const drop = count - Math.floor(cap * 0.9);
-  const oldest = await db.$queryRaw<{ id: string; sessionId: string }[]>`
-    SELECT c."id", c."sessionId" FROM "Cart" c
+  const candidates = await db.$queryRaw<{ id: string; sessionId: string; keptAt: Date | null }[]>`
+    SELECT c."id", c."sessionId", s."updatedAt" AS "keptAt" FROM "Cart" c
+    LEFT JOIN "ServiceCheckout" s ON s."cartId" = c."id"
     WHERE c."customerId" IS NULL AND c."checkedOutAt" IS NULL AND c."id" <> ${keep}
-      AND NOT EXISTS (SELECT 1 FROM "ServiceCheckout" s WHERE s."cartId" = c."id")
-    ORDER BY c."updatedAt" ASC LIMIT ${drop}`;
+    ORDER BY c."updatedAt" ASC LIMIT ${drop + paying}`;
+  const oldest = candidates
+    .filter((c) => c.keptAt === null || new Date(c.keptAt).getTime() <= openSince.getTime())
+    .slice(0, drop);
   if (oldest.length === 0) return;
+  const ids = oldest.map((cart) => cart.id);
   await db.sessionTradeIn.deleteMany({
     where: { sessionId: { in: oldest.map((cart) => cart.sessionId) } },
   });
-  await db.cart.deleteMany({ where: { id: { in: oldest.map((cart) => cart.id) } } });
+  await db.serviceCheckout.deleteMany({ where: { cartId: { in: ids } } });
+  await db.cart.deleteMany({ where: { id: { in: ids } } });
 }
 
 /**

@@ -37,6 +37,22 @@ async function inBatches(work: (n: number) => Promise<unknown>, requests = REQUE
   }
 }
 
+/** A guest's cart of one phone whose Service Pay payment started (POST /api/service/checkout). */
+async function guestPaying() {
+  const session = newSession();
+  await addToCart({
+    sessionId: session.sessionId,
+    currency: "EUR",
+    productId: shop.products.phone.id,
+    quantity: 1,
+  });
+  const cookie = await sessionCookie(session);
+  const res = await checkout(
+    jsonRequest("http://shop.test/api/service/checkout", CHECKOUT, cookie),
+  );
+  return { session, cookie, started: res.status };
+}
+
 describe("cookieless requests to each route an anonymous request can write", () => {
   it("2,000 to trade-in-seen keep at most the cap of seen trade-ins; pending-order (and 100 to the service checkout) store nothing for a session without a cart", async () => {
     const cookies = await freshCookies();
@@ -66,7 +82,7 @@ describe("cookieless requests to each route an anonymous request can write", () 
     expect(await shop.db.serviceCheckout.count()).toBe(0);
   }, 150_000);
 
-  it("1,000 add-to-carts keep at most ANONYMOUS_CARTS_MAX open anonymous carts; a signed-in shopper's cart and a cart being paid stay", async () => {
+  it("1,000 add-to-carts keep at most ANONYMOUS_CARTS_MAX open anonymous carts; a signed-in shopper's cart and a cart being paid stay, a payment given up two hours ago does not", async () => {
     const customer = await shop.db.customer.create({
       data: { email: "kept@example.com", passwordHash: "x", given_name: "K", family_name: "K" },
     });
@@ -79,18 +95,17 @@ describe("cookieless requests to each route an anonymous request can write", () 
       quantity: 1,
     });
     // A guest's cart whose Service Pay payment started: its details are kept.
-    const paying = newSession();
-    await addToCart({
-      sessionId: paying.sessionId,
-      currency: "EUR",
-      productId: shop.products.phone.id,
-      quantity: 1,
+    const { session: paying, cookie: payingCookie, started } = await guestPaying();
+    expect(started).toBe(200);
+    // A guest's payment started two hours ago and never finished: it protects nothing, or
+    // add-to-cart and checkout, repeated, would keep carts without end.
+    const { session: gaveUp } = await guestPaying();
+    const longAgo = { updatedAt: new Date(Date.now() - 2 * 60 * 60 * 1000) };
+    await shop.db.serviceCheckout.updateMany({
+      where: { sessionId: gaveUp.sessionId },
+      data: longAgo,
     });
-    const payingCookie = await sessionCookie(paying);
-    expect(
-      (await checkout(jsonRequest("http://shop.test/api/service/checkout", CHECKOUT, payingCookie)))
-        .status,
-    ).toBe(200);
+    await shop.db.cart.updateMany({ where: { sessionId: gaveUp.sessionId }, data: longAgo });
     // Each seen trade-in of a guest with a cart is kept, then goes with the cart.
     await tradeInSeen(
       jsonRequest(
@@ -119,6 +134,8 @@ describe("cookieless requests to each route an anonymous request can write", () 
     expect(await shop.db.cartItem.count()).toBeLessThanOrEqual(CARTS + inFlight + 1);
     expect(await shop.db.cart.count({ where: { sessionId: signedIn.sessionId } })).toBe(1);
     expect(await shop.db.cart.count({ where: { sessionId: paying.sessionId } })).toBe(1);
+    expect(await shop.db.cart.count({ where: { sessionId: gaveUp.sessionId } })).toBe(0);
+    expect(await shop.db.serviceCheckout.count()).toBe(1);
     expect(await shop.db.sessionTradeIn.count()).toBeLessThanOrEqual(CARTS + 1);
   }, 120_000);
 });

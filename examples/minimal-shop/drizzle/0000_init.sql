@@ -96,6 +96,8 @@ CREATE TABLE `service_checkouts` (
 	`valuation_value` integer,
 	`valuation_currency` text,
 	`valuation_note` text,
+	`asked_amount` integer,
+	`asked_currency` text,
 	`created_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,
 	`updated_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL
 );

@@ -17,10 +17,12 @@ import { and, eq, isNull } from "drizzle-orm";
 import { redirect } from "next/navigation";
 
 export async function addToCartAction(form: FormData): Promise<void> {
-  const { sessionId } = await currentShopper();
+  const { sessionId, customerId } = await currentShopper();
   // The cart is locked while a Service Pay payment is open (what the service was shown is paid).
   if (await servicePaymentOpen(service().servicePay, sessionId)) redirect("/?gesperrt=1");
-  await addToCart(sessionId, String(form.get("product") ?? "").slice(0, 100));
+  await addToCart(sessionId, String(form.get("product") ?? "").slice(0, 100), undefined, {
+    customerId: customerId ?? null,
+  });
   redirect("/");
 }
 

@@ -73,6 +73,10 @@ export const carts = pgTable("carts", {
   sessionId: text("session_id").notNull(),
   /** The session's id while the cart is open, null once checked out: one open cart per session. */
   openSessionId: text("open_session_id").unique(),
+  /** The signed-in customer's id (Better Auth's user), null for a guest's cart. */
+  customerId: text("customer_id"),
+  /** When a line was last added: the least recently changed guest carts go first past the cap. */
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
 export const cartLines = pgTable(

@@ -182,6 +182,11 @@ export function createPorts<Q>(
 
     checkout: (q, cartId) => first(q, C, eq(C.cartId, cartId)),
     saveCheckout: (q, row) => upsert(q, C, C.cartId, row),
+    saveCheckoutAsked: (q, { cartId, sessionId, updatedAt }, asked) =>
+      q
+        .update(C)
+        .set(asked)
+        .where(and(eq(C.cartId, cartId), eq(C.sessionId, sessionId), eq(C.updatedAt, updatedAt))),
     deleteCheckout: (q, cartId) => q.delete(C).where(eq(C.cartId, cartId)),
 
     async insertNotifications(q, rows) {

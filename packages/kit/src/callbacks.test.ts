@@ -30,6 +30,9 @@ const shopWith = (sessions: string[]): ShopperSource => ({
     return null;
   },
   loadCheckout: async () => null,
+  noteAskedToCollect: async () => {
+    throw new Error("no cart: nothing asked");
+  },
   shippingMethod: () => {
     throw new Error("no cart: no delivery");
   },

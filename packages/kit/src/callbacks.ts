@@ -1,5 +1,6 @@
 import "server-only";
 import { ADDRESS_FIELDS, type Address, cartOfLines } from "./cart.js";
+import { paymentOpenFor } from "./pending-order.js";
 import { buildPurchaseData, type PurchaseData } from "./purchase-data.js";
 import { sessionHash } from "./session-hash.js";
 import type { SessionIdentity, ShopperIdentity, ShopperSource } from "./shop-ports.js";
@@ -82,10 +83,11 @@ export async function purchaseDataFor(
   const session = await deps.identity.ofRequest(request);
   // No session: no cart (purchase null), as for an empty cart.
   if (!session) return buildPurchaseData(null);
-  return purchaseDataOf(deps.shop, session, shopBaseUrl);
+  return purchaseDataOfSession(deps.shop, session, shopBaseUrl);
 }
 
-async function purchaseDataOf(
+/** purchaseDataFor of a shopper whose identity the host has already read. */
+export async function purchaseDataOfSession(
   shop: ShopperSource,
   session: ShopperIdentity,
   shopBaseUrl: string,
@@ -106,7 +108,7 @@ async function purchaseDataOf(
     lines.currency,
   );
   const cart = cartOfLines({ ...lines, delivery });
-  return buildPurchaseData({
+  const purchase = buildPurchaseData({
     cart,
     billing: details?.billing ?? saved ?? EMPTY_ADDRESS,
     shipping: {
@@ -117,4 +119,15 @@ async function purchaseDataOf(
       ? { id: customer.id, email: customer.email }
       : { id: `guest-${cart.id}`, email: details?.email ?? GUEST_EMAIL },
   });
+  // Contract, Merchant endpoints: purchase_data is what the SDK reads to collect, "called fresh
+  // each time the payment modal opens", so the amount is fixed here, not at payment start (a
+  // price may change in between). While the payment is open, the Cart's total and currency are
+  // kept with the checkout: the pending order is made only when it owes exactly that.
+  if (kept && details && paymentOpenFor(kept, session.sessionId)) {
+    await shop.noteAskedToCollect(kept, {
+      amount: cart.total,
+      currency: cart.currency,
+    });
+  }
+  return purchase;
 }

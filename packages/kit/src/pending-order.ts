@@ -4,7 +4,7 @@ import {
   NOT_LOOKED_UP,
   type ValuationClient,
 } from "./accepted-valuation.js";
-import { orderTotal } from "./cart.js";
+import { orderTotal, totalBeforeTradeIn } from "./cart.js";
 import {
   applyWaitingNotifications,
   createServicePayOrder,
@@ -13,8 +13,10 @@ import {
 } from "./order-webhook.js";
 import { errorJson, json } from "./route-responses.js";
 import {
+  type AskedAmount,
   type CheckoutDetails,
   isConcurrentWrite,
+  type KeptCheckout,
   type ServicePayTx,
   type ShopOrder,
 } from "./shop-ports.js";
@@ -46,6 +48,10 @@ export type PendingOrderResult =
 
 /** Thrown inside the transaction to roll back an order that would owe nothing. */
 class NothingToPay extends Error {}
+
+/** Thrown inside the transaction to roll back an order that does not owe what the service was
+ *  asked to collect. */
+class NotAsked extends Error {}
 
 /** A kept checkout, or why there was nothing to keep. */
 export type SavedCheckout = { ok: true; cartId: string } | { ok: false; error: "empty_cart" };
@@ -104,14 +110,24 @@ export async function saveServiceCheckout(
  * Webhook mode: only keeps the details (when sent) and reports the order if the webhook has
  * already created it.
  */
-export async function createServicePendingOrder(
+export function createServicePendingOrder(
   deps: NotificationDeps,
-  params: {
-    sessionId: string;
-    customerId: string | null;
-    cartId?: string;
-    details?: CheckoutDetails;
-  },
+  params: PendingOrderParams,
+): Promise<PendingOrderResult> {
+  return makePendingOrder(deps, params, { paymentProven: false });
+}
+
+interface PendingOrderParams {
+  sessionId: string;
+  customerId: string | null;
+  cartId?: string;
+  details?: CheckoutDetails;
+}
+
+async function makePendingOrder(
+  deps: NotificationDeps,
+  params: PendingOrderParams,
+  { paymentProven }: { paymentProven: boolean },
 ): Promise<PendingOrderResult> {
   const { mode } = deps;
   // Only this session's own order is returned: a cart id from another session reveals nothing.
@@ -175,6 +191,14 @@ export async function createServicePendingOrder(
       // service collects no €0.00 payment, so an order owing nothing (a trade-in worth the whole
       // cart) is no Service Pay order: rolled back, the cart stays open.
       if (orderTotal(order) <= 0) throw new NothingToPay();
+      // The order owes what the service was asked to collect for this cart: the Cart's total
+      // (the paid notification's `amount`, totalBeforeTradeIn, paymentMismatch's formula) and
+      // currency that purchase_data answered while the payment was open (contract, Merchant
+      // endpoints: what the SDK reads to collect; callbacks.ts records it). A price changed
+      // after the modal read it, or a call with no modal at all, makes no order; the shopper
+      // opens the payment again. A signed paid notification already proves the payment
+      // (settleAwaitedServiceOrder): its own check (paymentMismatch) holds a mismatch.
+      if (!paymentProven && !asAsked(order, kept?.asked ?? null)) throw new NotAsked();
       await applyWaitingNotifications(tx, deps.statuses, order);
       return { ok: true, mode, created: true, orderId: order.id, number: order.number, cartId };
     });
@@ -186,12 +210,29 @@ export async function createServicePendingOrder(
         message: "There is nothing to pay with Service Pay for this cart.",
       };
     }
+    if (error instanceof NotAsked) {
+      return {
+        ok: false,
+        error: "cart_changed",
+        message:
+          "Your cart's total is not the amount the payment window showed. Open the payment again.",
+      };
+    }
     // Another instance created it at the same moment (one order per cart): return that one.
     if (!isConcurrentWrite(error)) throw error;
     const order = await deps.store.transaction(existing);
     if (order) return order;
     throw error;
   }
+}
+
+/** Whether the new order owes, before the trade-in, exactly what the service was asked. */
+function asAsked(order: ShopOrder, asked: AskedAmount | null): boolean {
+  return (
+    asked !== null &&
+    asked.currency === order.currency &&
+    asked.amount === totalBeforeTradeIn(order)
+  );
 }
 
 function found(mode: OrderCreationMode, order: ShopOrder): PendingOrderResult {
@@ -219,7 +260,15 @@ export async function servicePaymentOpen(
   sessionId: string,
   now = new Date(),
 ): Promise<boolean> {
-  const kept = await deps.store.openCartCheckout(sessionId);
+  return paymentOpenFor(await deps.store.openCartCheckout(sessionId), sessionId, now);
+}
+
+/** Whether `kept` is an open payment of this session (servicePaymentOpen's rule). */
+export function paymentOpenFor(
+  kept: Pick<KeptCheckout, "sessionId" | "keptAt"> | null,
+  sessionId: string,
+  now = new Date(),
+): boolean {
   return (
     kept !== null &&
     kept.sessionId === sessionId &&
@@ -273,9 +322,10 @@ export async function settleAwaitedServiceOrder(
     return age <= AWAIT_WINDOW_MS ? "waiting" : "none";
   }
   // Whatever the setting: the signed notification already proves the payment.
-  const result = await createServicePendingOrder(
+  const result = await makePendingOrder(
     { ...deps, mode: "ready_to_place_order" },
     { sessionId: params.sessionId, customerId: params.customerId, cartId: state.cartId },
+    { paymentProven: true },
   );
   return result.ok ? "created" : "waiting";
 }

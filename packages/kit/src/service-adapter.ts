@@ -114,6 +114,10 @@ function keptCheckout(row: CheckoutRow): KeptCheckout | null {
     details: details.data,
     keptAt: row.updatedAt,
     ...valuationOf(row),
+    asked:
+      row.askedAmount !== null && row.askedCurrency !== null
+        ? { amount: row.askedAmount, currency: row.askedCurrency }
+        : null,
   };
 }
 
@@ -266,7 +270,11 @@ export function createServiceAdapter<Q>(
           shipping: JSON.stringify(details.shipping),
           shippingMethod: details.shippingMethod,
           updatedAt: new Date(),
-          ...(valuation ? valuationOf(valuation) : {}),
+          // A valuation is given at payment start only: a new payment, so what purchase_data
+          // answered for an earlier one no longer counts (pending-order.ts).
+          ...(valuation
+            ? { ...valuationOf(valuation), askedAmount: null, askedCurrency: null }
+            : {}),
         });
       },
 
@@ -598,6 +606,15 @@ export function createServiceAdapter<Q>(
     shippingMethod: (id, currency) => shop.shopper.shippingMethod(id, currency),
     defaultShippingMethod: shop.shopper.defaultShippingMethod,
     loadCheckout: (cartId) => outside((q) => loadCheckout(q, cartId)),
+    noteAskedToCollect: async ({ cartId, sessionId, keptAt }, asked) => {
+      await outside((q) =>
+        store.saveCheckoutAsked(
+          q,
+          { cartId, sessionId, updatedAt: keptAt },
+          { askedAmount: asked.amount, askedCurrency: asked.currency },
+        ),
+      );
+    },
   };
 
   return {

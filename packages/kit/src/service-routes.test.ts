@@ -37,6 +37,7 @@ const shopper: ShopperSource = {
   customer: async () => null,
   openCart: async () => null,
   loadCheckout: async () => null,
+  noteAskedToCollect: async () => {},
   shippingMethod: () => {
     throw new Error("no delivery");
   },

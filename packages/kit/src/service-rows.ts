@@ -26,6 +26,10 @@ export interface CheckoutRow extends AcceptedValuation {
   shipping: string;
   shippingMethod: string;
   updatedAt: Date;
+  /** What purchase_data answered while the payment was open (KeptCheckout.asked): the Cart's
+   *  total in cents and its currency; both null until then. */
+  askedAmount: number | null;
+  askedCurrency: string | null;
 }
 
 /** A stored notification row. `customerId` is a column of the adapters that keep it. */
@@ -164,10 +168,19 @@ export interface ServiceRowStore<Q> {
 
   // --- Kept checkouts --------------------------------------------------------------------------
   checkout(q: Q, cartId: string): PromiseLike<CheckoutRow | null>;
-  /** Upsert by the cart id; valuation fields left undefined stay as they were. */
+  /** Upsert by the cart id; valuation and asked fields left undefined stay as they were. */
   saveCheckout(
     q: Q,
-    row: Omit<CheckoutRow, keyof AcceptedValuation> & Partial<AcceptedValuation>,
+    row: Omit<CheckoutRow, keyof AcceptedValuation | "askedAmount" | "askedCurrency"> &
+      Partial<AcceptedValuation & Pick<CheckoutRow, "askedAmount" | "askedCurrency">>,
+  ): PromiseLike<unknown>;
+  /** One conditional UPDATE of the row with this cartId, sessionId and updatedAt (as read):
+   *  sets askedAmount and askedCurrency, and writes updatedAt back unchanged (an ORM that sets
+   *  it on every update, like Prisma's `@updatedAt`, must not move it). */
+  saveCheckoutAsked(
+    q: Q,
+    where: Pick<CheckoutRow, "cartId" | "sessionId" | "updatedAt">,
+    asked: { askedAmount: number; askedCurrency: string },
   ): PromiseLike<unknown>;
   deleteCheckout(q: Q, cartId: string): PromiseLike<unknown>;
 

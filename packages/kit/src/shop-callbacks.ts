@@ -48,9 +48,9 @@ export interface ShopCallbacks<Q> {
   /**
    * The merchant endpoints' view of the shop (shopper data, purchase data): its customers, the
    * open cart's lines and discounts, its delivery methods. The kept checkout details come from
-   * the adapter.
+   * the adapter, which also records what purchase_data answered.
    */
-  shopper: Omit<ShopperSource, "loadCheckout">;
+  shopper: Omit<ShopperSource, "loadCheckout" | "noteAskedToCollect">;
 }
 
 /** What the adapter hands `createOrder`. */

@@ -126,7 +126,7 @@ function naiveHost(): ConformanceHost {
           : mine.filter((o) => o.createdAt >= where.since).at(-1);
       return found ? snapshot(found) : null;
     },
-    async saveCheckout(kept: Omit<KeptCheckout, "keptAt" | "valuationState"> & object) {
+    async saveCheckout(kept: Omit<KeptCheckout, "keptAt" | "valuationState" | "asked"> & object) {
       const before = checkouts.get(kept.cartId);
       await turn();
       const { valuation, ...rest } = kept as typeof kept & { valuation?: object };
@@ -139,7 +139,8 @@ function naiveHost(): ConformanceHost {
           valuationNote: null,
         }),
         ...(valuation ?? {}),
-        ...(rest as Omit<KeptCheckout, "keptAt">),
+        ...(rest as Omit<KeptCheckout, "keptAt" | "asked">),
+        asked: valuation ? null : (before?.asked ?? null),
         keptAt: new Date(),
       });
     },
@@ -389,6 +390,12 @@ function naiveHost(): ConformanceHost {
       async loadCheckout(cartId) {
         return checkouts.get(cartId) ?? null;
       },
+      async noteAskedToCollect(kept, asked) {
+        const row = checkouts.get(kept.cartId);
+        if (row?.sessionId === kept.sessionId && row.keptAt.getTime() === kept.keptAt.getTime()) {
+          checkouts.set(kept.cartId, { ...row, asked });
+        }
+      },
       shippingMethod: () => DELIVERY,
       defaultShippingMethod: DELIVERY.id,
     },
@@ -464,6 +471,7 @@ describe("the shop-ports conformance suite against a naive host", () => {
     ["unique-service-order", /thrown: null/],
     ["tokens-sealed", /the raw access token is in what the store persists/],
     ["open-cart-checkout", /the cart is an order/],
+    ["asked-amount", /nothing was asked: the cart stays open/],
   ])("fails %s", async (key, why) => {
     await expect(run(key)).rejects.toThrow(why);
   });
@@ -617,7 +625,7 @@ describe("each check the naive host passes fails against a host that breaks it",
           return { ...charge, price: Math.round(charge.price * 1.08) };
         };
       },
-      /what the order charged for it/,
+      /purchase_data's Cart owes what the order owes/,
     ],
     [
       "shopper-delivery",

@@ -243,6 +243,17 @@ export interface CheckoutDetails {
   shippingMethod: string;
 }
 
+/**
+ * What the service was asked to collect for a cart: the contract Cart's `total` and `currency`
+ * that purchase_data answered while the cart's payment was open (contract: Merchant endpoints,
+ * purchase_data "called fresh each time the payment modal opens"; the SDK collects from it).
+ */
+export interface AskedAmount {
+  /** Cents: the Cart's `total` (before the trade-in, which the service takes off). */
+  amount: number;
+  currency: string;
+}
+
 /** Checkout details kept for one cart when payment starts, with the accepted valuation then. */
 export interface KeptCheckout extends AcceptedValuation {
   /** The checkout's cart id (the key: one set of details per cart). */
@@ -255,6 +266,9 @@ export interface KeptCheckout extends AcceptedValuation {
   details: CheckoutDetails;
   /** When they were kept (the payment's start). */
   keptAt: Date;
+  /** What purchase_data last answered for the cart while its payment was open; null: nothing
+   *  since the payment started (ShopperSource.noteAskedToCollect). */
+  asked: AskedAmount | null;
 }
 
 /** How an order notification ended (stored with it). */
@@ -293,7 +307,7 @@ export interface ServicePayTx {
    * purchase_data's addresses may come from either.
    */
   saveCheckout(
-    kept: Omit<KeptCheckout, "keptAt" | keyof AcceptedValuation> & {
+    kept: Omit<KeptCheckout, "keptAt" | "asked" | keyof AcceptedValuation> & {
       valuation?: AcceptedValuation;
     },
   ): Promise<void>;
@@ -529,6 +543,16 @@ export interface ShopperSource {
   /** The checkout details kept for the cart (the adapter's), or null: purchase data's
    *  addresses once the shopper started paying. */
   loadCheckout(cartId: string): Promise<KeptCheckout | null>;
+  /**
+   * Records on the kept checkout `kept` (as loadCheckout read it) what purchase_data just
+   * answered while its payment was open; the pending order is made only when it owes exactly
+   * that (pending-order.ts). One conditional write: nothing when the row was kept again (a new
+   * payment start) or dropped since it was read; `keptAt` stays.
+   */
+  noteAskedToCollect(
+    kept: Pick<KeptCheckout, "cartId" | "sessionId" | "keptAt">,
+    asked: AskedAmount,
+  ): Promise<void>;
   /**
    * A delivery method in the cart's currency: purchase data's shipping.method, and the Cart's
    * delivery line, so the service charges it (docs/decisions/delivery-in-the-cart.md).

@@ -10,6 +10,7 @@ export * from "./test-support/conformance-ports.js";
 export * from "./test-support/fake-transport.js";
 export * from "./test-support/fresh-database.js";
 export * from "./test-support/memory-token-store.js";
+export * from "./test-support/payment-window.js";
 export * from "./test-support/row-lock-checks.js";
 export * from "./test-support/shop-ports-conformance.js";
 export * from "./test-support/status-names.js";

@@ -175,6 +175,7 @@ export function kyselyAdapter<DB>(
     // Kept checkouts
     checkout: (q, cartId) => find(q, "serviceCheckouts", { cartId }),
     saveCheckout: (q, row) => upsert(q, "serviceCheckouts", "cartId", row),
+    saveCheckoutAsked: (q, where, asked) => update(q, "serviceCheckouts", where, asked),
     deleteCheckout: (q, cartId) => remove(q, "serviceCheckouts", { cartId }),
 
     // Notifications

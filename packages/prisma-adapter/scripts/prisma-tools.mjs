@@ -12,6 +12,10 @@ export const SERVICE_MODELS = path.join(here, "prisma/service.prisma");
 export const PROVIDERS = ["sqlite", "postgresql"];
 /** The initial migration's folder name in each provider's migrations. */
 export const INITIAL = "20261126000000_service_init";
+/** Every shipped migration's folder name, oldest first. Each goes from the models as of the one
+ *  before (kept in scripts/models-at/<name>.prisma) to its own; the last one's are
+ *  prisma/service.prisma. A change to the models is a new folder here (README, Semver policy). */
+export const MIGRATIONS = [INITIAL, "20261128000000_checkout_asked_amount"];
 
 function prisma(args, env = {}) {
   const result = spawnSync(process.execPath, [path.join(root, "scripts/prisma.mjs"), ...args], {
@@ -34,19 +38,47 @@ export function sqlFromEmpty(folder, databaseUrl) {
   );
 }
 
-/** The SQL that creates the service models alone in a fresh database of `provider`. */
-export function initialMigrationSql(provider, databaseUrl) {
+/** The models file as of the shipped migration `name` (MIGRATIONS). */
+export function modelsAt(name) {
+  return name === MIGRATIONS.at(-1)
+    ? SERVICE_MODELS
+    : path.join(here, "scripts/models-at", `${name}.prisma`);
+}
+
+/** A schema folder of `provider` holding the models file `models` (deleted by `done`). */
+function schemaFolderOf(provider, models) {
   const folder = mkdtempSync(path.join(tmpdir(), "prisma-adapter-"));
+  writeFileSync(
+    path.join(folder, "schema.prisma"),
+    `datasource db {\n  provider = "${provider}"\n  url      = env("DATABASE_URL")\n}\n`,
+  );
+  copyFileSync(models, path.join(folder, "service.prisma"));
+  return { folder, done: () => rmSync(folder, { recursive: true, force: true }) };
+}
+
+/** The SQL of the shipped migration `name` of `provider`: from the models as of the migration
+ *  before it (the first: an empty database) to its own. */
+export function migrationSql(provider, name, databaseUrl) {
+  const index = MIGRATIONS.indexOf(name);
+  if (index < 0) throw new Error(`no migration ${name}`);
+  const to = schemaFolderOf(provider, modelsAt(name));
+  const from = index > 0 ? schemaFolderOf(provider, modelsAt(MIGRATIONS[index - 1])) : null;
   try {
-    writeFileSync(
-      path.join(folder, "schema.prisma"),
-      `datasource db {\n  provider = "${provider}"\n  url      = env("DATABASE_URL")\n}\n`,
+    const source = from ? ["--from-schema-datamodel", from.folder] : ["--from-empty"];
+    return prisma(
+      ["migrate", "diff", ...source, "--to-schema-datamodel", to.folder, "--script"],
+      databaseUrl ? { DATABASE_URL: databaseUrl } : {},
     );
-    copyFileSync(SERVICE_MODELS, path.join(folder, "service.prisma"));
-    return sqlFromEmpty(folder, databaseUrl);
   } finally {
-    rmSync(folder, { recursive: true, force: true });
+    to.done();
+    from?.done();
   }
+}
+
+/** The SQL that creates the service models alone in a fresh database of `provider`, as the
+ *  models were at the initial migration. */
+export function initialMigrationSql(provider, databaseUrl) {
+  return migrationSql(provider, INITIAL, databaseUrl);
 }
 
 /** The test shop's schema folder of `provider`, with the service models copied in. */

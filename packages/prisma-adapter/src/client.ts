@@ -1,10 +1,10 @@
 import type {
-  AcceptedValuation,
   CheckoutRow,
   HistoryRow,
   LogRow,
   NotificationRow,
   RegistrationRow,
+  ServiceRowStore,
   ShopOrder,
   TokenRow,
 } from "@service-integration/kit";
@@ -43,7 +43,7 @@ type Find<R, K extends string> = {
 export interface OrderRow extends ShopOrder {
   createdAt: Date;
 }
-type NewCheckout = Omit<CheckoutRow, keyof AcceptedValuation> & Partial<AcceptedValuation>;
+type NewCheckout = Parameters<ServiceRowStore<unknown>["saveCheckout"]>[1];
 type RegistrationFull = Omit<RegistrationRow, "status"> & { status: string; updatedAt: Date };
 
 /** The models and raw queries of the shop's client (or of its interactive transaction). */
@@ -70,6 +70,7 @@ export interface ServiceModels {
       create: NewCheckout;
       update: NewCheckout;
     }): PromiseLike<unknown>;
+    updateMany(args: { where: Where<CheckoutRow>; data: Partial<CheckoutRow> }): Count;
     deleteMany(args: { where: { cartId: string } }): Count;
   };
   serviceNotification: {

@@ -178,6 +178,8 @@ export function createPorts<Q extends ServiceModels>(
     checkout: (q, cartId) => q.serviceCheckout.findUnique({ where: { cartId } }),
     saveCheckout: (q, row) =>
       q.serviceCheckout.upsert({ where: { cartId: row.cartId }, create: row, update: row }),
+    saveCheckoutAsked: (q, where, asked) =>
+      q.serviceCheckout.updateMany({ where, data: { ...asked, updatedAt: where.updatedAt } }),
     deleteCheckout: (q, cartId) => q.serviceCheckout.deleteMany({ where: { cartId } }),
 
     async insertNotifications(q, rows) {

@@ -15,6 +15,7 @@ import {
   CHECKOUT,
   jsonRequest,
   newSession,
+  openPayment,
   pendingOrderRequest,
   seedCart,
   sessionCookie,
@@ -118,6 +119,7 @@ describe("POST /api/service/checkout: the accepted valuation", () => {
       valuationCurrency: "EUR",
     });
     // The ready-to-place-order call sends the details again: the kept valuation stays.
+    await openPayment(session);
     expect((await pendingOrder(pendingOrderRequest(cart.id, cookie))).status).toBe(200);
     const { order, notes } = await history(cart.id);
     expect(order).toMatchObject({ valuationState: "known", valuationValue: 5_000 });
@@ -140,7 +142,8 @@ describe("POST /api/service/checkout: the accepted valuation", () => {
 
   it("holds an order whose discount is 1 cent off the accepted value, and reconcile says why", async () => {
     useService(serviceWithValuation(5_000, "EUR"));
-    const { cart, cookie } = await startPayment();
+    const { session, cart, cookie } = await startPayment();
+    await openPayment(session);
     await pendingOrder(pendingOrderRequest(cart.id, cookie));
     const res = await webhook(paid(cart.id, 4_999));
     expect(res.status).toBe(200);
@@ -175,12 +178,13 @@ describe("POST /api/service/checkout: the accepted valuation", () => {
 
   it("does not 500 when the service is down: the payment starts, and the history says the value was not confirmed", async () => {
     useService(serviceDown());
-    const { cart, cookie, response } = await startPayment();
+    const { session, cart, cookie, response } = await startPayment();
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ cart_id: cart.id });
     expect(
       await shop.db.serviceCheckout.findUniqueOrThrow({ where: { cartId: cart.id } }),
     ).toMatchObject({ valuationState: "unknown", valuationValue: null });
+    await openPayment(session);
     await pendingOrder(pendingOrderRequest(cart.id, cookie));
     const res = await webhook(paid(cart.id, 3_000));
     expect((await res.json()).outcome).toBe("stored");

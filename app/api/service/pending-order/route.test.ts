@@ -3,6 +3,7 @@ import {
   CHECKOUT,
   jsonRequest,
   newSession,
+  openPayment,
   seedCart,
   sessionCookie,
   setUpTestShop,
@@ -26,7 +27,8 @@ async function shopper() {
 
 describe("POST /api/service/pending-order", () => {
   it("creates one pending service_pay order per cart, however often it is called", async () => {
-    const { cart, cookie } = await shopper();
+    const { session, cart, cookie } = await shopper();
+    await openPayment(session);
     const results = await Promise.all(
       Array.from({ length: 5 }, () =>
         POST(jsonRequest(URL, { cart_id: cart.id, ...CHECKOUT }, cookie)),
@@ -52,10 +54,11 @@ describe("POST /api/service/pending-order", () => {
   });
 
   it("uses the details kept by POST /api/service/checkout when none are sent", async () => {
-    const { cart, cookie } = await shopper();
+    const { session, cart, cookie } = await shopper();
     expect((await POST(jsonRequest(URL, { cart_id: cart.id }, cookie))).status).toBe(400);
     const { POST: keep } = await import("../checkout/route");
     await keep(jsonRequest("http://shop.test/api/service/checkout", CHECKOUT, cookie));
+    await openPayment(session);
     const res = await POST(jsonRequest(URL, { cart_id: cart.id }, cookie));
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ created: true, cart_id: cart.id });
@@ -83,6 +86,43 @@ describe("POST /api/service/pending-order", () => {
     expect(await shop.db.cart.findUnique({ where: { id: cart.id } })).toMatchObject({
       checkedOutAt: null,
     });
+  });
+
+  it("makes no order when a product's price changed after the payment window read purchase_data: 409 cart_changed, nothing written, and one again once the window shows the new total", async () => {
+    const { session, cart, cookie } = await shopper();
+    const shown = await openPayment(session);
+    expect(shown?.total).toBe(26099);
+    const price = { productId: shop.products.phone.id, currency: "EUR" };
+    await shop.db.productPrice.updateMany({ where: price, data: { price: 10500 } });
+    try {
+      const res = await POST(jsonRequest(URL, { cart_id: cart.id, ...CHECKOUT }, cookie));
+      expect(res.status).toBe(409);
+      expect(await res.json()).toMatchObject({ error: "cart_changed" });
+      expect(await shop.db.order.count({ where: { cartId: cart.id } })).toBe(0);
+      expect(await shop.db.cart.findUnique({ where: { id: cart.id } })).toMatchObject({
+        checkedOutAt: null,
+      });
+      // The shopper opens the payment again: the service is asked the new total, and the order
+      // owes it.
+      expect((await openPayment(session))?.total).toBe(27099);
+      const again = await POST(jsonRequest(URL, { cart_id: cart.id, ...CHECKOUT }, cookie));
+      expect(again.status).toBe(200);
+      expect(await shop.db.order.findUniqueOrThrow({ where: { cartId: cart.id } })).toMatchObject({
+        price: 21000,
+        total: 27099,
+      });
+    } finally {
+      await shop.db.productPrice.updateMany({ where: price, data: { price: 10000 } });
+    }
+  });
+
+  it("makes no order when the service was asked nothing for the cart (the route called without the payment window): 409, nothing written", async () => {
+    const { cart, cookie } = await shopper();
+    const res = await POST(jsonRequest(URL, { cart_id: cart.id, ...CHECKOUT }, cookie));
+    expect(res.status).toBe(409);
+    expect(await res.json()).toMatchObject({ error: "cart_changed" });
+    expect(await shop.db.order.count({ where: { cartId: cart.id } })).toBe(0);
+    expect(await shop.db.serviceCheckout.count({ where: { cartId: cart.id } })).toBe(0);
   });
 
   it("refuses invalid details with 400 and writes nothing", async () => {

@@ -56,7 +56,7 @@ export async function POST(request: Request): Promise<Response> {
   if (!signedIn.success) return redirectTo("/anmelden?fehler=1", []);
   // Signed in: a new guest identity issued to this customer; the guest's own cart comes along.
   const { session, cookie, carried } = guests().signIn(request, signedIn.data.user.id);
-  if (carried) await carryCart(carried.sessionId, session.sessionId);
+  if (carried) await carryCart(carried.sessionId, session.sessionId, signedIn.data.user.id);
   return redirectTo("/", [...answer.headers.getSetCookie(), cookie.header]);
 }
 

@@ -1,11 +1,9 @@
 // The kit's conformance suite on the Drizzle adapter as this shop configures it on PostgreSQL:
-// its callbacks, its tables from its shipped migration, its session identity (the kit's guest
+// its callbacks, its tables from its shipped migrations, its session identity (the kit's guest
 // cookie and Better Auth's session, signed in through Better Auth itself). Every check on a fresh
 // database of the test step's cluster; runs in npm test's PostgreSQL step
 // (TEST_DATABASE=postgresql, scripts/vitest-postgres.ts starts the cluster).
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { freshPostgresDatabase } from "@service-integration/drizzle-adapter/testing";
 import { createTokenSealer } from "@service-integration/kit/server";
 import { type ConformanceHost, runShopPortsConformance } from "@service-integration/kit/testing";
@@ -13,6 +11,7 @@ import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import { describe, it } from "vitest";
 import { TEST_ADDRESS } from "../../test-support/address";
+import { shippedMigrations } from "../../test-support/database";
 import { makeAuth } from "../auth";
 import { guests } from "../guest";
 import * as schema from "../schema";
@@ -24,19 +23,11 @@ process.env.GUEST_IDENTITY_SECRET ??= "conformance-guest-secret-0123456789abcdef
 process.env.BETTER_AUTH_SECRET ??= "conformance-auth-secret-0123456789abcdef";
 const PHONE = { id: "phone", name: "Telefon X", description: "", price: 42000, tax: 7980 };
 const PASSWORD = "conformance password 42";
-const migration = readFileSync(
-  path.join(import.meta.dirname, "../../drizzle/0000_init.sql"),
-  "utf8",
-)
-  .split("--> statement-breakpoint")
-  .map((statement) => statement.trim())
-  .filter(Boolean);
-
 const admin =
   process.env.TEST_DATABASE === "postgresql" ? process.env.TEST_POSTGRES_URL : undefined;
 
 async function serverlessHost(adminUrl: string): Promise<ConformanceHost> {
-  const { url, drop } = await freshPostgresDatabase(adminUrl, migration);
+  const { url, drop } = await freshPostgresDatabase(adminUrl, shippedMigrations);
   const pool = new pg.Pool({ connectionString: url, max: 5 });
   const db = drizzle(pool, { schema });
   await db.insert(schema.products).values(PHONE);

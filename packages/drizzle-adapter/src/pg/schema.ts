@@ -47,6 +47,9 @@ export const serviceCheckouts = pgTable("service_checkouts", {
   valuationValue: integer("valuation_value"),
   valuationCurrency: text("valuation_currency"),
   valuationNote: text("valuation_note"),
+  /** cents: what purchase_data answered while the payment was open (KeptCheckout.asked) */
+  askedAmount: integer("asked_amount"),
+  askedCurrency: text("asked_currency"),
   createdAt: at("created_at").notNull().defaultNow(),
   /** when the details were last kept: KeptCheckout.keptAt */
   updatedAt: at("updated_at").notNull().defaultNow(),

@@ -49,6 +49,9 @@ export const serviceCheckouts = sqliteTable("service_checkouts", {
   valuationValue: integer("valuation_value"),
   valuationCurrency: text("valuation_currency"),
   valuationNote: text("valuation_note"),
+  /** cents: what purchase_data answered while the payment was open (KeptCheckout.asked) */
+  askedAmount: integer("asked_amount"),
+  askedCurrency: text("asked_currency"),
   createdAt: at("created_at").notNull().default(NOW_MS),
   /** when the details were last kept: KeptCheckout.keptAt */
   updatedAt: at("updated_at").notNull().default(NOW_MS),

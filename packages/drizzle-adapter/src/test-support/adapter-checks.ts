@@ -15,7 +15,7 @@ import {
   paymentMismatch,
   receiveNotification,
 } from "@service-integration/kit/server";
-import { queuedRegistration } from "@service-integration/kit/testing";
+import { openPaymentWindow, queuedRegistration } from "@service-integration/kit/testing";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { Builder, DrizzleServiceAdapter } from "../core.js";
@@ -74,6 +74,7 @@ export function adapterChecks(label: string, open: () => Promise<AdapterUnderTes
     const cart = await t.seedOpenCart();
     const cartId = await t.adapter.servicePay.transaction((tx) => tx.openCartId(cart.sessionId));
     if (!cartId) throw new Error("no open cart");
+    await openPaymentWindow(t.adapter, cart, SHOP);
     const made = await createServicePendingOrder(deps(t), {
       sessionId: cart.sessionId,
       customerId: null,

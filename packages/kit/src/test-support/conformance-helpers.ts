@@ -7,6 +7,7 @@ import { createServicePendingOrder } from "../pending-order.js";
 import type { ServicePayTx, ShopOrder } from "../shop-ports.js";
 import { type OrderNotification, parseOrderNotification } from "../webhook-payload.js";
 import { type ConformanceHost, type SeededCart, SHOP_BASE_URL } from "./conformance-host.js";
+import { openPaymentWindow } from "./payment-window.js";
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -39,10 +40,22 @@ export async function cartIdOf(host: ConformanceHost, cart: SeededCart): Promise
   return cartId;
 }
 
+/** The payment window opens for the seeded cart (adapter-test-shop.ts, openPaymentWindow):
+ *  purchase_data answers while the payment is open, and the kit keeps what it asked. */
+export async function askToCollect(host: ConformanceHost, cart: SeededCart) {
+  const shown = await openPaymentWindow(host, cart, SHOP_BASE_URL);
+  expect(
+    shown?.total,
+    "purchase_data's Cart owes what the order owes (seedOpenCart's `owes`)",
+  ).toBe(cart.owes);
+  return shown;
+}
+
 /** A seeded cart and its pending order, made by the kit's ready-to-place-order step. */
 export async function pendingOrder(host: ConformanceHost) {
   const cart = await host.seedOpenCart();
   const cartId = await cartIdOf(host, cart);
+  await askToCollect(host, cart);
   const result = await createServicePendingOrder(deps(host), {
     sessionId: cart.sessionId,
     customerId: null,
@@ -96,6 +109,7 @@ export async function createPendingOrderOf(
   cart: SeededCart,
   cartId: string,
 ) {
+  await askToCollect(host, cart);
   const result = await createServicePendingOrder(deps(host), {
     sessionId: cart.sessionId,
     customerId: null,

@@ -73,8 +73,9 @@ export const SHOP_PORTS: readonly PortDescription[] = [
   {
     port: "ShopperSource",
     required: true,
-    suppliedBy: "shop (`shopper` callback; its `loadCheckout` by the adapter)",
-    for: "the merchant endpoints' customer, open cart and delivery",
+    suppliedBy:
+      "shop (`shopper` callback; its `loadCheckout` and `noteAskedToCollect` by the adapter)",
+    for: "the merchant endpoints' customer, open cart and delivery, and what purchase_data asked",
   },
   {
     port: "IntegrationLogStore",
@@ -125,6 +126,7 @@ export const CHECK_PORTS: Readonly<Record<string, readonly PortName[]>> = {
   "shopper-checkout": ["ShopperSource", "ServicePayStore"],
   "drop-checkout": ["ServicePayStore"],
   "resave-checkout": ["ServicePayStore"],
+  "asked-amount": ["ShopperSource", "ServicePayStore"],
   "trade-in-seen": ["TradeInRegistrationStore"],
   "typed-unreachable": ["TradeInRegistrationStore"],
   "tokens-sealed": ["TokenStore"],

@@ -5,6 +5,7 @@ import { createServicePayOrder, receiveNotification } from "../order-webhook.js"
 import { createServicePendingOrder, servicePaymentOpen } from "../pending-order.js";
 import { isConcurrentWrite } from "../shop-ports.js";
 import {
+  askToCollect,
   atOnce,
   cartIdOf,
   count,
@@ -146,6 +147,7 @@ export async function duplicateEarlyNotifications(host: ConformanceHost) {
 export async function onePendingOrderPerCart(host: ConformanceHost) {
   const cart = await host.seedOpenCart();
   const cartId = await cartIdOf(host, cart);
+  await askToCollect(host, cart);
   const results = await atOnce(CONCURRENT_COPIES, () =>
     createServicePendingOrder(deps(host), {
       sessionId: cart.sessionId,

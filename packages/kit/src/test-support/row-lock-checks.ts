@@ -9,11 +9,12 @@ import { createServicePendingOrder } from "../pending-order.js";
 import type { ServiceAdapter } from "../service-adapter.js";
 import type { TradeInRegistration } from "../shop-ports.js";
 import { testCheckout, testShopStatuses } from "./adapter-test-shop.js";
+import { openPaymentWindow } from "./payment-window.js";
 
 /** What the row-lock checks need of a PostgreSQL adapter's test database. */
 export interface RowLockHost {
-  /** The adapter under test (its Service Pay and trade-in stores). */
-  adapter: Pick<ServiceAdapter, "servicePay" | "tradeIns">;
+  /** The adapter under test (its Service Pay, trade-in and shopper stores). */
+  adapter: Pick<ServiceAdapter, "servicePay" | "tradeIns" | "shopper">;
   /** Writes a new session's open cart of one phone (the test shop's tables). */
   seedCart(sessionId: string, cartId: string): Promise<void>;
   /** How many backends of this database wait on a lock now (pg_stat_activity). */
@@ -54,6 +55,7 @@ export async function checkFindOrderForLocks(host: RowLockHost): Promise<void> {
   const sessionId = crypto.randomUUID();
   const cartId = crypto.randomUUID();
   await host.seedCart(sessionId, cartId);
+  await openPaymentWindow(adapter, testCheckout(sessionId), "http://shop.test");
   const made = await createServicePendingOrder(
     {
       store: adapter.servicePay,

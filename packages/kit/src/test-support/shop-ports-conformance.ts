@@ -5,7 +5,7 @@ import {
   type ConformanceHost,
   type MakeConformanceHost,
 } from "./conformance-host.js";
-import { dropCheckout, resaveCheckout } from "./conformance-kept-checkout.js";
+import { askedAmount, dropCheckout, resaveCheckout } from "./conformance-kept-checkout.js";
 import { orderUpdateAgainstCurrent } from "./conformance-order-store.js";
 import { CHECK_PORTS, type PortName } from "./conformance-ports.js";
 import {
@@ -158,6 +158,11 @@ export function shopPortsConformanceChecks(makeHost: MakeConformanceHost): Confo
       "resave-checkout",
       "a re-save of the kept checkout refreshes its keptAt, keeps the valuation when the re-save omits it and replaces it when given",
       resaveCheckout,
+    ),
+    check(
+      "asked-amount",
+      "a pending order is made only when it owes what purchase_data answered while the payment was open (noteAskedToCollect, kept with the checkout): another amount or currency, or nothing asked, is refused with nothing written; a new payment start forgets it",
+      askedAmount,
     ),
     check(
       "trade-in-seen",

@@ -34,6 +34,8 @@ export const serviceTablesSql: readonly string[] = [
   valuation_value integer,
   valuation_currency text,
   valuation_note text,
+  asked_amount integer,
+  asked_currency text,
   created_at timestamptz NOT NULL DEFAULT now(),
   updated_at timestamptz NOT NULL DEFAULT now()
 )`,

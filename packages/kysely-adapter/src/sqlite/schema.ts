@@ -36,6 +36,8 @@ export const serviceTablesSql: readonly string[] = [
   valuation_value integer,
   valuation_currency text,
   valuation_note text,
+  asked_amount integer,
+  asked_currency text,
   created_at integer NOT NULL DEFAULT (cast(unixepoch('subsec') * 1000 as integer)),
   updated_at integer NOT NULL DEFAULT (cast(unixepoch('subsec') * 1000 as integer))
 )`,

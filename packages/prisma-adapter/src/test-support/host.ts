@@ -7,6 +7,7 @@ import { createTokenSealer } from "@service-integration/kit/server";
 import { type ConformanceHost, testShopHost } from "@service-integration/kit/testing";
 import Database from "better-sqlite3";
 import pg from "pg";
+import { MIGRATIONS } from "../../scripts/prisma-tools.mjs";
 import type { PrismaServiceAdapter } from "../core.js";
 import { prismaServiceAdapter as pgAdapter } from "../pg.js";
 import { prismaServiceAdapter as sqliteAdapter } from "../sqlite.js";
@@ -17,17 +18,14 @@ import { PHONE, testShopCallbacks } from "./shop-callbacks.js";
 export const sealer = createTokenSealer("k".repeat(32));
 const packageRoot = path.resolve(import.meta.dirname, "../..");
 
-/** The shipped initial migration of `provider`. */
+/** The shipped migrations of `provider`, oldest first, in one script. */
 export function shippedMigration(provider: "sqlite" | "postgresql"): string {
-  return readFileSync(
-    path.join(
-      packageRoot,
-      "prisma",
-      provider,
-      "migrations/20261126000000_service_init/migration.sql",
+  return MIGRATIONS.map((name) =>
+    readFileSync(
+      path.join(packageRoot, "prisma", provider, "migrations", name, "migration.sql"),
+      "utf8",
     ),
-    "utf8",
-  );
+  ).join("\n");
 }
 
 export interface TestDatabase {

@@ -4,6 +4,7 @@ import {
   CHECKOUT,
   jsonRequest,
   newSession,
+  openPayment,
   pendingOrderRequest,
   seedCart,
   sessionCookie,
@@ -42,7 +43,8 @@ async function cartForNewSession() {
 }
 
 async function pendingOrderFor() {
-  const { cart, cookie } = await cartForNewSession();
+  const { session, cart, cookie } = await cartForNewSession();
+  await openPayment(session);
   const res = await pendingOrder(pendingOrderRequest(cart.id, cookie));
   expect(res.status).toBe(200);
   const order = await shop.db.order.findUniqueOrThrow({ where: { cartId: cart.id } });
@@ -341,7 +343,7 @@ describe("POST /api/service/webhooks/order", () => {
   });
 
   it("keeps a notification that arrives before the order and applies it when the order is created", async () => {
-    const { cart, cookie } = await cartForNewSession();
+    const { session, cart, cookie } = await cartForNewSession();
     const body = notification(cart.id, "payment_completed");
     const early = await POST(webhookRequest(wrapped(body)));
     expect(early.status).toBe(200);
@@ -349,6 +351,7 @@ describe("POST /api/service/webhooks/order", () => {
     await settlesAs(idOf(body), "early");
     expect(await shop.db.order.count({ where: { cartId: cart.id } })).toBe(0);
 
+    await openPayment(session);
     const res = await pendingOrder(pendingOrderRequest(cart.id, cookie));
     expect(res.status).toBe(200);
     const order = await withHistory(
@@ -365,7 +368,8 @@ describe("POST /api/service/webhooks/order", () => {
   });
 
   it("applies copies racing the order's creation exactly once, whichever commits first", async () => {
-    const { cart, cookie } = await cartForNewSession();
+    const { session, cart, cookie } = await cartForNewSession();
+    await openPayment(session);
     const body = JSON.stringify(notification(cart.id, "payment_completed"));
     const [created, ...deliveries] = await Promise.all([
       pendingOrder(pendingOrderRequest(cart.id, cookie)),

@@ -1,0 +1,4 @@
+-- AlterTable
+ALTER TABLE "ServiceCheckout" ADD COLUMN     "askedAmount" INTEGER,
+ADD COLUMN     "askedCurrency" TEXT;
+
