@@ -182,11 +182,10 @@ export function createPorts<Q>(
 
     checkout: (q, cartId) => first(q, C, eq(C.cartId, cartId)),
     saveCheckout: (q, row) => upsert(q, C, C.cartId, row),
-    saveCheckoutAsked: (q, { cartId, sessionId, updatedAt }, asked) =>
-      q
-        .update(C)
-        .set(asked)
-        .where(and(eq(C.cartId, cartId), eq(C.sessionId, sessionId), eq(C.updatedAt, updatedAt))),
+    saveCheckoutAsked(q, { cartId: id, sessionId: s, updatedAt: at }, asked) {
+      const same = and(eq(C.cartId, id), eq(C.sessionId, s), eq(C.updatedAt, at));
+      return q.update(C).set(asked).where(same);
+    },
     deleteCheckout: (q, cartId) => q.delete(C).where(eq(C.cartId, cartId)),
 
     async insertNotifications(q, rows) {

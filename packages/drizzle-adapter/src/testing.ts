@@ -68,14 +68,10 @@ export async function freshPostgresDatabase(
       const admin = new pg.Client({ connectionString: adminUrl });
       await admin.connect();
       try {
-        const backends = async () =>
-          (
-            await admin.query<{ n: number }>(
-              "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1",
-              [name],
-            )
-          ).rows[0]?.n ?? 0;
-        while ((await backends()) > 0) await new Promise<void>((r) => setImmediate(r));
+        const backends = "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1";
+        while ((await admin.query<{ n: number }>(backends, [name])).rows[0]?.n) {
+          await new Promise<void>((r) => setImmediate(r));
+        }
         await admin.query(`DROP DATABASE IF EXISTS "${name}"`);
       } finally {
         await admin.end();
