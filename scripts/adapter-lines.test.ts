@@ -26,6 +26,7 @@ describe("the adapters' lines of code (npm run adapter-lines)", () => {
       "const quoted = 'a // b';", // 2
       "const t = `first", // 3
       "// inside the template: its text", // 4
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the source text of a template literal
       "${ { k: '/*' }.k } */`;", // 5
       "const re = /\\/\\/|\\/\\*/;", // 6
       "// after them, a comment alone", // 7

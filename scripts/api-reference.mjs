@@ -4,8 +4,8 @@
 // comments into docs/api/<package>/ as Markdown (typedoc-plugin-markdown), one page per entry.
 // `-- --check` (npm run check:api) generates into a temporary folder and fails when docs/api/
 // differs: an export or a doc comment changed without regenerating. TypeDoc's validation lists
-// every exported name and member without a doc comment: an entry of STRICT_ENTRIES fails the run
-// on any of its own; `-- --strict` fails on any of every entry's.
+// every exported name and member without a doc comment, and any of them, in any entry, fails the
+// run (`--check` included: npm test's api-reference step), but for the names of AWAITING_DOCS.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -37,22 +37,25 @@ const PACKAGES = [
   { name: "service-emulator", slug: "emulator", dir: "emulator", tsconfigOf: "packages/kit" },
 ];
 
-/** The entries whose every exported name and member must have a doc comment (the run fails
- *  otherwise, `--check` included: npm test's api-reference step). An entry joins once it is
- *  complete; the rest are counted and listed with `--strict`. */
-export const STRICT_ENTRIES = [
-  "@service-integration/drizzle-adapter",
-  "@service-integration/drizzle-adapter/testing",
-  "@service-integration/kysely-adapter/pg",
-  "@service-integration/kysely-adapter/sqlite",
-  "@service-integration/kysely-adapter/testing",
-  "@service-integration/prisma-adapter/pg",
-  "@service-integration/prisma-adapter/sqlite",
-  "@service-integration/kit/react",
-  "@service-integration/kit/testing",
-  "@service-integration/kit/testing/config",
-  "service-emulator/go-live",
-];
+/**
+ * Names TypeDoc reports undocumented that do not fail the run (each is still listed): members
+ * of a file another change was rewriting when every other export was documented
+ * (packages/kit/src/pending-order.ts). Once that change is in, document them and empty this
+ * list; a name here that is documented or gone is reported, so the list only shrinks.
+ */
+export const AWAITING_DOCS = new Set([
+  "@service-integration/kit/server.PendingOrderResult.__type.ok",
+  "@service-integration/kit/server.PendingOrderResult.__type.mode",
+  "@service-integration/kit/server.PendingOrderResult.__type.created",
+  "@service-integration/kit/server.PendingOrderResult.__type.cartId",
+  "@service-integration/kit/server.PendingOrderResult.__type.number",
+  "@service-integration/kit/server.PendingOrderResult.__type.error",
+  "@service-integration/kit/server.PendingOrderResult.__type.message",
+  "@service-integration/kit/server.SavedCheckout.__type.ok",
+  "@service-integration/kit/server.SavedCheckout.__type.cartId",
+  "@service-integration/kit/server.SavedCheckout.__type.error",
+  "@service-integration/kit/server.AwaitedServiceOrder",
+]);
 
 /** The source file of each public entry: the exports map's .d.ts under dist/, back to src/
  *  (the emulator's go-live entry is built from go-live/). */
@@ -132,7 +135,8 @@ async function generate(pkg, out) {
               .map((e) => e.spec)
               .filter((spec) => text.startsWith(`${spec}.`))
               .sort((a, b) => b.length - a.length)[0];
-      undocumented.push({ entry: entry ?? pkg.name, text });
+      // TypeDoc's words: "<full name>, defined in <file>, does not have any documentation".
+      undocumented.push({ entry: entry ?? pkg.name, name: text.split(", defined in ")[0], text });
     } else originalWarn(message, ...rest);
   };
   const project = await app.convert();
@@ -151,7 +155,6 @@ function filesUnder(dir, base = dir) {
 }
 
 const check = process.argv.includes("--check");
-const strict = process.argv.includes("--strict");
 const target = check ? mkdtempSync(path.join(tmpdir(), "api-reference-")) : API_DIR;
 let status = 0;
 try {
@@ -168,7 +171,7 @@ try {
           .join(", ")}`,
     ).join(
       "\n",
-    )}\n\nEntries whose every export and member has a doc comment, kept so by \`npm test\` (a missing one fails it): ${STRICT_ENTRIES.map((e) => `\`${e}\``).join(", ")}.\n`,
+    )}\n\nEvery export and member of every entry has a doc comment, kept so by \`npm test\` (a missing one fails it).\n`,
   );
   if (check) {
     const made = filesUnder(target).sort();
@@ -192,19 +195,22 @@ try {
     const perEntry = new Map();
     for (const u of undocumented) perEntry.set(u.entry, (perEntry.get(u.entry) ?? 0) + 1);
     console.error(`${undocumented.length} exported names or members without a doc comment:`);
-    for (const [entry, count] of perEntry)
-      console.error(`  ${entry} ${count}${STRICT_ENTRIES.includes(entry) ? " (strict)" : ""}`);
-    const failing = undocumented.filter((u) => strict || STRICT_ENTRIES.includes(u.entry));
+    for (const [entry, count] of perEntry) console.error(`  ${entry} ${count}`);
+    const awaiting = undocumented.filter((u) => AWAITING_DOCS.has(u.name));
+    if (awaiting.length > 0) {
+      console.error("Awaiting their doc comments (AWAITING_DOCS, not failing):");
+      for (const { name } of awaiting) console.error(`  ${name}`);
+    }
+    const failing = undocumented.filter((u) => !AWAITING_DOCS.has(u.name));
     if (failing.length > 0) {
-      console.error(
-        strict
-          ? "Each of them (--strict):"
-          : "Entries that must be fully documented (STRICT_ENTRIES) lack these doc comments:",
-      );
+      console.error("Every entry must be fully documented; these lack a doc comment:");
       for (const { text } of failing) console.error(`  ${text}`);
       status = 1;
     }
   }
+  const done = [...AWAITING_DOCS].filter((name) => !undocumented.some((u) => u.name === name));
+  if (done.length > 0)
+    console.error(`AWAITING_DOCS names now documented or gone (cut them): ${done.join(", ")}`);
   if (status === 0) console.log(`[api] docs/api/ ${check ? "is current" : "written"}`);
 } finally {
   if (check) rmSync(target, { recursive: true, force: true });

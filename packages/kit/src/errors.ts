@@ -73,6 +73,7 @@ export interface ServiceApiErrorInit {
 
 /** The service answered with a non-2xx status. */
 export class ServiceApiError extends ServiceError {
+  /** The class's kind, "ServiceApiError": how another copy of this module recognises it. */
   static override readonly [SERVICE_ERROR_KIND] = "ServiceApiError";
   /** The HTTP status answered (contract: Errors › Status codes). */
   readonly status: number;
@@ -107,6 +108,7 @@ export class ServiceApiError extends ServiceError {
 
 /** No answer within the per-request timeout. The request may or may not have been processed. */
 export class ServiceTimeoutError extends ServiceError {
+  /** The class's kind, "ServiceTimeoutError": how another copy of this module recognises it. */
   static override readonly [SERVICE_ERROR_KIND] = "ServiceTimeoutError";
   constructor(
     /** The request's HTTP method. */
@@ -122,6 +124,7 @@ export class ServiceTimeoutError extends ServiceError {
 
 /** The request failed below HTTP (DNS, refused connection, reset). */
 export class ServiceNetworkError extends ServiceError {
+  /** The class's kind, "ServiceNetworkError": how another copy of this module recognises it. */
   static override readonly [SERVICE_ERROR_KIND] = "ServiceNetworkError";
   constructor(
     /** The request's HTTP method. */
@@ -136,6 +139,7 @@ export class ServiceNetworkError extends ServiceError {
 
 /** A 2xx answer whose body does not have the shape the contract describes. */
 export class ServiceResponseError extends ServiceError {
+  /** The class's kind, "ServiceResponseError": how another copy of this module recognises it. */
   static override readonly [SERVICE_ERROR_KIND] = "ServiceResponseError";
   constructor(
     /** The request's HTTP method. */
@@ -198,6 +202,7 @@ function describeCause(cause: unknown): string {
 /** Our own input broke a contract rule, caught before anything was sent (e.g. a decimal amount,
  *  an update_type outside the contract's list). A programming or data error, never retried. */
 export class ServiceInputError extends ServiceError {
+  /** The class's kind, "ServiceInputError": how another copy of this module recognises it. */
   static override readonly [SERVICE_ERROR_KIND] = "ServiceInputError";
   constructor(
     /** What was being built or sent, e.g. "register-purchase". */

@@ -35,8 +35,12 @@ import type { OrderNotification } from "./webhook-payload.js";
  * promise that settles once that delivery's apply is done, so the answer is not delayed by it.
  */
 
+/** createNotificationInbox's dependencies: NotificationDeps, its store taking stored rows. */
 export interface NotificationInboxDeps extends NotificationDeps {
+  /** The shop's Service Pay store with stored notifications (store-then-apply). */
   store: StoredNotificationStore;
+  /** Where an apply that failed (its row left "stored" for the sweep) is told; default:
+   *  nowhere. */
   log?: (message: string, error?: unknown) => void;
   /** Most deliveries in one commit (parameters per statement stay well within the databases'). */
   maxBatch?: number;
@@ -49,6 +53,7 @@ export interface NotificationInboxDeps extends NotificationDeps {
   quietMs?: number;
 }
 
+/** NotificationInbox.receive's options. */
 export interface ReceiveOptions {
   /**
    * Given, once the notification is stored and before `receive` resolves, a promise that settles
@@ -59,6 +64,7 @@ export interface ReceiveOptions {
   waitUntil?: WaitUntil;
 }
 
+/** The webhook's store-then-apply inbox: stores each delivery durably, applies it after. */
 export interface NotificationInbox {
   /** Durably stores the notification: "stored", or "duplicate" when its key already was. */
   receive(
@@ -97,6 +103,7 @@ function settleable(): { promise: Promise<void>; done: () => void } {
   return { promise, done };
 }
 
+/** The inbox of one process over the shop's stored notification store, as described above. */
 export function createNotificationInbox(deps: NotificationInboxDeps): NotificationInbox {
   const maxBatch = deps.maxBatch ?? 200;
   const chunk = deps.applyChunk ?? 4;

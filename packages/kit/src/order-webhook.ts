@@ -48,27 +48,45 @@ import { verifyWebhookSignature, webhookSecret } from "./webhook-signature.js";
 /** When the Service Pay order is created (docs/decisions/order-creation-mode.md). */
 export type OrderCreationMode = "ready_to_place_order" | "webhook";
 
+/** What the webhook route answers: its status and JSON body, sent back as they are. */
 export interface WebhookResponse {
+  /** 200: stored (or a duplicate; contract: Merchant endpoints rule 2, exactly 200); 400: a
+   *  malformed body; 403: a missing or wrong signature; 503: the secret is not available yet,
+   *  so the service retries. */
   status: 200 | 400 | 403 | 503;
+  /** `{ received, outcome }` on a 200; the contract's `{ error, error_description }` else. */
   body: Record<string, unknown>;
 }
 
+/** Where the webhook's signing secret comes from (createWebhookSecretSource: the token
+ *  response's `<user_id>-<merchant_id>`, contract: Authentication 5). */
 export interface WebhookSecretSource {
   /** The secret to check a signature with; `fresh` re-reads it instead of using the cache. */
   get(fresh?: boolean): Promise<string>;
 }
 
+/** What applying an order notification needs, with or without an inbox. */
 export interface NotificationDeps {
+  /** The shop's Service Pay store: its transactions hold the notification and the order. */
   store: ServicePayStore;
+  /** The shop's status names and which contract status means which. */
   statuses: OrderStatusRules;
+  /** When the Service Pay order is created: on the webhook (the contract's default), or when
+   *  the SDK says ready_to_place_order. */
   mode: OrderCreationMode;
+  /** The shop's public base URL, that an order created by the webhook builds its Cart items'
+   *  `url`s from (contract: Cart item). */
   shopBaseUrl: string;
 }
 
+/** receiveOrderWebhook's dependencies: NotificationDeps, the secret, and the optional inbox. */
 export interface OrderWebhookDeps extends NotificationDeps {
+  /** The signing secret each delivery's signature is checked with. */
   secret: WebhookSecretSource;
   /** Store-then-apply (notification-inbox.ts); without it, one transaction per delivery. */
   inbox?: {
+    /** Durably stores the notification: "stored", or "duplicate" when its key already was
+     *  (NotificationInbox.receive). */
     receive(
       notification: OrderNotification,
       options?: { waitUntil?: WaitUntil },
@@ -80,6 +98,8 @@ export interface OrderWebhookDeps extends NotificationDeps {
    * framework passes its platform's waitUntil.
    */
   waitUntil?: WaitUntil;
+  /** Where a failure that is answered rather than thrown is told (the secret not available);
+   *  default: nowhere. */
   log?: (message: string, error?: unknown) => void;
 }
 
@@ -88,6 +108,10 @@ const FORBIDDEN: WebhookResponse = {
   body: { error: "forbidden", error_description: "Missing or invalid X-Service-Signature." },
 };
 
+/**
+ * Answers one delivery of the order webhook from its raw body bytes and its
+ * `X-Service-Signature` header (null when absent), as the steps above say.
+ */
 export async function receiveOrderWebhook(
   rawBody: Uint8Array,
   signature: string | null,
@@ -160,8 +184,11 @@ export function createWebhookSecretSource(
   };
 }
 
+/** What receiving one notification did. */
 export interface NotificationReceipt {
+  /** How it ended; "duplicate" when its key was stored already. */
   outcome: NotificationOutcome;
+  /** The number of the shop order it was applied to or created; absent while none is. */
   orderNumber?: string;
 }
 
@@ -461,6 +488,7 @@ export function planNotification(
   };
 }
 
+/** What an order does with the contract status a notification carries (decideServiceStatus). */
 export type ServiceStatusDecision =
   /** the order takes the incoming status */
   | "apply"

@@ -37,7 +37,10 @@ import type { OrderNotification } from "./webhook-payload.js";
 // claims, the leases, the idempotency and the pruning are decided here, so an adapter package
 // (Drizzle, Prisma, …) is its rows and its database's locks only.
 
+/** createServiceAdapter's options, and every adapter package's (beside its database). */
 export interface ServiceAdapterOptions<Q> {
+  /** The shop's callbacks: its status names, carts and order rows, run on the adapter's handle
+   *  `Q` (inside a transaction, the transaction). */
   shop: ShopCallbacks<Q>;
   /** The kit's `createTokenSealer(key)`: the token store seals the secrets with it. */
   sealer: TokenSealer;
@@ -47,11 +50,17 @@ export interface ServiceAdapterOptions<Q> {
 
 /** Every port of shop-ports.ts that belongs to the integration, on an adapter's tables. */
 export interface ServiceAdapter<Q = unknown> {
+  /** The service's OAuth tokens and their renewal lease (the token manager's store). */
   tokens: TokenStore;
+  /** Service Pay: kept checkouts, pending orders, order notifications stored then applied. */
   servicePay: StoredNotificationStore;
+  /** The card orders' register-purchase rows and their retry job's lease. */
   tradeIns: TradeInRegistrationStore;
+  /** The back office's order changes the service is told about (orders/update). */
   orders: ServiceOrderStore;
+  /** The integration inspector's log, kept where every instance reads it. */
   integrationLog: IntegrationLogStore;
+  /** The inspector drawer's webhook entries. */
   inspector: InspectorSource;
   /** The shop's ShopperSource, its kept checkout details read from the adapter's table. */
   shopper: ShopperSource;

@@ -17,65 +17,95 @@ import type { OrderNotification } from "./webhook-payload.js";
 
 /** The kept checkout row: the details as JSON text, the accepted valuation beside them. */
 export interface CheckoutRow extends AcceptedValuation {
+  /** The key: KeptCheckout.cartId. */
   cartId: string;
+  /** KeptCheckout.sessionId. */
   sessionId: string;
+  /** KeptCheckout.customerId: null for a guest. */
   customerId: string | null;
+  /** CheckoutDetails.email. */
   email: string;
-  /** JSON of the contract Address. */
+  /** JSON of the contract Address (CheckoutDetails.billing). */
   billing: string;
+  /** JSON of the contract Address (CheckoutDetails.shipping). */
   shipping: string;
+  /** CheckoutDetails.shippingMethod. */
   shippingMethod: string;
+  /** KeptCheckout.keptAt; an asked-amount write matches on it as read. */
   updatedAt: Date;
   /** What purchase_data answered while the payment was open (KeptCheckout.asked): the Cart's
    *  total in cents and its currency; both null until then. */
   askedAmount: number | null;
+  /** The currency of `askedAmount` (AskedAmount.currency); null with it. */
   askedCurrency: string | null;
 }
 
 /** A stored notification row. `customerId` is a column of the adapters that keep it. */
 export interface NotificationRow extends Omit<OrderNotification, "form" | "customerId"> {
+  /** The row's id (StoredNotification.id). */
   id: string;
+  /** OrderNotification.form, as text. */
   form: string;
+  /** OrderNotification.customerId, where the adapter keeps the column. */
   customerId?: string | null;
+  /** The NotificationOutcome, as text. */
   outcome: string;
+  /** The shop order it was tied to; null while none is. */
   orderId: string | null;
+  /** When the webhook stored it: the order in which a cart's notifications apply. */
   receivedAt: Date;
 }
 
 /** A new notification row (outcome "stored" or "early", no order yet). */
 export interface NewNotificationRow extends OrderNotification {
+  /** The new row's id (NotificationRow.id). */
   id: string;
+  /** "stored" or "early" (NotificationRow.outcome). */
   outcome: NotificationOutcome;
+  /** NotificationRow.receivedAt. */
   receivedAt: Date;
 }
 
 /** The token row, its secrets sealed (TokenSealer) under `${id}:${field}`. */
 export interface TokenRow {
+  /** The API user's row ("default": one per API user). */
   id: string;
+  /** StoredTokens.accessToken, sealed. */
   accessToken: string;
+  /** StoredTokens.refreshToken, sealed. */
   refreshToken: string;
+  /** StoredTokens.userId, sealed. */
   userId: string;
+  /** StoredTokens.merchantId, sealed. */
   merchantId: string;
+  /** StoredTokens.scope (not secret: kept as is). */
   scope: string;
+  /** StoredTokens.accessExpiresAt. */
   accessExpiresAt: Date;
 }
 
 /** A register-purchase row as the kit writes it. */
 export interface RegistrationRow extends TradeInRegistration {
+  /** When the retry job may send it next (a lease moves it on); null once it is final. */
   nextAttemptAt: Date | null;
 }
 
 /** What finishing an attempt writes into a registration row (TradeInRegistrationStore.finish's
  *  result), with the time it is written. */
 export type RegistrationResult = Parameters<TradeInRegistrationStore["finish"]>[1] & {
+  /** When the result is written. */
   updatedAt: Date;
 };
 
 /** One line of an order's history. */
 export interface HistoryRow {
+  /** The shop order's id. */
   orderId: string;
+  /** The status before the change, in the shop's names; null for a new order's first line. */
   from: string | null;
+  /** The status after it, in the shop's names. */
   to: string;
+  /** Who changed it (OrderChange.source: StatusSource). */
   source: string;
   /** At most 1,000 characters (the kit cuts it). */
   note: string;
@@ -83,14 +113,23 @@ export interface HistoryRow {
 
 /** One entry of the inspector's log. */
 export interface LogRow {
+  /** Whose log the entry is in (IntegrationLogStore.append's `key`). */
   key: string;
+  /** IntegrationEntry.at, as a time. */
   at: Date;
+  /** IntegrationEntry.kind. */
   kind: string;
+  /** IntegrationEntry.label. */
   label: string;
+  /** IntegrationEntry.status; null when it was not a call. */
   status: number | null;
+  /** IntegrationEntry.ok. */
   ok: boolean;
+  /** IntegrationEntry.durationMs; null when not timed. */
   durationMs: number | null;
+  /** IntegrationEntry.detail; empty when there is none. */
   detail: string;
+  /** IntegrationEntry.expected; null for an entry that is not an expected non-2xx answer. */
   expected: string | null;
 }
 
@@ -104,11 +143,19 @@ export type OrderUpdate = Partial<
 
 /** Keys of the orders to lock and read (any of them matches; null or omitted: not a key). */
 export interface OrderKeys {
+  /** The shop order's id. */
   id?: string | null;
+  /** The service's order id (contract: Order `order_id`). */
   serviceOrderId?: string | null;
+  /** The checkout's cart id (contract: Order `cart_id`). */
   cartId?: string | null;
 }
 
+/**
+ * The row-level store an adapter package implements with its ORM, `Q` being its query handle
+ * (its database, or a transaction of it); createServiceAdapter turns it into every port that
+ * belongs to the integration. Each method is one statement unless it says otherwise.
+ */
 export interface ServiceRowStore<Q> {
   // --- The transaction and the database's locks ---------------------------------------------
   /** Runs `fn` in one transaction at the database's default isolation (SQLite: BEGIN
@@ -137,6 +184,7 @@ export interface ServiceRowStore<Q> {
   ): PromiseLike<{ orderId: string; attempts: number }[]>;
 
   // --- The shop's orders (the integration's columns) -----------------------------------------
+  /** The order of this id, or null. */
   order(q: Q, id: string): PromiseLike<ShopOrder | null>;
   /** Orders with one of these service order ids or cart ids (both lists may be empty). */
   ordersByKeys(q: Q, serviceOrderIds: string[], cartIds: string[]): PromiseLike<ShopOrder[]>;
@@ -158,6 +206,7 @@ export interface ServiceRowStore<Q> {
   ): PromiseLike<{ id: string; number: string }[]>;
 
   // --- Order history --------------------------------------------------------------------------
+  /** Appends one line of the order's history. */
   insertHistory(q: Q, row: HistoryRow): PromiseLike<unknown>;
   /** The order's history lines (only those to `to`, when given), newest first. */
   history(
@@ -167,6 +216,7 @@ export interface ServiceRowStore<Q> {
   ): PromiseLike<{ to: string; note: string }[]>;
 
   // --- Kept checkouts --------------------------------------------------------------------------
+  /** The cart's kept checkout, or null. */
   checkout(q: Q, cartId: string): PromiseLike<CheckoutRow | null>;
   /** Upsert by the cart id; valuation and asked fields left undefined stay as they were. */
   saveCheckout(
@@ -182,11 +232,13 @@ export interface ServiceRowStore<Q> {
     where: Pick<CheckoutRow, "cartId" | "sessionId" | "updatedAt">,
     asked: { askedAmount: number; askedCurrency: string },
   ): PromiseLike<unknown>;
+  /** Deletes the cart's kept checkout (none: nothing happens). */
   deleteCheckout(q: Q, cartId: string): PromiseLike<unknown>;
 
   // --- Notifications ---------------------------------------------------------------------------
   /** One multi-row INSERT … ON CONFLICT (dedupeKey) DO NOTHING: the ids inserted. */
   insertNotifications(q: Q, rows: NewNotificationRow[]): PromiseLike<string[]>;
+  /** The notification of this id or dedupe key, or null. */
   notification(
     q: Q,
     by: { id: string } | { dedupeKey: string },
@@ -226,6 +278,7 @@ export interface ServiceRowStore<Q> {
   reusedNotificationIds(q: Q, limit: number): PromiseLike<string[]>;
 
   // --- Tokens and the renewal lease -------------------------------------------------------------
+  /** The token row of this id, or null before the first token. */
   token(q: Q, id: string): PromiseLike<TokenRow | null>;
   /** Upsert by id. */
   saveToken(q: Q, row: TokenRow & { updatedAt: Date }): PromiseLike<unknown>;
@@ -234,9 +287,11 @@ export interface ServiceRowStore<Q> {
   renewLease(q: Q, name: string, holder: string, expiresAt: Date, now: Date): PromiseLike<boolean>;
   /** INSERT … ON CONFLICT DO NOTHING of the lease: whether it was inserted. */
   insertLease(q: Q, name: string, holder: string, expiresAt: Date): PromiseLike<boolean>;
+  /** Deletes the lease `name` when `holder` holds it. */
   deleteLease(q: Q, name: string, holder: string): PromiseLike<unknown>;
 
   // --- register-purchase rows and the seen trade-in ---------------------------------------------
+  /** The order's register-purchase row, or null. */
   registration(q: Q, orderId: string): PromiseLike<RegistrationRow | null>;
   /** INSERT … ON CONFLICT (orderId) DO NOTHING, every field as given: whether it was inserted. */
   insertRegistration(q: Q, row: Omit<RegistrationRow, "id"> & { id: string }): PromiseLike<boolean>;
@@ -249,15 +304,19 @@ export interface ServiceRowStore<Q> {
     until: Date,
     updatedAt: Date,
   ): PromiseLike<boolean>;
+  /** Writes an attempt's result into the row of this id. */
   updateRegistration(q: Q, id: string, values: RegistrationResult): PromiseLike<unknown>;
   /** Whether a queued row updated at or after `since` has `unreachable` set. */
   unreachableRegistrationSince(q: Q, since: Date): PromiseLike<boolean>;
+  /** The trade-in id the session last saw accepted, or null. */
   seenTradeIn(q: Q, sessionId: string): PromiseLike<string | null>;
   /** Upsert by the session id. */
   saveSeenTradeIn(q: Q, sessionId: string, tradeInId: string, seenAt: Date): PromiseLike<unknown>;
 
   // --- The inspector's log -------------------------------------------------------------------
+  /** Appends one entry; the store gives it the next `seq`. */
   insertLog(q: Q, row: LogRow): PromiseLike<unknown>;
+  /** Deletes the entries written before `before` (the pruning after a day). */
   deleteLogBefore(q: Q, before: Date): PromiseLike<unknown>;
   /** The key's entries with seq above `afterSeq`, newest first. */
   readLog(

@@ -75,6 +75,7 @@ export type SessionLookup =
 
 /** The session kept moving to new versions past `maxQueries` lookups. */
 export class SessionLookupError extends ServiceError {
+  /** The class's kind, "SessionLookupError": how another copy of this module recognises it. */
   static override readonly [SERVICE_ERROR_KIND] = "SessionLookupError";
   constructor(
     /** Every key queried, in order. */

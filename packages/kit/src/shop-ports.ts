@@ -251,6 +251,7 @@ export interface CheckoutDetails {
 export interface AskedAmount {
   /** Cents: the Cart's `total` (before the trade-in, which the service takes off). */
   amount: number;
+  /** The Cart's `currency` (contract: Cart), the code `amount` is in. */
   currency: string;
 }
 
@@ -618,12 +619,19 @@ export interface TradeInRegistrationStore {
   finish(
     row: TradeInRegistration,
     result: {
+      /** TradeInRegistration.status after the attempt. */
       status: TradeInRegistration["status"];
+      /** TradeInRegistration.precheck after the attempt. */
       precheck: boolean;
+      /** TradeInRegistration.unreachable: this attempt found the service unreachable. */
       unreachable: boolean;
+      /** Why it is not registered (a NotAppliedReason or RetryReason); empty when it is. */
       reason: string;
+      /** The failure in words, for people (never parsed); empty when there was none. */
       lastError: string;
+      /** When the retry job may send it again; null once it is final. */
       nextAttemptAt: Date | null;
+      /** The service's answer to register-purchase as JSON, once registered. */
       response?: string;
     },
     order: { tradeInStatus: string; tradeInMessage: string | null; note: string } | null,

@@ -40,6 +40,8 @@ export interface Locking {
   /** The retry job's select of due rows, skipping rows another runner holds (PostgreSQL: FOR
    *  UPDATE SKIP LOCKED; SQLite: as it is, one writer at a time). */
   skipLocked(select: DueSelect): DueSelect;
+  /** The driver's unique-key violation (PostgreSQL SQLSTATE 23505; SQLite
+   *  SQLITE_CONSTRAINT_UNIQUE or _PRIMARYKEY), answered as the kit's ConcurrentWriteError. */
   isUniqueViolation(error: unknown): boolean;
 }
 

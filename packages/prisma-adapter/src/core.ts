@@ -15,6 +15,8 @@ import type { OrderRow, ServiceClient, ServiceModels } from "./client.js";
 
 export type Provider = "postgresql" | "sqlite";
 
+/** prismaServiceAdapter's options (both providers): the kit's (the shop's callbacks, the token
+ *  sealer) and the shop's Prisma client. */
 export interface AdapterOptions<Q extends ServiceModels> extends ServiceAdapterOptions<Q> {
   /** The shop's Prisma client (generated from a schema holding prisma/service.prisma): its
    *  models are also what a transaction's client has (`Q`), so callbacks run on either. */

@@ -176,27 +176,47 @@ export const serviceIntegrationLog = pgTable(
  */
 export function serviceOrderColumns() {
   return {
+    /** ShopOrder.cartId; unique: one order per cart. */
     cartId: text("cart_id").notNull().unique(),
+    /** ShopOrder.serviceOrderId; unique: one order per service order. */
     serviceOrderId: text("service_order_id").unique(),
+    /** ShopOrder.sessionId. */
     sessionId: text("session_id").notNull(),
+    /** ShopOrder.customerId; null for a guest order. */
     customerId: text("customer_id"),
+    /** ShopOrder.status, in the shop's names. */
     status: text("status").notNull(),
+    /** ShopOrder.paymentMethod: `service_pay` or the shop's own. */
     paymentMethod: text("payment_method").notNull(),
+    /** ShopOrder.currency. */
     currency: text("currency").notNull(),
+    /** ShopOrder.price, integer cents. */
     price: integer("price").notNull(),
+    /** ShopOrder.tax, integer cents. */
     tax: integer("tax").notNull(),
+    /** ShopOrder.shippingPrice, integer cents. */
     shippingPrice: integer("shipping_price").notNull(),
     /** The cart-level discounts' sum (the kit's ShopOrder.discountTotal: promotion codes). */
     discountTotal: integer("discount_total").notNull().default(0),
+    /** ShopOrder.tradeInDiscount, integer cents (default 0). */
     tradeInDiscount: integer("trade_in_discount").notNull().default(0),
+    /** ShopOrder.total, integer cents. */
     total: integer("total").notNull(),
+    /** ShopOrder.tradeInStatus; null for an order with no registration. */
     tradeInStatus: text("trade_in_status"),
+    /** ShopOrder.tradeInMessage; null when there is nothing to say. */
     tradeInMessage: text("trade_in_message"),
+    /** AcceptedValuation.valuationState; null when never looked up. */
     valuationState: text("valuation_state"),
+    /** AcceptedValuation.valuationItemId. */
     valuationItemId: text("valuation_item_id"),
+    /** AcceptedValuation.valuationValue, integer cents. */
     valuationValue: integer("valuation_value"),
+    /** AcceptedValuation.valuationCurrency. */
     valuationCurrency: text("valuation_currency"),
+    /** AcceptedValuation.valuationNote. */
     valuationNote: text("valuation_note"),
+    /** When the order was created (default: now): a session's latest orders by it. */
     createdAt: at("created_at").notNull().defaultNow(),
   };
 }
