@@ -21,18 +21,20 @@ describe("the adapters' lines of code (npm run adapter-lines)", () => {
   });
 
   it("count a string, a template literal or a regular expression holding `//` or `/*` as code", () => {
+    // Each `/*` below, read as a comment's start, would swallow the lines after it.
     const text = [
-      'const url = "http://127.0.0.1/*";', // 1
-      "const quoted = 'a // b';", // 2
+      'const url = "http://127.0.0.1/";', // 1
+      "const quoted = 'a /* b';", // 2
       "const t = `first", // 3
       "// inside the template: its text", // 4
       // biome-ignore lint/suspicious/noTemplateCurlyInString: the source text of a template literal
-      "${ { k: '/*' }.k } */`;", // 5
-      "const re = /\\/\\/|\\/\\*/;", // 6
-      "// after them, a comment alone", // 7
+      "${ { k: 1 }.k } /* still its text`;", // 5
+      "const re = /[/*]+/g;", // 6
+      "const after = 1;", // 7
+      "// a comment alone", // 8
       "",
     ].join("\n");
-    expect([...codeLines(text)]).toEqual([1, 2, 3, 4, 5, 6]);
+    expect([...codeLines(text)]).toEqual([1, 2, 3, 4, 5, 6, 7]);
   });
 
   it.each(ADAPTERS)("%s stays within the limit in lines of code", (adapter) => {

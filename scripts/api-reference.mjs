@@ -135,8 +135,10 @@ async function generate(pkg, out) {
               .map((e) => e.spec)
               .filter((spec) => text.startsWith(`${spec}.`))
               .sort((a, b) => b.length - a.length)[0];
-      // TypeDoc's words: "<full name>, defined in <file>, does not have any documentation".
-      undocumented.push({ entry: entry ?? pkg.name, name: text.split(", defined in ")[0], text });
+      // TypeDoc's words: "<full name> (<kind>), defined in <file>, does not have any
+      // documentation".
+      const name = text.split(", defined in ")[0].replace(/ \(\w+\)$/, "");
+      undocumented.push({ entry: entry ?? pkg.name, name, text });
     } else originalWarn(message, ...rest);
   };
   const project = await app.convert();
@@ -171,7 +173,11 @@ try {
           .join(", ")}`,
     ).join(
       "\n",
-    )}\n\nEvery export and member of every entry has a doc comment, kept so by \`npm test\` (a missing one fails it).\n`,
+    )}\n\nEvery export and member of every entry has a doc comment, kept so by \`npm test\` (a missing one fails it)${
+      AWAITING_DOCS.size > 0
+        ? `, but for these, awaiting theirs (AWAITING_DOCS in scripts/api-reference.mjs): ${[...AWAITING_DOCS].map((n) => `\`${n}\``).join(", ")}`
+        : ""
+    }.\n`,
   );
   if (check) {
     const made = filesUnder(target).sort();

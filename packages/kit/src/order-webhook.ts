@@ -402,7 +402,10 @@ export function planNotification(
   statuses: OrderStatusRules,
   reusedId = false,
 ): {
+  /** "applied", or "recorded" (late or outside the contract), "held" (a payment that does
+   *  not match) or "conflict" (another service order's notification). */
   outcome: Exclude<NotificationOutcome, "stored" | "early" | "duplicate">;
+  /** The change to write to the order with its history line; null: nothing changes. */
   change: OrderChange | null;
 } {
   const name = `Service notification ${n.notificationId ?? n.dedupeKey}${n.event ? ` (${n.event})` : ""}`;

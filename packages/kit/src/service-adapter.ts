@@ -175,11 +175,17 @@ type SealedField = "accessToken" | "refreshToken" | "userId";
 export function sealedTokenRow(sealer: TokenSealer, tokenId: string, tokens: StoredTokens) {
   const seal = (field: SealedField) => sealer.seal(`${tokenId}:${field}`, tokens[field]);
   return {
+    /** StoredTokens.accessToken, sealed. */
     accessToken: seal("accessToken"),
+    /** StoredTokens.refreshToken, sealed. */
     refreshToken: seal("refreshToken"),
+    /** StoredTokens.userId, sealed (half of the webhook secret). */
     userId: seal("userId"),
+    /** StoredTokens.merchantId, as it is (the SDK's public merchantId). */
     merchantId: tokens.merchantId,
+    /** StoredTokens.scope, as it is. */
     scope: tokens.scope,
+    /** StoredTokens.accessExpiresAt. */
     accessExpiresAt: tokens.accessExpiresAt,
   };
 }

@@ -76,7 +76,7 @@ export interface TokenRow {
   refreshToken: string;
   /** StoredTokens.userId, sealed. */
   userId: string;
-  /** StoredTokens.merchantId, sealed. */
+  /** StoredTokens.merchantId (not sealed: the SDK's public merchantId). */
   merchantId: string;
   /** StoredTokens.scope (not secret: kept as is). */
   scope: string;
@@ -181,7 +181,14 @@ export interface ServiceRowStore<Q> {
   leaseDueRegistrations(
     now: Date,
     options: { limit: number; all: boolean; until: Date },
-  ): PromiseLike<{ orderId: string; attempts: number }[]>;
+  ): PromiseLike<
+    {
+      /** The leased registration's order id. */
+      orderId: string;
+      /** Its `attempts` as leased: claimRegistration's compare-and-set value. */
+      attempts: number;
+    }[]
+  >;
 
   // --- The shop's orders (the integration's columns) -----------------------------------------
   /** The order of this id, or null. */
@@ -203,7 +210,14 @@ export interface ServiceRowStore<Q> {
     q: Q,
     sessionId: string,
     limit: number,
-  ): PromiseLike<{ id: string; number: string }[]>;
+  ): PromiseLike<
+    {
+      /** ShopOrder.id. */
+      id: string;
+      /** ShopOrder.number. */
+      number: string;
+    }[]
+  >;
 
   // --- Order history --------------------------------------------------------------------------
   /** Appends one line of the order's history. */
@@ -213,7 +227,14 @@ export interface ServiceRowStore<Q> {
     q: Q,
     orderId: string,
     options: { to?: string; limit?: number },
-  ): PromiseLike<{ to: string; note: string }[]>;
+  ): PromiseLike<
+    {
+      /** HistoryRow.to. */
+      to: string;
+      /** HistoryRow.note. */
+      note: string;
+    }[]
+  >;
 
   // --- Kept checkouts --------------------------------------------------------------------------
   /** The cart's kept checkout, or null. */
@@ -324,7 +345,12 @@ export interface ServiceRowStore<Q> {
     key: string,
     afterSeq: number,
     limit: number,
-  ): PromiseLike<(LogRow & { seq: number })[]>;
+  ): PromiseLike<
+    (LogRow & {
+      /** IntegrationEntry.seq: the store's own increasing number. */
+      seq: number;
+    })[]
+  >;
 }
 
 /** The order columns the kit reads (ShopOrder), by name: what an adapter selects. */

@@ -146,5 +146,10 @@ export interface ServiceDatabase {
  *  the integration's columns), under the name "orders" whatever the shop calls the table. */
 export interface AdapterDatabase extends ServiceDatabase {
   /** The shop's orders table, whatever its name (the adapter's `orders` option). */
-  orders: ServiceOrderColumns & { id: string; number: string };
+  orders: ServiceOrderColumns & {
+    /** ShopOrder.id: the orders table's key. */
+    id: string;
+    /** ShopOrder.number. */
+    number: string;
+  };
 }

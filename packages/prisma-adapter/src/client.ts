@@ -46,6 +46,8 @@ export interface OrderRow extends ShopOrder {
   createdAt: Date;
 }
 type NewCheckout = Parameters<ServiceRowStore<unknown>["saveCheckout"]>[1];
+/** A log row with its `seq`, the store's own increasing number (IntegrationEntry.seq). */
+type LogEntry = LogRow & { seq: number };
 type RegistrationFull = Omit<RegistrationRow, "status"> & { status: string; updatedAt: Date };
 
 /**
@@ -119,7 +121,10 @@ export interface ServiceModels {
   /** The trade-in the session's browser last saw accepted (model SessionTradeIn). */
   sessionTradeIn: {
     /** The trade-in id the session last saw, or null. */
-    findUnique(args: { where: { sessionId: string } }): Row<{ tradeInId: string }>;
+    findUnique(args: { where: { sessionId: string } }): Row<{
+      /** The trade-in item's id the session last saw accepted. */
+      tradeInId: string;
+    }>;
     /** Records the trade-in the session saw, and when. */
     upsert(args: {
       where: { sessionId: string };
@@ -135,7 +140,7 @@ export interface ServiceModels {
     deleteMany(args: { where: { at: { lt: Date } } }): Count;
     /** A key's entries after a sequence number (`seq`, the order of writing), newest first:
      *  the inspector's feed. */
-    findMany(args: Find<LogRow & { seq: number }, "seq">): Rows<LogRow & { seq: number }>;
+    findMany(args: Find<LogEntry, "seq">): Rows<LogEntry>;
   };
   /** Each change of an order's status (model OrderStatusChange). */
   orderStatusChange: {
