@@ -66,6 +66,27 @@ test("info and extra shown before selection fail markup.info-extra-hidden", asyn
   expect((await ruleOf(page, "markup.info-extra-hidden")).note).toContain("(in p#service-info)");
 });
 
+test("without Element.checkVisibility (browsers before it), hidden texts are still told from shown ones", async ({
+  page,
+}) => {
+  // The SDK's fallback for such browsers: an element with no offsetParent is not shown.
+  await page.addInitScript(() => {
+    delete (Element.prototype as { checkVisibility?: unknown }).checkVisibility;
+  });
+  const careful = observation(page, "payment_option_markup");
+  await shopFor(page, "careful-old").open();
+  expect((await careful).postDataJSON()).toMatchObject({
+    info_visible: false,
+    extra_visible_unselected: false,
+  });
+  const careless = observation(page, "payment_option_markup");
+  await page.goto(`${shopFor(page, "texts-old").base}/?careless=markup.info-extra-hidden`);
+  expect((await careless).postDataJSON()).toMatchObject({
+    info_visible: true,
+    visible_in: "p#service-info",
+  });
+});
+
 test("the careful page's markup is reported without a problem", async ({ page }) => {
   const shop = shopFor(page, "careful");
   const seen = observation(page, "payment_option_markup");
