@@ -125,7 +125,10 @@ async function closeBy(words: Words, dialog: Locator): Promise<void> {
     dialog.getByRole("button", { name: words.text("close"), exact: true }).last(),
     "close",
   );
-  await dialog.getByRole("button", { name: words.text("close"), exact: true }).last().click();
+  await dialog
+    .getByRole("button", { name: words.text("close"), exact: true })
+    .last()
+    .click();
   await expect(dialog).toBeHidden();
 }
 
@@ -218,11 +221,19 @@ for (const lang of LANGUAGES) {
 
       // Every teaser with the accepted offer: "<offer>: <device>: <value> off", valid until.
       const until = await words.date(tradein.valid_until);
-      const line = { device: tradein.device, value: await words.money(tradein.value, tradein.currency) };
+      const line = {
+        device: tradein.device,
+        value: await words.money(tradein.value, tradein.currency),
+      };
       for (const teaser of await shop.teasers().all()) {
         await expect(teaser).toHaveAttribute("data-state", "offer");
         await words.names(teaser, "group", "offer");
-        await words.visibleIn(teaser, "offerLine", line, (word) => `${words.text("offer")}: ${word}`);
+        await words.visibleIn(
+          teaser,
+          "offerLine",
+          line,
+          (word) => `${words.text("offer")}: ${word}`,
+        );
         await words.visibleIn(teaser, "validUntil", { date: until });
         await words.shows(teaser.getByRole("button"), "again");
       }
@@ -311,10 +322,7 @@ for (const lang of LANGUAGES) {
           sessionStorage.setItem("statusSeen", JSON.stringify([...seen, status.textContent]));
         }).observe(status, { childList: true, characterData: true, subtree: true });
       });
-      await Promise.all([
-        page.waitForURL(/\/confirmation$/),
-        payAgain.click(),
-      ]);
+      await Promise.all([page.waitForURL(/\/confirmation$/), payAgain.click()]);
       words.saw(
         await page.evaluate(() => JSON.parse(sessionStorage.getItem("statusSeen") ?? "[]")),
         ["paying", "paid"],

@@ -229,7 +229,9 @@ for (const currency of ["EUR", "GBP"] as const) {
         const banner = shop.teasers("banner").first();
         await banner.getByRole("button", { name: "Calculate discount" }).click();
         const wizard = shop.wizard();
-        await expect(wizard.getByRole("alert")).toHaveText("Something went wrong. Please try again.");
+        await expect(wizard.getByRole("alert")).toHaveText(
+          "Something went wrong. Please try again.",
+        );
         await camera.shoot("wizard-failed", "Wizard, the catalog failed", wizard);
         await closeDialog(wizard);
         await banner.getByRole("button", { name: "Calculate discount" }).click();
@@ -374,7 +376,11 @@ for (const currency of ["EUR", "GBP"] as const) {
         await expect(payment.getByRole("status")).toHaveText(
           "The service did not answer in time. Please try again.",
         );
-        await camera.shoot("payment-timed-out", "Payment modal, the service did not answer", payment);
+        await camera.shoot(
+          "payment-timed-out",
+          "Payment modal, the service did not answer",
+          payment,
+        );
         await payments.release();
         await closeDialog(payment);
         await page.getByLabel("Card (merchant)").check();

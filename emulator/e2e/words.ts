@@ -21,7 +21,10 @@ export const WHERE_EACH_WORD_SHOWS: Record<MessageKey, [Journey, string]> = {
   banner: ["wizard", "the banner teaser, before a valuation"],
   "product-widget": ["wizard", "the product-widget teaser, before a valuation"],
   "cart-summary": ["wizard", "the cart-summary teaser, before a valuation"],
-  "thank-you": ["wizard", "the thank-you teaser, before a valuation (added late, as a single-page app does)"],
+  "thank-you": [
+    "wizard",
+    "the thank-you teaser, before a valuation (added late, as a single-page app does)",
+  ],
   offer: ["wizard", "the teaser with the accepted offer: its group's name and its bold prefix"],
   offerLine: ["wizard", "the teaser with the accepted offer: device and value"],
   validUntil: ["wizard", "the wizard's offer step and the teaser with the accepted offer"],
@@ -45,8 +48,14 @@ export const WHERE_EACH_WORD_SHOWS: Record<MessageKey, [Journey, string]> = {
   testMarker: ["wizard", "the wizard's model select: the magic test devices' marker"],
   required: ["wizard", "the wizard's step 2: Get offer with a question unanswered"],
   pickModel: ["wizard", "the wizard's step 1: Next with no model chosen"],
-  failed: ["failures", "the wizard (the catalog answered 503) and the payment modal (the payment start answered 503)"],
-  timedOut: ["failures", "the wizard (no answer to Get offer) and the payment modal (no answer to Pay now), past the SDK's 30 s"],
+  failed: [
+    "failures",
+    "the wizard (the catalog answered 503) and the payment modal (the payment start answered 503)",
+  ],
+  timedOut: [
+    "failures",
+    "the wizard (no answer to Get offer) and the payment modal (no answer to Pay now), past the SDK's 30 s",
+  ],
   payTitle: ["payment", "the payment modal's dialog name and heading"],
   items: ["payment", "the payment modal's table name and its first column"],
   quantity: ["payment", "the payment modal's quantity column"],

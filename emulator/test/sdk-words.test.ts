@@ -2,8 +2,8 @@
 // (emulator/e2e/words.ts, read by emulator/e2e/every-word.e2e.ts), in every language: a key added
 // to the table and not to the check fails here, before any browser runs.
 import { describe, expect, it } from "vitest";
-import { en, es } from "../sdk/format";
 import { LANGUAGES, MESSAGES, WHERE_EACH_WORD_SHOWS } from "../e2e/words";
+import { en, es } from "../sdk/format";
 
 describe("the SDK's words and the browser check that reads them", () => {
   it("names every key of the message table, and no key the table lacks", () => {

@@ -123,7 +123,9 @@ export const CONTRACT_ITEMS: ContractItem[] = [
   ]),
   method("addReadyToPlaceOrderListener", [
     PAYMENT_JOURNEY,
-    page(/^Service.ready resolves after service-ready; a ready-to-place-order listener unsubscribed/),
+    page(
+      /^Service.ready resolves after service-ready; a ready-to-place-order listener unsubscribed/,
+    ),
     page(/^a failing ready-to-place-order listener/),
     SCENARIO_1,
   ]),
