@@ -16,8 +16,8 @@ export const SURFACE_SETS = ["eur-desktop", "eur-phone", "gbp-desktop", "gbp-pho
 /**
  * Every error and empty state of the SDK's surfaces, captured in each set by
  * emulator/e2e/surfaces.e2e.ts, with the SDK's message it shows (emulator/sdk/format.ts). A set
- * whose capture lacks one lists it as missing, so no such state drops out of the comparison
- * unseen (its words are read by emulator/e2e/every-word.e2e.ts; its look only a person judges).
+ * that shows some of them and lacks one lists it as missing, so no such state drops out of the
+ * comparison unseen (its words are read by emulator/e2e/every-word.e2e.ts; its look only a person judges).
  */
 export const ERROR_AND_EMPTY_SURFACES: Record<string, MessageKey> = {
   "wizard-failed": "failed",
@@ -140,8 +140,14 @@ export function compareSurfaces(
   const candidate = readSurfaces(candidateDir, out);
   const baseline = baselineDir ? readSurfaces(baselineDir, out) : new Map();
   const ids = [...new Set([...candidate.keys(), ...baseline.keys()])];
-  // An error or empty state a captured set lacks (its capture stopped before it): missing.
-  const captured = new Set([...candidate.keys()].map(setOf));
+  // An error or empty state a set lacks while it shows others (its capture stopped before it, or
+  // no longer shoots it): missing.
+  const states = Object.keys(ERROR_AND_EMPTY_SURFACES);
+  const captured = new Set(
+    [...candidate.keys()]
+      .filter((surfaceId) => states.some((name) => surfaceId === `${setOf(surfaceId)}-${name}`))
+      .map(setOf),
+  );
   const lacking = SURFACE_SETS.filter((set) => captured.has(set)).flatMap((set) =>
     Object.keys(ERROR_AND_EMPTY_SURFACES)
       .map((name) => `${set}-${name}`)
