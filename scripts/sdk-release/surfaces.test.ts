@@ -219,14 +219,10 @@ describe("the error and empty states in the comparison", () => {
   it("one a set with others lacks is listed missing, also with no baseline; a set without any lists nothing", () => {
     const out = tempOut();
     const names = Object.keys(ERROR_AND_EMPTY_SURFACES).filter((n) => n !== "payment-timed-out");
-    const candidate = capture(
-      out,
-      "candidate",
-      [
-        ...names.map((name) => ({ id: `${SURFACE_SETS[0]}-${name}` })),
-        { id: `${SURFACE_SETS[1]}-payment-summary` },
-      ],
-    );
+    const candidate = capture(out, "candidate", [
+      ...names.map((name) => ({ id: `${SURFACE_SETS[0]}-${name}` })),
+      { id: `${SURFACE_SETS[1]}-payment-summary` },
+    ]);
     const rows = compareSurfaces(out, candidate);
     expect(rows.filter((r) => r.mark !== "captured").map((r) => [r.id, r.mark])).toEqual([
       [`${SURFACE_SETS[0]}-payment-timed-out`, "missing"],
