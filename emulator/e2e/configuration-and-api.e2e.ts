@@ -6,10 +6,10 @@
 // | no `window.serviceConfiguration`, or one without a   | refuse at import, naming the three keys it needs          |
 // | merchantId, browserCallbackBase or confirmUrl (or    |                                                           |
 // | blank, or not a string)                              |                                                           |
-// | a teaser selector (`bannerCssSelector` …) that       | load and start as usual, adding no teaser                 |
-// | matches nothing                                      |                                                           |
-// | a marker whose `data-target` matches nothing, or     | leave it alone, with no error, and still fill the markers |
-// | whose `data-type` is no teaser type                  | added with it                                             |
+// | a teaser selector (`bannerCssSelector` …) that       | load and start as usual, adding no teaser (one that is    |
+// | matches nothing, or is not CSS                       | not CSS said once in the console)                         |
+// | a marker whose `data-target` matches nothing (or is  | leave it alone, with no error, and still fill the markers |
+// | not CSS), or whose `data-type` is no teaser type     | added with it                                             |
 // | `Service.ready`                                      | resolve once `service-ready` was dispatched               |
 // | the unsubscribe `addReadyToPlaceOrderListener` gives | stop calling that listener; the others are still awaited  |
 // | a call to the service unanswered at start-up         | give it up after 30 s (api.ts), saying in the console     |
@@ -31,7 +31,7 @@ function assetsOf(page: Page): Promise<string> {
   });
 }
 
-test("a configuration without merchantId, browserCallbackBase or confirmUrl is refused at import, saying what it needs; selectors that match nothing are not an error", async ({
+test("a configuration without merchantId, browserCallbackBase or confirmUrl is refused at import, saying what it needs; selectors that match nothing, or are not CSS, are not an error", async ({
   shop,
   page,
 }) => {
@@ -55,6 +55,15 @@ test("a configuration without merchantId, browserCallbackBase or confirmUrl is r
         ["no confirmUrl", without("confirmUrl")],
         ["blank merchantId", { ...good, merchantId: "  " }],
         ["merchantId not a string", { ...good, merchantId: 42 }],
+        [
+          "a selector that is not CSS",
+          {
+            merchantId: good.merchantId,
+            browserCallbackBase: good.browserCallbackBase,
+            confirmUrl: good.confirmUrl,
+            cartSummaryCssSelector: "[[not css",
+          },
+        ],
         [
           "selectors matching nothing",
           {
@@ -92,8 +101,12 @@ test("a configuration without merchantId, browserCallbackBase or confirmUrl is r
     "no confirmUrl": `refused: ${REFUSAL}`,
     "blank merchantId": `refused: ${REFUSAL}`,
     "merchantId not a string": `refused: ${REFUSAL}`,
+    "a selector that is not CSS": "started",
     "selectors matching nothing": "started",
   });
+  expect(shop.warnings.join("\n")).toContain(
+    "[service] the cart-summary teaser's selector is not a CSS selector, so no teaser goes there: [[not css",
+  );
   // The instance whose selectors match nothing added no teaser (its markers were filled already).
   await expect(shop.teasers()).toHaveCount(teasers);
 });
@@ -109,13 +122,17 @@ test("a marker whose data-target matches nothing, or whose data-type is no tease
     slot.innerHTML = [
       '<div class="service-teaser" data-type="banner" data-target="#no-such-slot" id="lost"></div>',
       '<div class="service-teaser" data-type="sidebar" id="unknown"></div>',
+      '<div class="service-teaser" data-type="banner" data-target="[[not css" id="typo"></div>',
       '<div class="service-teaser" data-type="banner" id="late"></div>',
     ].join("");
     document.querySelector("main")?.append(slot);
   });
   await expect(page.locator("#late > [data-service-teaser=banner]")).toHaveCount(1);
-  await expect(page.locator("#lost > *, #unknown > *")).toHaveCount(0);
+  await expect(page.locator("#lost > *, #unknown > *, #typo > *")).toHaveCount(0);
   await expect(shop.teasers("banner")).toHaveCount(banners + 1);
+  expect(shop.warnings.join("\n")).toContain(
+    "[service] a data-target is not a CSS selector, so no teaser goes there: [[not css",
+  );
 });
 
 test("Service.ready resolves after service-ready; a ready-to-place-order listener unsubscribed is not called, the one kept is", async ({
