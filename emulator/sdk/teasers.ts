@@ -84,7 +84,9 @@ export class Teasers {
     } catch {
       if (!this.invalid.has(selector)) {
         this.invalid.add(selector);
-        console.warn(`[service] ${what} is not a CSS selector, so no teaser goes there: ${selector}`);
+        console.warn(
+          `[service] ${what} is not a CSS selector, so no teaser goes there: ${selector}`,
+        );
       }
       return [];
     }
