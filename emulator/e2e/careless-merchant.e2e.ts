@@ -66,6 +66,91 @@ test("info and extra shown before selection fail markup.info-extra-hidden", asyn
   expect((await ruleOf(page, "markup.info-extra-hidden")).note).toContain("(in p#service-info)");
 });
 
+test("without Element.checkVisibility (browsers before it), hidden texts are still told from shown ones", async ({
+  page,
+}) => {
+  // The SDK's fallback for such browsers: an element with no offsetParent is not shown.
+  await page.addInitScript(() => {
+    delete (Element.prototype as { checkVisibility?: unknown }).checkVisibility;
+  });
+  const careful = observation(page, "payment_option_markup");
+  await shopFor(page, "careful-old").open();
+  expect((await careful).postDataJSON()).toMatchObject({
+    info_visible: false,
+    extra_visible_unselected: false,
+  });
+  const careless = observation(page, "payment_option_markup");
+  await page.goto(`${shopFor(page, "texts-old").base}/?careless=markup.info-extra-hidden`);
+  expect((await careless).postDataJSON()).toMatchObject({
+    info_visible: true,
+    visible_in: "p#service-info",
+  });
+});
+
+test("text left visible in an element without an id is named by its tag and every class", async ({
+  page,
+}) => {
+  const shop = shopFor(page, "texts-no-id");
+  // Once the page is set up (it holds its own reference), its info paragraph loses its id for two
+  // classes, before the SDK looks (half a second after the details arrive).
+  await page.addInitScript(() => {
+    new MutationObserver((_, observer) => {
+      if (document.body?.dataset.ready !== "true") return;
+      const info = document.getElementById("service-info");
+      info?.classList.add("info-text", "shown");
+      info?.removeAttribute("id");
+      observer.disconnect();
+    }).observe(document, { attributes: true, subtree: true, attributeFilter: ["data-ready"] });
+  });
+  const seen = observation(page, "payment_option_markup");
+  await page.goto(`${shop.base}/?careless=markup.info-extra-hidden`);
+  expect((await seen).postDataJSON()).toMatchObject({
+    info_visible: true,
+    visible_in: "p.info-text.shown",
+  });
+});
+
+test("an option rendered late is looked for for 10 s, then only when the details are asked for again", async ({
+  page,
+}) => {
+  const shop = shopFor(page, "late-option");
+  // Until the test says so the page's option is no radio (the SDK looks for a radio).
+  await page.addInitScript(() => {
+    new MutationObserver((_, observer) => {
+      const input = document.querySelector<HTMLInputElement>("#service-option input");
+      if (!input) return;
+      input.type = "checkbox";
+      observer.disconnect();
+    }).observe(document, { childList: true, subtree: true });
+  });
+  const reports: string[] = [];
+  page.on("request", (request) => {
+    if (request.url().includes("/__emulator/health?mark")) reports.push("mark");
+    if (!request.url().endsWith("/sdk/v1/observations") || request.method() !== "POST") return;
+    if ((request.postDataJSON() as { kind?: string }).kind === "payment_option_markup")
+      reports.push("markup");
+  });
+  await page.clock.install();
+  await shop.open();
+  // Twenty looks half a second apart, then the SDK gives up; the option appears after that.
+  await page.clock.runFor(11_000);
+  await page.evaluate(() => {
+    const input = document.querySelector<HTMLInputElement>("#service-option input");
+    if (input) input.type = "radio";
+  });
+  await page.clock.runFor(2_000);
+  // A request of the page's own after any report those two seconds made.
+  await page.evaluate(() => fetch("/__emulator/health?mark"));
+  expect(reports).toEqual(["mark"]);
+  // Asked for the details again, the SDK looks again and reports the option.
+  const seen = observation(page, "payment_option_markup");
+  await page.evaluate(() =>
+    (window as unknown as { __refreshPaymentOption(): Promise<unknown> }).__refreshPaymentOption(),
+  );
+  await page.clock.runFor(1_000);
+  expect((await seen).postDataJSON()).toMatchObject({ found: true, value: "service_pay" });
+});
+
 test("the careful page's markup is reported without a problem", async ({ page }) => {
   const shop = shopFor(page, "careful");
   const seen = observation(page, "payment_option_markup");

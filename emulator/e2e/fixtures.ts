@@ -1,7 +1,7 @@
 // Fixtures for the SDK tests: every test gets its own shop on the bare test merchant (its own
 // customer, cart and session hash), so tests run in parallel; every test fails on a console
 // error or an uncaught exception in the page.
-import { expect, type Locator, type Page } from "@playwright/test";
+import { expect, type Locator, type Page, type Route } from "@playwright/test";
 import { test as base } from "../../scripts/sdk-release/sdk-coverage";
 
 export type ServiceEvent = { name: string; detail: unknown; page: string };
@@ -193,6 +193,47 @@ export async function ownMerchant(
   expect(clock.status(), await clock.text()).toBe(200);
   return id;
 }
+
+/**
+ * The page's calls to `path` (not their CORS preflights): the first `plan.length` get, in turn,
+ * a 503 ("error"), no answer until released ("hold"), or a 200 with an empty object ("empty");
+ * the later ones go through.
+ */
+export async function faults(page: Page, path: RegExp, plan: ("error" | "hold" | "empty")[]) {
+  const held: Route[] = [];
+  let reached = 0;
+  await page.route(
+    (url) => path.test(url.pathname),
+    async (route) => {
+      const how = plan[reached];
+      if (route.request().method() === "OPTIONS" || how === undefined) return route.fallback();
+      reached += 1;
+      if (how === "hold") {
+        held.push(route);
+        return;
+      }
+      const origin = route.request().headers().origin;
+      await route.fulfill({
+        status: how === "empty" ? 200 : 503,
+        contentType: "application/json",
+        headers: origin ? { "access-control-allow-origin": origin } : {},
+        body: JSON.stringify(
+          how === "empty"
+            ? {}
+            : { error: "service_unavailable", error_description: "By the test." },
+        ),
+      });
+    },
+  );
+  return {
+    reached: () => reached,
+    /** Lets the held calls go (the SDK gave them up already: their answer is dropped). */
+    release: () => Promise.all(held.map((route) => route.abort("timedout").catch(() => undefined))),
+  };
+}
+
+/** Past the SDK's own time limit for one call to the service (30 s, emulator/sdk/api.ts). */
+export const PAST_THE_TIME_LIMIT = "00:31";
 
 export const test = base.extend<{ shop: Shop }>({
   shop: async ({ page }, use, testInfo) => {

@@ -1,7 +1,10 @@
 // Every SDK surface as the shopper sees it, captured for the release report's side-by-side
 // comparison (scripts/sdk-release/surfaces.ts): each teaser type with the call to action and with
 // the offer, the wizard's steps, the payment option in each mode and template, and the payment
-// modal in each state, in EUR and in GBP, on a desktop and on a phone. Each surface is a
+// modal in each state, in EUR and in GBP, on a desktop and on a phone. Every error and empty
+// state is among them (ERROR_AND_EMPTY_SURFACES there): the wizard's and the payment modal's
+// failures and time limits, their validation, the refused purchase, cannot pay, the empty cart
+// and the login needed. Each surface is a
 // screenshot of the SDK's own element. With SDK_SURFACES_DIR set (the release run sets it per
 // build) the PNGs and a manifest go there; without it the test still asserts that every surface
 // is there, visible and not blank, and that the absent one (unavailable) is absent.
@@ -13,7 +16,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { devices, type Locator, type Page } from "@playwright/test";
 import { PNG } from "pngjs";
-import { expect, ownMerchant, type Shop, test } from "./fixtures";
+import { expect, faults, ownMerchant, PAST_THE_TIME_LIMIT, type Shop, test } from "./fixtures";
 
 const SURFACES_DIR = process.env.SDK_SURFACES_DIR;
 /** The frozen service clock of the surfaces' merchant: every offer is valid until this + validity. */
@@ -204,7 +207,10 @@ for (const currency of ["EUR", "GBP"] as const) {
         shop,
         page,
       }) => {
+        shop.expectedConsoleErrors.push(/status of 503|Failed to load resource/);
         const { camera } = await setUp(shop, page, currency, device, "teasers");
+        // The first catalog call fails: the wizard's error.
+        await faults(page, /\/sdk\/v1\/catalog$/, ["error"]);
         // The confirmation page's teaser, added the way a single-page storefront adds one late.
         await page.evaluate(() => {
           const slot = document.createElement("section");
@@ -218,20 +224,35 @@ for (const currency of ["EUR", "GBP"] as const) {
           await camera.shoot(`teaser-${type}-cta`, `Teaser ${type}, call to action`, teaser);
         }
 
-        // The wizard, from the banner's button, step by step.
-        await shop
-          .teasers("banner")
-          .first()
-          .getByRole("button", { name: "Calculate discount" })
-          .click();
+        // The wizard, from the banner's button: the catalog failing, then step by step, with
+        // each step's validation.
+        const banner = shop.teasers("banner").first();
+        await banner.getByRole("button", { name: "Calculate discount" }).click();
         const wizard = shop.wizard();
+        await expect(wizard.getByRole("alert")).toHaveText(
+          "Something went wrong. Please try again.",
+        );
+        await camera.shoot("wizard-failed", "Wizard, the catalog failed", wizard);
+        await closeDialog(wizard);
+        await banner.getByRole("button", { name: "Calculate discount" }).click();
         await wizard.getByLabel("Category").selectOption({ label: "Test devices" });
         await wizard.getByLabel("Model").selectOption({ label: SMALL });
         await camera.shoot("wizard-1-device", "Wizard step 1, device chosen", wizard);
         await wizard.getByRole("button", { name: "Next" }).click();
+        await wizard.getByRole("button", { name: "Get offer" }).click();
+        await expect(wizard.getByRole("alert")).toHaveText("Please answer every question.");
+        await camera.shoot("wizard-2-unanswered", "Wizard step 2, a question unanswered", wizard);
         for (const group of await wizard.getByRole("group").all()) {
           await group.getByRole("radio").first().check();
         }
+        // Back to step 1 (the answers are kept): Next with no model.
+        await wizard.getByRole("button", { name: "Back" }).click();
+        await wizard.getByLabel("Model").selectOption("");
+        await wizard.getByRole("button", { name: "Next" }).click();
+        await expect(wizard.getByRole("alert")).toHaveText("Please choose a category and a model.");
+        await camera.shoot("wizard-1-no-model", "Wizard step 1, no model chosen", wizard);
+        await wizard.getByLabel("Model").selectOption({ label: SMALL });
+        await wizard.getByRole("button", { name: "Next" }).click();
         await camera.shoot("wizard-2-condition", "Wizard step 2, condition answered", wizard);
         await wizard.getByRole("button", { name: "Get offer" }).click();
         await expect(wizard.locator("[data-offer-value]")).toHaveAttribute(
@@ -307,9 +328,29 @@ for (const currency of ["EUR", "GBP"] as const) {
         shop,
         page,
       }) => {
+        shop.expectedConsoleErrors.push(/status of (503|400)|Failed to load resource/);
+        // The page's clock, so the SDK's 30 s time limit can pass at once.
+        await page.clock.install();
         // An accepted trade-in of 10.00 from the start (control API): this test is about the modal.
         const { camera, cart } = await setUp(shop, page, currency, device, "modal", 1000);
         await paymentOption(page, "tradein_valid", "tradein_valid");
+
+        // The wizard's catalog unanswered past the SDK's time limit.
+        const catalog = await faults(page, /\/sdk\/v1\/catalog$/, ["hold"]);
+        await page.evaluate(() => {
+          void (
+            window as unknown as { Service: { openValuation(): Promise<void> } }
+          ).Service.openValuation();
+        });
+        await expect.poll(catalog.reached).toBe(1);
+        await page.clock.fastForward(PAST_THE_TIME_LIMIT);
+        const timedOut = shop.wizard();
+        await expect(timedOut.getByRole("alert")).toHaveText(
+          "The service did not answer in time. Please try again.",
+        );
+        await camera.shoot("wizard-timed-out", "Wizard, the service did not answer", timedOut);
+        await catalog.release();
+        await closeDialog(timedOut);
 
         // The payment modal as the page opens it: the option chosen, then Place order.
         await page.getByLabel("Pay with Service").check();
@@ -327,8 +368,41 @@ for (const currency of ["EUR", "GBP"] as const) {
           "Something went wrong. Please try again.",
         );
         await camera.shoot("payment-failed", "Payment modal, the payment failed", payment);
+        // Pay now again, unanswered past the SDK's time limit.
+        const payments = await faults(page, /\/sdk\/v1\/payments$/, ["hold"]);
+        await payment.getByRole("button", { name: "Pay now" }).click();
+        await expect.poll(payments.reached).toBe(1);
+        await page.clock.fastForward(PAST_THE_TIME_LIMIT);
+        await expect(payment.getByRole("status")).toHaveText(
+          "The service did not answer in time. Please try again.",
+        );
+        await camera.shoot(
+          "payment-timed-out",
+          "Payment modal, the service did not answer",
+          payment,
+        );
+        await payments.release();
         await closeDialog(payment);
         await page.getByLabel("Card (merchant)").check();
+
+        // The payment option's details failing as the modal opens.
+        await faults(page, /\/sdk\/v1\/payment-option$/, ["error"]);
+        const openFailed = await openPayment(shop);
+        await expect(openFailed.getByRole("alert")).toHaveText(
+          "Something went wrong. Please try again.",
+        );
+        await camera.shoot("payment-open-failed", "Payment modal, opening failed", openFailed);
+        await closeDialog(openFailed);
+
+        // purchase_data the service refuses (totals that do not add up).
+        await shop.setState({ cart: { ...cart(79_860), total: 79_960 } });
+        const rejected = await openPayment(shop);
+        await expect(rejected.getByRole("alert")).toHaveText(
+          "Service Pay cannot be used for this order.",
+        );
+        await expect(rejected).toContainText("cannot be paid with Service Pay");
+        await camera.shoot("payment-rejected", "Payment modal, purchase data refused", rejected);
+        await closeDialog(rejected);
 
         await shop.setState({ cart: cart(10_000) });
         await paymentOption(page, "tradein_invalid", "other_ok");

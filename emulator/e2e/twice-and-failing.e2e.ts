@@ -456,6 +456,10 @@ test.describe("a call failing", () => {
       for (const success of successEvents.slice(1)) expect(names).not.toContain(success);
       expect(await ordersOfCart(page, `cart-${shop.key}`)).toEqual([]);
       expect(await shop.hasActiveTradeIn()).toBe(true);
+      // Without an observation session the SDK reports nothing: a report without its token is
+      // one the service refuses (emulator/README.md, "Go-live readiness").
+      expect(calls.count(/^POST \/sdk\/v1\/observations\/session$/)).toBeGreaterThan(0);
+      expect(calls.count(/^POST \/sdk\/v1\/observations$/)).toBe(0);
       // Again: exactly one payment.
       await Promise.all([
         page.waitForURL(/\/confirmation$/),

@@ -173,6 +173,11 @@ test("the wizard is a labelled modal dialog and marks the magic test devices", a
     text: getComputedStyle(alert.parentElement ?? alert).color,
   }));
   expect(colours.alert, "the model picker's error stands out from its text").not.toBe(colours.text);
+  // Step 1's buttons have the SDK's look, not the browser's: Next is a main action, the × (named
+  // Close) a bare mark (compared with a plain button, never fixed colours).
+  const { plain, of } = await buttonBackgrounds(wizard, ["Next", "Close"]);
+  expect(of.Next, "Next: the SDK's look, not the browser's").not.toBe(plain);
+  expect(of.Close, "×: the SDK's look, not the browser's").not.toBe(plain);
   // Opening twice is harmless (the storefront and updatePaymentSelected may both open it).
   await page.evaluate(() =>
     (window as unknown as { Service: { openValuation(): void } }).Service.openValuation(),

@@ -21,7 +21,9 @@ export function dateTime(iso: string, locale: Locale): string {
   );
 }
 
-const en = {
+// Exported for the SDK page suite's every-word check (emulator/e2e/every-word.e2e.ts), which reads
+// each of them where it shows, in both languages; nothing else imports them.
+export const en = {
   calculate: "Calculate discount",
   again: "Value another device",
   banner: "Trade in your old device and save on your order.",
@@ -74,7 +76,7 @@ const en = {
 
 export type MessageKey = keyof typeof en;
 
-const es: Record<MessageKey, string> = {
+export const es: Record<MessageKey, string> = {
   calculate: "Calcular descuento",
   again: "Tasar otro dispositivo",
   banner: "Entrega tu dispositivo usado y ahorra en tu pedido.",

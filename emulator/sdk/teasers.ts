@@ -24,6 +24,8 @@ export class Teasers {
   private readonly hosts = new Set<HTMLElement>();
   /** One button per teaser, kept across renders so focus can return to it after the wizard. */
   private readonly buttons = new WeakMap<HTMLElement, HTMLButtonElement>();
+  /** Selectors already reported as not CSS, so the console says it once. */
+  private readonly invalid = new Set<string>();
   private scheduled = false;
 
   constructor(private readonly ctx: TeaserContext) {}
@@ -59,15 +61,34 @@ export class Teasers {
       const type = element.dataset.type;
       if (!isTeaserType(type)) continue;
       const targetSelector = element.dataset.target;
-      const target = targetSelector ? document.querySelector<HTMLElement>(targetSelector) : element;
+      const target = targetSelector ? this.matching(targetSelector, "a data-target")[0] : element;
       if (target) this.inject(target, type);
     }
     for (const type of TYPES) {
       const selector = this.ctx.selectors[type];
       if (!selector) continue;
-      for (const target of document.querySelectorAll<HTMLElement>(selector)) {
+      for (const target of this.matching(selector, `the ${type} teaser's selector`)) {
         this.inject(target, type);
       }
+    }
+  }
+
+  /**
+   * What `selector` matches; nothing when it is not CSS, which the console says once: a typo in
+   * the merchant's markup or configuration must not stop the SDK (contract, Front-end SDK: the
+   * shop keeps working).
+   */
+  private matching(selector: string, what: string): HTMLElement[] {
+    try {
+      return [...document.querySelectorAll<HTMLElement>(selector)];
+    } catch {
+      if (!this.invalid.has(selector)) {
+        this.invalid.add(selector);
+        console.warn(
+          `[service] ${what} is not a CSS selector, so no teaser goes there: ${selector}`,
+        );
+      }
+      return [];
     }
   }
 

@@ -54,10 +54,6 @@ export class Wizard {
     }
   }
 
-  close(): void {
-    this.modal.close();
-  }
-
   private stepHeading(n: number, title: string): HTMLElement[] {
     const { locale } = this.state;
     return [el("p", { class: "step" }, t(locale, "step", { n: String(n) })), el("h3", {}, title)];

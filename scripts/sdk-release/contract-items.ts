@@ -92,6 +92,13 @@ export const CONTRACT_ITEMS: ContractItem[] = [
     section: "Front-end SDK",
     tests: [shop(/^the SDK cannot load/)],
   },
+  {
+    group: "Loading",
+    name: "configuration errors: no serviceConfiguration, or one without merchantId, browserCallbackBase or confirmUrl, refused at import saying what it needs; selectors and a data-target that match nothing, an unknown data-type: no error",
+    section: "Front-end SDK › Configuration object; Teasers",
+    tests: [page(/^a configuration without merchantId/), page(/^a marker whose data-target/)],
+    needsEmulator: TEST_PAGE_ONLY("pages with a broken configuration or teaser markup"),
+  },
   method("openValuation", [
     page(/^the wizard is a labelled modal dialog/),
     page(/^Back keeps the answers/),
@@ -116,6 +123,9 @@ export const CONTRACT_ITEMS: ContractItem[] = [
   ]),
   method("addReadyToPlaceOrderListener", [
     PAYMENT_JOURNEY,
+    page(
+      /^Service.ready resolves after service-ready; a ready-to-place-order listener unsubscribed/,
+    ),
     page(/^a failing ready-to-place-order listener/),
     SCENARIO_1,
   ]),
@@ -281,6 +291,7 @@ export const CONTRACT_ITEMS: ContractItem[] = [
     section: "Front-end SDK; Events › SDK browser events; What the service does (4)",
     tests: [
       page(/^a call failing › /),
+      page(/^start-up's init unanswered: after the SDK's 30 s/),
       shop(/^the payment's completion never answered/),
       shop(/^the service answers the payment's start 500, then its completion 503/),
     ],
@@ -291,6 +302,13 @@ export const CONTRACT_ITEMS: ContractItem[] = [
     section: "Payment option details (localized label, info, extra)",
     tests: [page(/^Spanish pages get Spanish teasers/)],
     needsEmulator: TEST_PAGE_ONLY("a page in Spanish (the shop's pages are in English)"),
+  },
+  {
+    group: "Localisation",
+    name: "every text of the SDK's message table read where it shows, in every state (errors and empty states too), in each language it ships (en, es)",
+    section: "Front-end SDK",
+    tests: [page(/^every SDK word \(/)],
+    needsEmulator: TEST_PAGE_ONLY("every state of every surface, in each language in turn"),
   },
   {
     group: "Surfaces",

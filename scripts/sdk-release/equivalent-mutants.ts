@@ -64,6 +64,20 @@ export const EQUIVALENT_MUTANTS: EquivalentMutant[] = [
     replacement: 'body.error_description && ""',
     why: "an HttpError's message without error_description, which the contract's error body always carries (Errors); no shopper surface shows the message",
   },
+  {
+    file: "observe.ts",
+    mutator: "StringLiteral",
+    original: '" "',
+    replacement: '""',
+    why: "whitespace dropped instead of collapsed, on both sides of every comparison of the option's texts: only a page showing the service's text with its spaces moved, which no rendering of that text does, tells them apart",
+  },
+  {
+    file: "api.ts",
+    mutator: "BlockStatement",
+    original: "{\n      clearTimeout(timer);\n    }",
+    replacement: "{}",
+    why: "the time limit's timer left running after the answer was read in full: aborting a fetch that has finished changes nothing",
+  },
 ];
 
 export function equivalenceOf(

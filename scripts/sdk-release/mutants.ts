@@ -7,6 +7,11 @@
 //
 // To stay fast it first runs that subset (a kill there is a kill by the whole suite too), and
 // only for survivors the whole suite, stopping at the first failure.
+//
+// StrykerJS's sampled mutants (./sampled-mutants.ts): `--sample N --seed S` judges a sample,
+// `--sample N --seed S --list` only prints it, and `--mutant ID[,ID…] --write DIR` writes the
+// SDK with that one mutant on (DIR/mutant-ID.js), to serve (EMULATOR_SDK=that file) and run a
+// single test against by hand.
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -14,7 +19,7 @@ import { parseArgs } from "node:util";
 import { buildSdk } from "../../emulator/src/assets/build-sdk";
 import { applyMutation, MUTATIONS, type Mutation } from "./mutations";
 import { failedTests, type ReleaseOptions, ROOT, runRelease } from "./run";
-import { runSample } from "./sampled-mutants";
+import { describeMutant, listSample, runSample, writeMutantBundles } from "./sampled-mutants";
 import { STAGING_SELECTION } from "./selection";
 
 const SDK_DIR = path.join(ROOT, "emulator/sdk");
@@ -102,14 +107,36 @@ async function main() {
       // StrykerJS's mutants instead of ours: a seeded random sample of this size (./sampled-mutants.ts)
       sample: { type: "string" },
       seed: { type: "string", default: "1" },
+      // with --sample: print the seed's sample, judge nothing
+      list: { type: "boolean", default: false },
+      // StrykerJS mutants by id (comma-separated), each written active into a bundle in --write
+      mutant: { type: "string" },
+      write: { type: "string" },
     },
   });
+  if (values.mutant) {
+    if (!values.write) {
+      console.error("--mutant needs --write DIR");
+      process.exit(2);
+    }
+    const dir = path.resolve(values.write);
+    const ids = values.mutant.split(",").map((id) => id.trim());
+    for (const mutant of await writeMutantBundles(ids, dir)) {
+      console.log(`${describeMutant(mutant)}\n  ${path.join(dir, `mutant-${mutant.id}.js`)}`);
+    }
+    console.log("Run a test against one: EMULATOR_SDK=<file> npm run test:sdk -- <spec>");
+    process.exit(0);
+  }
   if (values.sample) {
     const size = Number(values.sample);
     const seed = Number(values.seed);
     if (!Number.isInteger(size) || size < 1 || !Number.isInteger(seed)) {
       console.error("--sample needs a positive whole number, --seed a whole number");
       process.exit(2);
+    }
+    if (values.list) {
+      console.log((await listSample({ size, seed })).join("\n"));
+      process.exit(0);
     }
     const out = path.resolve(ROOT, values.out ?? "mutants-report");
     const report = await runSample({ size, seed, out });

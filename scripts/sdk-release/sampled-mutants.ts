@@ -325,6 +325,43 @@ export function sampleReport(
   return { markdown, score, ok: survivors.length === 0 && verdicts.every((v) => !v.error) };
 }
 
+/** One line per mutant: id, place, mutator, the change, and the equivalence entry when listed. */
+export function describeMutant(mutant: SdkMutant): string {
+  const why = equivalenceOf(mutant);
+  const text = (t: string) => t.replace(/\s+/g, " ").slice(0, 80);
+  return `#${mutant.id} ${mutant.file}:${mutant.line} ${mutant.mutator}: ${text(mutant.original)} → ${text(mutant.replacement)}${why ? ` (listed equivalent: ${why})` : ""}`;
+}
+
+/**
+ * `--sample N --seed S --list`: the sample a seed draws, without judging it (seconds, not the
+ * half hour of a run), so each mutant can be looked at, and tried alone with `--mutant`.
+ */
+export async function listSample(options: { size: number; seed: number }): Promise<string[]> {
+  const { mutants } = await instrumentSdk();
+  return [
+    `${mutants.length} mutants; sample of ${Math.min(options.size, mutants.length)} with seed ${options.seed}:`,
+    ...sampleOf(mutants, options.size, options.seed).map(describeMutant),
+  ];
+}
+
+/**
+ * `--mutant ID[,ID…] --write DIR`: the instrumented SDK with one mutant on, one bundle per id
+ * (DIR/mutant-<id>.js), to serve (EMULATOR_SDK=<file>) and run any test against by hand.
+ */
+export async function writeMutantBundles(ids: string[], dir: string): Promise<SdkMutant[]> {
+  const { mutants, code } = await instrumentSdk();
+  const chosen = ids.map((id) => {
+    const mutant = mutants.find((m) => m.id === id);
+    if (!mutant) throw new Error(`no mutant #${id} among the ${mutants.length} of emulator/sdk`);
+    return mutant;
+  });
+  mkdirSync(dir, { recursive: true });
+  for (const mutant of chosen) {
+    writeFileSync(path.join(dir, `mutant-${mutant.id}.js`), withActiveMutant(code, mutant.id));
+  }
+  return chosen;
+}
+
 export async function runSample(options: { size: number; seed: number; out: string }) {
   const started = Date.now();
   mkdirSync(options.out, { recursive: true });

@@ -5,7 +5,13 @@ import { PNG } from "pngjs";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { writeReport } from "./report";
 import type { BuildResult } from "./run";
-import { compareSurfaces, surfacesHtml, surfacesMarkdown } from "./surfaces";
+import {
+  compareSurfaces,
+  ERROR_AND_EMPTY_SURFACES,
+  SURFACE_SETS,
+  surfacesHtml,
+  surfacesMarkdown,
+} from "./surfaces";
 
 type Pixel = [number, number, number];
 const WHITE: Pixel = [255, 255, 255];
@@ -184,5 +190,42 @@ describe("the report's Surfaces section", () => {
     ]);
     expect(html).toContain("&#60;script&#62;");
     expect(html).not.toContain("<script>");
+  });
+});
+
+describe("the error and empty states in the comparison", () => {
+  it("are each captured by emulator/e2e/surfaces.e2e.ts, and show every error and empty message of the SDK", () => {
+    const captureTest = readFileSync(
+      path.resolve(import.meta.dirname, "../../emulator/e2e/surfaces.e2e.ts"),
+      "utf8",
+    );
+    for (const name of Object.keys(ERROR_AND_EMPTY_SURFACES)) {
+      expect(captureTest, name).toContain(`"${name}"`);
+    }
+    expect(new Set(Object.values(ERROR_AND_EMPTY_SURFACES))).toEqual(
+      new Set([
+        "failed",
+        "timedOut",
+        "pickModel",
+        "required",
+        "loginTitle",
+        "purchaseRejected",
+        "cannotPay",
+        "emptyCart",
+      ]),
+    );
+  });
+
+  it("one a set with others lacks is listed missing, also with no baseline; a set without any lists nothing", () => {
+    const out = tempOut();
+    const names = Object.keys(ERROR_AND_EMPTY_SURFACES).filter((n) => n !== "payment-timed-out");
+    const candidate = capture(out, "candidate", [
+      ...names.map((name) => ({ id: `${SURFACE_SETS[0]}-${name}` })),
+      { id: `${SURFACE_SETS[1]}-payment-summary` },
+    ]);
+    const rows = compareSurfaces(out, candidate);
+    expect(rows.filter((r) => r.mark !== "captured").map((r) => [r.id, r.mark])).toEqual([
+      [`${SURFACE_SETS[0]}-payment-timed-out`, "missing"],
+    ]);
   });
 });

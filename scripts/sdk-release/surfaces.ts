@@ -8,6 +8,31 @@ import path from "node:path";
 import pixelmatch from "pixelmatch";
 import { PNG } from "pngjs";
 import { z } from "zod";
+import type { MessageKey } from "../../emulator/sdk/format";
+
+/** The capture's sets (emulator/e2e/surfaces.e2e.ts): each currency on each device. */
+export const SURFACE_SETS = ["eur-desktop", "eur-phone", "gbp-desktop", "gbp-phone"] as const;
+
+/**
+ * Every error and empty state of the SDK's surfaces, captured in each set by
+ * emulator/e2e/surfaces.e2e.ts, with the SDK's message it shows (emulator/sdk/format.ts). A set
+ * that shows some of them and lacks one lists it as missing, so no such state drops out of the
+ * comparison unseen (its words are read by emulator/e2e/every-word.e2e.ts; its look only a person judges).
+ */
+export const ERROR_AND_EMPTY_SURFACES: Record<string, MessageKey> = {
+  "wizard-failed": "failed",
+  "wizard-timed-out": "timedOut",
+  "wizard-1-no-model": "pickModel",
+  "wizard-2-unanswered": "required",
+  "wizard-login": "loginTitle",
+  "payment-open-failed": "failed",
+  "payment-failed": "failed",
+  "payment-timed-out": "timedOut",
+  "payment-rejected": "purchaseRejected",
+  "payment-cannot-pay": "cannotPay",
+  "payment-empty-cart": "emptyCart",
+  "payment-login": "loginTitle",
+};
 
 /** unchanged / changed / new / missing against a baseline; captured: no baseline to compare with */
 export type SurfaceMark = "changed" | "new" | "missing" | "unchanged" | "captured";
@@ -90,6 +115,11 @@ export function readSurfaces(
   return found;
 }
 
+/** The set of a surface id ("eur-desktop-wizard-failed" → "eur-desktop"). */
+function setOf(surfaceId: string): string {
+  return SURFACE_SETS.find((set) => surfaceId.startsWith(`${set}-`)) ?? "";
+}
+
 const RANK: Record<SurfaceMark, number> = {
   changed: 0,
   new: 1,
@@ -110,6 +140,19 @@ export function compareSurfaces(
   const candidate = readSurfaces(candidateDir, out);
   const baseline = baselineDir ? readSurfaces(baselineDir, out) : new Map();
   const ids = [...new Set([...candidate.keys(), ...baseline.keys()])];
+  // An error or empty state a set lacks while it shows others (its capture stopped before it, or
+  // no longer shoots it): missing.
+  const states = Object.keys(ERROR_AND_EMPTY_SURFACES);
+  const captured = new Set(
+    [...candidate.keys()]
+      .filter((surfaceId) => states.some((name) => surfaceId === `${setOf(surfaceId)}-${name}`))
+      .map(setOf),
+  );
+  const lacking = SURFACE_SETS.filter((set) => captured.has(set)).flatMap((set) =>
+    Object.keys(ERROR_AND_EMPTY_SURFACES)
+      .map((name) => `${set}-${name}`)
+      .filter((surfaceId) => !candidate.has(surfaceId)),
+  );
   const rows = ids.map((surfaceId): SurfaceRow => {
     const now = candidate.get(surfaceId);
     const was = baseline.get(surfaceId);
@@ -159,6 +202,18 @@ export function compareSurfaces(
       diff: path.relative(out, diffFile).split(path.sep).join("/"),
     };
   });
+  for (const surfaceId of lacking) {
+    if (ids.includes(surfaceId)) continue;
+    ids.push(surfaceId);
+    rows.push({
+      id: surfaceId,
+      title: surfaceId,
+      mark: "missing",
+      differentPixels: null,
+      percent: null,
+      note: "an error or empty state the candidate's capture did not reach",
+    });
+  }
   const order = new Map(ids.map((surfaceId, i) => [surfaceId, i]));
   return rows.sort(
     (x, y) => RANK[x.mark] - RANK[y.mark] || (order.get(x.id) ?? 0) - (order.get(y.id) ?? 0),

@@ -1,0 +1,204 @@
+// The SDK's configuration errors and the rest of its public surface (contract: Front-end SDK,
+// the configuration object and the methods; emulator/README.md "Browser SDK"):
+//
+// | what the page does                                   | the SDK must                                              |
+// |------------------------------------------------------|-----------------------------------------------------------|
+// | no `window.serviceConfiguration`, or one without a   | refuse at import, naming the three keys it needs          |
+// | merchantId, browserCallbackBase or confirmUrl (or    |                                                           |
+// | blank, or not a string)                              |                                                           |
+// | a teaser selector (`bannerCssSelector` …) that       | load and start as usual, adding no teaser (one that is    |
+// | matches nothing, or is not CSS                       | not CSS said once in the console)                         |
+// | a marker whose `data-target` matches nothing (or is  | leave it alone, with no error, and still fill the markers |
+// | not CSS), or whose `data-type` is no teaser type     | added with it                                             |
+// | `Service.ready`                                      | resolve once `service-ready` was dispatched               |
+// | the unsubscribe `addReadyToPlaceOrderListener` gives | stop calling that listener; the others are still awaited  |
+// | a call to the service unanswered at start-up         | give it up after 30 s (api.ts), saying in the console     |
+// |                                                      | which call and how long; start without a session          |
+//
+// The other methods are each reached by the suite's journeys: openValuation and openPayment
+// (wizard, payment), updatePaymentSelected and paymentOptionDetailsFor (payment-option,
+// strictness), hasActiveTradeIn (startup-teasers, wizard).
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+
+const REFUSAL = "window.serviceConfiguration needs merchantId, browserCallbackBase and confirmUrl";
+
+/** The address the test page imports the SDK from (the other host of the emulator). */
+function assetsOf(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const script = document.querySelector("script[type=module]")?.textContent ?? "";
+    return /import\("([^"]+)"\)/.exec(script)?.[1] ?? "";
+  });
+}
+
+test("a configuration without merchantId, browserCallbackBase or confirmUrl is refused at import, saying what it needs; selectors that match nothing, or are not CSS, are not an error", async ({
+  shop,
+  page,
+}) => {
+  await shop.open();
+  const assets = await assetsOf(page);
+  const teasers = await shop.teasers().count();
+  const outcomes = await page.evaluate(
+    async ({ assets }) => {
+      const w = window as unknown as { serviceConfiguration?: Record<string, unknown> };
+      const good = { ...w.serviceConfiguration };
+      const without = (key: string) => {
+        const copy = { ...good };
+        delete copy[key];
+        return copy;
+      };
+      const cases: [string, Record<string, unknown> | undefined][] = [
+        ["none", undefined],
+        ["empty", {}],
+        ["no merchantId", without("merchantId")],
+        ["no browserCallbackBase", without("browserCallbackBase")],
+        ["no confirmUrl", without("confirmUrl")],
+        ["blank merchantId", { ...good, merchantId: "  " }],
+        ["merchantId not a string", { ...good, merchantId: 42 }],
+        [
+          "a selector that is not CSS",
+          {
+            merchantId: good.merchantId,
+            browserCallbackBase: good.browserCallbackBase,
+            confirmUrl: good.confirmUrl,
+            cartSummaryCssSelector: "[[not css",
+          },
+        ],
+        [
+          "selectors matching nothing",
+          {
+            merchantId: good.merchantId,
+            browserCallbackBase: good.browserCallbackBase,
+            confirmUrl: good.confirmUrl,
+            bannerCssSelector: ".matches-nothing",
+            productWidgetCssSelector: "#matches-nothing",
+          },
+        ],
+      ];
+      const out: Record<string, string> = {};
+      for (const [i, [name, config]] of cases.entries()) {
+        if (config === undefined) delete w.serviceConfiguration;
+        else w.serviceConfiguration = config;
+        try {
+          // A URL of its own per case: a module is evaluated once per URL.
+          const module = await import(`${assets}?configuration-case=${i}`);
+          await module.default.ready;
+          out[name] = "started";
+        } catch (error) {
+          out[name] = `refused: ${(error as Error).message}`;
+        }
+      }
+      w.serviceConfiguration = good;
+      return out;
+    },
+    { assets },
+  );
+  expect(outcomes).toEqual({
+    none: `refused: ${REFUSAL}`,
+    empty: `refused: ${REFUSAL}`,
+    "no merchantId": `refused: ${REFUSAL}`,
+    "no browserCallbackBase": `refused: ${REFUSAL}`,
+    "no confirmUrl": `refused: ${REFUSAL}`,
+    "blank merchantId": `refused: ${REFUSAL}`,
+    "merchantId not a string": `refused: ${REFUSAL}`,
+    "a selector that is not CSS": "started",
+    "selectors matching nothing": "started",
+  });
+  expect(shop.warnings.join("\n")).toContain(
+    "[service] the cart-summary teaser's selector is not a CSS selector, so no teaser goes there: [[not css",
+  );
+  // The instance whose selectors match nothing added no teaser (its markers were filled already).
+  await expect(shop.teasers()).toHaveCount(teasers);
+});
+
+test("a marker whose data-target matches nothing, or whose data-type is no teaser, is left alone; the marker added with them is filled", async ({
+  shop,
+  page,
+}) => {
+  await shop.open();
+  const banners = await shop.teasers("banner").count();
+  await page.evaluate(() => {
+    const slot = document.createElement("section");
+    slot.innerHTML = [
+      '<div class="service-teaser" data-type="banner" data-target="#no-such-slot" id="lost"></div>',
+      '<div class="service-teaser" data-type="sidebar" id="unknown"></div>',
+      '<div class="service-teaser" data-type="banner" data-target="[[not css" id="typo"></div>',
+      '<div class="service-teaser" data-type="banner" id="late"></div>',
+    ].join("");
+    document.querySelector("main")?.append(slot);
+  });
+  await expect(page.locator("#late > [data-service-teaser=banner]")).toHaveCount(1);
+  await expect(page.locator("#lost > *, #unknown > *, #typo > *")).toHaveCount(0);
+  await expect(shop.teasers("banner")).toHaveCount(banners + 1);
+  expect(shop.warnings.join("\n")).toContain(
+    "[service] a data-target is not a CSS selector, so no teaser goes there: [[not css",
+  );
+});
+
+test("Service.ready resolves after service-ready; a ready-to-place-order listener unsubscribed is not called, the one kept is", async ({
+  shop,
+  page,
+}) => {
+  await shop.setState({ cart: shop.cart(79_860) });
+  await shop.open();
+  const names = await page.evaluate(async () => {
+    const w = window as unknown as {
+      Service: { ready: Promise<void> };
+      __serviceEvents: { name: string }[];
+    };
+    await w.Service.ready;
+    return w.__serviceEvents.map((e) => e.name);
+  });
+  expect(names).toContain("service-ready");
+  await shop.valuate("Test devices", "Test phone: offer of 10.00 (test)");
+  await page.evaluate(() => {
+    const service = (
+      window as unknown as {
+        Service: { addReadyToPlaceOrderListener(cb: () => void): () => void };
+      }
+    ).Service;
+    service.addReadyToPlaceOrderListener(() => sessionStorage.setItem("kept", "called"));
+    const unsubscribe = service.addReadyToPlaceOrderListener(() =>
+      sessionStorage.setItem("removed", "called"),
+    );
+    unsubscribe();
+  });
+  await page.getByLabel("Pay with Service").check();
+  await page.getByRole("button", { name: "Place order" }).click();
+  await Promise.all([
+    page.waitForURL(/\/confirmation$/),
+    shop.payment().getByRole("button", { name: "Pay now" }).click(),
+  ]);
+  await shop.ready();
+  expect(
+    await page.evaluate(() => [sessionStorage.getItem("kept"), sessionStorage.getItem("removed")]),
+  ).toEqual(["called", null]);
+});
+
+test("start-up's init unanswered: after the SDK's 30 s the console says which call did not answer and in how long, and the page starts without a session", async ({
+  shop,
+  page,
+}) => {
+  await shop.open();
+  await shop.valuate("Test devices", "Test phone: offer of 10.00 (test)");
+  await page.clock.install();
+  let reached = 0;
+  await page.route(
+    (url) => url.pathname.endsWith("/sdk/v1/init"),
+    (route) => {
+      if (route.request().method() === "OPTIONS") return route.fallback();
+      reached += 1;
+      // no answer: the call is held until the SDK gives it up
+    },
+  );
+  await page.reload();
+  await expect.poll(() => reached).toBe(1);
+  expect(await shop.eventNames()).toEqual([]);
+  await page.clock.fastForward("00:31");
+  await shop.ready();
+  const warning = shop.warnings.find((w) => w.includes("[service] start-up failed")) ?? "";
+  expect(warning).toContain("the service did not answer /init within 30 s");
+  // Without a session: the accepted offer is not claimed, the teasers show the call to action.
+  expect(await shop.hasActiveTradeIn()).toBe(false);
+  await expect(shop.teasers("banner").first()).toHaveAttribute("data-state", "cta");
+});
