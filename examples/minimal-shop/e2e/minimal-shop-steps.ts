@@ -32,15 +32,17 @@ export async function storedOrder(number: string): Promise<StoredOrder | undefin
 
 /** The shop's identity in this browser: its iron-session cookie (the quick start's
  *  lib/session.ts), unsealed with the test's own secret. */
-export async function identity(page: Page) {
+export async function identity(
+  page: Page,
+): Promise<{ sessionId: string; salt: string; customerId?: string } | null> {
   const cookie = (await page.context().cookies()).find((c) => c.name === "shop_session");
-  const password = process.env.SESSION_SECRET ?? "";
   if (!cookie) return null;
-  const session = await unsealData<{ sessionId?: string; salt?: string; customerId?: string }>(
+  const { sessionId, salt, customerId } = await unsealData<Record<string, string | undefined>>(
     decodeURIComponent(cookie.value),
-    { password },
+    { password: process.env.SESSION_SECRET ?? "" },
   );
-  return session.sessionId ? session : null;
+  if (!sessionId || !salt) return null;
+  return customerId ? { sessionId, salt, customerId } : { sessionId, salt };
 }
 
 export const MINIMAL_SHOP: GoLiveShop = {
