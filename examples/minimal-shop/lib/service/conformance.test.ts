@@ -30,6 +30,8 @@ async function fresh(): Promise<{ db: ShopDb; dir: string }> {
   const dir = mkdtempSync(path.join(tmpdir(), "quickstart-conformance-"));
   const file = path.join(dir, "shop.db");
   const sqlite = new Database(file);
+  // As lib/db.ts opens the shop's database: write-ahead log, one fsync a commit.
+  sqlite.pragma("journal_mode = WAL");
   for (const name of readdirSync(migrations)
     .filter((n) => /^\d+_/.test(n))
     .sort())
