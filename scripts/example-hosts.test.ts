@@ -1,11 +1,13 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { quickStartOf } from "./snippets/extract.mjs";
 
-// The hosts of examples/ (the minimal shop, the serverless shop) use the kit and the Drizzle
-// adapter as an integrator does: the packages by name and public subpaths (installed from their
-// tarballs by scripts/lib/example-host.mjs), never a path alias into packages/*/src nor a copy of
-// a source file that could drift.
+// The hosts of examples/ (the minimal shop, made of docs/integrating.md's quick start on the
+// Prisma adapter, and the serverless shop on the Drizzle adapter) use the kit and their adapter
+// as an integrator does: the packages by name and public subpaths (installed from their tarballs
+// by scripts/lib/example-host.mjs), never a path alias into packages/*/src nor a copy of a
+// source file that could drift.
 const root = path.resolve(import.meta.dirname, "..");
 
 function sources(dir: string): string[] {
@@ -18,10 +20,11 @@ function sources(dir: string): string[] {
 }
 
 const kitFiles = new Map(
-  ["packages/kit/src", "packages/drizzle-adapter/src"].flatMap((dir) =>
-    readdirSync(path.join(root, dir), { recursive: true, encoding: "utf8" })
-      .filter((name) => /\.tsx?$/.test(name))
-      .map((name) => [readFileSync(path.join(root, dir, name), "utf8"), name] as const),
+  ["packages/kit/src", "packages/drizzle-adapter/src", "packages/prisma-adapter/src"].flatMap(
+    (dir) =>
+      readdirSync(path.join(root, dir), { recursive: true, encoding: "utf8" })
+        .filter((name) => /\.tsx?$/.test(name))
+        .map((name) => [readFileSync(path.join(root, dir, name), "utf8"), name] as const),
   ),
 );
 const KIT_ENTRIES = [
@@ -34,16 +37,29 @@ const KIT_ENTRIES = [
   "@service-integration/drizzle-adapter/sqlite",
   "@service-integration/drizzle-adapter/pg",
   "@service-integration/drizzle-adapter/testing",
+  "@service-integration/prisma-adapter",
+  "@service-integration/prisma-adapter/sqlite",
+  "@service-integration/prisma-adapter/pg",
 ];
 
-describe.each(["minimal-shop", "serverless-shop"])("examples/%s's kit", (name) => {
+const HOSTS = [
+  { name: "minimal-shop", adapter: "prisma-adapter", quickStart: "docs/integrating.md" },
+  { name: "serverless-shop", adapter: "drizzle-adapter" },
+];
+
+describe.each(HOSTS)("examples/$name's kit", ({ name, adapter, quickStart }) => {
   const shop = path.join(root, "examples", name);
-  const files = sources(shop);
+  // Each source file, the host's own and, for the minimal shop, the quick start's TypeScript
+  // files as its build writes them from the doc (at their paths in the host).
+  const texts = new Map(sources(shop).map((file) => [file, readFileSync(file, "utf8")]));
+  for (const block of quickStart ? quickStartOf(root, quickStart).files : [])
+    if (/\.(ts|tsx|mjs)$/.test(block.path)) texts.set(path.join(shop, block.path), block.text);
+  const files = [...texts.keys()];
 
   it("are packages pinned exactly in its own package.json, with no alias or build root into the repository", () => {
     const pkg = JSON.parse(readFileSync(path.join(shop, "package.json"), "utf8"));
     expect(Object.keys(pkg.dependencies)).toEqual(
-      expect.arrayContaining(["@service-integration/kit", "@service-integration/drizzle-adapter"]),
+      expect.arrayContaining(["@service-integration/kit", `@service-integration/${adapter}`]),
     );
     const ranges = Object.entries({ ...pkg.dependencies, ...pkg.devDependencies }).filter(
       ([, version]) => !/^\d+\.\d+\.\d+$/.test(String(version)),
@@ -56,7 +72,7 @@ describe.each(["minimal-shop", "serverless-shop"])("examples/%s's kit", (name) =
 
   it("imports the kit only by its public entries", () => {
     const kitImports = files.flatMap((file) =>
-      [...readFileSync(file, "utf8").matchAll(/from "(@service-integration\/[^"]+)"/g)].map(
+      [...(texts.get(file) ?? "").matchAll(/from "(@service-integration\/[^"]+)"/g)].map(
         (match) => match[1] as string,
       ),
     );
@@ -66,14 +82,14 @@ describe.each(["minimal-shop", "serverless-shop"])("examples/%s's kit", (name) =
 
   it("has no copy of any kit source file", () => {
     expect(files.length).toBeGreaterThan(10);
-    const copies = files.filter((file) => kitFiles.has(readFileSync(file, "utf8")));
+    const copies = files.filter((file) => kitFiles.has(texts.get(file) ?? ""));
     expect(copies).toEqual([]);
   });
 
   it("imports no other code of the repository (tests may use the SDK driver and browser options)", () => {
     const allowed = [shop, path.join(root, "e2e/support"), path.join(root, "scripts")];
     const outside = files.flatMap((file) =>
-      [...readFileSync(file, "utf8").matchAll(/from "([^"]+)"/g)]
+      [...(texts.get(file) ?? "").matchAll(/from "([^"]+)"/g)]
         .map((match) => match[1] as string)
         .filter((spec) => {
           if (spec.startsWith("@/")) return true;

@@ -2,7 +2,11 @@
 export type HostName = "minimal-shop" | "serverless-shop";
 export const HOSTS: Record<
   HostName,
-  { dir: string; concerns: { name: string; holds: string; match: (file: string) => boolean }[] }
+  {
+    dir: string;
+    quickStart?: string;
+    concerns: { name: string; holds: string; match: (file: string) => boolean }[];
+  }
 >;
 export function countByConcern(host?: HostName): { name: string; holds: string; lines: number }[];
 export function figuresTable(host?: HostName): string;

@@ -21,6 +21,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { quickStartOf } from "../snippets/extract.mjs";
 import { lockfileFor } from "./lockfile-subset.mjs";
 import { packWorkspace } from "./pack.mjs";
 
@@ -55,9 +56,15 @@ export const shipped = (file) =>
  *                                      in before the install, `npx service-integration-kit init`
  *                                      runs there, then the host's own files are laid over what
  *                                      it wrote (its routes, hook and job routes are init's)
+ * @param {string} [host.quickStart]   a doc whose quick start (its `file=PATH` and `run=PHASE`
+ *                                      blocks, scripts/snippets/extract.mjs) the host is made of:
+ *                                      after init and the host's own files, each file is written
+ *                                      from the doc as it reads now (a host file of the same path
+ *                                      is refused), its `build` commands run before `next build`
+ *                                      and its `deploy` commands before the shop starts
  * @param {(ctx: { app: string, manifest: object, run: Function }) => void} [host.beforeInstall]
  *                                      in the installed folder before `npm ci` (a local prebuild)
- * @param {(ctx: { appShop: string, run: Function }) => Promise<void> | void} [host.beforeStart]
+ * @param {(ctx: { appShop: string, run: Function, env: Record<string, string> }) => Promise<void> | void} [host.beforeStart]
  *                                      after the build, before the shop starts (its migrations)
  */
 export async function runExampleHost(host) {
@@ -172,7 +179,28 @@ export async function runExampleHost(host) {
         },
       });
     }
+    if (host.quickStart) {
+      const { files } = quickStartOf(root, host.quickStart);
+      for (const file of files) {
+        if (existsSync(path.join(shopDir, file.path)))
+          throw new Error(
+            `${file.path} is both the quick start's (${host.quickStart}:${file.line}) and examples/${host.name}'s: keep one`,
+          );
+        mkdirSync(path.dirname(path.join(appShop, file.path)), { recursive: true });
+        writeFileSync(path.join(appShop, file.path), file.text);
+      }
+      log(`wrote the quick start's ${files.length} files from ${host.quickStart}`);
+      quickStartCommands("build");
+    }
     timed("built (next build)", () => run(process.execPath, [nextBin, "build"], { cwd: appShop }));
+  }
+
+  /** The quick start's commands of `phase`, as its doc gives them, in the installed host. */
+  function quickStartCommands(phase) {
+    const commands = quickStartOf(root, host.quickStart).runs[phase] ?? [];
+    if (commands.length === 0) throw new Error(`${host.quickStart} gives no run=${phase} commands`);
+    for (const command of commands)
+      timed(`${phase}: ${command}`, () => run("sh", ["-ec", command], { cwd: appShop }));
   }
 
   /** The host's conformance test in the installed host: the kit's /testing and /testing/config
@@ -224,7 +252,8 @@ export async function runExampleHost(host) {
       throw new Error(`no build in ${app}: run without --no-build`);
     if (host.conformance) conformance(host.conformance);
     const afterBuild = Date.now();
-    await host.beforeStart?.({ appShop, run });
+    if (host.quickStart) quickStartCommands("deploy");
+    await host.beforeStart?.({ appShop, run, env });
     run("node", ["emulator/scripts/pack.mjs"], { stdio: ["ignore", "ignore", "inherit"] });
     // Where the journeys resolve it (and @playwright/test, its peer, from the root), fresh each run.
     rmSync(path.join(packedDir, "node_modules"), { recursive: true, force: true });

@@ -12,8 +12,12 @@ import { run } from "./run.mjs";
  * and scripts/minimal-shop.mjs.
  */
 /** Files a package ships besides dist/, README and CHANGELOG, whoever packs it: the kit's
- *  templates, which its `service-integration-kit init` command reads. */
-const PACKAGE_FILES = { "@service-integration/kit": /^templates\/init\/[\w./-]+\.tmpl$/ };
+ *  templates, which its `service-integration-kit init` command reads; the Prisma adapter's
+ *  models and migrations, which a shop copies into its prisma/ folder. */
+const PACKAGE_FILES = {
+  "@service-integration/kit": /^templates\/init\/[\w./-]+\.tmpl$/,
+  "@service-integration/prisma-adapter": /^prisma\/[\w./-]+\.(prisma|sql|toml)$/,
+};
 
 export function packWorkspace(name, destination, options = {}) {
   if (!builtFromSources(name))

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { SNIPPET_DOCS, snippetsOf } from "./extract.mjs";
+import { quickStartOf, SNIPPET_DOCS, snippetsOf } from "./extract.mjs";
 import { STUBS } from "./stubs.mjs";
 
 const dirs: string[] = [];
@@ -50,6 +50,80 @@ describe("snippetsOf", () => {
     expect(() => snippetsOf(open.root, open.name)).toThrow(
       "doc.md:1: a code block is never closed",
     );
+  });
+});
+
+describe("quickStartOf", () => {
+  it("gives each file= block as its file (any language) and each run= block's commands", () => {
+    const { root, name } = doc(
+      [
+        "<!-- snippet: file=prisma/schema/schema.prisma -->",
+        "```prisma",
+        "model A {",
+        "  id String @id",
+        "}",
+        "```",
+        "<!-- snippet: stub=shop -->",
+        "```ts",
+        "x;",
+        "```",
+        "   <!-- snippet: file=lib/db.ts -->",
+        "   ```ts",
+        "   export const db = 1;",
+        "   ```",
+        "<!-- snippet: run=build -->",
+        "```sh",
+        "node scripts/prisma.mjs generate   # the client",
+        "",
+        "# a comment",
+        "```",
+      ].join("\n"),
+    );
+    expect(quickStartOf(root, name)).toEqual({
+      files: [
+        { path: "prisma/schema/schema.prisma", line: 3, text: "model A {\n  id String @id\n}\n" },
+        { path: "lib/db.ts", line: 13, text: "export const db = 1;\n" },
+      ],
+      runs: { build: ["node scripts/prisma.mjs generate"] },
+    });
+    expect(snippetsOf(root, name).map((s) => s.file)).toEqual([undefined, "lib/db.ts"]);
+  });
+
+  it("refuses a path given twice and a run block that is not sh", () => {
+    const twice = doc(
+      "<!-- snippet: file=a.ts -->\n```ts\n```\n<!-- snippet: file=a.ts -->\n```ts\n```\n",
+    );
+    expect(() => quickStartOf(twice.root, twice.name)).toThrow("a.ts is given twice");
+    const run = doc("<!-- snippet: run=build -->\n```js\nx\n```\n");
+    expect(() => quickStartOf(run.root, run.name)).toThrow("a run= block must be ```sh");
+  });
+});
+
+describe("docs/integrating.md's quick start", () => {
+  const root = path.resolve(import.meta.dirname, "../..");
+  const { files, runs } = quickStartOf(root, "docs/integrating.md");
+
+  // What scripts/minimal-shop.mjs builds the shop of: a block missing here fails its build
+  // there; this says which, at once.
+  it("gives every integration file of the minimal shop, and its build and deploy commands", () => {
+    expect(files.map((f) => f.path).sort()).toEqual(
+      [
+        "app/actions.ts",
+        "app/session/route.ts",
+        "lib/current.ts",
+        "lib/db.ts",
+        "lib/service/callbacks.ts",
+        "lib/service/checkout.ts",
+        "lib/session.ts",
+        "lib/shop.ts",
+        "prisma.config.ts",
+        "prisma/schema/schema.prisma",
+        "proxy.ts",
+        "scripts/prisma.mjs",
+      ].sort(),
+    );
+    expect(runs.build?.length).toBeGreaterThan(0);
+    expect(runs.deploy?.length).toBeGreaterThan(0);
   });
 });
 

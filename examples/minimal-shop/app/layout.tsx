@@ -1,6 +1,6 @@
 import { currentSession } from "@mini/lib/current";
+import { shopBaseUrl } from "@mini/lib/service/callbacks";
 import { routes } from "@mini/lib/service/checkout";
-import { shopBaseUrl } from "@mini/lib/shop";
 import { ServiceSdkLoader } from "@service-integration/kit/react";
 import { browserServiceConfiguration } from "@service-integration/kit/server";
 import type { ReactNode } from "react";

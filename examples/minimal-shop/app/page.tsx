@@ -14,7 +14,7 @@ export default async function Home({
     <>
       <div className="service-teaser" data-type="banner" />
       <h1>Products</h1>
-      {products().map((p) => (
+      {(await products()).map((p) => (
         <form key={p.id} id={p.id} action={addToCartAction}>
           <input type="hidden" name="product" value={p.id} />
           {p.name}: {euro(p.price + p.tax)} <button type="submit">Add {p.name} to cart</button>

@@ -3,8 +3,8 @@
 // for their shop. Also used by this shop's own journeys (shop.e2e.ts).
 import { expect, type Page } from "@playwright/test";
 import Database from "better-sqlite3";
+import { unsealData } from "iron-session";
 import { centsFromText, type GoLiveShop, type StoredOrder } from "service-emulator/go-live";
-import { SESSION_COOKIE, unseal } from "../lib/session";
 
 export const SHOP_URL = process.env.MINI_SHOP_URL ?? "http://localhost:5510";
 export const EMULATOR_URL = process.env.EMULATOR_URL ?? "http://localhost:5520";
@@ -20,9 +20,7 @@ export async function storedOrder(number: string): Promise<StoredOrder | undefin
   const db = new Database(file, { readonly: true });
   try {
     const row = db
-      .prepare(
-        "SELECT status, total, trade_in_discount AS tradeInDiscount FROM orders WHERE number = ?",
-      )
+      .prepare('SELECT status, total, "tradeInDiscount" FROM "Order" WHERE number = ?')
       .get(number) as { status: string; total: number; tradeInDiscount: number } | undefined;
     return (
       row && { total: row.total, tradeInDiscount: row.tradeInDiscount, paid: row.status === "paid" }
@@ -32,10 +30,19 @@ export async function storedOrder(number: string): Promise<StoredOrder | undefin
   }
 }
 
-/** The shop's identity in this browser, unsealed with the test's own secret. */
-export async function identity(page: Page) {
-  const cookie = (await page.context().cookies()).find((c) => c.name === SESSION_COOKIE);
-  return unseal(cookie ? decodeURIComponent(cookie.value) : null);
+/** The shop's identity in this browser: its iron-session cookie (the quick start's
+ *  lib/session.ts), unsealed with the test's own secret. */
+export async function identity(
+  page: Page,
+): Promise<{ sessionId: string; salt: string; customerId?: string } | null> {
+  const cookie = (await page.context().cookies()).find((c) => c.name === "shop_session");
+  if (!cookie) return null;
+  const { sessionId, salt, customerId } = await unsealData<Record<string, string | undefined>>(
+    decodeURIComponent(cookie.value),
+    { password: process.env.SESSION_SECRET ?? "" },
+  );
+  if (!sessionId || !salt) return null;
+  return customerId ? { sessionId, salt, customerId } : { sessionId, salt };
 }
 
 export const MINIMAL_SHOP: GoLiveShop = {

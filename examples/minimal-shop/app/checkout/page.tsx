@@ -1,8 +1,6 @@
 import { currentSession } from "@mini/lib/current";
 import { db } from "@mini/lib/db";
-import { customers } from "@mini/lib/schema";
 import { cartAmounts, euro, openCart } from "@mini/lib/shop";
-import { eq } from "drizzle-orm";
 import { CheckoutForm } from "./checkout-form";
 
 export default async function Checkout() {
@@ -10,9 +8,12 @@ export default async function Checkout() {
   const lines = (await openCart(db(), session.sessionId))?.lines ?? [];
   if (lines.length === 0) return <p>Your cart is empty.</p>;
   const { total } = cartAmounts(lines);
-  const [customer = null] = session.customerId
-    ? await db().select().from(customers).where(eq(customers.id, session.customerId))
-    : [];
+  const customer = session.customerId
+    ? await db().customer.findUnique({
+        where: { id: session.customerId },
+        select: { email: true, givenName: true, familyName: true },
+      })
+    : null;
   return (
     <>
       <h1>Checkout</h1>
