@@ -58,9 +58,10 @@ async function expectWindowShowsShopCart(
     `1 × ${delivery.name}`,
   ]);
   const itemsTotal = rows.reduce((sum, r) => sum + centsOf(r.total), 0);
-  expect(itemsTotal - discounts, "the rows less the codes' discounts add up to the cart's total").toBe(
-    total,
-  );
+  expect(
+    itemsTotal - discounts,
+    "the rows less the codes' discounts add up to the cart's total",
+  ).toBe(total);
   return money(total - discount);
 }
 

@@ -381,7 +381,12 @@ test("each teaser placement shows its own type's words and no other type's: bann
     "Phones",
   );
   await expectOwnWords(sdk, "banner");
-  await follow(page, main.locator('a[href="/products/aurora-x1"]'), "/products/aurora-x1", "Aurora X1");
+  await follow(
+    page,
+    main.locator('a[href="/products/aurora-x1"]'),
+    "/products/aurora-x1",
+    "Aurora X1",
+  );
   await expectOwnWords(sdk, "banner");
   await expectOwnWords(sdk, "product-widget");
   await page.getByRole("button", { name: "Add to cart" }).click();

@@ -190,10 +190,10 @@ export const CONTRACT_ITEMS: ContractItem[] = [
     shop(/^tradein_invalid\/currency: an offer in GBP/),
     shop(/^tradein_invalid\/currency: switching the shop to GBP/),
   ]),
-  option(
-    "mode tradein_invalid, template cart_below_limit",
-    [page(/^tradein_invalid \/ cart_below_limit/), PROMOTION_CODE],
-  ),
+  option("mode tradein_invalid, template cart_below_limit", [
+    page(/^tradein_invalid \/ cart_below_limit/),
+    PROMOTION_CODE,
+  ]),
   option(
     "mode tradein_invalid, template other_ok",
     [page(/^tradein_invalid \/ other_ok/), shop(/^tradein_invalid\/other_ok/)],
@@ -212,7 +212,10 @@ export const CONTRACT_ITEMS: ContractItem[] = [
     group: "Markup the SDK relies on",
     name: "teasers rendered after the SDK started, anywhere in the page (a single-page app's client-side navigation)",
     section: "Front-end SDK › Teasers",
-    tests: [page(/^teasers added later/), shop(/^each teaser placement shows its own type's words/)],
+    tests: [
+      page(/^teasers added later/),
+      shop(/^each teaser placement shows its own type's words/),
+    ],
   },
   {
     group: "Markup the SDK relies on",
