@@ -55,6 +55,13 @@ async function storedCatalogAddress(request: NextRequest): Promise<string | null
   if (headers.has("rsc") || headers.has("next-router-prefetch") || headers.has("next-action")) {
     return null;
   }
+  // Next's proxy adapter strips the router's own headers (rsc, next-router-state-tree, …) before
+  // this function runs, so a client-side navigation's RSC fetch arrives looking like a page
+  // request; answered with the stored HTML, the router gives up and loads the whole document.
+  // A browser marks what it fetches: only a document load (or a client without the header)
+  // gets the stored page.
+  const destination = headers.get("sec-fetch-dest");
+  if (destination !== null && destination !== "document") return null;
   const accept = headers.get("accept");
   if (accept && !accept.includes("text/html") && !accept.includes("*/*")) return null;
   if (process.env.NODE_ENV === "development") return null;

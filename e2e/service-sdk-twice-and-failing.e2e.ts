@@ -13,7 +13,7 @@
 // - Every teaser placement shows its own type's words (Contract, Front-end SDK › Teasers).
 // The tests without @emulator use only what a browser sees (its network included), so they also
 // run against a staging service; the @emulator ones add the service's side (faults, orders).
-import type { Page, Route } from "@playwright/test";
+import type { Locator, Page, Route } from "@playwright/test";
 import { SHOPPER } from "./fixtures";
 import { sessionHashOf } from "./support/emulator";
 import { expect, test } from "./support/fixtures";
@@ -347,32 +347,21 @@ async function expectOffer(sdk: ServiceSdkDriver, type: TeaserType, offerText: s
   }
 }
 
-test("each teaser placement shows its own type's words and no other type's: banner on home and category, product-widget on the product, cart-summary on cart and checkout, thank-you on the confirmation", async ({
-  page,
-  sdk,
-  shop,
-}) => {
-  await shop.startSignedIn(SHOPPER);
-  for (const path of ["/", "/category/phones"]) {
-    await page.goto(path);
-    await sdk.ready();
-    await expectOwnWords(sdk, "banner");
-  }
-  await shop.addToCart("aurora-x1"); // on the product page
-  await sdk.ready();
-  await expectOwnWords(sdk, "banner");
-  await expectOwnWords(sdk, "product-widget");
-  for (const path of ["/cart", "/checkout"]) {
-    await page.goto(path);
-    await sdk.ready();
-    await expectOwnWords(sdk, "cart-summary");
-  }
-  await payByCard(shop);
-  await sdk.ready();
-  await expectOwnWords(sdk, "thank-you");
-});
+/** Follows one of the shop's links and waits for the new page: a Next.js client-side navigation
+ *  (the document stays, so a mark left on `window` survives; the SDK stays loaded and the new
+ *  page's teaser markers appear deep inside the layout). */
+async function follow(page: Page, link: Locator, path: string, heading: string | RegExp) {
+  await page.evaluate(() => Object.assign(window, { sameDocument: true }));
+  await link.click();
+  await expect(page).toHaveURL((url) => url.pathname === path);
+  await expect(page.getByRole("heading", { level: 1, name: heading })).toBeVisible();
+  expect(
+    await page.evaluate(() => "sameDocument" in window),
+    `${path} reached by a client-side navigation, not a document load`,
+  ).toBe(true);
+}
 
-test("with an accepted trade-in every teaser placement shows the offer, in the page's locale and currency, and no call to action's words", async ({
+test("each teaser placement shows its own type's words and no other type's: banner on home and category, product-widget on the product, cart-summary on cart and checkout, thank-you on the confirmation; the pages after the first reached by the shop's links (client-side navigation)", async ({
   page,
   sdk,
   shop,
@@ -380,8 +369,68 @@ test("with an accepted trade-in every teaser placement shows the offer, in the p
   await shop.startSignedIn(SHOPPER);
   await page.goto("/");
   await sdk.ready();
-  await sdk.openWizardFromTeaser("banner");
-  const offer = await sdk.valueAndAccept(EVERYDAY_DEVICE.category, EVERYDAY_DEVICE.model);
+  await expectOwnWords(sdk, "banner");
+  // From here the shopper follows the shop's links: one SDK start-up for every page, whose
+  // markers it must find as they are rendered (Contract, Front-end SDK › Teasers: every
+  // element with class service-teaser, wherever the page puts it).
+  const main = page.getByRole("main");
+  await follow(
+    page,
+    page.getByRole("navigation", { name: "Categories" }).getByRole("link", { name: "Phones" }),
+    "/category/phones",
+    "Phones",
+  );
+  await expectOwnWords(sdk, "banner");
+  await follow(
+    page,
+    main.locator('a[href="/products/aurora-x1"]'),
+    "/products/aurora-x1",
+    "Aurora X1",
+  );
+  await expectOwnWords(sdk, "banner");
+  await expectOwnWords(sdk, "product-widget");
+  await page.getByRole("button", { name: "Add to cart" }).click();
+  await follow(page, main.getByRole("link", { name: "View cart" }), "/cart", "Your cart");
+  await expectOwnWords(sdk, "cart-summary");
+  await follow(page, main.getByRole("link", { name: "Go to checkout" }), "/checkout", "Checkout");
+  await expectOwnWords(sdk, "cart-summary");
+  expect(await sdk.eventCount("service-ready"), "one SDK start-up since the home page").toBe(1);
+  await payByCard(shop);
+  await sdk.ready();
+  await expectOwnWords(sdk, "thank-you");
+});
+
+test("with an accepted trade-in every teaser placement shows the offer, in the page's locale and currency, and no call to action's words; the wizard opened from the banner by keyboard keeps the focus inside and gives it back to the banner's button when closed and after the offer is accepted", async ({
+  page,
+  sdk,
+  shop,
+}) => {
+  await shop.startSignedIn(SHOPPER);
+  await page.goto("/");
+  await sdk.ready();
+  // A keyboard shopper (Contract, Front-end SDK: the wizard is a modal dialog): the teaser's
+  // button opens it with Enter, Tab stays inside, Escape closes it and the focus is back on
+  // the button that opened it.
+  const bannerButton = sdk.teasers("banner").first().getByRole("button");
+  await expect(bannerButton).toHaveText("Calculate discount");
+  await bannerButton.focus();
+  await page.keyboard.press("Enter");
+  await expect(sdk.wizard()).toBeVisible();
+  await sdk.expectFocusTrappedInWizard(3);
+  await sdk.closeWizard("escape");
+  await expect(bannerButton).toBeFocused();
+  // Again with Enter: valued, and the offer accepted with Enter on the focused "Accept offer".
+  await page.keyboard.press("Enter");
+  const offer = await sdk.valueDevice(EVERYDAY_DEVICE.category, EVERYDAY_DEVICE.model);
+  const accept = sdk.wizard().getByRole("button", { name: "Accept offer" });
+  await expect(accept).toBeFocused();
+  await page.keyboard.press("Enter");
+  await sdk.waitForEvent("service-valuation-updated");
+  await expect(sdk.wizard()).toBeHidden();
+  // The banner now shows the offer, and its button (now "Value another device") still has the
+  // focus: the page did not drop the keyboard shopper at its top.
+  await expect(bannerButton).toHaveText("Value another device");
+  await expect(bannerButton).toBeFocused();
   const offerText = new Intl.NumberFormat("en", { style: "currency", currency: "EUR" }).format(
     offer / 100,
   );

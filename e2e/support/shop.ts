@@ -95,6 +95,14 @@ export class ShopSteps {
     if (template) await expect(state).toHaveAttribute("data-template", template);
   }
 
+  /** tradein_invalid with `template`: the option is disabled and its explanation is shown. */
+  async expectServicePayDisabled(template: string): Promise<void> {
+    await this.expectServicePayMode("tradein_invalid", template);
+    await expect(this.servicePayRadio()).toBeDisabled();
+    await expect(this.servicePayExplanation()).toHaveAttribute("data-template", template);
+    await expect(this.servicePayExplanation()).not.toBeEmpty();
+  }
+
   cardRadio(): Locator {
     return this.page.locator('input[name="payment_method"][value="card"]');
   }
@@ -135,6 +143,8 @@ export class ShopSteps {
     lines: { quantity: number; name: string }[];
     subtotal: number;
     vat: number;
+    /** the promotion codes' discounts shown, in cents, added up (0 without a code) */
+    discounts: number;
   }> {
     const summary = this.page.getByRole("region", { name: "Order summary" });
     const amount = async (term: string) =>
@@ -147,7 +157,15 @@ export class ShopSteps {
       const [, quantity = "", name = ""] = /^(\d+) × (.+)$/.exec(text.trim()) ?? [];
       return { quantity: Number(quantity), name };
     });
-    return { lines, subtotal: await amount("Subtotal (before VAT)"), vat: await amount("VAT") };
+    const discounts = (await summary.getByTestId("cart-discount").locator("dd").allTextContents())
+      .map(centsOf)
+      .reduce((sum, cents) => sum + cents, 0);
+    return {
+      lines,
+      subtotal: await amount("Subtotal (before VAT)"),
+      vat: await amount("VAT"),
+      discounts,
+    };
   }
 }
 

@@ -36,6 +36,9 @@ const SCENARIO_1 = shop(/^go-live scenario 1:/);
  *  hasActiveTradeIn()) and the service's window, by formula, without the control API. */
 const ONE_AMOUNT = shop(/^Service Pay: the cart page and the service's window show/);
 const CART_CHANGE = shop(/^Service Pay after a cart change: the service's window/);
+/** A promotion code and the shopper's own offer above, then below, the cart's total: the option
+ *  and every figure of the service's window by formula from the shop's pages. */
+const PROMOTION_CODE = shop(/^Service Pay with a promotion code, the trade-in above/);
 
 /** Why the SDK test page's items need the bundled emulator: the page is the emulator's own. */
 const TEST_PAGE_ONLY = (what: string) =>
@@ -197,11 +200,10 @@ export const CONTRACT_ITEMS: ContractItem[] = [
     shop(/^tradein_invalid\/currency: an offer in GBP/),
     shop(/^tradein_invalid\/currency: switching the shop to GBP/),
   ]),
-  option(
-    "mode tradein_invalid, template cart_below_limit",
-    [page(/^tradein_invalid \/ cart_below_limit/), shop(/^tradein_invalid\/cart_below_limit/)],
-    "an offer larger than the cart: a valuation made through the control API",
-  ),
+  option("mode tradein_invalid, template cart_below_limit", [
+    page(/^tradein_invalid \/ cart_below_limit/),
+    PROMOTION_CODE,
+  ]),
   option(
     "mode tradein_invalid, template other_ok",
     [page(/^tradein_invalid \/ other_ok/), shop(/^tradein_invalid\/other_ok/)],
@@ -209,12 +211,21 @@ export const CONTRACT_ITEMS: ContractItem[] = [
   ),
   {
     group: "Markup the SDK relies on",
-    name: "teasers: .service-teaser[data-type], data-target, the *CssSelector settings, late teasers",
+    name: "teasers: .service-teaser[data-type], data-target, the *CssSelector settings",
     section: "Front-end SDK › Teasers; Configuration object",
-    tests: [page(/^teasers before a valuation/), page(/^teasers added later/)],
+    tests: [page(/^teasers before a valuation/)],
     needsEmulator: TEST_PAGE_ONLY(
-      "late teasers and the *CssSelector settings (markup the shop's pages do not have)",
+      "data-target and the *CssSelector settings (markup the shop's pages do not have)",
     ),
+  },
+  {
+    group: "Markup the SDK relies on",
+    name: "teasers rendered after the SDK started, anywhere in the page (a single-page app's client-side navigation)",
+    section: "Front-end SDK › Teasers",
+    tests: [
+      page(/^teasers added later/),
+      shop(/^each teaser placement shows its own type's words/),
+    ],
   },
   {
     group: "Markup the SDK relies on",
@@ -252,6 +263,7 @@ export const CONTRACT_ITEMS: ContractItem[] = [
       page(/^focus stays inside the wizard and Escape closes it/),
       page(/^the teasers and every wizard step pass an axe scan/),
       shop(/^tradein_missing: closing the wizard/),
+      shop(/^with an accepted trade-in every teaser placement shows the offer/),
     ],
   },
   {
@@ -266,6 +278,7 @@ export const CONTRACT_ITEMS: ContractItem[] = [
       SCENARIO_1,
       ONE_AMOUNT,
       CART_CHANGE,
+      PROMOTION_CODE,
     ],
   },
   {

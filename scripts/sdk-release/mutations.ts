@@ -187,6 +187,48 @@ export const MUTATIONS: Mutation[] = [
     from: "      accept.disabled = true;\n",
     to: "",
   },
+  {
+    id: "teasers-watch-body-children-only",
+    // A single-page app renders later markers deep inside its layout, never as the body's own
+    // children. Not seen on this storefront: Next.js re-renders the page's streamed metadata in a
+    // <div hidden> that is a child of the body on every client-side navigation, so even this
+    // watcher scans again (the SDK page suite's "teasers added later …" kills it).
+    description:
+      "the SDK's watcher looks only at the body's own children: teasers rendered later, deeper in the page, are never filled in",
+    shopperVisible: false,
+    file: "teasers.ts",
+    from: "childList: true,\n      subtree: true,",
+    to: "childList: true,\n      subtree: false,",
+  },
+  {
+    id: "teasers-watched-once",
+    description:
+      "the SDK stops watching the page after the first change it sees: teasers of a page reached by a client-side navigation are never filled in",
+    shopperVisible: true,
+    file: "teasers.ts",
+    from: "new MutationObserver(() => this.schedule())",
+    to: "new MutationObserver((_, watcher) => {\n      watcher.disconnect();\n      this.schedule();\n    })",
+  },
+  {
+    id: "cart-total-before-discounts",
+    description:
+      "the payment modal's Cart total shows the cart's price and tax, before the merchant's discounts (a promotion code): its figures no longer add up",
+    shopperVisible: true,
+    file: "payment.ts",
+    from: 'el("dd", { "data-amount": "cart-total" }, format(cart.total)),',
+    to: 'el("dd", { "data-amount": "cart-total" }, format(cart.price + cart.tax)),',
+  },
+  {
+    id: "teaser-button-rebuilt",
+    // The dialog returns focus to the element that opened it; a teaser that builds a new button
+    // on every render leaves that element detached once the accepted offer re-renders it.
+    description:
+      "each teaser render builds a new button: after accepting an offer the wizard returns focus to a detached button, so keyboard focus falls to the top of the page",
+    shopperVisible: true,
+    file: "teasers.ts",
+    from: "let button = this.buttons.get(host);",
+    to: "let button: HTMLButtonElement | undefined;",
+  },
 ];
 
 /** Applies `mutation` to the SDK copy in `dir`; throws when it no longer applies. */
