@@ -99,7 +99,7 @@ export function cpuGroups(name, { root = "/sys/fs/cgroup" } = {}) {
   }
   function close() {
     // A server left behind keeps its group busy: it goes back to this process's own group first.
-    for (const dir of [...groups, parent].reverse()) {
+    for (const dir of [...groups.reverse(), parent]) {
       try {
         for (const pid of readFileSync(path.join(dir, "cgroup.procs"), "utf8").split("\n"))
           if (pid) writeFileSync(path.join(found.base, "cgroup.procs"), pid);

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -37,6 +37,15 @@ describe("cpuGroups", () => {
       expect(group.seconds()).toBeGreaterThanOrEqual(own * 0.99);
     },
   );
+
+  it.skipIf(groups === null)("leaves no group behind once closed", () => {
+    const own = cpuGroups(`cpu-group-closed-${process.pid}`);
+    const group = own?.group("step");
+    if (!own || !group) throw new Error("no group");
+    own.close();
+    expect(existsSync(group.dir)).toBe(false);
+    expect(existsSync(path.dirname(group.dir))).toBe(false);
+  });
 
   it("gives no groups where no cgroup hierarchy can be written", () => {
     expect(cpuGroups("nowhere", { root: mkdtempSync(path.join(tmpdir(), "no-cgroup-")) })).toBe(
