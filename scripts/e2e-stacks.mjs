@@ -7,9 +7,17 @@
 // server answers, this script says so on its output ("every stack answers"): what Playwright
 // waits for (webServer.wait), at once rather than at its next poll. A server that stops before
 // the run ends stops this script, with its code.
+//
+// Each part of the start (migrate, seed, every server until it answers) runs in a cgroup of its
+// own where the machine allows (./lib/cpu-group.mjs): the closing line and the "still waiting"
+// lines give its CPU-seconds beside its wall time, so a slow start shows whether a part lacked
+// the CPU (wall far above CPU) or had work to do. E2E_STACKS_TIMES=<file>: those figures as
+// JSON (scripts/stack-start-cost.mjs).
 import { spawn } from "node:child_process";
-import { copyFileSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { answers } from "./lib/answers.mjs";
+import { cpuGroups } from "./lib/cpu-group.mjs";
 import { loadEnv, root } from "./lib/env.mjs";
 import { prepareDatabase, printPrefixed } from "./lib/run.mjs";
 
@@ -54,11 +62,46 @@ const servers = stacks.flatMap((stack) => {
   ];
 });
 
-/** The seeded database every shop starts from, a copy each (one migrate and seed for all). */
+const groups = cpuGroups(`e2e-stacks-${process.pid}`);
+process.on("exit", () => groups?.close());
+/** A part's cgroup, or none (no figure) where the machine gives none. */
+const partGroups = new Map();
+function groupOf(part) {
+  try {
+    if (groups && !partGroups.has(part)) partGroups.set(part, groups.group(part));
+  } catch {}
+  return partGroups.get(part);
+}
+const cpuOf = (part) => {
+  try {
+    return partGroups.get(part)?.seconds();
+  } catch {
+    return undefined;
+  }
+};
+const cpuText = (part) => {
+  const seconds = cpuOf(part);
+  return seconds === undefined ? "" : `, ${seconds.toFixed(1)} CPU-s`;
+};
+
+/** The seeded database every shop starts from, a copy each (one migrate and seed for all).
+ *  E2E_DATABASE_TEMPLATE: a seeded database made before (npm test makes one in its test-build
+ *  step, scripts/e2e-template.mjs), copied as it is: a suite's start then migrates and seeds
+ *  nothing, about 40% of its CPU (docs/decisions/test-graph.md, "The stacks' start"). */
 function prepareShopDatabases() {
   loadEnv();
-  const template = `e2e-template-${process.pid}.db`;
-  prepareDatabase(`file:./${template}`, { fresh: true });
+  const given = process.env.E2E_DATABASE_TEMPLATE;
+  if (given && !existsSync(path.resolve(root, given))) {
+    console.error(`E2E_DATABASE_TEMPLATE names no file: ${given}`);
+    process.exit(2);
+  }
+  const template = given ?? `e2e-template-${process.pid}.db`;
+  const walls = given
+    ? { migrateMs: 0, seedMs: 0 }
+    : prepareDatabase(`file:./${template}`, {
+        fresh: true,
+        wrap: (part) => groupOf(part)?.wrap,
+      });
   for (const server of servers) {
     if (!server.databaseFile) continue;
     for (const suffix of ["-journal", "-wal", "-shm"]) {
@@ -66,9 +109,11 @@ function prepareShopDatabases() {
     }
     copyFileSync(path.resolve(root, template), path.resolve(root, server.databaseFile));
   }
-  for (const suffix of ["", "-journal", "-wal", "-shm"]) {
-    rmSync(path.resolve(root, template + suffix), { force: true });
-  }
+  if (!given)
+    for (const suffix of ["", "-journal", "-wal", "-shm"]) {
+      rmSync(path.resolve(root, template + suffix), { force: true });
+    }
+  return walls;
 }
 
 const children = [];
@@ -81,7 +126,9 @@ function stop(code) {
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => stop(0));
 
 function start(server) {
-  const child = spawn(server.command, server.args, {
+  const wrap = groupOf(server.name)?.wrap;
+  const [file, args] = wrap ? wrap(server.command, server.args) : [server.command, server.args];
+  const child = spawn(file, args, {
     cwd: root,
     env: { ...process.env, ...server.env },
     stdio: ["ignore", "ignore", "pipe"],
@@ -94,48 +141,81 @@ function start(server) {
     stop(code || 1);
   });
   children.push(child);
+  server.startedAt = Date.now();
 }
 // The emulators start first and come up while the database is prepared (which blocks this
 // script, not them); then every shop.
 for (const server of servers) if (!server.databaseFile) start(server);
 const preparing = Date.now();
-prepareShopDatabases();
+const walls = prepareShopDatabases();
 const prepared = Date.now() - preparing;
 for (const server of servers) if (server.databaseFile) start(server);
 
-async function answers(url) {
-  try {
-    const response = await fetch(url, { signal: AbortSignal.timeout(5_000) });
-    await response.arrayBuffer();
-    return response.status < 500;
-  } catch {
-    return false;
-  }
-}
+/** One poll of a server (./lib/answers.mjs: a deadline that always ends the request, which
+ *  fetch with AbortSignal.timeout did not); how far it got stays on the server for the
+ *  "still waiting" line. */
+const poll = (server) =>
+  answers(server.url, {
+    onStage: (stage) => {
+      server.attempt = { began: server.attempt?.began ?? Date.now(), stage };
+    },
+  }).finally(() => {
+    server.attempt = undefined;
+  });
+const attemptText = (server) =>
+  server.attempt
+    ? `; its request of ${((Date.now() - server.attempt.began) / 1000).toFixed(0)} s ago: ${server.attempt.stage}`
+    : "";
 
 // Each server is asked every 100 ms until it answers. Playwright shows only this script's
 // standard error (its standard output is read for the line below), so what it still waits for
 // goes there, every 15 s after the first 30: a start that stalls names the server it waits on.
 const began = Date.now();
 const answeredAfter = new Map();
+/** A server's CPU-seconds when it first answered: its start's cost. */
+const cpuWhenAnswered = new Map();
 const waiting = setInterval(() => {
   const seconds = (Date.now() - began) / 1000;
   if (seconds < 30) return;
   const left = servers.filter((server) => !answeredAfter.has(server));
   console.error(
-    `still waiting after ${seconds.toFixed(0)} s for: ${left.map((s) => `${s.name} (${s.url})`).join(", ")}`,
+    `still waiting after ${seconds.toFixed(0)} s for: ${left.map((s) => `${s.name} (${s.url}${cpuText(s.name)} so far${attemptText(s)})`).join(", ")}`,
   );
 }, 15_000);
 await Promise.all(
   servers.map(async (server) => {
-    while (!(await answers(server.url))) await new Promise((done) => setTimeout(done, 100));
+    while (!(await poll(server))) await new Promise((done) => setTimeout(done, 100));
     answeredAfter.set(server, (Date.now() - began) / 1000);
+    cpuWhenAnswered.set(server, cpuOf(server.name));
+    server.answeredAt = Date.now();
   }),
 );
 clearInterval(waiting);
-console.log(`every stack answers: ${servers.map((server) => server.url).join(" ")}`);
+const cpuAt = (server) => {
+  const seconds = cpuWhenAnswered.get(server);
+  return seconds === undefined ? "" : `, ${seconds.toFixed(1)} CPU-s`;
+};
 console.error(
-  `stacks up: databases prepared in ${(prepared / 1000).toFixed(1)} s, then ${servers
-    .map((server) => `${server.name} ${answeredAfter.get(server).toFixed(1)} s`)
+  `stacks up: databases prepared in ${(prepared / 1000).toFixed(1)} s (migrate ${(walls.migrateMs / 1000).toFixed(1)} s${cpuText("migrate")}, seed ${(walls.seedMs / 1000).toFixed(1)} s${cpuText("seed")}), then ${servers
+    .map((server) => `${server.name} ${answeredAfter.get(server).toFixed(1)} s${cpuAt(server)}`)
     .join(", ")}`,
 );
+if (process.env.E2E_STACKS_TIMES) {
+  const part = (wallMs, cpu) => ({ wall: wallMs / 1000, cpu: cpu ?? null });
+  writeFileSync(
+    process.env.E2E_STACKS_TIMES,
+    JSON.stringify({
+      migrate: part(walls.migrateMs, cpuOf("migrate")),
+      seed: part(walls.seedMs, cpuOf("seed")),
+      servers: Object.fromEntries(
+        servers.map((server) => [
+          server.name,
+          part(server.answeredAt - server.startedAt, cpuWhenAnswered.get(server)),
+        ]),
+      ),
+      total: (Date.now() - preparing) / 1000,
+    }),
+  );
+}
+// Last, so that whoever reads this line finds the figures above written.
+console.log(`every stack answers: ${servers.map((server) => server.url).join(" ")}`);

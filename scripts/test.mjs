@@ -3,9 +3,10 @@
 // has cores (one core: one after the other). A header per step, its output whole when it ends;
 // a failed step stops what needs it. Closes on one `N passed, N failed` line.
 // (npm test has already run `npm install`.)
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { ensureBrowser } from "./ensure-browser.mjs";
+import { cpuGroups } from "./lib/cpu-group.mjs";
 import { loadEnv, root } from "./lib/env.mjs";
 import { run } from "./lib/run.mjs";
 import { command, runGraph } from "./lib/step-graph.mjs";
@@ -28,6 +29,10 @@ const cpuAtStart = machineCpu();
 // Whatever happens, this checkout's PostgreSQL is not left running on its port: the next run,
 // perhaps from another clone, would find the port taken.
 process.on("exit", () => stopPostgres());
+// Each step's own CPU-seconds, every server it starts included: a cgroup per step (v1 cpuacct or
+// v2, ./lib/cpu-group.mjs). None where cgroups cannot be written (no root): no per-step figure.
+const stepGroups = cpuGroups(`npm-test-${process.pid}`);
+process.on("exit", () => stepGroups?.close());
 const bin = (name) => `${root}/node_modules/.bin/${name}`;
 
 console.log("\n━━━ Browser and Prisma client ━━━");
@@ -36,6 +41,13 @@ const chromium = ensureBrowser();
 process.env.CHROMIUM_PATH = chromium;
 console.log(`Chromium: ${chromium}`);
 run(process.execPath, ["scripts/prisma.mjs", "generate"]);
+
+// The seeded database every storefront stack of the browser suites copies (scripts/e2e-stacks.mjs):
+// made once, in the test-build step that each of them needs, not migrated and seeded again by
+// each suite's start (docs/decisions/test-graph.md, "The stacks' start").
+const stacksTemplate = `${root}/test-results/e2e-template.db`;
+rmSync(stacksTemplate, { force: true });
+process.env.E2E_DATABASE_TEMPLATE = stacksTemplate;
 
 // Each runner also writes a JSON report, so the run can close on one plain count line.
 const reports = {
@@ -60,13 +72,13 @@ const playwrightEnv = (report) => ({
 /** One command of a step, run from the repository's root. */
 const sh =
   (file, args, env = process.env) =>
-  (logFile) =>
-    command(logFile, file, args, { cwd: root, env });
+  (logFile, { wrap } = {}) =>
+    command(logFile, file, args, { cwd: root, env, wrap });
 /** Several commands of a step, one after the other. */
 const each =
   (...commands) =>
-  async (logFile) => {
-    for (const one of commands) await one(logFile);
+  async (logFile, context) => {
+    for (const one of commands) await one(logFile, context);
   };
 
 // What the groups guard. "browser-suites": the storefront suites' stacks on :3800/:4800 and up and
@@ -79,8 +91,11 @@ const steps = [
   // the browser suite moves it instead of waiting on real time. `npm run build` never has it.
   {
     id: "build",
-    title: "Test build (next build, SHOP_TEST_CLOCK=1)",
-    run: sh(bin("next"), ["build"], { ...process.env, SHOP_TEST_CLOCK: "1" }),
+    title: "Test build (next build, SHOP_TEST_CLOCK=1) and the stacks' seeded database",
+    run: each(
+      sh(bin("next"), ["build"], { ...process.env, SHOP_TEST_CLOCK: "1" }),
+      sh(process.execPath, ["scripts/e2e-template.mjs", stacksTemplate]),
+    ),
   },
   {
     id: "typecheck",
@@ -270,16 +285,26 @@ const steps = [
 
 const slots = availableParallelism();
 console.log(`\n${steps.length} steps, up to ${slots} at once (the cores this process may use)`);
-const results = await runGraph(steps, { slots, logDir: `${root}/test-results/steps` });
+const results = await runGraph(steps, {
+  slots,
+  logDir: `${root}/test-results/steps`,
+  cpu: stepGroups,
+});
 const wall = (Date.now() - started) / 1000;
 const cpu = machineCpu() - cpuAtStart;
 console.log("\nSteps:");
 for (const step of steps) {
   const r = results.get(step.id);
   console.log(
-    `  ${r?.outcome === "passed" ? "✓" : r?.outcome === "failed" ? "✗" : "↷"} ${step.title}: ${r?.seconds === undefined ? r?.outcome : `${r.seconds.toFixed(1)} s`}`,
+    `  ${r?.outcome === "passed" ? "✓" : r?.outcome === "failed" ? "✗" : "↷"} ${step.title}: ${r?.seconds === undefined ? r?.outcome : `${r.seconds.toFixed(1)} s`}${r?.cpuSeconds === undefined ? "" : `, ${r.cpuSeconds.toFixed(1)} CPU-s`}`,
   );
 }
+const stepsCpu = [...results.values()].reduce((sum, r) => sum + (r.cpuSeconds ?? 0), 0);
+console.log(
+  stepGroups
+    ? `Steps' own CPU (a cgroup each, their servers included): ${stepsCpu.toFixed(0)} CPU-seconds`
+    : "Steps' own CPU: not measured (no writable cgroup on this machine)",
+);
 console.log(
   `Checks: ${wall.toFixed(0)} s wall, ${cpu.toFixed(0)} CPU-seconds of the machine (/proc/stat), ${(cpu / wall).toFixed(2)} cores busy on average`,
 );

@@ -3,9 +3,11 @@ import { rmSync } from "node:fs";
 import path from "node:path";
 import { root } from "./env.mjs";
 
-/** Runs one command to completion with inherited output; exits the script on failure. */
-export function run(command, args, options = {}) {
-  const result = spawnSync(command, args, { cwd: root, stdio: "inherit", ...options });
+/** Runs one command to completion with inherited output; exits the script on failure. `wrap`
+ *  (./cpu-group.mjs): run it in a cgroup of its own. */
+export function run(command, args, { wrap, ...options } = {}) {
+  const [file, fileArgs] = wrap ? wrap(command, args) : [command, args];
+  const result = spawnSync(file, fileArgs, { cwd: root, stdio: "inherit", ...options });
   if (result.status !== 0) {
     console.error(
       `\n✗ ${[command, ...args].join(" ")} failed (exit ${result.status ?? result.signal})`,
@@ -14,8 +16,9 @@ export function run(command, args, options = {}) {
   }
 }
 
-/** Migrates and seeds the database named by DATABASE_URL (or the one given). */
-export function prepareDatabase(databaseUrl, { fresh = false } = {}) {
+/** Migrates and seeds the database named by DATABASE_URL (or the one given); resolves with each
+ *  part's wall time. `wrap(part)`: each part ("migrate", "seed") in a cgroup of its own. */
+export function prepareDatabase(databaseUrl, { fresh = false, wrap = () => undefined } = {}) {
   const env = { ...process.env, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) };
   if (fresh && env.DATABASE_URL.startsWith("file:")) {
     const file = env.DATABASE_URL.replace(/^file:/, "");
@@ -25,12 +28,18 @@ export function prepareDatabase(databaseUrl, { fresh = false } = {}) {
       } catch {}
     }
   }
-  run(process.execPath, ["scripts/prisma.mjs", "migrate", "deploy"], { env });
+  const began = Date.now();
+  run(process.execPath, ["scripts/prisma.mjs", "migrate", "deploy"], {
+    env,
+    wrap: wrap("migrate"),
+  });
+  const migrated = Date.now();
   run(
     process.execPath,
     ["node_modules/tsx/dist/cli.mjs", "--conditions=react-server", "prisma/seed.ts"],
-    { env },
+    { env, wrap: wrap("seed") },
   );
+  return { migrateMs: migrated - began, seedMs: Date.now() - migrated };
 }
 
 /** Copies a child's output to ours (`to`, stdout by default) line by line, each line after `prefix`. */

@@ -7,7 +7,9 @@
 // printed whole when it ends, under its header, so two steps never interleave line by line; a
 // started step says so on one line, so a long run shows where it is. A file, not a pipe: a server
 // a step started and left behind would hold a pipe open, never its step's end. A step that fails stops every step that needs it, directly or not (reported as skipped,
-// with the step it waited for); steps that do not need it still run.
+// with the step it waited for); steps that do not need it still run. With `cpu` (./cpu-group.mjs),
+// each step runs in a cgroup of its own and its CPU-seconds, servers it left to its children
+// included, are printed beside its time.
 import { spawn } from "node:child_process";
 import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -18,20 +20,22 @@ import path from "node:path";
  * @property {string} title
  * @property {string[]} [needs]   ids of steps that must have passed first
  * @property {string[]} [holds]   groups no other running step may hold at the same time
- * @property {(logFile: string) => Promise<void>} run  writes to `logFile`; rejects on failure
+ * @property {(logFile: string, context: { wrap?: Wrap }) => Promise<void>} run  writes to
+ *   `logFile`; rejects on failure; passes `wrap` on to `command` (the step's cgroup)
  */
+/** @typedef {(file: string, args: string[]) => [string, string[]]} Wrap */
 
 /** Runs `steps` (in priority order) on `slots` at once; resolves with each step's outcome. */
 export async function runGraph(
   steps,
-  { slots, logDir, print = (text) => process.stdout.write(text) },
+  { slots, logDir, cpu = null, print = (text) => process.stdout.write(text) },
 ) {
   mkdirSync(logDir, { recursive: true });
   const byId = new Map(steps.map((step) => [step.id, step]));
   for (const step of steps)
     for (const need of step.needs ?? [])
       if (!byId.has(need)) throw new Error(`${step.id} needs ${need}, which is no step`);
-  /** @type {Map<string, { outcome: "passed" | "failed" | "skipped", seconds?: number, reason?: string }>} */
+  /** @type {Map<string, { outcome: "passed" | "failed" | "skipped", seconds?: number, cpuSeconds?: number, reason?: string }>} */
   const results = new Map();
   const running = new Set();
   const held = new Set();
@@ -78,28 +82,39 @@ export async function runGraph(
       print(`▶ ${step.title} (started)\n`);
       const logFile = path.join(logDir, `${step.id}.log`);
       writeFileSync(logFile, "");
+      let cgroup;
+      try {
+        cgroup = cpu?.group(step.id);
+      } catch {}
       Promise.resolve()
-        .then(() => step.run(logFile))
+        .then(() => step.run(logFile, { wrap: cgroup?.wrap }))
         .then(
           () => ({ outcome: "passed" }),
           (error) => ({ outcome: "failed", error }),
         )
         .then(({ outcome, error }) => {
           const seconds = (Date.now() - began) / 1000;
+          let cpuSeconds;
+          try {
+            cpuSeconds = cgroup?.seconds();
+          } catch {}
           running.delete(step.id);
           for (const group of step.holds ?? []) held.delete(group);
           results.set(step.id, {
             outcome,
             seconds,
+            cpuSeconds,
             reason: outcome === "failed" ? step.id : undefined,
           });
-          print(`\n━━━ ${step.title} ${"━".repeat(Math.max(3, 60 - step.title.length))}\n`);
+          const took = `${seconds.toFixed(1)} s${cpuSeconds === undefined ? "" : `, ${cpuSeconds.toFixed(1)} CPU-s`}`;
+          const header = cpuSeconds === undefined ? step.title : `${step.title} (${took})`;
+          print(`\n━━━ ${header} ${"━".repeat(Math.max(3, 60 - header.length))}\n`);
           const output = readFileSync(logFile, "utf8");
           print(output.endsWith("\n") || output === "" ? output : `${output}\n`);
           print(
             outcome === "passed"
-              ? `✓ ${step.title} (${seconds.toFixed(1)} s)\n`
-              : `✗ ${step.title} failed (${seconds.toFixed(1)} s): ${error?.message ?? error}\n`,
+              ? `✓ ${step.title} (${took})\n`
+              : `✗ ${step.title} failed (${took}): ${error?.message ?? error}\n`,
           );
           schedule();
         });
@@ -111,14 +126,15 @@ export async function runGraph(
 
 /**
  * Runs one command for a step: its output (stdout and stderr, in the order written) is appended
- * to `logFile`; resolves when it exits with 0, rejects otherwise.
+ * to `logFile`; resolves when it exits with 0, rejects otherwise. `wrap`: the step's cgroup.
  */
-export function command(logFile, file, args, options = {}) {
+export function command(logFile, file, args, { wrap, ...options } = {}) {
   return new Promise((resolve, reject) => {
     const fd = openSync(logFile, "a");
     let child;
     try {
-      child = spawn(file, args, { ...options, stdio: ["ignore", fd, fd] });
+      const [run, runArgs] = wrap ? wrap(file, args) : [file, args];
+      child = spawn(run, runArgs, { ...options, stdio: ["ignore", fd, fd] });
     } finally {
       closeSync(fd);
     }

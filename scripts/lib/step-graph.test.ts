@@ -130,6 +130,51 @@ describe("runGraph", () => {
     expect(printed.join("")).toMatch(/e2e: skipped, it needs "build"/);
   });
 
+  it("with cgroups, runs each step in its own and prints its CPU-seconds beside its time", async () => {
+    const printed: string[] = [];
+    const wraps: string[] = [];
+    const cpu = {
+      group: (id: string) => ({
+        wrap: (file: string, args: string[]): [string, string[]] => [file, [...args, id]],
+        seconds: () => (id === "build" ? 123.45 : 6),
+      }),
+    };
+    const results = await runGraph(
+      ["build", "lint"].map((id) => ({
+        id,
+        title: id,
+        run: async (
+          _logFile: string,
+          context: { wrap?: (f: string, a: string[]) => [string, string[]] },
+        ) => {
+          wraps.push(context.wrap?.("cmd", [])[1].join(" ") ?? "none");
+        },
+      })),
+      { slots: 1, logDir: logDir(), cpu, print: (t: string) => printed.push(t) },
+    );
+    expect(wraps).toEqual(["build", "lint"]);
+    expect(results.get("build")?.cpuSeconds).toBe(123.45);
+    const text = printed.join("");
+    expect(text).toMatch(/━━━ build \(\d+\.\d s, 123\.5 CPU-s\) ━+\n/);
+    expect(text).toMatch(/✓ lint \(\d+\.\d s, 6\.0 CPU-s\)/);
+  });
+
+  it("without cgroups (or when one cannot be made), runs the step with no CPU figure", async () => {
+    const printed: string[] = [];
+    const results = await runGraph([{ id: "a", title: "a", run: async () => {} }], {
+      slots: 1,
+      logDir: logDir(),
+      cpu: {
+        group: () => {
+          throw new Error("EACCES");
+        },
+      },
+      print: (t: string) => printed.push(t),
+    });
+    expect(results.get("a")).toMatchObject({ outcome: "passed", cpuSeconds: undefined });
+    expect(printed.join("")).toMatch(/✓ a \(\d+\.\d s\)\n/);
+  });
+
   it("refuses a need that names no step", async () => {
     await expect(
       runGraph([{ id: "a", title: "a", needs: ["nope"], run: async () => {} }], {
@@ -150,6 +195,15 @@ describe("command", () => {
     );
     const { readFileSync } = await import("node:fs");
     expect(readFileSync(file, "utf8")).toBe("out\nerr\n");
+  });
+  it("runs the command through `wrap` (the step's cgroup) when given one", async () => {
+    const file = path.join(logDir(), "step.log");
+    appendFileSync(file, "");
+    await command(file, process.execPath, ["-e", "console.log(process.argv[1])"], {
+      wrap: (f, args) => [f, [...args, "wrapped"]],
+    });
+    const { readFileSync } = await import("node:fs");
+    expect(readFileSync(file, "utf8")).toBe("wrapped\n");
   });
   function logDir() {
     return mkdtempSync(path.join(tmpdir(), "step-graph-"));
