@@ -103,11 +103,12 @@ export interface ServiceModels {
     findMany(
       args: Find<HistoryRow & { createdAt: Date; id: string }, "createdAt" | "id">,
     ): Rows<HistoryRow>;
+    deleteMany(args: { where: { orderId: string } }): Count;
   };
   order: {
     findUnique(args: { where: { id: string } }): Row<OrderRow>;
     findFirst(args: Find<OrderRow, "createdAt">): Row<OrderRow>;
-    findMany(args: Find<OrderRow, "createdAt">): Rows<OrderRow>;
+    findMany(args: Find<OrderRow, "createdAt" | "id">): Rows<OrderRow>;
     update(args: { where: { id: string }; data: Partial<ShopOrder> }): PromiseLike<OrderRow>;
   };
   $queryRaw<T = unknown>(query: TemplateStringsArray, ...values: unknown[]): PromiseLike<T>;
