@@ -169,7 +169,7 @@ export function getNotificationInbox(): NotificationInbox {
  * sweep: each row is claimed in the database before it is applied.
  */
 export function startNotificationSweep(env: Record<string, string | undefined> = process.env) {
-  const sweep = () => getNotificationInbox().applyUnapplied();
+  const sweep = () => getNotificationInbox().sweep();
   processSingleton("notification-sweep-at-start", () =>
     sweep().catch((error) => console.error("[order webhook] sweep at start", error)),
   );

@@ -98,6 +98,17 @@ export function shopCallbacks(db: Db, writer: () => OrderWriter): ShopCallbacks<
       }
     },
 
+    // A guest's pending Service Pay order nobody paid (the kit's sweep, pruneAbandonedOrders):
+    // its lines and discounts go with it, the cart's lines and codes with the cart (onDelete:
+    // Cascade); the addresses are the order's own (written for it by createOrderFromCart).
+    async dropOrder(tx, { id, cartId }) {
+      const addresses = { billingAddressId: true, shippingAddressId: true } as const;
+      const gone = await tx.order.delete({ where: { id }, select: addresses });
+      const ids = [gone.billingAddressId, gone.shippingAddressId];
+      await tx.address.deleteMany({ where: { id: { in: ids } } });
+      await tx.cart.deleteMany({ where: { id: cartId } });
+    },
+
     async placedOrder(tx, order) {
       const row = await tx.order.findUniqueOrThrow({
         where: { id: order.id },

@@ -163,6 +163,11 @@ export function createPorts<Q>(
       one(q.update(O).set(values).where(eq(O.id, id)).returning(orderFields)),
     ordersInStatus: (q, status, limit) =>
       orders(q, eq(O.status, status), [asc(O.createdAt)], limit),
+    abandonedOrders(q, { status, before }, limit) {
+      const guest = and(isNull(O.customerId), isNull(O.serviceOrderId), lt(O.createdAt, before));
+      const where = and(eq(O.status, status), eq(O.paymentMethod, "service_pay"), guest);
+      return orders(q, where, [asc(O.createdAt), asc(O.id)], limit);
+    },
     latestSessionOrders: (q, sessionId, limit) =>
       find(q, O, eq(O.sessionId, sessionId), [desc(O.createdAt)], limit, {
         id: O.id,
@@ -170,6 +175,7 @@ export function createPorts<Q>(
       }),
 
     insertHistory: (q, row) => q.insert(H).values(row),
+    deleteHistory: (q, orderId) => q.delete(H).where(eq(H.orderId, orderId)),
     history: (q, orderId, { to, limit }) =>
       find(
         q,
@@ -198,13 +204,10 @@ export function createPorts<Q>(
       exists(q, N, and(eq(N.notificationId, notificationId), ne(N.dedupeKey, dedupeKey))),
     settleNotification: async (q, id, values) =>
       (await q.update(N).set(values).where(eq(N.id, id)).returning()).length,
-    claimStoredNotification: (q, id) =>
-      hit(
-        q
-          .update(N)
-          .set({ outcome: "early" })
-          .where(and(eq(N.id, id), eq(N.outcome, "stored"))),
-      ),
+    claimStoredNotification: (q, id) => {
+      const stored = and(eq(N.id, id), eq(N.outcome, "stored"));
+      return hit(q.update(N).set({ outcome: "early" }).where(stored));
+    },
     unsettledNotifications: (q, cartId, serviceOrderId, limit) =>
       find(q, N, and(isNull(N.orderId), about(cartId, serviceOrderId)), oldestFirst, limit),
     storedNotifications: (q, { limit, before: b }) => {
@@ -229,13 +232,8 @@ export function createPorts<Q>(
     token: (q, id) => first(q, T, eq(T.id, id)),
     saveToken: (q, row) => upsert(q, T, T.id, row),
     renewLease: (q, name, holder, expiresAt, now) => {
-      const free = or(lte(L.expiresAt, now), eq(L.holder, holder));
-      return hit(
-        q
-          .update(L)
-          .set({ holder, expiresAt })
-          .where(and(eq(L.name, name), free)),
-      );
+      const free = and(eq(L.name, name), or(lte(L.expiresAt, now), eq(L.holder, holder)));
+      return hit(q.update(L).set({ holder, expiresAt }).where(free));
     },
     insertLease: (q, name, holder, expiresAt) =>
       hit(q.insert(L).values({ name, holder, expiresAt }).onConflictDoNothing({ target: L.name })),

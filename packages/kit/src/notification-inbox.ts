@@ -7,6 +7,7 @@ import {
   type NotificationDeps,
   type NotificationReceipt,
 } from "./order-webhook.js";
+import { pruneAbandonedOrders } from "./pending-order.js";
 import type {
   OrderStatusRules,
   StoredNotificationStore,
@@ -73,6 +74,13 @@ export interface NotificationInbox {
   ): Promise<"stored" | "duplicate">;
   /** Applies every stored notification no one applied yet; how many this call applied. */
   applyUnapplied(): Promise<number>;
+  /**
+   * The scheduled sweep: applyUnapplied, then pruneAbandonedOrders (pending-order.ts: guests'
+   * pending Service Pay orders no notification named, older than the modal's lifetime plus a
+   * day), after the apply so a payment stored and not applied yet reaches its order first.
+   * `now`: the clock (tests).
+   */
+  sweep(options?: { now?: Date }): Promise<{ applied: number; pruned: number }>;
   /** Resolves once nothing is being stored or applied by this inbox (tests, shutdown). */
   idle(): Promise<void>;
 }
@@ -264,6 +272,12 @@ export function createNotificationInbox(deps: NotificationInboxDeps): Notificati
       // database lets one of them apply each, but both pay for looking).
       while (applying) await applying;
       return applyStoredRows();
+    },
+
+    async sweep(options = {}) {
+      while (applying) await applying;
+      const applied = await applyStoredRows();
+      return { applied, pruned: await pruneAbandonedOrders(deps, options) };
     },
 
     async idle() {

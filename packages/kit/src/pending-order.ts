@@ -329,3 +329,46 @@ export async function settleAwaitedServiceOrder(
   );
   return result.ok ? "created" : "waiting";
 }
+
+/**
+ * How long a guest's pending Service Pay order waits for a notification before the sweep drops
+ * it: the payment modal's lifetime (30 minutes, AWAIT_WINDOW_MS) plus a day for late deliveries
+ * (contract, Events › Webhook: delivery is expected within about 5 seconds of the payment, and
+ * the service retries a delivery that failed, at intervals it does not state).
+ */
+export const ABANDONED_ORDER_AFTER_MS = AWAIT_WINDOW_MS + 24 * 60 * 60 * 1000;
+
+/**
+ * Drops the pending Service Pay orders of guests that no notification named, made more than
+ * `afterMs` ago (docs/decisions/abandoned-pending-orders.md): an anonymous session can make one
+ * pending order per cart (add to cart, checkout, purchase_data, ready-to-place-order, repeated),
+ * each waiting for a payment that never comes; without this they grow without bound. A
+ * signed-in customer's order, and any order a notification named, is never dropped. A paid
+ * notification arriving after the drop finds no order: it is stored and waits unmatched
+ * ("early"), and reconciliation lists it for a person (reconcileServiceOrders), so a payment is
+ * never lost. Runs in batches of `batch` orders, one transaction each, until none is left or
+ * `max` were dropped; answers how many were.
+ */
+export async function pruneAbandonedOrders(
+  deps: Pick<NotificationDeps, "store" | "statuses">,
+  options: { now?: Date; afterMs?: number; batch?: number; max?: number } = {},
+): Promise<number> {
+  const before = new Date(
+    (options.now ?? new Date()).getTime() - (options.afterMs ?? ABANDONED_ORDER_AFTER_MS),
+  );
+  const batch = options.batch ?? 100;
+  const max = options.max ?? 10_000;
+  const pending = deps.statuses.forServiceStatus.pending;
+  let dropped = 0;
+  while (dropped < max) {
+    const gone = await deps.store.transaction(async (tx) => {
+      const orders = await tx.abandonedOrders(pending, before, batch);
+      for (const order of orders) await tx.dropOrder(order);
+      return orders.length;
+    });
+    dropped += gone;
+    // Fewer than a batch: nothing more is old enough, or what is left a notification keeps.
+    if (gone < batch) break;
+  }
+  return dropped;
+}

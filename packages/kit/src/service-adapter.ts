@@ -375,6 +375,29 @@ export function createServiceAdapter<Q>(
 
       changeOrder: (order, change) => writeOrderChange(q, order, change),
 
+      async abandonedOrders(status, before, limit) {
+        const found: ShopOrder[] = [];
+        for (const row of await store.abandonedOrders(q, { status, before }, limit)) {
+          // Locked, then checked again: a notification applied meanwhile keeps it, and one
+          // applied later waits on this lock and then finds no order.
+          const [order] = await store.lockedOrders(q, { id: row.id });
+          if (!order || order.status !== status || order.serviceOrderId || order.customerId) {
+            continue;
+          }
+          // Any notification tied to it, or stored for its cart and not applied yet, keeps it.
+          if ((await store.notificationsOfOrders(q, [order.id], 1)).length > 0) continue;
+          if ((await store.unsettledNotifications(q, order.cartId, null, 1)).length > 0) continue;
+          found.push(order);
+        }
+        return found;
+      },
+
+      async dropOrder(order) {
+        await store.deleteHistory(q, order.id);
+        await store.deleteCheckout(q, order.cartId);
+        await shop.dropOrder(q, order);
+      },
+
       // One conditional UPDATE: the database lets one transaction move the row off "stored".
       claimStored: async (id) => store.claimStoredNotification(q, id),
 

@@ -205,6 +205,13 @@ export interface ServiceRowStore<Q> {
   updateOrder(q: Q, id: string, values: OrderUpdate): PromiseLike<ShopOrder | null>;
   /** Orders in `status`, oldest first. */
   ordersInStatus(q: Q, status: string, limit: number): PromiseLike<ShopOrder[]>;
+  /** Orders in `status` paid with `service_pay`, of no customer (customerId null), with no
+   *  serviceOrderId, created before `before`, oldest first (createdAt, then id). */
+  abandonedOrders(
+    q: Q,
+    where: { status: string; before: Date },
+    limit: number,
+  ): PromiseLike<ShopOrder[]>;
   /** The session's latest orders, newest first. */
   latestSessionOrders(
     q: Q,
@@ -222,6 +229,8 @@ export interface ServiceRowStore<Q> {
   // --- Order history --------------------------------------------------------------------------
   /** Appends one line of the order's history. */
   insertHistory(q: Q, row: HistoryRow): PromiseLike<unknown>;
+  /** Deletes the order's history lines (its order is being dropped). */
+  deleteHistory(q: Q, orderId: string): PromiseLike<unknown>;
   /** The order's history lines (only those to `to`, when given), newest first. */
   history(
     q: Q,

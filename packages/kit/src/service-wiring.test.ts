@@ -121,7 +121,7 @@ describe("serviceJobRoutes", () => {
       }),
     );
 
-  it("runs each job once per authorised call: due registrations, then unapplied notifications", async () => {
+  it("runs each job once per authorised call: due registrations, then unapplied notifications and guests' unpaid pending orders", async () => {
     const asked: string[] = [];
     const service = {
       tradeIns: {
@@ -133,13 +133,25 @@ describe("serviceJobRoutes", () => {
         },
         now: () => new Date(),
       },
-      servicePay: { statuses, mode: "webhook", shopBaseUrl: "https://shop.test" },
+      servicePay: {
+        statuses: { ...statuses, forServiceStatus: { pending: "awaiting_payment" } },
+        mode: "webhook",
+        shopBaseUrl: "https://shop.test",
+      },
       stores: {
         servicePay: {
           unapplied: async () => {
             asked.push("unapplied");
             return [];
           },
+          // The sweep then looks for guests' pending orders nobody paid (pruneAbandonedOrders).
+          transaction: async (fn: (tx: unknown) => Promise<unknown>) =>
+            fn({
+              abandonedOrders: async () => {
+                asked.push("abandoned");
+                return [];
+              },
+            }),
         },
       },
     } as unknown as ConnectedService<ServiceStores & { servicePay: StoredNotificationStore }>;
@@ -155,7 +167,10 @@ describe("serviceJobRoutes", () => {
     const retry = await call(routes.tradeInRetry, SECRET);
     expect(await retry.json()).toMatchObject({ job: "trade-in-retry", result: { due: 0 } });
     const sweep = await call(routes.notificationSweep, SECRET);
-    expect(await sweep.json()).toEqual({ job: "notification-sweep", result: { applied: 0 } });
-    expect(asked).toEqual(["due", "unapplied"]);
+    expect(await sweep.json()).toEqual({
+      job: "notification-sweep",
+      result: { applied: 0, pruned: 0 },
+    });
+    expect(asked).toEqual(["due", "unapplied", "abandoned"]);
   });
 });

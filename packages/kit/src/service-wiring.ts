@@ -150,7 +150,7 @@ export function serviceJobRoutes(
     notificationSweep: route("notification-sweep", async () => {
       const { servicePay, stores } = service();
       const inbox = createNotificationInbox({ ...servicePay, store: stores.servicePay });
-      return { applied: await inbox.applyUnapplied() };
+      return inbox.sweep();
     }),
   };
 }

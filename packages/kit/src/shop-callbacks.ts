@@ -46,6 +46,15 @@ export interface ShopCallbacks<Q> {
     order: ShopOrder,
   ): Promise<Pick<PlacedOrder, "items" | "delivery" | "discounts">>;
   /**
+   * Deletes the shop's rows of `order`, in the adapter's transaction `q`: the order row, its
+   * lines, addresses and discounts, and the checked-out cart it was made of (with its lines).
+   * The kit calls it only for a guest's pending Service Pay order that no notification named,
+   * older than the payment modal's lifetime plus a margin (pruneAbandonedOrders,
+   * docs/decisions/abandoned-pending-orders.md), after deleting the integration's own rows of
+   * it (history, kept checkout).
+   */
+  dropOrder(q: Q, order: ShopOrder): Promise<void>;
+  /**
    * The merchant endpoints' view of the shop (shopper data, purchase data): its customers, the
    * open cart's lines and discounts, its delivery methods. The kept checkout details come from
    * the adapter, which also records what purchase_data answered.

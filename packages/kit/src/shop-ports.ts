@@ -393,6 +393,22 @@ export interface ServicePayTx {
    *  ConcurrentWriteError (nothing of the transaction is written) instead of tying one service
    *  order to two shop orders. */
   changeOrder(order: ShopOrder, change: OrderChange): Promise<ShopOrder>;
+  /**
+   * Guest Service Pay orders in `status` (the host's pending) that no notification named (no
+   * service order id, no stored notification tied to them), created before `before`, oldest
+   * first, at most `limit` looked at: what pruneAbandonedOrders drops (pending-order.ts). Each
+   * is LOCKED (as findOrderFor) and checked again after the lock, and one with a notification
+   * stored for its cart and not applied yet is left out: a notification applied at the same
+   * moment either keeps the order or, applied after, finds none.
+   */
+  abandonedOrders(status: string, before: Date, limit: number): Promise<ShopOrder[]>;
+  /**
+   * Deletes the order and everything written with it: its history, its kept checkout, and the
+   * shop's rows (its lines, addresses and discounts, and the checked-out cart it was made of).
+   * `order` is one this transaction locked (abandonedOrders). A notification arriving later
+   * for its cart finds no order and waits, unmatched, for a person (reconciliation).
+   */
+  dropOrder(order: ShopOrder): Promise<void>;
 }
 
 /** The Service Pay records (kept checkouts, pending orders, notifications) and their one

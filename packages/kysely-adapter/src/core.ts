@@ -74,6 +74,8 @@ export function kyselyAdapter<DB>(
     [camel, ...locking.plugins].reduce((v, plugin) => v.withPlugin(plugin), q as unknown as View);
   const orders = (q: Kysely<DB>): OrdersSelect => view(q).selectFrom(O).select(SHOP_ORDER_FIELDS);
   const notifications = (q: Kysely<DB>) => view(q).selectFrom(N).selectAll();
+  const oldestIn = (select: OrdersSelect, status: string, limit: number) =>
+    select.where("status", "=", status).orderBy("createdAt").orderBy("id").limit(limit).execute();
   const one = async <T>(s: { executeTakeFirst(): Promise<T | undefined> }) =>
     (await s.executeTakeFirst()) ?? null;
   const some = async (s: { executeTakeFirst(): Promise<unknown> }) =>
@@ -152,9 +154,11 @@ export function kyselyAdapter<DB>(
     },
     updateOrder: (q, id, values) =>
       one(view(q).updateTable(O).set(values).where("id", "=", id).returning(SHOP_ORDER_FIELDS)),
-    ordersInStatus(q, status, limit) {
-      const held = orders(q).where("status", "=", status).orderBy("createdAt");
-      return held.orderBy("id").limit(limit).execute();
+    ordersInStatus: (q, status, limit) => oldestIn(orders(q), status, limit),
+    abandonedOrders(q, { status, before }, limit) {
+      const guest = orders(q).where("customerId", "is", null).where("serviceOrderId", "is", null);
+      const paid = guest.where("paymentMethod", "=", "service_pay").where("createdAt", "<", before);
+      return oldestIn(paid, status, limit);
     },
     latestSessionOrders(q, sessionId, limit) {
       const all = view(q).selectFrom(O).select(["id", "number"]).orderBy("createdAt", "desc");
@@ -162,11 +166,11 @@ export function kyselyAdapter<DB>(
     },
 
     // Order history
-    insertHistory: (q, { from, to, ...row }) =>
-      view(q)
-        .insertInto(H)
-        .values({ ...row, fromStatus: from, toStatus: to })
-        .execute(),
+    insertHistory: (q, { from, to, ...row }) => {
+      const line = { ...row, fromStatus: from, toStatus: to };
+      return view(q).insertInto(H).values(line).execute();
+    },
+    deleteHistory: (q, orderId) => remove(q, H, { orderId }),
     history(q, orderId, { to, limit }) {
       const h = view(q).selectFrom(H).select(["toStatus as to", "note"]);
       let select = h.where("orderId", "=", orderId).orderBy("seq", "desc");
@@ -195,13 +199,13 @@ export function kyselyAdapter<DB>(
     settleNotification: (q, id, values) => update(q, N, { id }, values),
     claimStoredNotification: async (q, id) =>
       (await update(q, N, { id, outcome: "stored" }, { outcome: "early" })) === 1,
-    unsettledNotifications: (q, cartId, serviceOrderId, limit) =>
-      oldestFirst(
-        notifications(q)
-          .where("orderId", "is", null)
-          .where((eb) => eb.or({ cartId, ...(serviceOrderId ? { serviceOrderId } : {}) })),
-        limit,
-      ),
+    unsettledNotifications(q, cartId, serviceOrderId, limit) {
+      const about = { cartId, ...(serviceOrderId ? { serviceOrderId } : {}) };
+      const these = notifications(q)
+        .where("orderId", "is", null)
+        .where((eb) => eb.or(about));
+      return oldestFirst(these, limit);
+    },
     storedNotifications(q, { limit, before }) {
       let select = notifications(q).where("outcome", "=", "stored");
       if (before) {
@@ -220,15 +224,12 @@ export function kyselyAdapter<DB>(
       }
       return oldestFirst(select, limit);
     },
-    notificationsOfOrders: async (q, orderIds, limit) =>
-      orderIds.length === 0
-        ? []
-        : oldestFirst(notifications(q).where("orderId", "in", orderIds), limit),
+    notificationsOfOrders: async (q, ids, limit) =>
+      ids.length === 0 ? [] : oldestFirst(notifications(q).where("orderId", "in", ids), limit),
     async reusedNotificationIds(q, limit) {
       const ids = view(q).selectFrom(N).select("notificationId").groupBy("notificationId");
-      const reused = ids
-        .where("notificationId", "is not", null)
-        .having((eb) => eb.fn.countAll(), ">", 1);
+      const named = ids.where("notificationId", "is not", null);
+      const reused = named.having((eb) => eb.fn.countAll(), ">", 1);
       const rows = await reused.orderBy("notificationId").limit(limit).execute();
       return rows.map((r) => `${r.notificationId}`);
     },

@@ -150,6 +150,7 @@ export interface ServiceModels {
     findMany(
       args: Find<HistoryRow & { createdAt: Date; id: string }, "createdAt" | "id">,
     ): Rows<HistoryRow>;
+    deleteMany(args: { where: { orderId: string } }): Count;
   };
   /** The shop's own Order model, its integration columns (the README's) read and written. */
   order: {
@@ -158,7 +159,7 @@ export interface ServiceModels {
     /** A session's order of a cart or its latest since a time, newest first; or null. */
     findFirst(args: Find<OrderRow, "createdAt">): Row<OrderRow>;
     /** Orders by their keys or in a status (oldest first), or a session's latest. */
-    findMany(args: Find<OrderRow, "createdAt">): Rows<OrderRow>;
+    findMany(args: Find<OrderRow, "createdAt" | "id">): Rows<OrderRow>;
     /** Writes the integration's columns of an order change; the order as written. */
     update(args: { where: { id: string }; data: Partial<ShopOrder> }): PromiseLike<OrderRow>;
   };

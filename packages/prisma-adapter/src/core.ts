@@ -78,6 +78,9 @@ function shopOrder({ createdAt: _, ...o }: OrderRow): ShopOrder {
 }
 const maybeOrder = (o: OrderRow | null) => (o ? shopOrder(o) : null);
 const oldestFirst = [{ receivedAt: "asc" as const }, { id: "asc" as const }];
+/** A guest's Service Pay order that no notification named (abandonedOrders). */
+const unnamedGuestPay = { paymentMethod: "service_pay", customerId: null, serviceOrderId: null };
+type OrderWhere = Parameters<ServiceModels["order"]["findMany"]>[0]["where"];
 const newestLine = [{ createdAt: "desc" as const }, { id: "desc" as const }];
 const either = (cartId: string | null, serviceOrderId: string | null) => [
   ...(cartId ? [{ cartId }] : []),
@@ -90,6 +93,10 @@ export function createPorts<Q extends ServiceModels>(
 ): PrismaServiceAdapter {
   const { db } = options;
   const postgres = provider === "postgresql";
+  const oldestOrders = async (q: Q, where: OrderWhere, take: number) =>
+    (await q.order.findMany({ where, orderBy: [{ createdAt: "asc" }, { id: "asc" }], take })).map(
+      shopOrder,
+    );
 
   /** The orders matching a key, locked until `tx` ends, in ONE raw statement (asked on every
    *  apply; Prisma compiles a model query on every call): PostgreSQL `SELECT … FOR UPDATE`;
@@ -177,10 +184,9 @@ export function createPorts<Q extends ServiceModels>(
             }),
       ),
     updateOrder: async (q, id, data) => shopOrder(await q.order.update({ where: { id }, data })),
-    ordersInStatus: async (q, status, take) =>
-      (await q.order.findMany({ where: { status }, orderBy: { createdAt: "asc" }, take })).map(
-        shopOrder,
-      ),
+    ordersInStatus: (q, status, take) => oldestOrders(q, { status }, take),
+    abandonedOrders: (q, { status, before }, take) =>
+      oldestOrders(q, { status, ...unnamedGuestPay, createdAt: { lt: before } }, take),
     latestSessionOrders: (q, sessionId, take) =>
       q.order.findMany({ where: { sessionId }, orderBy: { createdAt: "desc" }, take }),
 
@@ -190,6 +196,7 @@ export function createPorts<Q extends ServiceModels>(
       q.$executeRaw`INSERT INTO "OrderStatusChange"
         ("id", "orderId", "from", "to", "source", "note", "createdAt")
         VALUES (${rowId()}, ${orderId}, ${from}, ${to}, ${source}, ${note}, ${new Date()})`,
+    deleteHistory: (q, orderId) => q.orderStatusChange.deleteMany({ where: { orderId } }),
     history: (q, orderId, { to, limit }) =>
       q.orderStatusChange.findMany({ where: { orderId, to }, orderBy: newestLine, take: limit }),
 

@@ -65,6 +65,13 @@ export const shopCallbacks = (db: ShopDb): ShopCallbacks<Q> => ({
   statuses,
   openCartId: async (q, sessionId) => (await openCart(q, sessionId))?.id ?? null,
   createOrder: async (q, params) => (await createOrder(q, params))?.id ?? null,
+  // A guest's pending Service Pay order nobody paid, with the cart it closed (the kit's sweep).
+  async dropOrder(q, { id, cartId }) {
+    await q.delete(t.orderLines).where(eq(t.orderLines.orderId, id));
+    await q.delete(t.orders).where(eq(t.orders.id, id));
+    await q.delete(t.cartLines).where(eq(t.cartLines.cartId, cartId));
+    await q.delete(t.carts).where(eq(t.carts.id, cartId));
+  },
   async placedOrder(q, order) {
     const { orderId, ...columns } = getTableColumns(t.orderLines);
     const items = await q.select(columns).from(t.orderLines).where(eq(orderId, order.id));

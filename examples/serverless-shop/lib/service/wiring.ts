@@ -58,6 +58,6 @@ export const jobRoutes = {
   notificationSweep: jobRoute("notification-sweep", async () => {
     const { servicePay, stores } = service();
     const inbox = createNotificationInbox({ ...servicePay, store: stores.servicePay });
-    return { applied: await inbox.applyUnapplied() };
+    return inbox.sweep();
   }),
 };

@@ -74,6 +74,12 @@ export function testShopCallbacks(
       await q.update(t.carts).set({ checkedOutAt: new Date() }).where(eq(t.carts.id, cartId));
       return id;
     },
+    async dropOrder(q, { id, cartId }) {
+      await q.delete(t.orderLines).where(eq(t.orderLines.orderId, id));
+      await q.delete(t.orders).where(eq(t.orders.id, id));
+      await q.delete(t.cartLines).where(eq(t.cartLines.cartId, cartId));
+      await q.delete(t.carts).where(eq(t.carts.id, cartId));
+    },
     async placedOrder(q, order) {
       const [row] = await q
         .select({ shippingMethod: t.orders.shippingMethod })

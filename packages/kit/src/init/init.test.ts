@@ -95,6 +95,7 @@ const EVERY_FILE = [
 const MEMBERS = [
   "openCartId",
   "createOrder",
+  "dropOrder",
   "placedOrder",
   "shopper.customer",
   "shopper.openCart",

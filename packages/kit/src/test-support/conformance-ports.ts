@@ -127,6 +127,7 @@ export const CHECK_PORTS: Readonly<Record<string, readonly PortName[]>> = {
   "drop-checkout": ["ServicePayStore"],
   "resave-checkout": ["ServicePayStore"],
   "asked-amount": ["ShopperSource", "ServicePayStore"],
+  "abandoned-orders": ["ServicePayStore"],
   "trade-in-seen": ["TradeInRegistrationStore"],
   "typed-unreachable": ["TradeInRegistrationStore"],
   "tokens-sealed": ["TokenStore"],

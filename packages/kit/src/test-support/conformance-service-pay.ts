@@ -2,7 +2,12 @@
 import { expect } from "vitest";
 import { NOT_LOOKED_UP } from "../accepted-valuation.js";
 import { createServicePayOrder, receiveNotification } from "../order-webhook.js";
-import { createServicePendingOrder, servicePaymentOpen } from "../pending-order.js";
+import {
+  ABANDONED_ORDER_AFTER_MS,
+  createServicePendingOrder,
+  pruneAbandonedOrders,
+  servicePaymentOpen,
+} from "../pending-order.js";
 import { isConcurrentWrite } from "../shop-ports.js";
 import {
   askToCollect,
@@ -289,4 +294,54 @@ export async function outOfOrderNotifications(host: ConformanceHost) {
     expect(historyCount(history, completed)).toBe(1);
     expect(historyCount(history, paid)).toBeLessThanOrEqual(1);
   }
+}
+
+export async function abandonedOrdersPruned(host: ConformanceHost) {
+  const d = deps(host);
+  const abandoned = await pendingOrder(host);
+  // Named by the service (a pending notification carries its order id): kept.
+  const named = await pendingOrder(host);
+  await receiveNotification(d, notification(named.cart, named.cartId, "pending"));
+  // A signed-in customer's: kept.
+  const customer = await host.seedCustomer();
+  const mine = await host.seedOpenCart();
+  const mineCartId = await cartIdOf(host, mine);
+  await askToCollect(host, mine);
+  const made = await createServicePendingOrder(d, {
+    sessionId: mine.sessionId,
+    customerId: customer.id,
+    cartId: mineCartId,
+    details: mine.details,
+  });
+  expect(made, "the customer's pending order").toMatchObject({ ok: true, created: true });
+  // The sweep's clock moved past the modal's lifetime plus the margin, or just short of it.
+  const at = (ms: number) => ({ now: new Date(Date.now() + ABANDONED_ORDER_AFTER_MS + ms) });
+  expect(await pruneAbandonedOrders(d, at(-60_000)), "none old enough yet").toBe(0);
+  expect(await orderOf(host, abandoned.cartId), "still there").toBeTruthy();
+  expect(await pruneAbandonedOrders(d, at(60_000)), "the guest's unnamed order").toBe(1);
+  const [gone, kept, history, stillNamed, stillMine] = await host.servicePay.transaction(
+    async (tx) => [
+      await tx.findOrderFor(null, abandoned.cartId),
+      await tx.loadCheckout(abandoned.cartId),
+      await tx.statusHistory(abandoned.order.id),
+      await tx.findOrderFor(null, named.cartId),
+      await tx.findOrderFor(null, mineCartId),
+    ],
+  );
+  expect(gone, "dropped (abandonedOrders, dropOrder)").toBeNull();
+  expect(kept, "its kept checkout with it").toBeNull();
+  expect(history, "its history with it").toEqual([]);
+  expect(stillNamed?.serviceOrderId, "an order a notification named is kept").toBeTruthy();
+  expect(stillMine?.customerId, "a customer's order is kept").toBe(customer.id);
+  // A paid notification arriving late finds no order: stored, waiting for a person.
+  const late = notification(abandoned.cart, abandoned.cartId, "payment_completed");
+  expect((await receiveNotification(d, late)).outcome, "kept unmatched").toBe("early");
+  const waiting = await host.servicePay.transaction((tx) =>
+    tx.waitingNotifications(abandoned.cartId, late.serviceOrderId),
+  );
+  expect(
+    waiting.map((n) => n.dedupeKey),
+    "the late payment is kept",
+  ).toEqual([late.dedupeKey]);
+  expect(await pruneAbandonedOrders(d, at(60_000)), "nothing more to drop").toBe(0);
 }

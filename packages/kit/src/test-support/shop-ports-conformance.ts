@@ -9,6 +9,7 @@ import { askedAmount, dropCheckout, resaveCheckout } from "./conformance-kept-ch
 import { orderUpdateAgainstCurrent } from "./conformance-order-store.js";
 import { CHECK_PORTS, type PortName } from "./conformance-ports.js";
 import {
+  abandonedOrdersPruned,
   duplicateEarlyNotifications,
   duplicateNotifications,
   earlyNotificationApplied,
@@ -163,6 +164,11 @@ export function shopPortsConformanceChecks(makeHost: MakeConformanceHost): Confo
       "asked-amount",
       "a pending order is made only when it owes what purchase_data answered while the payment was open (noteAskedToCollect, kept with the checkout): another amount or currency, or nothing asked, is refused with nothing written; a new payment start forgets it",
       askedAmount,
+    ),
+    check(
+      "abandoned-orders",
+      "the sweep drops a guest's pending Service Pay order that no notification named once it is older than the modal's lifetime plus the margin (abandonedOrders, dropOrder: the order, its history and kept checkout), keeps a customer's, a named one and a young one, and a paid notification arriving after waits unmatched",
+      abandonedOrdersPruned,
     ),
     check(
       "trade-in-seen",

@@ -62,6 +62,12 @@ export function testShopCallbacks(
         .execute();
       return id;
     },
+    async dropOrder(q, { id, cartId }) {
+      await q.deleteFrom("orderLines").where("orderId", "=", id).execute();
+      await q.deleteFrom("orders").where("id", "=", id).execute();
+      await q.deleteFrom("cartLines").where("cartId", "=", cartId).execute();
+      await q.deleteFrom("carts").where("id", "=", cartId).execute();
+    },
     async placedOrder(q, order) {
       const row = await q
         .selectFrom("orders")

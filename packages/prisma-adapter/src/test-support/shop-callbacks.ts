@@ -44,6 +44,12 @@ export function testShopCallbacks(db: PrismaClient): ShopCallbacks<TestTx> {
       await tx.cart.update({ where: { id: cartId }, data: { checkedOutAt: new Date() } });
       return order.id;
     },
+    async dropOrder(tx, { id, cartId }) {
+      await tx.orderLine.deleteMany({ where: { orderId: id } });
+      await tx.order.delete({ where: { id } });
+      await tx.cartLine.deleteMany({ where: { cartId } });
+      await tx.cart.deleteMany({ where: { id: cartId } });
+    },
     async placedOrder(tx, order) {
       const row = await tx.order.findUniqueOrThrow({
         where: { id: order.id },

@@ -14,7 +14,7 @@ function handle(request: Request): Promise<Response> {
   return runScheduledJob(request, {
     name: "notification-sweep",
     secret: process.env.JOBS_SECRET,
-    job: async () => ({ applied: await getNotificationInbox().applyUnapplied() }),
+    job: () => getNotificationInbox().sweep(),
   });
 }
 

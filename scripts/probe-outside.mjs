@@ -1,0 +1,272 @@
+// node scripts/probe-outside.mjs — issue 46's probe steps, rerun over HTTP against a RUNNING shop
+// (the demo), as an outsider: no database, no code of the shop, only what a browser or curl
+// sends. Each step prints what it sent and what came back, and whether the defence held:
+//   1. login flood: LOGIN_FLOOD failed logins (default 2,500), each a new email and a
+//      self-written X-Forwarded-For (the demo trusts 0 proxy hops), then a real customer's
+//      correct password from a new IPv4 address and a new IPv6 /64; one /64 flooded;
+//   2. A then B at one browser: B's shopper_data and purchase_data carry nothing of A's;
+//   3. the session cookie: its lifetime, and a copy taken before sign-in reaching nothing after;
+//   4. the pending-order route called directly, without the payment window (no purchase_data):
+//      no order; after the window read purchase_data: one.
+// PROBE_SHOP_URL (default http://127.0.0.1:3000), LOGIN_FLOOD, PROBE_CONCURRENCY (default 10).
+// Exit 1 when a defence did not hold. The cookieless floods are npm run probe:anonymous.
+
+const base = (process.env.PROBE_SHOP_URL ?? "http://127.0.0.1:3000").replace(/\/$/, "");
+const FLOOD = Number(process.env.LOGIN_FLOOD ?? 2_500);
+const CONCURRENCY = Number(process.env.PROBE_CONCURRENCY ?? 10);
+const A = { email: "shopper@example.com", password: "shopper-demo-password" };
+const B = { email: "alex@example.com", password: "alex-demo-password" };
+const BILLING = {
+  given_name: "Ada",
+  family_name: "Lovelace",
+  phone: "+353 1 555 0100",
+  address: "1 Main Street",
+  city: "Dublin",
+  state: "",
+  country_code: "IE",
+  postal_code: "D02 X285",
+};
+const results = [];
+const held = (step, ok, detail) => {
+  results.push(ok);
+  console.log(`${ok ? "HELD" : "NOT HELD"}  ${step}: ${detail}`);
+};
+
+/** A browser's cookie jar of one origin: the latest value of each cookie set. */
+function jar() {
+  const cookies = new Map();
+  return {
+    header: () => [...cookies].map(([k, v]) => `${k}=${v}`).join("; "),
+    take(res) {
+      for (const line of res.headers.getSetCookie()) {
+        const [pair] = line.split(";");
+        const at = pair.indexOf("=");
+        cookies.set(pair.slice(0, at).trim(), pair.slice(at + 1));
+      }
+    },
+    copy() {
+      const other = jar();
+      other.take({ headers: { getSetCookie: () => [...cookies].map(([k, v]) => `${k}=${v}`) } });
+      return other;
+    },
+  };
+}
+
+async function request(path, { browser, method = "GET", body, headers = {} } = {}) {
+  const json = body !== undefined && !(body instanceof FormData);
+  const res = await fetch(`${base}${path}`, {
+    method,
+    redirect: "manual",
+    headers: {
+      origin: base,
+      ...(browser ? { cookie: browser.header() } : {}),
+      ...(json ? { "content-type": "application/json" } : {}),
+      ...headers,
+    },
+    body: json ? JSON.stringify(body) : body,
+  });
+  browser?.take(res);
+  return res;
+}
+
+const attr = (tag, name) =>
+  new RegExp(`\\b${name}="([^"]*)"`)
+    .exec(tag)?.[1]
+    ?.replaceAll("&quot;", '"')
+    .replaceAll("&amp;", "&");
+
+/** The fields a form posts without JavaScript (its inputs, hidden ones included). */
+function formFields(html, marker) {
+  const form = new RegExp(`<form[^>]*${marker}[\\s\\S]*?</form>`).exec(html)?.[0];
+  if (!form) throw new Error(`no form matching ${marker}`);
+  return [...form.matchAll(/<input[^>]*>/g)]
+    .map(([tag]) => [attr(tag, "name"), attr(tag, "value") ?? ""])
+    .filter(([name]) => name);
+}
+
+let loginForm;
+/** POSTs the login form as a browser without JavaScript; "in", "locked" or "refused". */
+async function login({ email, password }, { browser, address } = {}) {
+  loginForm ??= formFields(await (await request("/account/login")).text(), 'class="stack"');
+  const body = new FormData();
+  for (const [name, value] of loginForm) {
+    if (name !== "email" && name !== "password") body.append(name, value);
+  }
+  body.append("email", email);
+  body.append("password", password);
+  const headers = address ? { "x-forwarded-for": address } : {};
+  const res = await request("/account/login", { browser, method: "POST", body, headers });
+  const text = await res.text();
+  // A sign-in answers the form's state with where to go next (a full page load), not a redirect.
+  if (/too many failed sign-in attempts/i.test(text)) return "locked";
+  if (/do not match an account/i.test(text)) return "refused";
+  return res.status === 200 && /redirectTo/.test(text) ? "in" : `answered ${res.status}`;
+}
+
+async function atOnce(n, work) {
+  const tally = new Map();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < n) {
+        const i = next++;
+        const out = await work(i).catch((e) => `error ${e.message}`);
+        tally.set(out, (tally.get(out) ?? 0) + 1);
+      }
+    }),
+  );
+  return [...tally].map(([k, v]) => `${k}×${v}`).join(" ");
+}
+
+let productForm;
+async function addToCart(browser) {
+  if (!productForm) {
+    const catalog = await (await request("/")).text();
+    const href = /href="(\/products\/[a-z0-9-]+)"/.exec(catalog)?.[1];
+    const page = await (await request(href)).text();
+    productForm = { href, fields: formFields(page, 'class="add-to-cart"') };
+  }
+  const body = new FormData();
+  for (const [name, value] of productForm.fields) body.append(name, value);
+  body.append("quantity", "1");
+  const res = await request(productForm.href, { browser, method: "POST", body });
+  await res.arrayBuffer();
+  return res.status;
+}
+
+const json = async (res) => ({ status: res.status, body: await res.json().catch(() => null) });
+/** A /64 of the documentation prefix no earlier run used (the throttle remembers for an hour). */
+const net = () => `2001:db8:${Math.floor(Math.random() * 0xffff).toString(16)}`;
+const ip4 = (i) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
+
+// 1. The login flood, then real customers from new addresses.
+{
+  const started = performance.now();
+  const answers = await atOnce(FLOOD, (i) =>
+    login(
+      { email: `nobody-${i}-${Date.now()}@example.com`, password: "wrong" },
+      { address: ip4(i) },
+    ),
+  );
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  console.log(
+    `login flood: ${FLOOD} failed logins, new email and X-Forwarded-For each, ${seconds} s: ${answers}`,
+  );
+  const v4 = await login(A, { browser: jar(), address: "192.0.2.77" });
+  held("a customer's correct password from a new IPv4 address after the flood", v4 === "in", v4);
+  const v6 = await login(A, { browser: jar(), address: `${net()}:1::1` });
+  held("the same from a new IPv6 /64", v6 === "in", v6);
+  const flooding = net();
+  const flooded = await atOnce(30, (i) =>
+    login(
+      { email: `v6-${i}-${Date.now()}@example.com`, password: "wrong" },
+      {
+        address: `${flooding}:2::${(i + 1).toString(16)}`,
+      },
+    ),
+  );
+  const sameNet = await login(A, { browser: jar(), address: `${flooding}:2:ffff::1` });
+  held(
+    "30 failures from one /64 (a new address each) count as one address",
+    /locked/.test(flooded) || sameNet === "locked",
+    `${flooded}; then a correct password from the same /64: ${sameNet}`,
+  );
+  const otherNet = await login(B, { browser: jar(), address: `${flooding}:3::1` });
+  held("a customer from the next /64 is not locked by it", otherNet === "in", otherNet);
+}
+
+// 2. A then B at one browser.
+{
+  const browser = jar();
+  await request("/", { browser });
+  const a = await login(A, { browser, address: "198.51.100.1" });
+  await addToCart(browser);
+  const started = await request("/api/service/checkout", {
+    browser,
+    method: "POST",
+    body: { email: A.email, billing: BILLING, shipping_method: "express" },
+  });
+  const aShopper = await json(await request("/api/service/shopper_data", { browser }));
+  const b = await login(B, { browser, address: "198.51.100.2" });
+  const bShopper = await json(await request("/api/service/shopper_data", { browser }));
+  const bPurchase = await json(await request("/api/service/purchase_data", { browser }));
+  const aHash = aShopper.body?.session_hash_token;
+  const bHash = bShopper.body?.session_hash_token;
+  console.log(
+    `A ${a}, checkout ${started.status}, A's hash ${aHash?.slice(0, 12)}…; B ${b}, B's customer ${bShopper.body?.customer?.email}, hash ${bHash?.slice(0, 12)}…, purchase_data ${bPurchase.status} ${JSON.stringify(bPurchase.body)?.slice(0, 160)}`,
+  );
+  held(
+    "B signing in over A's session gets nothing of A's",
+    a === "in" &&
+      b === "in" &&
+      bShopper.body?.customer?.email === B.email &&
+      aHash &&
+      bHash &&
+      aHash !== bHash &&
+      !JSON.stringify(bPurchase.body ?? "").includes("Lovelace"),
+    "shopper_data is B's with another session hash; purchase_data holds no cart or address of A's",
+  );
+}
+
+// 3. The session cookie: lifetime, and a copy taken before sign-in.
+{
+  const browser = jar();
+  const first = await request("/", { browser });
+  const setCookie = first.headers.getSetCookie().find((c) => c.startsWith("shop_session="));
+  console.log(`first visit's cookie: ${setCookie?.replace(/=[^;]+/, "=…")}`);
+  held(
+    "the session cookie expires and is httpOnly",
+    /max-age=\d+|expires=/i.test(setCookie ?? "") && /httponly/i.test(setCookie ?? ""),
+    setCookie ? "Max-Age/Expires and HttpOnly set" : "no shop_session cookie",
+  );
+  await addToCart(browser);
+  const copy = browser.copy();
+  const signedIn = await login(A, { browser, address: "198.51.100.3" });
+  const mine = await json(await request("/api/service/purchase_data", { browser }));
+  const theirs = await json(await request("/api/service/purchase_data", { browser: copy }));
+  console.log(
+    `signed in: ${signedIn}; purchase_data with the new cookie ${mine.status} (cart ${mine.body?.purchase?.cart?.id ?? "none"}), with the copy taken before ${theirs.status} (cart ${theirs.body?.purchase?.cart?.id ?? "none"})`,
+  );
+  held(
+    "a copy of the cookie taken before sign-in reaches nothing after it",
+    signedIn === "in" && Boolean(mine.body?.purchase?.cart) && !theirs.body?.purchase?.cart,
+    "the shopper keeps the cart; the copy opens no cart",
+  );
+}
+
+// 4. The pending-order route called directly, without the payment window.
+{
+  const browser = jar();
+  await request("/", { browser });
+  await addToCart(browser);
+  const details = { email: "probe@example.com", billing: BILLING, shipping_method: "express" };
+  const kept = await request("/api/service/checkout", { browser, method: "POST", body: details });
+  const cartId = (await kept.json().catch(() => ({}))).cart_id;
+  const direct = await json(
+    await request("/api/service/pending-order", {
+      browser,
+      method: "POST",
+      body: { cart_id: cartId, ...details },
+    }),
+  );
+  held(
+    "no pending order without the payment window (nothing asked of the service)",
+    direct.status === 409,
+    `${direct.status} ${direct.body?.error}`,
+  );
+  const window = await json(await request("/api/service/purchase_data", { browser }));
+  const after = await json(
+    await request("/api/service/pending-order", {
+      browser,
+      method: "POST",
+      body: { cart_id: cartId, ...details },
+    }),
+  );
+  held(
+    "once purchase_data answered, the pending order is made",
+    window.status === 200 && after.status === 200 && after.body?.created === true,
+    `purchase_data ${window.status}, pending-order ${after.status} ${JSON.stringify(after.body)}`,
+  );
+}
+
+process.exit(results.every(Boolean) ? 0 : 1);
