@@ -80,7 +80,12 @@ export interface NotificationInbox {
    * day), after the apply so a payment stored and not applied yet reaches its order first.
    * `now`: the clock (tests).
    */
-  sweep(options?: { now?: Date }): Promise<{ applied: number; pruned: number }>;
+  sweep(options?: { now?: Date }): Promise<{
+    /** Stored notifications this sweep applied. */
+    applied: number;
+    /** Abandoned guest pending orders it dropped. */
+    pruned: number;
+  }>;
   /** Resolves once nothing is being stored or applied by this inbox (tests, shutdown). */
   idle(): Promise<void>;
 }

@@ -30,19 +30,29 @@ import {
  * arrived before it are applied in the same transaction.
  */
 
+/** What `POST /api/service/pending-order` did (contract: Merchant endpoints, pending orders). */
 export type PendingOrderResult =
   | {
+      /** The pending order is there (made now or by an earlier call). */
       ok: true;
+      /** The merchant's order creation mode the order was made in (pending or webhook). */
       mode: OrderCreationMode;
+      /** True when this call made the order; false for a repeat that found it. */
       created: boolean;
+      /** The cart the order was made from: the purchase's `cart_id` at the service. */
       cartId: string;
       /** null in webhook mode until the webhook created the order */
       orderId: string | null;
+      /** The order number shown to the shopper; null while `orderId` is. */
       number: string | null;
     }
   | {
+      /** No order was made, and nothing was written. */
       ok: false;
+      /** Why, as the route's error code: the cart is empty, it owes other than what the service
+       *  was asked to collect, no checkout details were kept, or it would owe nothing. */
       error: "empty_cart" | "cart_changed" | "missing_details" | "nothing_to_pay";
+      /** The same in words for the shopper. */
       message: string;
     };
 
@@ -54,7 +64,19 @@ class NothingToPay extends Error {}
 class NotAsked extends Error {}
 
 /** A kept checkout, or why there was nothing to keep. */
-export type SavedCheckout = { ok: true; cartId: string } | { ok: false; error: "empty_cart" };
+export type SavedCheckout =
+  | {
+      /** The details are kept for the open cart. */
+      ok: true;
+      /** The cart they are kept for: the `cart_id` the payment modal is opened with. */
+      cartId: string;
+    }
+  | {
+      /** Nothing was kept. */
+      ok: false;
+      /** The session has no open cart with a line. */
+      error: "empty_cart";
+    };
 
 /** `POST /api/service/checkout`'s answer (docs/integrating.md, the routes a shop mounts). */
 export function serviceCheckoutResponse(saved: SavedCheckout): Response {
@@ -290,6 +312,7 @@ export async function releaseServicePayment(
   });
 }
 
+/** What the confirmation page found for a Service Pay payment it waits for (settleAwaitedServiceOrder). */
 export type AwaitedServiceOrder =
   /** no Service Pay payment in progress for this session */
   | "none"

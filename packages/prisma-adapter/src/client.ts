@@ -150,6 +150,7 @@ export interface ServiceModels {
     findMany(
       args: Find<HistoryRow & { createdAt: Date; id: string }, "createdAt" | "id">,
     ): Rows<HistoryRow>;
+    /** Deletes an order's history lines (an abandoned guest order the sweep drops). */
     deleteMany(args: { where: { orderId: string } }): Count;
   };
   /** The shop's own Order model, its integration columns (the README's) read and written. */
