@@ -41,7 +41,7 @@ const MINIMAL_SHOP = [
   {
     name: "the session identity on iron-session",
     holds:
-      "`lib/session.ts`, `lib/current.ts`, `proxy.ts`, `app/session/route.ts` (a guest's sign-in keeps it, a sign-in over another customer's and sign-out replace it)",
+      "`lib/session.ts`, `lib/current.ts`, `proxy.ts`, `app/session/route.ts` (replaced at sign-in, a guest's cart carried over, and at sign-out)",
     match: (f) =>
       ["lib/session.ts", "lib/current.ts", "proxy.ts", "app/session/route.ts"].includes(f),
   },

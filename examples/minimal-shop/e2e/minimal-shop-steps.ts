@@ -54,8 +54,11 @@ export const MINIMAL_SHOP: GoLiveShop = {
     await page.getByLabel("Password").fill(customer.password);
     await page.getByRole("button", { name: "Sign in" }).click();
     await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
-    // Sign-in keeps the guest identity (and so what the service keyed by its hash).
-    expect(await identity(page)).toEqual({ ...guest, customerId: "c_1" });
+    // Sign-in replaces the guest identity, so a copy of the cookie taken before it opens nothing.
+    const signedIn = await identity(page);
+    expect(signedIn?.customerId).toBe("c_1");
+    expect(signedIn?.sessionId).not.toBe(guest?.sessionId);
+    expect(signedIn?.salt).not.toBe(guest?.salt);
   },
   async addToCart(page) {
     await page.getByRole("button", { name: "Add Laptop 14 to cart" }).click();

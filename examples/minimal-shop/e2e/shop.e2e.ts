@@ -47,6 +47,28 @@ test("sign-out replaces the identity: the next shopper here is another session a
   expect(after?.salt).not.toBe(before?.salt);
 });
 
+test("a guest's cart is kept at sign-in, and a copy of the cookie taken before it opens nothing afterwards", async ({
+  page,
+  browser,
+}) => {
+  const context = { emulator, sdk: await ServiceSdkDriver.attach(page) };
+  await page.goto("/");
+  await page.getByRole("button", { name: "Add USB-C cable to cart" }).click();
+  await expect(page.getByTestId("cart")).toContainText("1 × USB-C cable");
+  const copied = await page.context().cookies();
+  await MINIMAL_SHOP.signIn?.(page, CUSTOMER, context);
+  await page.goto("/");
+  await expect(page.getByTestId("cart")).toContainText("1 × USB-C cable");
+  // Whoever holds the copy is a guest with an empty cart, not the customer with theirs.
+  const other = await browser.newContext({ baseURL: new URL(page.url()).origin });
+  await other.addCookies(copied);
+  const stranger = await other.newPage();
+  await stranger.goto("/");
+  await expect(stranger.getByRole("link", { name: "Sign in" })).toBeVisible();
+  await expect(stranger.getByTestId("cart")).not.toContainText("USB-C cable");
+  await other.close();
+});
+
 test("the cart is locked while a Service Pay payment is open, until the shopper cancels it", async ({
   page,
 }) => {
