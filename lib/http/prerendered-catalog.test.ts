@@ -5,6 +5,7 @@ import {
   catalogPageStore,
   inlineScriptHashes,
   RENDER_RETRY_AFTER_MS,
+  RENDER_TIMEOUT_MS,
   renderedCatalogVersion,
 } from "./prerendered-catalog";
 
@@ -68,6 +69,24 @@ describe("the catalog page store", () => {
     await store.page("/products/phone", { currency: "EUR", inspector: "open" }, V1);
     await store.page("/products/buds", EUR, V1);
     expect(render).toHaveBeenCalledTimes(4);
+  });
+
+  it("answers null to every request waiting on a render that never ends, once the render's time is up", async () => {
+    vi.useFakeTimers();
+    try {
+      const render = vi.fn(() => new Promise<string | null>(() => {}));
+      const store = catalogPageStore(render);
+      const waiting = [store.page("/", EUR, V1), store.page("/", EUR, V1)];
+      let answered = 0;
+      for (const request of waiting) request.then(() => answered++);
+      await vi.advanceTimersByTimeAsync(RENDER_TIMEOUT_MS - 1);
+      expect(answered).toBe(0);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(await Promise.all(waiting)).toEqual([null, null]);
+      expect(render).toHaveBeenCalledTimes(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("renders again, with the new scripts' hashes, once the catalog has another version", async () => {

@@ -32,7 +32,8 @@ export interface StoredCatalogPage {
 const MAX_STORED_PAGES = 2_000;
 /** A rendered page larger than this is served by the dynamic path and never kept. */
 const MAX_PAGE_BYTES = 2_000_000;
-const RENDER_TIMEOUT_MS = 10_000;
+/** How long a catalog render may take before the page is served per request. */
+export const RENDER_TIMEOUT_MS = 10_000;
 /** After a render that failed, that page is served per request for this long before the next
  *  try: a shop that cannot reach its own address must not make every visit wait for it. */
 export const RENDER_RETRY_AFTER_MS = 30_000;
@@ -146,7 +147,7 @@ export function catalogPageStore(
       if (kept?.version === version) return kept;
       const attempt = `${key} ${version}`;
       const inFlight = rendering.get(attempt);
-      if (inFlight) return inFlight;
+      if (inFlight) return withinRenderTime(inFlight);
       const failed = failedAt.get(attempt);
       if (failed !== undefined && now() - failed < RENDER_RETRY_AFTER_MS) return null;
       if (renderOnRequest > 1) {
@@ -161,9 +162,25 @@ export function catalogPageStore(
         rendering.delete(attempt),
       );
       rendering.set(attempt, started);
-      return started;
+      return withinRenderTime(started);
     },
   };
+}
+
+/**
+ * The render's page, or null once RENDER_TIMEOUT_MS passed first: a request waiting on a render
+ * is then served per request. A plain timer, not the render's own time limit alone: a fetch whose
+ * AbortSignal.timeout never fired was seen pending for minutes (docs/decisions/test-graph.md,
+ * "The stacks' start"), and every request of that page would have waited with it.
+ */
+function withinRenderTime(
+  render: Promise<StoredCatalogPage | null>,
+): Promise<StoredCatalogPage | null> {
+  let deadline: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<null>((resolve) => {
+    deadline = setTimeout(() => resolve(null), RENDER_TIMEOUT_MS);
+  });
+  return Promise.race([render, late]).finally(() => clearTimeout(deadline));
 }
 
 /**
@@ -176,12 +193,15 @@ export async function catalogRenderFetch(
   address: string,
   variant: CatalogRenderVariant,
 ): Promise<string | null> {
+  // Aborted by a plain timer (see withinRenderTime), which also bounds reading the body.
+  const abort = new AbortController();
+  const deadline = setTimeout(() => abort.abort(), RENDER_TIMEOUT_MS);
   try {
     const response = await fetch(`${baseUrl}${address}`, {
       headers: { accept: "text/html", ...catalogRenderHeaders(sessionSecret, variant) },
       redirect: "manual",
       cache: "no-store",
-      signal: AbortSignal.timeout(RENDER_TIMEOUT_MS),
+      signal: abort.signal,
     });
     const type = response.headers.get("content-type") ?? "";
     if (response.status !== 200 || !type.startsWith("text/html")) {
@@ -192,5 +212,7 @@ export async function catalogRenderFetch(
     return html.length > MAX_PAGE_BYTES ? null : html;
   } catch {
     return null;
+  } finally {
+    clearTimeout(deadline);
   }
 }
