@@ -159,7 +159,7 @@ describe("the webhook on a host with no timers", () => {
       }),
     );
     expect(swept.status).toBe(200);
-    expect((await swept.json()).result).toEqual({ applied: 1 });
+    expect((await swept.json()).result).toEqual({ applied: 1, pruned: 0 });
     expect(await outcome(cartId)).toBe("applied");
     expect((await shop.db.order.findUniqueOrThrow({ where: { id: order.id } })).status).toBe(
       "payment_completed",
