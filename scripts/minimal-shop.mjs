@@ -12,7 +12,7 @@
 // (ports 5500-5599); go-live scenarios 1-3, its own journeys, then the readiness report with
 // --strict --active from the emulator's tarball. `-- --no-build` reuses the last build.
 import { randomBytes, scryptSync } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { runExampleHost } from "./lib/example-host.mjs";
@@ -65,20 +65,29 @@ const status = await runExampleHost({
     db.close();
   },
   // better-sqlite3's prebuilt binary is a download (unreachable offline), so its install script
-  // compiles it (measured on one shared core: the install took 279 s so, 27 s without). The
-  // binary this checkout's own install made of the same version is handed to its prebuild-install
-  // as a local prebuild instead (an rc file in a parent of the package's folder: an environment
-  // variable named with a "-" does not survive the install script's shell).
-  beforeInstall({ app, manifest, run }) {
-    const ownSqlite = path.join(root, "node_modules/better-sqlite3");
+  // compiles it: about a minute of CPU per copy (measured on one shared core: the install took
+  // 279 s so, 27 s without). The host holds two copies, its own 12.x and the 11.x that
+  // @prisma/adapter-better-sqlite3 6.19 pins beside it (its runtime's). The binaries this
+  // checkout's own install made of each version are handed to their prebuild-install as local
+  // prebuilds instead, the way a networked install downloads them (an rc file in a parent of the
+  // package's folder: an environment variable named with a "-" does not survive the install
+  // script's shell).
+  beforeInstall({ app, run }) {
     const prebuilds = path.join(app, "prebuilds");
-    const version = JSON.parse(readFileSync(path.join(ownSqlite, "package.json"), "utf8")).version;
-    if (version !== manifest.dependencies["better-sqlite3"]) return;
     mkdirSync(prebuilds);
     const { modules } = process.versions;
-    const name = `better-sqlite3-v${version}-node-v${modules}-${process.platform}-${process.arch}.tar.gz`;
     const binary = "build/Release/better_sqlite3.node";
-    run("tar", ["-czf", path.join(prebuilds, name), "-C", ownSqlite, binary]);
+    const lock = JSON.parse(readFileSync(path.join(root, "package-lock.json"), "utf8"));
+    const made = new Set();
+    for (const at of Object.keys(lock.packages)) {
+      if (!/(^|\/)node_modules\/better-sqlite3$/.test(at)) continue;
+      const own = path.join(root, at);
+      const { version } = JSON.parse(readFileSync(path.join(own, "package.json"), "utf8"));
+      if (made.has(version) || !existsSync(path.join(own, binary))) continue;
+      made.add(version);
+      const name = `better-sqlite3-v${version}-node-v${modules}-${process.platform}-${process.arch}.tar.gz`;
+      run("tar", ["-czf", path.join(prebuilds, name), "-C", own, binary]);
+    }
     writeFileSync(
       path.join(app, ".prebuild-installrc"),
       JSON.stringify({ "local-prebuilds": prebuilds }),
