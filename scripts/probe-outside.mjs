@@ -7,7 +7,9 @@
 //   2. A then B at one browser: B's shopper_data and purchase_data carry nothing of A's;
 //   3. the session cookie: its lifetime, and a copy taken before sign-in reaching nothing after;
 //   4. the pending-order route called directly, without the payment window (no purchase_data):
-//      no order; after the window read purchase_data: one.
+//      no order; after the window read purchase_data: one;
+//   5. the amount asked, then the cart changed (another item added; every line removed, €0.00):
+//      the pending-order route makes no order for other than what the service was asked to collect.
 // PROBE_SHOP_URL (default http://127.0.0.1:3000), LOGIN_FLOOD, PROBE_CONCURRENCY (default 10).
 // Exit 1 when a defence did not hold. The cookieless floods are npm run probe:anonymous.
 
@@ -266,6 +268,78 @@ const ip4 = (i) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
     "once purchase_data answered, the pending order is made",
     window.status === 200 && after.status === 200 && after.body?.created === true,
     `purchase_data ${window.status}, pending-order ${after.status} ${JSON.stringify(after.body)}`,
+  );
+}
+
+// 5. The service asked to collect the cart's amount (purchase_data read), then the shopper tries
+//    to change the cart before the pending order: one more item (another price), or every line
+//    removed (€0.00); first with the payment open, then after releasing it on the cart page.
+
+/** The browser's cart as its cart page shows it: each line's quantity, joined. */
+async function cartLines(browser) {
+  const page = await (await request("/cart", { browser })).text();
+  const quantities = [...page.matchAll(/<select[^>]*name="quantity"[\s\S]*?<\/select>/g)].map(
+    ([select]) => attr(/<option[^>]*selected[^>]*>/.exec(select)?.[0] ?? "", "value"),
+  );
+  return { page, shown: quantities.join("+") || "empty" };
+}
+
+/** Posts every form of the cart page whose button reads `label`, as a browser without script. */
+async function submitCartForms(browser, label) {
+  const { page } = await cartLines(browser);
+  const statuses = [];
+  for (const [form] of page.matchAll(/<form[^>]*>[\s\S]*?<\/form>/g)) {
+    if (!new RegExp(`>\\s*${label}[^<]*(<span|<\\/button)`).test(form)) continue;
+    const body = new FormData();
+    for (const [tag] of form.matchAll(/<input[^>]*>/g)) {
+      const name = attr(tag, "name");
+      if (name) body.append(name, attr(tag, "value") ?? "");
+    }
+    const res = await request("/cart", { browser, method: "POST", body });
+    await res.arrayBuffer();
+    statuses.push(res.status);
+  }
+  return statuses;
+}
+
+async function askedThenChanged(change, { release }) {
+  const browser = jar();
+  await request("/", { browser });
+  await addToCart(browser);
+  const details = { email: "probe@example.com", billing: BILLING, shipping_method: "express" };
+  const kept = await request("/api/service/checkout", { browser, method: "POST", body: details });
+  const cartId = (await kept.json().catch(() => ({}))).cart_id;
+  const window = await json(await request("/api/service/purchase_data", { browser }));
+  const asked = (await cartLines(browser)).shown;
+  const released = release ? await submitCartForms(browser, "Cancel that payment") : [];
+  await change(browser);
+  const now = (await cartLines(browser)).shown;
+  const pending = await json(
+    await request("/api/service/pending-order", {
+      browser,
+      method: "POST",
+      body: { cart_id: cartId, ...details },
+    }),
+  );
+  return { window, asked, now, released, pending };
+}
+
+const changes = [
+  ["one more item", (b) => addToCart(b)],
+  ["every line removed (€0.00)", (b) => submitCartForms(b, "Remove")],
+];
+for (const [what, change] of changes) {
+  const open = await askedThenChanged(change, { release: false });
+  held(
+    `with the payment open, the cart keeps the amount asked: ${what}`,
+    open.window.status === 200 && open.now === open.asked && open.pending.status === 200,
+    `purchase_data ${open.window.status}; lines ${open.asked} → ${open.now}; pending-order ${open.pending.status} ${JSON.stringify(open.pending.body)}`,
+  );
+  const freed = await askedThenChanged(change, { release: true });
+  held(
+    `the payment cancelled on the cart page, the cart changed: no pending order for it: ${what}`,
+    freed.released.length === 1 && freed.now !== freed.asked && freed.pending.status === 409,
+    `purchase_data ${freed.window.status}; cancelled ${freed.released}; lines ${freed.asked} → ${freed.now}; pending-order ${freed.pending.status} ${JSON.stringify(freed.pending.body)}`,
   );
 }
 
