@@ -174,15 +174,19 @@ export function createPorts<Q extends ServiceModels>(
           where: { OR: [{ serviceOrderId: { in: serviceOrderIds } }, { cartId: { in: cartIds } }] },
         })
       ).map(shopOrder),
-    sessionOrder: async (q, sessionId, where) =>
-      maybeOrder(
+    // One raw statement: every pending-order call without a cart asks it (a cookieless request
+    // included), and Prisma compiles a model query on every call.
+    sessionOrder: async (q, sessionId, where) => {
+      const [row] =
         "cartId" in where
-          ? await q.order.findFirst({ where: { cartId: where.cartId, sessionId } })
-          : await q.order.findFirst({
-              where: { sessionId, paymentMethod: "service_pay", createdAt: { gte: where.since } },
-              orderBy: { createdAt: "desc" },
-            }),
-      ),
+          ? await q.$queryRaw<OrderRow[]>`SELECT * FROM "Order"
+            WHERE "cartId" = ${where.cartId} AND "sessionId" = ${sessionId} LIMIT 1`
+          : await q.$queryRaw<OrderRow[]>`SELECT * FROM "Order"
+            WHERE "sessionId" = ${sessionId} AND "paymentMethod" = 'service_pay'
+              AND "createdAt" >= ${where.since}
+            ORDER BY "createdAt" DESC LIMIT 1`;
+      return maybeOrder(row ?? null);
+    },
     updateOrder: async (q, id, data) => shopOrder(await q.order.update({ where: { id }, data })),
     ordersInStatus: (q, status, take) => oldestOrders(q, { status }, take),
     abandonedOrders: (q, { status, before }, take) =>
@@ -314,12 +318,12 @@ export function createPorts<Q extends ServiceModels>(
       })) !== null,
     seenTradeIn: async (q, sessionId) =>
       (await q.sessionTradeIn.findUnique({ where: { sessionId } }))?.tradeInId ?? null,
+    // One raw statement: every cookieless request to the host's trade-in-seen route is a new
+    // session, and a model upsert costs Prisma's query compiler about a millisecond per call.
     saveSeenTradeIn: (q, sessionId, tradeInId, seenAt) =>
-      q.sessionTradeIn.upsert({
-        where: { sessionId },
-        create: { sessionId, tradeInId, seenAt },
-        update: { tradeInId, seenAt },
-      }),
+      q.$executeRaw`INSERT INTO "SessionTradeIn" ("sessionId", "tradeInId", "seenAt")
+        VALUES (${sessionId}, ${tradeInId}, ${seenAt})
+        ON CONFLICT ("sessionId") DO UPDATE SET "tradeInId" = ${tradeInId}, "seenAt" = ${seenAt}`,
 
     insertLog: (q, data) => q.integrationLogEntry.create({ data }),
     deleteLogBefore: (q, before) =>

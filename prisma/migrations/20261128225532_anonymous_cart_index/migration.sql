@@ -1,0 +1,3 @@
+-- CreateIndex
+CREATE INDEX "Cart_customerId_checkedOutAt_updatedAt_idx" ON "Cart"("customerId", "checkedOutAt", "updatedAt");
+
