@@ -73,32 +73,6 @@ describe("the webhook's store-then-apply inbox", () => {
     await inbox.idle();
   });
 
-  it("keeps gathering while the event loop's turns bring deliveries, and commits them once", async () => {
-    // On SQLite the commit blocks the process, so nothing arrives while it runs: deliveries a
-    // turn apart each got a commit of their own (one fsync and transaction per few rows).
-    const { cartId } = await pendingOrder();
-    const store = serviceAdapter(shop.db).servicePay;
-    const storeBatch = vi.spyOn(store, "storeBatch");
-    storeBatch.mockClear();
-    const inbox = createNotificationInbox({ ...inboxDeps(), store });
-    const sent = Array.from({ length: 4 }, (_, i) =>
-      paid(cartId, { status: i === 0 ? "payment_completed" : "completed" }),
-    );
-    const answers: Promise<"stored" | "duplicate">[] = [];
-    // One more delivery in each of the next three turns, as a burst's bodies come in.
-    const nextTurn = (i: number) =>
-      setImmediate(() => {
-        answers.push(inbox.receive(sent[i] as OrderNotification));
-        if (i + 1 < sent.length) nextTurn(i + 1);
-      });
-    nextTurn(1);
-    answers.push(inbox.receive(sent[0] as OrderNotification));
-    await expect.poll(() => answers.length).toBe(4);
-    expect(await Promise.all(answers)).toEqual(Array(4).fill("stored"));
-    expect(storeBatch.mock.calls.map(([batch]) => batch.length)).toEqual([4]);
-    await inbox.idle();
-  });
-
   it("applies nothing while deliveries keep coming, and what was stored once they pause", async () => {
     // The inbox's clock is driven (Date and setTimeout faked); the database's I/O runs for real.
     vi.useFakeTimers({ toFake: ["Date", "setTimeout", "clearTimeout"] });

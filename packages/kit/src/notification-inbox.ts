@@ -52,9 +52,6 @@ export interface NotificationInboxDeps extends NotificationDeps {
    * first, so a burst is answered at the pace of storing alone and applied as it ebbs.
    */
   quietMs?: number;
-  /** Most turns of the event loop a commit waits for deliveries to join it (default 8); it
-   *  stops at the first turn that brought none. */
-  gatherTurns?: number;
 }
 
 /** NotificationInbox.receive's options. */
@@ -124,7 +121,6 @@ export function createNotificationInbox(deps: NotificationInboxDeps): Notificati
   const maxBatch = deps.maxBatch ?? 200;
   const chunk = deps.applyChunk ?? 4;
   const quietMs = deps.quietMs ?? 20;
-  const gatherTurns = deps.gatherTurns ?? 8;
   let lastActivity = 0;
   // Set when a long burst stored more than the queue holds: the drain then reads the rest from
   // the database (applyStoredRows) instead of keeping every one of them in memory.
@@ -140,18 +136,8 @@ export function createNotificationInbox(deps: NotificationInboxDeps): Notificati
   async function commitLoop(): Promise<void> {
     while (waiting.length > 0) {
       // The commit waits for the event loop's next turn: the deliveries whose bodies arrived
-      // in this turn join it, so a burst shares one durable write instead of one each. And for
-      // one more turn as long as the last one brought another delivery (at most
-      // `gatherTurns`), never for a timer: on SQLite the commit blocks the process (the driver
-      // is synchronous, its fsync too), so no delivery arrives while it runs, and one turn
-      // alone committed a burst four or five rows at a time, paying a transaction and an fsync
-      // for every few rows (docs/decisions/webhook-storage.md). A lone delivery still commits
-      // after one turn.
-      for (let turn = 0, before = -1; turn < gatherTurns; turn++) {
-        if (waiting.length === before || waiting.length >= maxBatch) break;
-        before = waiting.length;
-        await new Promise((resolve) => setImmediate(resolve));
-      }
+      // in this turn join it, so a burst shares one durable write instead of one each.
+      await new Promise((resolve) => setImmediate(resolve));
       const batch = waiting.slice(0, maxBatch);
       waiting = waiting.slice(batch.length);
       let ids: (string | null)[];
