@@ -188,9 +188,13 @@ async function main() {
   const children = [];
   const cleanup = async () => {
     await Promise.all(children.map(stop));
-    // BENCH_SERVER_LOG=<file>: the shop server's output, e.g. with BENCH_NODE_ARGS=--trace-gc.
-    if (process.env.BENCH_SERVER_LOG && children[0]) {
-      writeFileSync(process.env.BENCH_SERVER_LOG, children[0].log());
+    // BENCH_SERVER_LOG=<prefix>: each server's output in <prefix>.shop.log and
+    // <prefix>.empty.log, e.g. with BENCH_NODE_ARGS=--trace-gc.
+    const logPrefix = process.env.BENCH_SERVER_LOG;
+    if (logPrefix) {
+      for (const [child, name] of children.map((c, i) => [c, i === 0 ? "shop" : "empty"])) {
+        writeFileSync(`${logPrefix}.${name}.log`, child.log());
+      }
     }
     rmSync(tmp, { recursive: true, force: true });
   };
