@@ -31,6 +31,7 @@ import { ensureBrowser } from "./ensure-browser.mjs";
 import { summarizeFile } from "./lib/cpu-profile";
 // @ts-expect-error: plain ESM helpers shared with the other scripts
 import { loadEnv, root } from "./lib/env.mjs";
+import { cpuMsOf } from "./lib/processes.mjs";
 // @ts-expect-error: plain ESM helpers shared with the other scripts
 import { prepareDatabase, run } from "./lib/run.mjs";
 
@@ -361,40 +362,6 @@ async function throughput(url: string, cookie: string, seconds = 10) {
     p99Ms: result.latency.p99,
     requests: result["2xx"] + result.non2xx,
   };
-}
-
-/**
- * CPU time a process and its descendants have used, in milliseconds (Linux /proc: user + system
- * ticks). Per request it is the figure a busier or quieter machine moves least: req/s on this
- * shared machine moves by ±20 % between runs, the CPU a page costs much less.
- */
-function cpuMsOf(pid: number | undefined): number {
-  if (pid === undefined || !existsSync("/proc/self/stat")) return Number.NaN;
-  const stats = new Map<number, { parent: number; ticks: number }>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const text = readFileSync(`/proc/${entry}/stat`, "utf8");
-      // The fields after the command name, which is in parentheses and may hold spaces.
-      const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
-      stats.set(Number(entry), {
-        parent: Number(fields[1]),
-        ticks: Number(fields[11]) + Number(fields[12]),
-      });
-    } catch {
-      // The process ended while the table was read.
-    }
-  }
-  let ticks = 0;
-  const tree = [pid];
-  for (const [id, stat] of stats) if (id !== pid && stat.parent === pid) tree.push(id);
-  for (let i = 1; i < tree.length; i++) {
-    for (const [id, stat] of stats)
-      if (stat.parent === tree[i] && !tree.includes(id)) tree.push(id);
-  }
-  for (const id of tree) ticks += stats.get(id)?.ticks ?? 0;
-  // USER_HZ is 100 on Linux.
-  return ticks * 10;
 }
 
 function median(values: number[]): number {

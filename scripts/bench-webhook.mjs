@@ -16,14 +16,14 @@
 // ServiceToken seeded so the server knows the signing secret) and removes it afterwards.
 // BENCH_APP_DIR serves another checkout's build; BENCH_DURATION sets seconds per level (default
 // 10).
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import Database from "better-sqlite3";
 import { createBenchDatabase } from "./lib/bench-database.mjs";
 import { ensureFloorApp, nextBuild } from "./lib/floor-app.mjs";
-import { freePort, start, stop } from "./lib/processes.mjs";
+import { cpuMsOf, freePort, start, stop } from "./lib/processes.mjs";
 import {
   compareStored,
   madeIds,
@@ -102,9 +102,17 @@ function load(url, list, seconds, cursor, connections) {
   });
 }
 
-async function measure(name, url, list, connections, cursor) {
+async function measure(name, url, list, connections, cursor, pid) {
   await load(url, list, WARMUP_S, cursor, connections);
+  const cpuBefore = cpuMsOf(pid);
+  const from = process.hrtime.bigint() / 1000n;
   const result = await load(url, list, DURATION_S, cursor, connections);
+  if (process.env.BENCH_NODE_ARGS) {
+    // The measured window on the monotonic clock in µs, as a --cpu-prof profile's timestamps.
+    console.log(`${name}, ${connections} senders: ${from}-${process.hrtime.bigint() / 1000n} µs`);
+  }
+  // The server's own CPU per answered request: what a busier machine changes least.
+  const cpuMs = cpuMsOf(pid) - cpuBefore;
   const codes = Object.entries(result.statusCodeStats ?? {})
     .map(([code, { count }]) => `${code}×${count}`)
     .join(" ");
@@ -115,6 +123,7 @@ async function measure(name, url, list, connections, cursor) {
     p50: result.latency.p50,
     p99: result.latency.p99,
     requests: result.requests.total,
+    cpuPerRequest: cpuMs / Math.max(result.requests.total, 1),
     errors: result.errors + result.timeouts,
     non200: Object.entries(result.statusCodeStats ?? {})
       .filter(([code]) => code !== "200")
@@ -179,6 +188,14 @@ async function main() {
   const children = [];
   const cleanup = async () => {
     await Promise.all(children.map(stop));
+    // BENCH_SERVER_LOG=<prefix>: each server's output in <prefix>.shop.log and
+    // <prefix>.empty.log, e.g. with BENCH_NODE_ARGS=--trace-gc.
+    const logPrefix = process.env.BENCH_SERVER_LOG;
+    if (logPrefix) {
+      for (const [child, name] of children.map((c, i) => [c, i === 0 ? "shop" : "empty"])) {
+        writeFileSync(`${logPrefix}.${name}.log`, child.log());
+      }
+    }
     rmSync(tmp, { recursive: true, force: true });
   };
   process.on("SIGINT", () => cleanup().then(() => process.exit(130)));
@@ -195,11 +212,13 @@ async function main() {
     const floorDir = ensureFloorApp();
 
     const nextPort = await freePort();
+    // e.g. BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile both servers (their
+    // pids are printed: a profile's file name holds its process's).
+    const nodeArgs = process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
     const next = start(
       process.execPath,
       [
-        // e.g. BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the server
-        ...(process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? []),
+        ...nodeArgs,
         "node_modules/next/dist/bin/next",
         "start",
         "-p",
@@ -240,6 +259,7 @@ async function main() {
     const floor = start(
       process.execPath,
       [
+        ...nodeArgs,
         path.join(root, "node_modules/next/dist/bin/next"),
         "start",
         "-p",
@@ -252,6 +272,8 @@ async function main() {
     );
     children.push(floor);
     const floorUrl = `http://127.0.0.1:${floorPort}/api/empty`;
+    if (nodeArgs.length > 0)
+      console.log(`servers: shop pid ${next.pid}, empty route pid ${floor.pid}`);
     await waitFor(floorUrl, { method: "POST", body: "{}" });
 
     console.log(`Each level: ${WARMUP_S} s warm-up, then ${DURATION_S} s of load…`);
@@ -259,7 +281,9 @@ async function main() {
     const cursor = { i: 0 };
     // The comparison first, so the webhook's applying after its last answer overlaps nothing.
     for (const connections of SENDERS) {
-      rows.push(await measure("empty route (context)", floorUrl, list, connections, { i: 0 }));
+      rows.push(
+        await measure("empty route (context)", floorUrl, list, connections, { i: 0 }, floor.pid),
+      );
     }
     for (const connections of SENDERS) {
       rows.push(
@@ -269,6 +293,7 @@ async function main() {
           list,
           connections,
           cursor,
+          next.pid,
         ),
       );
     }
@@ -277,11 +302,11 @@ async function main() {
 
     console.log("");
     console.log(
-      "target                   senders    req/s   p50 ms   p99 ms   requests  status codes",
+      "target                   senders    req/s   p50 ms   p99 ms   requests  CPU ms/req  status codes",
     );
     for (const r of rows) {
       console.log(
-        `${r.name.padEnd(24)} ${String(r.connections).padStart(7)} ${r.rps.toFixed(0).padStart(8)} ${String(r.p50).padStart(8)} ${String(r.p99).padStart(8)} ${String(r.requests).padStart(10)}  ${r.codes}${r.errors ? `  errors×${r.errors}` : ""}`,
+        `${r.name.padEnd(24)} ${String(r.connections).padStart(7)} ${r.rps.toFixed(0).padStart(8)} ${String(r.p50).padStart(8)} ${String(r.p99).padStart(8)} ${String(r.requests).padStart(10)} ${r.cpuPerRequest.toFixed(3).padStart(11)}  ${r.codes}${r.errors ? `  errors×${r.errors}` : ""}`,
       );
     }
     console.log("");
@@ -293,9 +318,11 @@ async function main() {
     );
     const hooks = rows.filter((r) => r.name.startsWith("webhook"));
     const at50 = hooks.find((r) => r.connections === 50);
+    const empty50 = rows.find((r) => r.name.startsWith("empty") && r.connections === 50);
     if (at50) {
+      const ratio = empty50 ? ` = ${(at50.rps / empty50.rps).toFixed(2)}x the empty route's` : "";
       console.log(
-        `aim at 50 senders: p99 ${at50.p99} ms (<= 100), ${at50.rps.toFixed(0)} req/s (>= 300)`,
+        `aim at 50 senders: p99 ${at50.p99} ms (<= 100), ${at50.rps.toFixed(0)} req/s (>= 300)${ratio} (>= 0.8x)`,
       );
     }
     const failures = [];

@@ -9,3 +9,5 @@ export function start(
 ): ChildProcessWithoutNullStreams & { log(): string };
 export function stop(child: ChildProcessWithoutNullStreams): Promise<void>;
 export function freePort(): Promise<number>;
+/** CPU milliseconds a process and its descendants have used (Linux /proc); NaN elsewhere. */
+export function cpuMsOf(pid: number | undefined): number;
