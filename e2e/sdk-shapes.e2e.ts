@@ -1,11 +1,12 @@
 // Every SDK surface a shopper reaches on this shop's pages, in each state, has the shape committed
 // in e2e/sdk-shapes/ (./support/sdk-shape.ts): its elements, classes, types, roles and words.
 // The figures in it are computed here from what the shop knows (its cart as purchase_data gives
-// it, the offer the wizard showed, the everyday device's name), never chosen by a fixture: no
-// control API, so every test here also runs against a staging service. The shop's pages are
-// English only (app/layout.tsx), so the SDK's Spanish words are the SDK page suite's
-// (emulator/e2e/every-word.e2e.ts).
-import type { Page } from "@playwright/test";
+// it, the offer the wizard showed, the everyday device's name), never chosen by a fixture, and
+// the error states are brought up by the shopper's own browser (page.route on the SDK's calls to
+// the service, the page's clock for its time limit): no control API, so every test here also
+// runs against a staging service. The shop's pages are English only (app/layout.tsx), so the
+// SDK's Spanish words are the SDK page suite's (emulator/e2e/every-word.e2e.ts).
+import type { Page, Route } from "@playwright/test";
 import { SHOPPER } from "./fixtures";
 import { expect, test } from "./support/fixtures";
 import { expectShape, moneyText } from "./support/sdk-shape";
@@ -42,6 +43,46 @@ const SERVICE_CHOICES = { serviceText: "option:not(:first-child)" };
 /** The SDK's call to the service matching `path` (its CORS preflight let through). */
 function serviceCall(path: RegExp) {
   return (url: URL) => url.pathname.startsWith("/sdk/v1/") && path.test(url.pathname);
+}
+
+/** Answers the SDK's POST/GET to `path` with `status` and the contract's error body. */
+async function answerWith(page: Page, path: RegExp, status: number, purpose?: string) {
+  await page.route(serviceCall(path), async (route: Route) => {
+    const request = route.request();
+    if (request.method() === "OPTIONS") return route.fallback();
+    if (purpose && request.postDataJSON()?.purpose !== purpose) return route.fallback();
+    await route.fulfill({
+      status,
+      contentType: "application/json",
+      headers: { "access-control-allow-origin": "*" },
+      body: JSON.stringify({
+        error:
+          status === 400 ? "invalid_request" : status === 401 ? "unauthorized" : "server_error",
+        error_description: `answered ${status} by the test's browser`,
+      }),
+    });
+  });
+}
+
+/** The SDK's call to `path` fails as the network does when the shopper is offline. */
+async function offline(page: Page, path: RegExp) {
+  await page.route(serviceCall(path), (route) =>
+    route.request().method() === "OPTIONS" ? route.fallback() : route.abort("internetdisconnected"),
+  );
+}
+
+/** The SDK's calls to `path` never answered (held until the test ends); resolves when one is. */
+async function neverAnswered(page: Page, path: RegExp) {
+  let reached: () => void = () => undefined;
+  const hit = new Promise<void>((resolve) => {
+    reached = resolve;
+  });
+  await page.route(serviceCall(path), (route) => {
+    if (route.request().method() === "OPTIONS") return route.fallback();
+    reached();
+    // Never fulfilled: the service took the call and never answered it.
+  });
+  return { hit };
 }
 
 async function openWizard(sdk: ServiceSdkDriver) {
@@ -170,4 +211,92 @@ test("the payment window on the shop's checkout has its committed shape, every f
   await page.waitForURL((url) => url.pathname === "/checkout/confirmation");
   await sdk.ready();
   await expectShape("teaser-thank-you-cta", sdk.teasers("thank-you").first());
+});
+
+test("the wizard's error states on the shop's pages, brought up by the shopper's browser, have their committed shape and words: logged out, the catalog answered 500, 401, offline, and never answered past the SDK's time limit on the page's clock", async ({
+  page,
+  sdk,
+  shop,
+}) => {
+  await page.clock.install();
+  await page.goto("/");
+  await sdk.ready();
+  await openWizard(sdk);
+  await expectShape("wizard-login", sdk.wizard());
+  await sdk.closeWizard();
+
+  // Signed in as the shopper does, through the shop's form (the browser has a session already).
+  await shop.login(SHOPPER);
+  const catalog = /\/catalog$/;
+  for (const [status, name] of [
+    [500, "wizard-failed"],
+    [401, "wizard-failed"],
+  ] as const) {
+    await page.goto("/");
+    await sdk.ready();
+    await answerWith(page, catalog, status);
+    await openWizard(sdk);
+    await expect(sdk.wizard().getByRole("alert")).toBeVisible();
+    await expectShape(name, sdk.wizard());
+    await sdk.closeWizard();
+    await page.unrouteAll();
+  }
+  await page.goto("/");
+  await sdk.ready();
+  await offline(page, catalog);
+  await openWizard(sdk);
+  await expect(sdk.wizard().getByRole("alert")).toBeVisible();
+  await expectShape("wizard-failed", sdk.wizard());
+  await sdk.closeWizard();
+  await page.unrouteAll();
+
+  await page.goto("/");
+  await sdk.ready();
+  const held = await neverAnswered(page, catalog);
+  await openWizard(sdk);
+  await held.hit;
+  await page.clock.fastForward(30_000);
+  await expect(sdk.wizard().getByRole("alert")).toBeVisible();
+  await expectShape("wizard-timed-out", sdk.wizard());
+});
+
+test("the payment window's error states on the shop's checkout, brought up by the shopper's browser, have their committed shape and words: opening answered 500, the cart refused 400 with the contract's error body, paying answered 500, 401, offline, and never answered past the SDK's time limit on the page's clock", async ({
+  page,
+  sdk,
+  shop,
+}) => {
+  await page.clock.install();
+  const offer = await checkoutWithOffer(sdk, shop);
+  const option = /\/payment-option$/;
+  for (const [status, name, title] of [
+    [500, "payment-open-failed", "Something went wrong. Please try again."],
+    [400, "payment-rejected", "Service Pay cannot be used for this order."],
+  ] as const) {
+    await answerWith(page, option, status, "payment");
+    await shop.placeOrder();
+    // Its own title, not the last opening's: a window opened again shows the previous body until
+    // the service answers.
+    await expect(sdk.paymentModal().getByRole("alert")).toHaveText(title);
+    await expectShape(name, sdk.paymentModal());
+    await sdk.closePaymentModal();
+    await page.unrouteAll();
+  }
+  await shop.placeOrder();
+  await expect(sdk.paymentModal().locator('[data-amount="left-to-pay"]')).toBeVisible();
+  const figures = windowFigures(await purchaseCart(page), offer);
+  const start = /\/payments$/;
+  for (const fault of ["500", "401", "offline"] as const) {
+    if (fault === "offline") await offline(page, start);
+    else await answerWith(page, start, Number(fault));
+    await sdk.pressPayNow();
+    await expect(sdk.paymentStatus().locator(".error")).toBeVisible();
+    await expectShape("payment-failed", sdk.paymentModal(), { figures });
+    await page.unrouteAll();
+  }
+  const held = await neverAnswered(page, start);
+  await sdk.pressPayNow();
+  await held.hit;
+  await page.clock.fastForward(30_000);
+  await expect(sdk.paymentStatus().locator(".error")).toBeVisible();
+  await expectShape("payment-timed-out", sdk.paymentModal(), { figures });
 });
