@@ -9,24 +9,14 @@
 import type { Page, Route } from "@playwright/test";
 import { SHOPPER } from "./fixtures";
 import { expect, test } from "./support/fixtures";
+import {
+  checkoutWithOwnOffer,
+  type PurchaseCart,
+  purchaseCart,
+  signedInAtHome,
+} from "./support/journeys";
 import { expectShape, moneyText } from "./support/sdk-shape";
 import { EVERYDAY_DEVICE, type ServiceSdkDriver } from "./support/service-sdk-driver";
-import type { ShopSteps } from "./support/shop";
-
-type Cart = {
-  currency: string;
-  total: number;
-  items: { name: string; quantity: number; total: number }[];
-};
-
-/** The shop's cart as the SDK reads it: purchase_data from the page, with the shopper's cookie. */
-async function purchaseCart(page: Page): Promise<Cart> {
-  const body = await page.evaluate(async () => {
-    const response = await fetch("/api/service/purchase_data", { credentials: "same-origin" });
-    return response.json();
-  });
-  return (body as { purchase: { cart: Cart } }).purchase.cart;
-}
 
 /** The offer's figures as the shopper reads them: the amount shown by the wizard, the device. */
 const offerFigures = (offer: number) => ({
@@ -90,70 +80,43 @@ async function openWizard(sdk: ServiceSdkDriver) {
   await expect(sdk.wizard()).toBeVisible();
 }
 
-test("the teasers and the wizard's steps on the shop's pages have their committed shape: the banner's call to action, each step with its validation, the offer by the wizard's own figure, each placement with the accepted offer", async ({
-  page,
+test("the wizard's steps on the shop's home page have their committed shape: each step with its validation, the offer by the wizard's own figure", async ({
   sdk,
   shop,
 }) => {
-  await shop.startSignedIn(SHOPPER);
-  await page.goto("/");
-  await sdk.ready();
-  await expectShape("teaser-banner-cta", sdk.teasers("banner").first());
+  await signedInAtHome(sdk, shop);
   await openWizard(sdk);
   const wizard = sdk.wizard();
-  await expect(wizard.getByLabel("Category")).toBeVisible();
-  await expectShape("wizard-1-device", wizard, SERVICE_CHOICES);
+  const problem = wizard.locator(".body p").filter({ hasText: /\w/ }).last();
+  await expectShape("wizard-1-device", wizard, {
+    ...SERVICE_CHOICES,
+    until: wizard.getByLabel("Category"),
+  });
   await wizard.getByRole("button", { name: "Next" }).click();
-  await expect(wizard.getByRole("alert")).not.toBeEmpty();
-  await expectShape("wizard-1-no-model", wizard, SERVICE_CHOICES);
+  await expectShape("wizard-1-no-model", wizard, { ...SERVICE_CHOICES, until: problem });
   await wizard.getByLabel("Category").selectOption({ label: EVERYDAY_DEVICE.category });
   await wizard.getByLabel("Model").selectOption({ label: EVERYDAY_DEVICE.model });
   await wizard.getByRole("button", { name: "Next" }).click();
   const getOffer = wizard.getByRole("button", { name: "Get offer" });
-  await expect(getOffer).toBeVisible();
-  await expectShape("wizard-2-condition", wizard, SERVICE_QUESTIONS);
+  await expectShape("wizard-2-condition", wizard, { ...SERVICE_QUESTIONS, until: getOffer });
   await getOffer.click();
-  await expect(wizard.getByRole("alert")).not.toBeEmpty();
-  await expectShape("wizard-2-unanswered", wizard, SERVICE_QUESTIONS);
+  await expectShape("wizard-2-unanswered", wizard, { ...SERVICE_QUESTIONS, until: problem });
   for (const group of await wizard.getByRole("group").all()) {
     await group.getByRole("radio").first().check();
   }
   await getOffer.click();
   const shown = wizard.locator("[data-offer-value]");
   await expect(shown).toBeVisible();
-  // The figure the service chose, as the wizard shows it; every later surface must agree.
+  // The figure the service chose, as the wizard shows it; the teasers must agree with it
+  // (service-sdk-twice-and-failing.e2e.ts, the accepted trade-in's placements).
   const offer = Number(await shown.getAttribute("data-offer-value"));
   expect(offer).toBeGreaterThan(0);
   await expectShape("wizard-3-offer", wizard, { figures: offerFigures(offer) });
   await sdk.acceptOffer();
-  await expectShape("teaser-banner-offer", sdk.teasers("banner").first(), {
-    figures: offerFigures(offer),
-  });
-  await page.goto("/products/aurora-x1");
-  await sdk.ready();
-  await expectShape("teaser-product-widget-offer", sdk.teasers("product-widget").first(), {
-    figures: offerFigures(offer),
-  });
 });
 
-/** Signed in, the everyday device valued and accepted from the banner, `slug` in the cart, the
- *  checkout open with Service Pay chosen. Returns the offer the wizard showed. */
-async function checkoutWithOffer(sdk: ServiceSdkDriver, shop: ShopSteps, slug = "aurora-x1") {
-  await shop.startSignedIn(SHOPPER);
-  await shop.page.goto("/");
-  await sdk.ready();
-  await sdk.openWizardFromTeaser("banner");
-  const offer = await sdk.valueAndAccept(EVERYDAY_DEVICE.category, EVERYDAY_DEVICE.model);
-  await shop.addToCart(slug);
-  await shop.openCheckout();
-  await sdk.ready();
-  await shop.expectServicePayMode("tradein_valid");
-  await shop.servicePayRadio().check();
-  return offer;
-}
-
 /** The payment window's figures, by formula from the shop's cart and the offer. */
-function windowFigures(cart: Cart, offer: number) {
+function windowFigures(cart: PurchaseCart, offer: number) {
   const money = (cents: number) => moneyText(cents, cart.currency);
   const discount = Math.min(offer, cart.total);
   return {
@@ -168,7 +131,7 @@ function windowFigures(cart: Cart, offer: number) {
 }
 
 /** The window's rows are the cart's, each line's quantity and total by formula. */
-async function expectWindowRows(sdk: ServiceSdkDriver, cart: Cart) {
+async function expectWindowRows(sdk: ServiceSdkDriver, cart: PurchaseCart) {
   expect(await sdk.paymentItems()).toEqual(
     cart.items.map((item) => ({
       name: item.name,
@@ -177,41 +140,6 @@ async function expectWindowRows(sdk: ServiceSdkDriver, cart: Cart) {
     })),
   );
 }
-
-test("the payment window on the shop's checkout has its committed shape, every figure by formula from the shop's cart and the offer; paying, then the thank-you teaser on the confirmation", async ({
-  page,
-  sdk,
-  shop,
-}) => {
-  const offer = await checkoutWithOffer(sdk, shop);
-  await expectShape("teaser-cart-summary-offer", sdk.teasers("cart-summary").first(), {
-    figures: offerFigures(offer),
-  });
-  await shop.placeOrder();
-  const cart = await purchaseCart(page);
-  const figures = windowFigures(cart, offer);
-  // The shop's own checkout agrees with the window's left to pay.
-  expect(await page.getByTestId("checkout-total").textContent()).toBe(figures.leftToPay);
-  await expect(sdk.paymentModal().locator('[data-amount="left-to-pay"]')).toBeVisible();
-  await expectShape("payment-summary", sdk.paymentModal(), { figures });
-  await expectWindowRows(sdk, cart);
-  // The completion held until the "paying" state is read, then let through.
-  let release: () => void = () => undefined;
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  await page.route(serviceCall(/\/payments\/[^/]+\/complete$/), async (route) => {
-    if (route.request().method() !== "OPTIONS") await released;
-    await route.fallback();
-  });
-  await sdk.pressPayNow();
-  await expect(sdk.paymentStatus()).not.toBeEmpty();
-  await expectShape("payment-paying", sdk.paymentModal(), { figures });
-  release();
-  await page.waitForURL((url) => url.pathname === "/checkout/confirmation");
-  await sdk.ready();
-  await expectShape("teaser-thank-you-cta", sdk.teasers("thank-you").first());
-});
 
 test("the wizard's error states on the shop's pages, brought up by the shopper's browser, have their committed shape and words: logged out, the catalog answered 500, 401, offline, and never answered past the SDK's time limit on the page's clock", async ({
   page,
@@ -222,81 +150,83 @@ test("the wizard's error states on the shop's pages, brought up by the shopper's
   await page.goto("/");
   await sdk.ready();
   await openWizard(sdk);
-  await expectShape("wizard-login", sdk.wizard());
+  const actions = sdk.wizard().locator(".body .actions");
+  await expectShape("wizard-login", sdk.wizard(), { until: actions });
   await sdk.closeWizard();
 
   // Signed in as the shopper does, through the shop's form (the browser has a session already).
   await shop.login(SHOPPER);
   const catalog = /\/catalog$/;
-  for (const [status, name] of [
-    [500, "wizard-failed"],
-    [401, "wizard-failed"],
-  ] as const) {
+  for (const fault of [
+    () => answerWith(page, catalog, 500),
+    () => answerWith(page, catalog, 401),
+    () => offline(page, catalog),
+  ]) {
     await page.goto("/");
     await sdk.ready();
-    await answerWith(page, catalog, status);
+    await fault();
     await openWizard(sdk);
-    await expect(sdk.wizard().getByRole("alert")).toBeVisible();
-    await expectShape(name, sdk.wizard());
+    await expectShape("wizard-failed", sdk.wizard(), { until: actions });
     await sdk.closeWizard();
     await page.unrouteAll();
   }
-  await page.goto("/");
-  await sdk.ready();
-  await offline(page, catalog);
-  await openWizard(sdk);
-  await expect(sdk.wizard().getByRole("alert")).toBeVisible();
-  await expectShape("wizard-failed", sdk.wizard());
-  await sdk.closeWizard();
-  await page.unrouteAll();
-
   await page.goto("/");
   await sdk.ready();
   const held = await neverAnswered(page, catalog);
   await openWizard(sdk);
   await held.hit;
   await page.clock.fastForward(30_000);
-  await expect(sdk.wizard().getByRole("alert")).toBeVisible();
-  await expectShape("wizard-timed-out", sdk.wizard());
+  await expectShape("wizard-timed-out", sdk.wizard(), { until: actions });
 });
 
-test("the payment window's error states on the shop's checkout, brought up by the shopper's browser, have their committed shape and words: opening answered 500, the cart refused 400 with the contract's error body, paying answered 500, 401, offline, and never answered past the SDK's time limit on the page's clock", async ({
+test("the payment window on the shop's checkout has its committed shape, every figure by formula from the shop's cart and the offer, and so have its error states, brought up by the shopper's browser: opening answered 500, the cart refused 400 with the contract's error body, paying answered 500, 401, offline, paying, and never answered past the SDK's time limit on the page's clock", async ({
   page,
   sdk,
   shop,
 }) => {
   await page.clock.install();
-  const offer = await checkoutWithOffer(sdk, shop);
+  const offer = await checkoutWithOwnOffer(sdk, shop);
+  const modal = sdk.paymentModal();
   const option = /\/payment-option$/;
   for (const [status, name, title] of [
-    [500, "payment-open-failed", "Something went wrong. Please try again."],
-    [400, "payment-rejected", "Service Pay cannot be used for this order."],
+    [500, "payment-open-failed", "Something went wrong"],
+    [400, "payment-rejected", "cannot be used"],
   ] as const) {
     await answerWith(page, option, status, "payment");
     await shop.placeOrder();
-    // Its own title, not the last opening's: a window opened again shows the previous body until
-    // the service answers.
-    await expect(sdk.paymentModal().getByRole("alert")).toHaveText(title);
-    await expectShape(name, sdk.paymentModal());
+    // By its own title, not the last opening's: a window opened again shows the previous body
+    // until the service answers.
+    await expectShape(name, modal, { until: modal.locator(".body h3", { hasText: title }) });
     await sdk.closePaymentModal();
     await page.unrouteAll();
   }
   await shop.placeOrder();
-  await expect(sdk.paymentModal().locator('[data-amount="left-to-pay"]')).toBeVisible();
-  const figures = windowFigures(await purchaseCart(page), offer);
+  const cart = await purchaseCart(page);
+  const figures = windowFigures(cart, offer);
+  await expectShape("payment-summary", modal, {
+    figures,
+    until: modal.locator('[data-amount="left-to-pay"]'),
+  });
+  await expectWindowRows(sdk, cart);
+  // The shop's own checkout agrees with the window's left to pay.
+  expect(await page.getByTestId("checkout-total").textContent()).toBe(figures.leftToPay);
+
   const start = /\/payments$/;
-  for (const fault of ["500", "401", "offline"] as const) {
-    if (fault === "offline") await offline(page, start);
-    else await answerWith(page, start, Number(fault));
+  const failure = modal.locator(".body p span");
+  for (const fault of [
+    () => answerWith(page, start, 500),
+    () => answerWith(page, start, 401),
+    () => offline(page, start),
+  ]) {
+    await fault();
     await sdk.pressPayNow();
-    await expect(sdk.paymentStatus().locator(".error")).toBeVisible();
-    await expectShape("payment-failed", sdk.paymentModal(), { figures });
+    await expectShape("payment-failed", modal, { figures, until: failure });
     await page.unrouteAll();
   }
   const held = await neverAnswered(page, start);
   await sdk.pressPayNow();
   await held.hit;
+  await expectShape("payment-paying", modal, { figures });
   await page.clock.fastForward(30_000);
-  await expect(sdk.paymentStatus().locator(".error")).toBeVisible();
-  await expectShape("payment-timed-out", sdk.paymentModal(), { figures });
+  await expectShape("payment-timed-out", modal, { figures, until: failure });
 });

@@ -33,6 +33,9 @@ export interface ShapeOptions {
   figures?: Record<string, string | string[]>;
   /** CSS selector of elements whose texts (and ids, names, values) are the service's own */
   serviceText?: string;
+  /** With SDK_SHAPES=update, what says the state is there before it is recorded; a verdict
+   *  never waits on it (the shape is polled until it is the committed one). */
+  until?: Locator;
 }
 
 /** Reads `surface` (a teaser's host, a modal's dialog) into its shape, one line per element. */
@@ -115,6 +118,7 @@ export async function expectShape(name: string, surface: Locator, options: Shape
   await expect(surface).toBeVisible();
   const file = path.join(SHAPES_DIR, `${name}.txt`);
   if (process.env.SDK_SHAPES === "update") {
+    if (options.until) await expect(options.until).toBeVisible();
     mkdirSync(SHAPES_DIR, { recursive: true });
     writeFileSync(file, await surfaceShape(surface, options));
     return;
