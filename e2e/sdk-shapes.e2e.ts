@@ -141,7 +141,7 @@ async function expectWindowRows(sdk: ServiceSdkDriver, cart: PurchaseCart) {
   );
 }
 
-test("the wizard's error states on the shop's pages, brought up by the shopper's browser, have their committed shape and words: logged out, the catalog answered 500, 401, offline, and never answered past the SDK's time limit on the page's clock", async ({
+test("the wizard's error states on the shop's pages, brought up by the shopper's browser, have their committed shape and words: logged out, shopper_data answered 401, the catalog answered 500, 401, offline, and never answered past the SDK's time limit on the page's clock", async ({
   page,
   sdk,
   shop,
@@ -156,6 +156,25 @@ test("the wizard's error states on the shop's pages, brought up by the shopper's
 
   // Signed in as the shopper does, through the shop's form (the browser has a session already).
   await shop.login(SHOPPER);
+  // A shop whose session lapsed answers shopper_data 401: the SDK takes that shopper for an
+  // anonymous one, as for 404 (contract, Merchant endpoints): its start-up goes on to the
+  // service's init (an anonymous session), and the wizard asks to log in.
+  await page.route("**/api/service/shopper_data", (route) =>
+    route.fulfill({ status: 401, contentType: "application/json", body: "{}" }),
+  );
+  let inits = 0;
+  page.on("request", (request) => {
+    const { pathname } = new URL(request.url());
+    if (request.method() === "POST" && pathname === "/sdk/v1/init") inits += 1;
+  });
+  await page.goto("/");
+  await sdk.ready();
+  // service-ready follows the start-up's init, or its giving up.
+  expect(inits, "the start-up went on to the service's init").toBe(1);
+  await openWizard(sdk);
+  await expectShape("wizard-login", sdk.wizard(), { until: actions });
+  await sdk.closeWizard();
+  await page.unrouteAll();
   const catalog = /\/catalog$/;
   for (const fault of [
     () => answerWith(page, catalog, 500),
