@@ -14,10 +14,16 @@
 // The tests without @emulator use only what a browser sees (its network included), so they also
 // run against a staging service; the @emulator ones add the service's side (faults, orders).
 import type { Locator, Page, Route } from "@playwright/test";
-import { SHOPPER } from "./fixtures";
 import { sessionHashOf } from "./support/emulator";
 import { expect, test } from "./support/fixtures";
-import { payByCard } from "./support/journeys";
+import {
+  checkoutWithOwnOffer,
+  type PurchaseCart,
+  payByCard,
+  purchaseCart,
+  signedInAtHome,
+} from "./support/journeys";
+import { expectShape } from "./support/sdk-shape";
 import {
   EVERYDAY_DEVICE,
   type ServiceSdkDriver,
@@ -30,23 +36,8 @@ const START = /^POST \/sdk\/v1\/payments$/;
 const COMPLETE = /^POST \/sdk\/v1\/payments\/[^/]+\/complete$/;
 const FAILED = "Something went wrong. Please try again.";
 
-type Cart = {
-  currency: string;
-  total: number;
-  items: { name: string; quantity: number; total: number }[];
-};
-
-/** The shop's cart as the SDK reads it: purchase_data from the page, with the shopper's cookie. */
-async function purchaseCart(page: Page): Promise<Cart> {
-  const body = await page.evaluate(async () => {
-    const response = await fetch("/api/service/purchase_data", { credentials: "same-origin" });
-    return response.json();
-  });
-  return (body as { purchase: { cart: Cart } }).purchase.cart;
-}
-
 /** Every amount of the payment window, by formula from the cart and the trade-in. */
-async function expectWindowAmounts(sdk: ServiceSdkDriver, cart: Cart, tradeIn: number) {
+async function expectWindowAmounts(sdk: ServiceSdkDriver, cart: PurchaseCart, tradeIn: number) {
   const lang = await sdk.page.evaluate(() => document.documentElement.lang || "en");
   const money = (cents: number) =>
     new Intl.NumberFormat(lang, { style: "currency", currency: cart.currency }).format(cents / 100);
@@ -68,16 +59,7 @@ async function expectWindowAmounts(sdk: ServiceSdkDriver, cart: Cart, tradeIn: n
 /** Signed in, the everyday device valued and accepted from the home page's banner (no control
  *  API), `slug` in the cart, the checkout open with Service Pay chosen and the order placed. */
 async function toPaymentWindow(sdk: ServiceSdkDriver, shop: ShopSteps, slug = "aurora-x1") {
-  await shop.startSignedIn();
-  await shop.page.goto("/");
-  await sdk.ready();
-  await sdk.openWizardFromTeaser("banner");
-  const offer = await sdk.valueAndAccept(EVERYDAY_DEVICE.category, EVERYDAY_DEVICE.model);
-  await shop.addToCart(slug);
-  await shop.openCheckout();
-  await sdk.ready();
-  await shop.expectServicePayMode("tradein_valid");
-  await shop.servicePayRadio().check();
+  const offer = await checkoutWithOwnOffer(sdk, shop, slug);
   await shop.placeOrder();
   await expect(sdk.paymentModal()).toBeVisible();
   return offer;
@@ -323,11 +305,13 @@ const TEASER_WORDS: Record<TeaserType, string> = {
   "thank-you": "Have another device at home? Trade it in on your next order.",
 };
 
-/** Each teaser of `type` on the page shows its own type's words and no other type's. */
+/** Each teaser of `type` on the page shows its own type's words and no other type's, in the
+ *  shape committed for its placement (e2e/sdk-shapes/, ./support/sdk-shape.ts). */
 async function expectOwnWords(sdk: ServiceSdkDriver, type: TeaserType) {
   const teasers = sdk.teasers(type);
   await expect(teasers.first()).toBeVisible();
   for (const teaser of await teasers.all()) {
+    await expectShape(`teaser-${type}-cta`, teaser);
     await expect(teaser).toHaveAttribute("data-state", "cta");
     await expect(teaser).toContainText(TEASER_WORDS[type]);
     for (const [other, words] of Object.entries(TEASER_WORDS)) {
@@ -336,11 +320,15 @@ async function expectOwnWords(sdk: ServiceSdkDriver, type: TeaserType) {
   }
 }
 
-/** With an accepted trade-in every teaser shows the offer, and none a call-to-action's words. */
+/** With an accepted trade-in every teaser shows the offer, and none a call-to-action's words;
+ *  each in the shape committed for its placement, the offer the wizard's own figure. */
 async function expectOffer(sdk: ServiceSdkDriver, type: TeaserType, offerText: string) {
   const teasers = sdk.teasers(type);
   await expect(teasers.first()).toBeVisible();
   for (const teaser of await teasers.all()) {
+    await expectShape(`teaser-${type}-offer`, teaser, {
+      figures: { offer: offerText, device: EVERYDAY_DEVICE.model },
+    });
     await expect(teaser).toHaveAttribute("data-state", "offer");
     await expect(teaser).toContainText(`${EVERYDAY_DEVICE.model}: ${offerText} off`);
     for (const words of Object.values(TEASER_WORDS)) await expect(teaser).not.toContainText(words);
@@ -366,9 +354,7 @@ test("each teaser placement shows its own type's words and no other type's: bann
   sdk,
   shop,
 }) => {
-  await shop.startSignedIn(SHOPPER);
-  await page.goto("/");
-  await sdk.ready();
+  await signedInAtHome(sdk, shop);
   await expectOwnWords(sdk, "banner");
   // From here the shopper follows the shop's links: one SDK start-up for every page, whose
   // markers it must find as they are rendered (Contract, Front-end SDK › Teasers: every
@@ -405,9 +391,7 @@ test("with an accepted trade-in every teaser placement shows the offer, in the p
   sdk,
   shop,
 }) => {
-  await shop.startSignedIn(SHOPPER);
-  await page.goto("/");
-  await sdk.ready();
+  await signedInAtHome(sdk, shop);
   // A keyboard shopper (Contract, Front-end SDK: the wizard is a modal dialog): the teaser's
   // button opens it with Enter, Tab stays inside, Escape closes it and the focus is back on
   // the button that opened it.

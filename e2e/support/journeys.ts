@@ -4,8 +4,50 @@ import { createHmac } from "node:crypto";
 import { expect, type Page } from "@playwright/test";
 import { CARDS, fillCard, SHOPPER } from "../fixtures";
 import { type emulator as EmulatorClient, sessionHashOf } from "./emulator";
-import type { ServiceSdkDriver } from "./service-sdk-driver";
+import { EVERYDAY_DEVICE, type ServiceSdkDriver } from "./service-sdk-driver";
 import type { ShopSteps } from "./shop";
+
+/** The shop's cart as purchase_data gives it (integer cents). */
+export type PurchaseCart = {
+  currency: string;
+  total: number;
+  items: { name: string; quantity: number; total: number }[];
+};
+
+/** The shop's cart as the SDK reads it: purchase_data from the page, with the shopper's cookie. */
+export async function purchaseCart(page: Page): Promise<PurchaseCart> {
+  const body = await page.evaluate(async () => {
+    const response = await fetch("/api/service/purchase_data", { credentials: "same-origin" });
+    return response.json();
+  });
+  return (body as { purchase: { cart: PurchaseCart } }).purchase.cart;
+}
+
+/** Signed in, the everyday device valued and accepted from the home page's banner (no control
+ *  API), `slug` in the cart, the checkout open with Service Pay chosen. Returns the offer in
+ *  cents, as the wizard showed it. */
+/** Signed in (the stored cookie), on the home page with the SDK ready. */
+export async function signedInAtHome(sdk: ServiceSdkDriver, shop: ShopSteps): Promise<void> {
+  await shop.startSignedIn(SHOPPER);
+  await shop.page.goto("/");
+  await sdk.ready();
+}
+
+export async function checkoutWithOwnOffer(
+  sdk: ServiceSdkDriver,
+  shop: ShopSteps,
+  slug = "aurora-x1",
+): Promise<number> {
+  await signedInAtHome(sdk, shop);
+  await sdk.openWizardFromTeaser("banner");
+  const offer = await sdk.valueAndAccept(EVERYDAY_DEVICE.category, EVERYDAY_DEVICE.model);
+  await shop.addToCart(slug);
+  await shop.openCheckout();
+  await sdk.ready();
+  await shop.expectServicePayMode("tradein_valid");
+  await shop.servicePayRadio().check();
+  return offer;
+}
 
 export interface PaidWithService {
   /** the service's order id and the shop's cart id, from `service-payment-completed` */

@@ -1,0 +1,257 @@
+// Every SDK surface a shopper reaches on this shop's pages, in each state, has the shape committed
+// in e2e/sdk-shapes/ (./support/sdk-shape.ts): its elements, classes, types, roles and words.
+// The figures in it are computed here from what the shop knows (its cart as purchase_data gives
+// it, the offer the wizard showed, the everyday device's name), never chosen by a fixture, and
+// the error states are brought up by the shopper's own browser (page.route on the SDK's calls to
+// the service, the page's clock for its time limit): no control API, so every test here also
+// runs against a staging service. The shop's pages are English only (app/layout.tsx), so the
+// SDK's Spanish words are the SDK page suite's (emulator/e2e/every-word.e2e.ts).
+import type { Page, Route } from "@playwright/test";
+import { SHOPPER } from "./fixtures";
+import { expect, test } from "./support/fixtures";
+import {
+  checkoutWithOwnOffer,
+  type PurchaseCart,
+  purchaseCart,
+  signedInAtHome,
+} from "./support/journeys";
+import { expectShape, moneyText } from "./support/sdk-shape";
+import { EVERYDAY_DEVICE, type ServiceSdkDriver } from "./support/service-sdk-driver";
+
+/** The offer's figures as the shopper reads them: the amount shown by the wizard, the device. */
+const offerFigures = (offer: number) => ({
+  offer: moneyText(offer, "EUR"),
+  offerCents: String(offer),
+  device: EVERYDAY_DEVICE.model,
+});
+
+/** The condition step's questions and answers are the service's catalog, not the SDK's words. */
+const SERVICE_QUESTIONS = { serviceText: "fieldset" };
+/** The device step's choices after "Choose…" are the service's catalog. */
+const SERVICE_CHOICES = { serviceText: "option:not(:first-child)" };
+
+/** The SDK's call to the service matching `path` (its CORS preflight let through). */
+function serviceCall(path: RegExp) {
+  return (url: URL) => url.pathname.startsWith("/sdk/v1/") && path.test(url.pathname);
+}
+
+/** Answers the SDK's POST/GET to `path` with `status` and the contract's error body. */
+async function answerWith(page: Page, path: RegExp, status: number, purpose?: string) {
+  await page.route(serviceCall(path), async (route: Route) => {
+    const request = route.request();
+    if (request.method() === "OPTIONS") return route.fallback();
+    if (purpose && request.postDataJSON()?.purpose !== purpose) return route.fallback();
+    await route.fulfill({
+      status,
+      contentType: "application/json",
+      headers: { "access-control-allow-origin": "*" },
+      body: JSON.stringify({
+        error:
+          status === 400 ? "invalid_request" : status === 401 ? "unauthorized" : "server_error",
+        error_description: `answered ${status} by the test's browser`,
+      }),
+    });
+  });
+}
+
+/** The SDK's call to `path` fails as the network does when the shopper is offline. */
+async function offline(page: Page, path: RegExp) {
+  await page.route(serviceCall(path), (route) =>
+    route.request().method() === "OPTIONS" ? route.fallback() : route.abort("internetdisconnected"),
+  );
+}
+
+/** The SDK's calls to `path` never answered (held until the test ends); resolves when one is. */
+async function neverAnswered(page: Page, path: RegExp) {
+  let reached: () => void = () => undefined;
+  const hit = new Promise<void>((resolve) => {
+    reached = resolve;
+  });
+  await page.route(serviceCall(path), (route) => {
+    if (route.request().method() === "OPTIONS") return route.fallback();
+    reached();
+    // Never fulfilled: the service took the call and never answered it.
+  });
+  return { hit };
+}
+
+async function openWizard(sdk: ServiceSdkDriver) {
+  await sdk.teasers("banner").first().getByRole("button").click();
+  await expect(sdk.wizard()).toBeVisible();
+}
+
+test("the wizard's steps on the shop's home page have their committed shape: each step with its validation, the offer by the wizard's own figure", async ({
+  sdk,
+  shop,
+}) => {
+  await signedInAtHome(sdk, shop);
+  await openWizard(sdk);
+  const wizard = sdk.wizard();
+  const problem = wizard.locator(".body p").filter({ hasText: /\w/ }).last();
+  await expectShape("wizard-1-device", wizard, {
+    ...SERVICE_CHOICES,
+    until: wizard.getByLabel("Category"),
+  });
+  await wizard.getByRole("button", { name: "Next" }).click();
+  await expectShape("wizard-1-no-model", wizard, { ...SERVICE_CHOICES, until: problem });
+  await wizard.getByLabel("Category").selectOption({ label: EVERYDAY_DEVICE.category });
+  await wizard.getByLabel("Model").selectOption({ label: EVERYDAY_DEVICE.model });
+  await wizard.getByRole("button", { name: "Next" }).click();
+  const getOffer = wizard.getByRole("button", { name: "Get offer" });
+  await expectShape("wizard-2-condition", wizard, { ...SERVICE_QUESTIONS, until: getOffer });
+  await getOffer.click();
+  await expectShape("wizard-2-unanswered", wizard, { ...SERVICE_QUESTIONS, until: problem });
+  for (const group of await wizard.getByRole("group").all()) {
+    await group.getByRole("radio").first().check();
+  }
+  await getOffer.click();
+  const shown = wizard.locator("[data-offer-value]");
+  await expect(shown).toBeVisible();
+  // The figure the service chose, as the wizard shows it; the teasers must agree with it
+  // (service-sdk-twice-and-failing.e2e.ts, the accepted trade-in's placements).
+  const offer = Number(await shown.getAttribute("data-offer-value"));
+  expect(offer).toBeGreaterThan(0);
+  await expectShape("wizard-3-offer", wizard, { figures: offerFigures(offer) });
+  await sdk.acceptOffer();
+});
+
+/** The payment window's figures, by formula from the shop's cart and the offer. */
+function windowFigures(cart: PurchaseCart, offer: number) {
+  const money = (cents: number) => moneyText(cents, cart.currency);
+  const discount = Math.min(offer, cart.total);
+  return {
+    cartTotal: money(cart.total),
+    discount: `−${money(discount)}`,
+    leftToPay: money(cart.total - discount),
+    device: EVERYDAY_DEVICE.model,
+    // Every row has one shape; which rows, with which figures, is checked row by row below.
+    item: cart.items.map((item) => item.name),
+    itemTotal: cart.items.map((item) => money(item.total)),
+  };
+}
+
+/** The window's rows are the cart's, each line's quantity and total by formula. */
+async function expectWindowRows(sdk: ServiceSdkDriver, cart: PurchaseCart) {
+  expect(await sdk.paymentItems()).toEqual(
+    cart.items.map((item) => ({
+      name: item.name,
+      quantity: String(item.quantity),
+      total: moneyText(item.total, cart.currency),
+    })),
+  );
+}
+
+test("the wizard's error states on the shop's pages, brought up by the shopper's browser, have their committed shape and words: logged out, shopper_data answered 401, the catalog answered 500, 401, offline, and never answered past the SDK's time limit on the page's clock", async ({
+  page,
+  sdk,
+  shop,
+}) => {
+  await page.clock.install();
+  await page.goto("/");
+  await sdk.ready();
+  await openWizard(sdk);
+  const actions = sdk.wizard().locator(".body .actions");
+  await expectShape("wizard-login", sdk.wizard(), { until: actions });
+  await sdk.closeWizard();
+
+  // Signed in as the shopper does, through the shop's form (the browser has a session already).
+  await shop.login(SHOPPER);
+  // A shop whose session lapsed answers shopper_data 401: the SDK takes that shopper for an
+  // anonymous one, as for 404 (contract, Merchant endpoints): its start-up goes on to the
+  // service's init (an anonymous session), and the wizard asks to log in.
+  await page.route("**/api/service/shopper_data", (route) =>
+    route.fulfill({ status: 401, contentType: "application/json", body: "{}" }),
+  );
+  // That 401 is this browser's, not the shop's: the SDK's report of it must not reach the
+  // go-live readiness report (readiness.e2e.ts judges the shop's shopper_data by it).
+  await page.route(serviceCall(/\/observations/), (route) => route.abort());
+  // Counted by its anonymous session: the signed-in page before this one may still have been
+  // starting up when this one was asked for.
+  let inits = 0;
+  page.on("request", (request) => {
+    if (request.method() !== "POST" || new URL(request.url()).pathname !== "/sdk/v1/init") return;
+    if (request.postDataJSON()?.session_hash === null) inits += 1;
+  });
+  await page.goto("/");
+  await sdk.ready();
+  // service-ready follows the start-up's init, or its giving up.
+  expect(inits, "the start-up went on to the service's init").toBe(1);
+  await openWizard(sdk);
+  await expectShape("wizard-login", sdk.wizard(), { until: actions });
+  await sdk.closeWizard();
+  // The observations stay off until the next page replaces this one (the loop's unrouteAll).
+  await page.unroute("**/api/service/shopper_data");
+  const catalog = /\/catalog$/;
+  for (const fault of [
+    () => answerWith(page, catalog, 500),
+    () => answerWith(page, catalog, 401),
+    () => offline(page, catalog),
+  ]) {
+    await page.goto("/");
+    await sdk.ready();
+    await fault();
+    await openWizard(sdk);
+    await expectShape("wizard-failed", sdk.wizard(), { until: actions });
+    await sdk.closeWizard();
+    await page.unrouteAll();
+  }
+  await page.goto("/");
+  await sdk.ready();
+  const held = await neverAnswered(page, catalog);
+  await openWizard(sdk);
+  await held.hit;
+  await page.clock.fastForward(30_000);
+  await expectShape("wizard-timed-out", sdk.wizard(), { until: actions });
+});
+
+test("the payment window on the shop's checkout has its committed shape, every figure by formula from the shop's cart and the offer, and so have its error states, brought up by the shopper's browser: opening answered 500, the cart refused 400 with the contract's error body, paying answered 500, 401, offline, paying, and never answered past the SDK's time limit on the page's clock", async ({
+  page,
+  sdk,
+  shop,
+}) => {
+  await page.clock.install();
+  const offer = await checkoutWithOwnOffer(sdk, shop);
+  const modal = sdk.paymentModal();
+  const option = /\/payment-option$/;
+  for (const [status, name, title] of [
+    [500, "payment-open-failed", "Something went wrong"],
+    [400, "payment-rejected", "cannot be used"],
+  ] as const) {
+    await answerWith(page, option, status, "payment");
+    await shop.placeOrder();
+    // By its own title, not the last opening's: a window opened again shows the previous body
+    // until the service answers.
+    await expectShape(name, modal, { until: modal.locator(".body h3", { hasText: title }) });
+    await sdk.closePaymentModal();
+    await page.unrouteAll();
+  }
+  await shop.placeOrder();
+  const cart = await purchaseCart(page);
+  const figures = windowFigures(cart, offer);
+  await expectShape("payment-summary", modal, {
+    figures,
+    until: modal.locator('[data-amount="left-to-pay"]'),
+  });
+  await expectWindowRows(sdk, cart);
+  // The shop's own checkout agrees with the window's left to pay.
+  expect(await page.getByTestId("checkout-total").textContent()).toBe(figures.leftToPay);
+
+  const start = /\/payments$/;
+  const failure = modal.locator(".body p span");
+  for (const fault of [
+    () => answerWith(page, start, 500),
+    () => answerWith(page, start, 401),
+    () => offline(page, start),
+  ]) {
+    await fault();
+    await sdk.pressPayNow();
+    await expectShape("payment-failed", modal, { figures, until: failure });
+    await page.unrouteAll();
+  }
+  const held = await neverAnswered(page, start);
+  await sdk.pressPayNow();
+  await held.hit;
+  await expectShape("payment-paying", modal, { figures });
+  await page.clock.fastForward(30_000);
+  await expectShape("payment-timed-out", modal, { figures, until: failure });
+});

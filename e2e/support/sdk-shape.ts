@@ -1,0 +1,141 @@
+// The shape of an SDK surface as a shopper's browser holds it: element names, classes, `type`,
+// `role`, `scope`, `for`/`id`, `disabled`, `data-*` and `aria-*` attributes, and texts, read
+// through the open shadow roots the SDK renders into (contract, Front-end SDK: teasers and modals
+// in their own shadow roots). Figures become the names of what the journey computed them from
+// (`{leftToPay}`), so the same surface has one shape whatever the cart, and a wrong figure is a
+// changed shape. Texts the service chooses (its catalog's names and questions) are masked where
+// the journey says so.
+//
+// Each surface's expected shape is a committed file, e2e/sdk-shapes/<name>.txt, written only on
+// purpose: `SDK_SHAPES=update npx playwright test e2e/sdk-shapes.e2e.ts`, then read in review. Not
+// recorded from the SDK page suite: a staging run has no emulator to serve that page, and a
+// committed file puts a change of look in front of a person as a diff.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import type { Locator } from "@playwright/test";
+import { expect } from "./fixtures";
+
+const SHAPES_DIR = path.resolve(import.meta.dirname, "../sdk-shapes");
+
+interface RawNode {
+  tag: string;
+  attrs: [string, string][];
+  text: string;
+  masked: boolean;
+  children: RawNode[];
+}
+
+/** Dates the SDK formats from the service's `valid_until` (Intl, medium date, short time). */
+const DATE = /\b[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s?[AP]M\b/g;
+
+export interface ShapeOptions {
+  /** name → the exact text(s) the journey computed (a money string, a device name, cents) */
+  figures?: Record<string, string | string[]>;
+  /** CSS selector of elements whose texts (and ids, names, values) are the service's own */
+  serviceText?: string;
+  /** With SDK_SHAPES=update, what says the state is there before it is recorded; a verdict
+   *  never waits on it (the shape is polled until it is the committed one). */
+  until?: Locator;
+}
+
+/** Reads `surface` (a teaser's host, a modal's dialog) into its shape, one line per element. */
+export async function surfaceShape(surface: Locator, options: ShapeOptions = {}): Promise<string> {
+  const raw = await surface.evaluate((root, serviceText): RawNode => {
+    const KEPT = /^(type|role|scope|for|id|name|disabled|hidden|data-.*|aria-.*)$/;
+    const read = (element: Element, inMasked: boolean): RawNode => {
+      const masked = inMasked || (serviceText ? element.matches(serviceText) : false);
+      const attrs: [string, string][] = [];
+      for (const { name, value } of element.attributes) {
+        if (!KEPT.test(name)) continue;
+        if (masked && (name === "id" || name === "name" || name === "for")) continue;
+        attrs.push([name, value]);
+      }
+      const cls = [...element.classList].sort().join(".");
+      const text = [...element.childNodes]
+        .filter((n) => n.nodeType === Node.TEXT_NODE)
+        .map((n) => n.textContent ?? "")
+        .join(" ")
+        .replace(/\s+/g, " ")
+        .trim();
+      const children: RawNode[] = [];
+      const shadow = element.shadowRoot;
+      for (const child of [...(shadow?.children ?? []), ...element.children]) {
+        if (child.localName === "style" || child.localName === "script") continue;
+        children.push(read(child, masked));
+      }
+      return {
+        tag: cls ? `${element.localName}.${cls}` : element.localName,
+        attrs: attrs.sort(([a], [b]) => a.localeCompare(b)),
+        text,
+        masked,
+        children,
+      };
+    };
+    return read(root, false);
+  }, options.serviceText ?? "");
+  // One pass, longest first: a name put in never has a figure replaced inside it again.
+  const names = new Map<string, string>();
+  for (const [name, values] of Object.entries(options.figures ?? {})) {
+    for (const value of [values].flat()) if (value) names.set(value, name);
+  }
+  const escaped = [...names.keys()]
+    .sort((a, b) => b.length - a.length)
+    .map((value) => value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  const figure = escaped.length ? new RegExp(escaped.join("|"), "g") : null;
+  const named = (text: string) => {
+    const dated = text.replace(DATE, "{date}");
+    return figure ? dated.replace(figure, (value) => `{${names.get(value)}}`) : dated;
+  };
+  const render = (node: RawNode, depth: number): string[] => {
+    const attrs = node.attrs.map(([k, v]) => (v === "" ? k : `${k}=${JSON.stringify(named(v))}`));
+    const text = node.masked && node.text ? "{service}" : named(node.text);
+    const head = [
+      node.tag,
+      attrs.length ? `[${attrs.join(" ")}]` : "",
+      text ? JSON.stringify(text) : "",
+    ]
+      .filter(Boolean)
+      .join(" ");
+    const lines = [`${"  ".repeat(depth)}${head}`];
+    let previous = "";
+    for (const child of node.children) {
+      // Siblings of one shape once: how many rows or choices there are is the cart's or the
+      // service's; their figures are checked by formula where the journey computes them.
+      const block = render(child, depth + 1).join("\n");
+      if (block !== previous) lines.push(block);
+      previous = block;
+    }
+    return lines;
+  };
+  return `${render(raw, 0).join("\n")}\n`;
+}
+
+/**
+ * The surface has the shape committed as e2e/sdk-shapes/<name>.txt. With SDK_SHAPES=update the
+ * file is written instead (a person then reviews the diff before committing it).
+ */
+export async function expectShape(name: string, surface: Locator, options: ShapeOptions = {}) {
+  await expect(surface).toBeVisible();
+  const file = path.join(SHAPES_DIR, `${name}.txt`);
+  if (process.env.SDK_SHAPES === "update") {
+    if (options.until) await expect(options.until).toBeVisible();
+    mkdirSync(SHAPES_DIR, { recursive: true });
+    writeFileSync(file, await surfaceShape(surface, options));
+    return;
+  }
+  expect(
+    existsSync(file),
+    `no committed shape for ${name}: write it with SDK_SHAPES=update and review it`,
+  ).toBe(true);
+  // Polled: the SDK renders a step after its call answers.
+  await expect
+    .poll(() => surfaceShape(surface, options), {
+      message: `the shape of ${name} (e2e/sdk-shapes/${name}.txt)`,
+    })
+    .toBe(readFileSync(file, "utf8"));
+}
+
+/** The money string a shopper reads in the page's locale, as the SDK formats it (Intl). */
+export function moneyText(cents: number, currency: string, locale = "en"): string {
+  return new Intl.NumberFormat(locale, { style: "currency", currency }).format(cents / 100);
+}
