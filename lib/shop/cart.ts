@@ -1,5 +1,5 @@
 import "server-only";
-import { randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { cache } from "react";
 import { getConfig } from "@/lib/config";
 import { getDb, type Tx } from "@/lib/db/client";
@@ -24,6 +24,16 @@ interface OpenCartRow {
   priceCurrency: string | null;
   price: number | bigint | null;
   tax: number | bigint | null;
+}
+
+/** The id of a cart or cart line inserted raw, shaped like the schema's @default(cuid()) (25
+ *  characters: "c", the time, a counter, random): ids look alike whoever wrote the row (the
+ *  service sees cart ids as purchase data's cart_id), and sort by creation within a process. */
+let rowCount = 0;
+function rowId(): string {
+  rowCount = (rowCount + 1) % 36 ** 4;
+  const time = Date.now().toString(36).padStart(8, "0").slice(-8);
+  return `c${time}${rowCount.toString(36).padStart(4, "0")}${randomBytes(6).toString("hex")}`;
 }
 
 /**
@@ -191,7 +201,7 @@ async function getOrCreateCart(
   if (cart) return { ...cart, created: false };
   // Raw, as every statement of a cookieless add (docs/security.md, Bounded storage): Prisma
   // compiles a model query on every call, and a flood pays that per request.
-  const created = { id: randomUUID(), currency, items: [] as CartRow["items"], created: true };
+  const created = { id: rowId(), currency, items: [] as CartRow["items"], created: true };
   await db.$executeRaw`INSERT INTO "Cart"
     ("id", "sessionId", "customerId", "currency", "createdAt", "updatedAt")
     VALUES (${created.id}, ${sessionId}, ${customerId ?? null}, ${currency}, ${now}, ${now})`;
@@ -313,7 +323,7 @@ export async function addToCart(params: {
       return { ok: false, error: `You can buy at most ${MAX_QUANTITY} of one product.` };
     }
     await tx.$executeRaw`INSERT INTO "CartItem" ("id", "cartId", "productId", "quantity", "createdAt")
-      VALUES (${randomUUID()}, ${cart.id}, ${params.productId}, ${quantity}, ${now})
+      VALUES (${rowId()}, ${cart.id}, ${params.productId}, ${quantity}, ${now})
       ON CONFLICT ("cartId", "productId") DO UPDATE SET "quantity" = ${quantity}`;
     // A cart made just now already carries the time.
     if (!cart.created) {
