@@ -251,14 +251,20 @@ const ip4 = (i) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
   );
 }
 
-// 4. The pending-order route called directly, without the payment window.
-{
+/** A new browser with one item in its cart and the checkout's details kept for that cart. */
+async function cartWithCheckout() {
   const browser = jar();
   await request("/", { browser });
   await addToCart(browser);
   const details = { email: "probe@example.com", billing: BILLING, shipping_method: "express" };
   const kept = await request("/api/service/checkout", { browser, method: "POST", body: details });
   const cartId = (await kept.json().catch(() => ({}))).cart_id;
+  return { browser, details, cartId };
+}
+
+// 4. The pending-order route called directly, without the payment window.
+{
+  const { browser, details, cartId } = await cartWithCheckout();
   const direct = await json(
     await request("/api/service/pending-order", {
       browser,
@@ -318,12 +324,7 @@ async function submitCartForms(browser, label) {
 }
 
 async function askedThenChanged(change, { release }) {
-  const browser = jar();
-  await request("/", { browser });
-  await addToCart(browser);
-  const details = { email: "probe@example.com", billing: BILLING, shipping_method: "express" };
-  const kept = await request("/api/service/checkout", { browser, method: "POST", body: details });
-  const cartId = (await kept.json().catch(() => ({}))).cart_id;
+  const { browser, details, cartId } = await cartWithCheckout();
   const window = await json(await request("/api/service/purchase_data", { browser }));
   const asked = (await cartLines(browser)).shown;
   const released = release ? await submitCartForms(browser, "Cancel that payment") : [];
