@@ -1,13 +1,14 @@
-import { processSingleton } from "@service-integration/kit/server";
 import { type SessionOptions, unsealData } from "iron-session";
 import type { ShopSessionData } from "./session-data";
 
+type Kept = Map<string, { data: Readonly<ShopSessionData>; at: number }>;
 /** Cookies unsealed (or sealed) lately, by their sealed text, per process: one map for every
- *  module copy, since Next bundles the proxy and the routes apart. */
-const unsealed = processSingleton(
-  "unsealed-session-cookies",
-  () => new Map<string, { data: Readonly<ShopSessionData>; at: number }>(),
-);
+ *  module copy, since Next bundles the proxy and the routes apart (kept on `globalThis` under a
+ *  registry symbol, as the kit's processSingleton does; lib/session imports no integration). */
+const registry = globalThis as unknown as Record<symbol, Kept | undefined>;
+const KEY = Symbol.for("tradein-shop.unsealed-session-cookies");
+registry[KEY] ??= new Map();
+const unsealed: Kept = registry[KEY];
 const MAX_KEPT = 10_000;
 /** A seal expires after 30 days; an unsealed copy is trusted for one minute at most. */
 const KEPT_FOR_MS = 60_000;
