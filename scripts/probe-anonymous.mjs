@@ -10,9 +10,9 @@
 // flight, or any request was answered otherwise than expected.
 //   PROBE_SHOP_URL (default http://127.0.0.1:3000), PROBE_REQUESTS per route (default 10,000),
 //   PROBE_CONCURRENCY (default 10), ANONYMOUS_CARTS_MAX (the shop's setting, default 50,000).
-// Why not a Vitest test: 10,000 per route take about 30 s each calling the handlers in one
-// process on one idle core, and about three times that on a loaded one: more than a third of a
-// test's limit (app/api/service/anonymous-storage.test.ts keeps 2,000 and 1,000).
+// app/api/service/anonymous-storage.test.ts sends 10,000 to every such way in one process,
+// calling the handlers; this probe sends them over HTTP, through the proxy and Next, to a running
+// shop (a deployment's own settings and database).
 import path from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";

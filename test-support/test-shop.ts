@@ -14,6 +14,7 @@ import {
   servicePayDeps,
 } from "@/lib/service-adapter/service";
 import { SESSION_COOKIE } from "@/lib/session/session-data";
+import { rememberSealedCookie } from "@/lib/session/unsealed-cookie";
 import { serviceCheckoutSchema } from "@/lib/shop/checkout-input";
 import { TEST_ADDRESS } from "./checkout";
 import { createTestDb, TEST_ENV } from "./test-db";
@@ -116,11 +117,14 @@ export function newSession(customerId?: string): TestSession {
   };
 }
 
+/** The session's cookie, sealed as the proxy seals it: kept in the process's memory of cookies
+ *  sealed lately, so the route it reaches reads it as after the proxy (proxy-session.ts). */
 export async function sessionCookie(session: TestSession): Promise<string> {
   const sealed = await sealData(session, {
     password: TEST_ENV.SESSION_SECRET,
     ttl: 60 * 60 * 24 * 30,
   });
+  rememberSealedCookie(sealed, session);
   return `${SESSION_COOKIE}=${sealed}`;
 }
 

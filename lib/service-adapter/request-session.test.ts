@@ -1,11 +1,26 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { unsealData } from "iron-session";
+import { NextRequest, NextResponse } from "next/server";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { withShopSession } from "@/lib/session/proxy-session";
 import { endSession, rotateToken } from "@/lib/session/revocation";
-import { randomHex32, type ShopSessionData } from "@/lib/session/session-data";
-import { createTestShop, newSession, sessionCookie, type TestShop } from "@/test-support/test-shop";
+import { randomHex32, SESSION_COOKIE, type ShopSessionData } from "@/lib/session/session-data";
+import {
+  createTestShop,
+  newSession,
+  sessionCookie,
+  TEST_ENV,
+  type TestShop,
+} from "@/test-support/test-shop";
 import { shopSessionIdentity } from "./request-session";
 
 // The kit's SessionIdentity over this shop's session: what the service relies on
 // (shop-ports.ts, SessionIdentity; docs/decisions/session-identity.md).
+
+// Counts the unsealings, for the cookie the proxy seals for a cookieless request.
+vi.mock("iron-session", async (original) => {
+  const real = await original<typeof import("iron-session")>();
+  return { ...real, unsealData: vi.fn(real.unsealData) };
+});
 
 let shop: TestShop;
 beforeAll(async () => {
@@ -56,5 +71,23 @@ describe("shopSessionIdentity", () => {
     const cookie = await sessionCookie(newSession());
     expect(await read(null, `${cookie.slice(0, -4)}AAAA`)).toBeNull();
     expect(await read(null, await sessionCookie({ sessionId: "", salt: "" }))).toBeNull();
+  });
+
+  it("a cookieless request's route reads the identity the proxy sealed for it without unsealing it again", async () => {
+    const request = new NextRequest("http://shop.test/api/service/trade-in-seen", {
+      method: "POST",
+    });
+    vi.mocked(unsealData).mockClear();
+    let read: Awaited<ReturnType<typeof shopSessionIdentity.ofRequest>> = null;
+    const response = await withShopSession(request, async (headers) => {
+      read = await shopSessionIdentity.ofRequest(new Request(request.url, { headers }));
+      return NextResponse.next();
+    });
+    expect(vi.mocked(unsealData)).not.toHaveBeenCalled();
+    const set = response.cookies.get(SESSION_COOKIE)?.value ?? "";
+    const sealed = await unsealData<ShopSessionData>(set, {
+      password: TEST_ENV.SESSION_SECRET,
+    });
+    expect(read).toEqual({ sessionId: sealed.sessionId, salt: sealed.salt });
   });
 });

@@ -1,8 +1,8 @@
 import "server-only";
 import type { SessionIdentity, ShopperIdentity } from "@service-integration/kit";
-import { getIronSession } from "iron-session";
 import { shopSessionOptions } from "@/lib/session/session";
-import { hasIdentity, type ShopSessionData } from "@/lib/session/session-data";
+import { hasIdentity, SESSION_COOKIE } from "@/lib/session/session-data";
+import { unsealSessionCookie } from "@/lib/session/unsealed-cookie";
 
 /**
  * The kit's SessionIdentity over this shop's sealed `shop_session` cookie (lib/session). The
@@ -13,18 +13,33 @@ import { hasIdentity, type ShopSessionData } from "@/lib/session/session-data";
  * Read from the request's own cookie header (contract, Authentication 7: the callbacks rely on
  * the shopper's own session cookie), so the handlers run the same under Next and when called
  * directly in tests. Read only: nothing here writes a cookie. Null when the request carries no
- * valid session.
+ * valid session. Opened through the process's memory of cookies seen or sealed in the last minute
+ * (lib/session/unsealed-cookie.ts): the SDK's callbacks of a returning shopper, and the route of a
+ * cookieless request whose cookie the proxy sealed just now, are not unsealed again.
  */
 export const shopSessionIdentity: SessionIdentity = {
   async ofRequest(request: Request): Promise<ShopperIdentity | null> {
-    // The request/response form: the cookie is read from the request's own header; the
-    // response is a throwaway, since nothing is saved here.
-    const session = await getIronSession<ShopSessionData>(
-      request,
-      new Response(),
-      shopSessionOptions(),
-    );
+    const seal = cookieValue(request.headers.get("cookie") ?? "", SESSION_COOKIE);
+    if (!seal) return null;
+    const { password, ttl } = shopSessionOptions();
+    const session = await unsealSessionCookie(seal, { password, ttl });
     if (!hasIdentity(session)) return null;
     return { sessionId: session.sessionId, salt: session.salt, customerId: session.customerId };
   },
 };
+
+/** The first value of cookie `name` in a Cookie header, percent-decoded as iron-session reads it
+ *  (a value that does not decode is taken as it is). */
+function cookieValue(header: string, name: string): string | null {
+  for (const part of header.split(";")) {
+    const at = part.indexOf("=");
+    if (at < 0 || part.slice(0, at).trim() !== name) continue;
+    const raw = part.slice(at + 1).trim();
+    try {
+      return decodeURIComponent(raw);
+    } catch {
+      return raw;
+    }
+  }
+  return null;
+}

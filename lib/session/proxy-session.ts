@@ -12,7 +12,7 @@ import {
   type ShopSessionData,
   sessionCurrency,
 } from "./session-data";
-import { unsealSessionCookie } from "./unsealed-cookie";
+import { rememberSealedCookie, unsealSessionCookie } from "./unsealed-cookie";
 
 type CookieOptions = Parameters<NextResponse["cookies"]["set"]>[2];
 
@@ -72,6 +72,10 @@ export async function withShopSession(
   } else if (ensureIdentity(session)) {
     await session.save();
   }
+  // The page, action or route this request goes on to reads the cookie sealed just now from the
+  // process's memory instead of unsealing it again (a cookieless request's second seal opening).
+  const sealed = written.findLast(([name]) => name === SESSION_COOKIE)?.[1];
+  if (sealed) rememberSealedCookie(sealed, session);
   const response = await respond(new Headers(request.headers), session);
   if (sendCookie) {
     for (const [name, value, options] of written) response.cookies.set(name, value, options);

@@ -1,8 +1,14 @@
 import { type SessionOptions, unsealData } from "iron-session";
 import type { ShopSessionData } from "./session-data";
 
-/** Cookies unsealed lately, by their sealed text, per process. */
-const unsealed = new Map<string, { data: Readonly<ShopSessionData>; at: number }>();
+type Kept = Map<string, { data: Readonly<ShopSessionData>; at: number }>;
+/** Cookies unsealed (or sealed) lately, by their sealed text, per process: one map for every
+ *  module copy, since Next bundles the proxy and the routes apart (kept on `globalThis` under a
+ *  registry symbol, as the kit's processSingleton does; lib/session imports no integration). */
+const registry = globalThis as unknown as Record<symbol, Kept | undefined>;
+const KEY = Symbol.for("tradein-shop.unsealed-session-cookies");
+registry[KEY] ??= new Map();
+const unsealed: Kept = registry[KEY];
 const MAX_KEPT = 10_000;
 /** A seal expires after 30 days; an unsealed copy is trusted for one minute at most. */
 const KEPT_FOR_MS = 60_000;
@@ -23,11 +29,29 @@ export async function unsealSessionCookie(
   const known = unsealed.get(seal);
   if (known && now - known.at <= KEPT_FOR_MS) return known.data;
   const data = Object.freeze(await unsealData<ShopSessionData>(seal, options));
+  keep(seal, data, now);
+  return data;
+}
+
+/**
+ * A cookie this process has just sealed (the proxy, for a request that came without one): the
+ * route the request goes on to reads it from here instead of unsealing what was sealed a moment
+ * ago, which is a cookieless request's second PBKDF2 pair (docs/security.md, Bounded storage).
+ * Only what was itself sealed is kept, so it reads exactly as unsealing would.
+ */
+export function rememberSealedCookie(
+  seal: string,
+  data: Readonly<ShopSessionData>,
+  now = Date.now(),
+): void {
+  keep(seal, Object.freeze({ ...data }), now);
+}
+
+function keep(seal: string, data: Readonly<ShopSessionData>, now: number): void {
   unsealed.delete(seal);
   unsealed.set(seal, { data, at: now });
   if (unsealed.size > MAX_KEPT) {
     const oldest = unsealed.keys().next().value;
     if (oldest !== undefined) unsealed.delete(oldest);
   }
-  return data;
 }

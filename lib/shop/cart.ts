@@ -246,14 +246,21 @@ async function dropAnonymousCartsPastCap(db: Tx, keep: string): Promise<void> {
   const oldest = candidates
     .filter((c) => c.keptAt === null || new Date(c.keptAt).getTime() <= openSince.getTime())
     .slice(0, drop);
-  if (oldest.length === 0) return;
-  const ids = oldest.map((cart) => cart.id);
-  await db.sessionTradeIn.deleteMany({
-    where: { sessionId: { in: oldest.map((cart) => cart.sessionId) } },
-  });
-  await db.serviceCheckout.deleteMany({ where: { cartId: { in: ids } } });
-  await db.cart.deleteMany({ where: { id: { in: ids } } });
+  // In slices: past a cap of 10,000 a trim drops over a thousand carts at once, more ids than one
+  // statement may bind on SQLite (Prisma refuses it, P2029, and the add would fail with it).
+  for (let at = 0; at < oldest.length; at += TRIM_SLICE) {
+    const slice = oldest.slice(at, at + TRIM_SLICE);
+    const ids = slice.map((cart) => cart.id);
+    await db.sessionTradeIn.deleteMany({
+      where: { sessionId: { in: slice.map((cart) => cart.sessionId) } },
+    });
+    await db.serviceCheckout.deleteMany({ where: { cartId: { in: ids } } });
+    await db.cart.deleteMany({ where: { id: { in: ids } } });
+  }
 }
+
+/** Rows a trim names in one statement: well under the bound values SQLite takes in one. */
+const TRIM_SLICE = 500;
 
 /**
  * How many open carts nobody signed in to there are, counted no further than `limit` (one past
@@ -283,14 +290,11 @@ export async function dropSeenTradeInsPastCap(): Promise<void> {
     SELECT COUNT(*) AS "n" FROM "SessionTradeIn"`;
   const count = Number(row?.n ?? 0);
   if (count <= cap) return;
-  const oldest = await db.sessionTradeIn.findMany({
-    orderBy: { seenAt: "asc" },
-    take: count - Math.floor(cap * 0.9),
-    select: { sessionId: true },
-  });
-  await db.sessionTradeIn.deleteMany({
-    where: { sessionId: { in: oldest.map((row) => row.sessionId) } },
-  });
+  // One statement naming no ids: past a cap of 10,000 the oldest tenth is over a thousand rows,
+  // more ids than one statement may bind on SQLite (Prisma refuses it, P2029).
+  await db.$executeRaw`DELETE FROM "SessionTradeIn" WHERE "sessionId" IN (
+    SELECT "sessionId" FROM "SessionTradeIn" ORDER BY "seenAt" ASC
+    LIMIT ${count - Math.floor(cap * 0.9)})`;
 }
 
 export type CartChange = { ok: true } | { ok: false; error: string };

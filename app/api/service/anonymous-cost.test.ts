@@ -44,7 +44,13 @@ describe.runIf(process.env.ANONYMOUS_COST === "1")("what a cookieless request co
     const { addToCart, dropSeenTradeInsPastCap } = await import("@/lib/shop/cart");
     const { POST: tradeInSeen } = await import("./trade-in-seen/route");
     const { POST: pendingOrder } = await import("./pending-order/route");
-    const shop = await createTestShop({ ANONYMOUS_CARTS_MAX: "100" });
+    const { POST: checkout } = await import("./checkout/route");
+    const { tryPromotionCode } = await import("@/lib/shop/promotion-attempts");
+    const { throttledLogin } = await import("@/lib/auth/login-throttle");
+    const shop = await createTestShop({
+      ANONYMOUS_CARTS_MAX: "100",
+      LOGIN_THROTTLE_MAX_ROWS: "200",
+    });
     const category = await shop.db.category.create({ data: { slug: "cost", name: "Cost" } });
     const product = await shop.db.product.create({
       data: { slug: "cost", name: "Cost", description: "", image: "", categoryId: category.id },
@@ -57,8 +63,23 @@ describe.runIf(process.env.ANONYMOUS_COST === "1")("what a cookieless request co
       await measure("sealing a session cookie (the proxy; the test)", async () => {
         cookies.push(await cookie());
       });
-      await measure("opening it (the route)", (i) =>
+      await measure("the route reading it (sealed just now: from the process's memory)", (i) =>
         shopSessionIdentity.ofRequest(post("x", {}, cookies[i % cookies.length] as string)),
+      );
+      // A cookie this process has not seen in the last minute is unsealed (PBKDF2 pair, HMAC,
+      // AES): sealed here without being remembered.
+      const { sealData } = await import("iron-session");
+      const unseen = await Promise.all(
+        Array.from({ length: CALLS + 50 }, async () => {
+          const sealed = await sealData(support.newSession(), {
+            password: support.TEST_ENV.SESSION_SECRET,
+            ttl: 3600,
+          });
+          return `shop_session=${sealed}`;
+        }),
+      );
+      await measure("opening a cookie not seen lately (unsealing it)", (i) =>
+        shopSessionIdentity.ofRequest(post("x", {}, unseen[i] as string)),
       );
       await measure("the seen trade-in's write", (i) =>
         serviceAdapter().noteTradeInSeen(support.newSession().sessionId, `t${i}`),
@@ -69,6 +90,18 @@ describe.runIf(process.env.ANONYMOUS_COST === "1")("what a cookieless request co
       );
       await measure("pending-order, cookie sealed", async () =>
         pendingOrder(post("pending-order", support.CHECKOUT, await cookie())),
+      );
+      await measure("service checkout, cookie sealed (no cart)", async () =>
+        checkout(post("checkout", support.CHECKOUT, await cookie())),
+      );
+      // A new address each time (TRUSTED_PROXY_HOPS=0 lets a client write its own), past the
+      // throttle's cap of rows: what a flood of them costs once the table is full.
+      const address = (i: number) => `198.18.${(i >> 8) & 255}.${i & 255}`;
+      await measure("promotion code, new session and address (no cart)", (i) =>
+        tryPromotionCode(support.newSession().sessionId, address(i), "NOSUCH1"),
+      );
+      await measure("failed login, new email and address", (i) =>
+        throttledLogin("shopper", `flood${i}@example.com`, address(i), async () => null),
       );
       await measure("add-to-cart of a new session", () =>
         addToCart({

@@ -116,8 +116,14 @@ export async function saveServiceCheckout(
     details: CheckoutDetails;
   },
 ): Promise<SavedCheckout> {
-  const valuation = await lookupAcceptedValuation(deps, params.sessionHash);
   const { sessionId, customerId, details } = params;
+  // A session without a cart keeps nothing here, and every cookieless request is a new session:
+  // it is answered before the service is asked, so a flood of them spends none of the merchant's
+  // calls to the service (its rate limit) and no wait on it. The transaction below asks again.
+  if (!(await deps.store.transaction((tx) => tx.openCartId(sessionId)))) {
+    return { ok: false, error: "empty_cart" };
+  }
+  const valuation = await lookupAcceptedValuation(deps, params.sessionHash);
   return deps.store.transaction(async (tx) => {
     const cartId = await tx.openCartId(sessionId);
     if (!cartId) return { ok: false, error: "empty_cart" } as const;

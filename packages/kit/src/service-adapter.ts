@@ -528,6 +528,12 @@ export function createServiceAdapter<Q>(
 
     tradeInSeen: (sessionId) => outside((q) => store.seenTradeIn(q, sessionId)),
 
+    carryTradeInSeen: (from, to) =>
+      transaction(async (q) => {
+        const seen = await store.seenTradeIn(q, from);
+        if (seen !== null) await store.saveSeenTradeIn(q, to, seen, new Date());
+      }),
+
     // The attempt's own flag (typed, not read out of lastError's text).
     unreachableSince: (since) => outside((q) => store.unreachableRegistrationSince(q, since)),
   };

@@ -354,6 +354,10 @@ function naiveHost(): ConformanceHost {
       async tradeInSeen(sessionId) {
         return seen.get(sessionId) ?? null;
       },
+      async carryTradeInSeen(from, to) {
+        const tradeInId = seen.get(from);
+        if (tradeInId !== undefined) seen.set(to, tradeInId);
+      },
       async unreachableSince(since) {
         return registrations.some(
           (r) => r.status === "queued" && r.unreachable && (r.updatedAt ?? 0) >= since,
@@ -720,6 +724,14 @@ describe("each check the naive host passes fails against a host that breaks it",
           sessionId.startsWith("unknown-") ? null : latest;
       },
       /only for that session/,
+    ],
+    [
+      "trade-in-seen",
+      "a sign-in's new session is not given what the guest's session saw",
+      (host) => {
+        host.tradeIns.carryTradeInSeen = async () => {};
+      },
+      /carried to the new session/,
     ],
     [
       "typed-unreachable",

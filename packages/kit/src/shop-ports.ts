@@ -675,6 +675,14 @@ export interface TradeInRegistrationStore {
   >;
   /** The trade-in id this session's browser last saw accepted, if any. */
   tradeInSeen(sessionId: string): Promise<string | null>;
+  /**
+   * A shopper's sign-in that gives them a new session id (the kit's guest identity rotates it,
+   * GuestIdentity.signIn): the trade-in session `from` saw becomes session `to`'s too, as the
+   * host carries the cart, so a card payment after sign-in still explains the valuation seen
+   * before it. Nothing when `from` saw none. Only for `carried` (the guest's own session, or this
+   * customer's): a sign-in over another customer's session carries nothing of theirs.
+   */
+  carryTradeInSeen(from: string, to: string): Promise<void>;
   /** Whether a queued registration's last attempt, finished at or after `since`, found the
    *  service unreachable (finished with `unreachable: true`): the database remembers it, so
    *  every instance stops making shoppers wait for a while. Reads the `unreachable` field,

@@ -1,13 +1,15 @@
 import { auth } from "@sls/lib/auth";
 import { guests } from "@sls/lib/guest";
-import { carryCart, shopBaseUrl } from "@sls/lib/shop";
+import { carryGuest } from "@sls/lib/service/sign-in";
+import { service } from "@sls/lib/service/wiring";
+import { shopBaseUrl } from "@sls/lib/shop";
 import { z } from "zod";
 
 // Sign-up, sign-in and sign-out, posted by plain forms, around Better Auth's server API: Better
 // Auth checks the password and keeps its session (its cookie passed on), and this handler rotates
 // the guest identity at sign-in and at sign-out (the kit's createGuestIdentity; contract,
 // Authentication 6-7): a copy of the guest cookie from before opens nothing of the signed-in
-// shopper's; a guest's cart moves to the new session; a sign-in over another customer's session
+// shopper's; a guest's cart and seen trade-in move to the new session; a sign-in over another customer's session
 // carries nothing of theirs; the next person at this browser is another session. The answer is a
 // redirect, so the next page is a full page load and the service's SDK reads the new shopper (it
 // reads shopper data once per load).
@@ -54,9 +56,10 @@ export async function POST(request: Request): Promise<Response> {
   if (!answer.ok) return redirectTo("/anmelden?fehler=1", []);
   const signedIn = signedInAnswer.safeParse(await answer.clone().json());
   if (!signedIn.success) return redirectTo("/anmelden?fehler=1", []);
-  // Signed in: a new guest identity issued to this customer; the guest's own cart comes along.
+  // Signed in: a new guest identity issued to this customer; the guest's own cart and seen
+  // trade-in come along.
   const { session, cookie, carried } = guests().signIn(request, signedIn.data.user.id);
-  if (carried) await carryCart(carried.sessionId, session.sessionId, signedIn.data.user.id);
+  await carryGuest(carried, session, signedIn.data.user.id, { tradeIns: service().tradeIns });
   return redirectTo("/", [...answer.headers.getSetCookie(), cookie.header]);
 }
 

@@ -227,6 +227,16 @@ export async function tradeInSeen(host: ConformanceHost) {
   await record(a.identity.sessionId, "tradein_a2");
   expect(await seen(a.identity.sessionId), "the last one recorded").toBe("tradein_a2");
   expect(await seen(b.identity.sessionId), "each session its own").toBe("tradein_b1");
+  // A sign-in giving a new session id: what the guest's session saw is the new session's too.
+  const [signedIn, other] = [await host.issueSession(), await host.issueSession()];
+  await host.tradeIns.carryTradeInSeen(a.identity.sessionId, signedIn.identity.sessionId);
+  expect(await seen(signedIn.identity.sessionId), "carried to the new session").toBe("tradein_a2");
+  expect(await seen(b.identity.sessionId), "the other session's untouched").toBe("tradein_b1");
+  await host.tradeIns.carryTradeInSeen(`unknown-${randomUUID()}`, other.identity.sessionId);
+  expect(
+    await seen(other.identity.sessionId),
+    "nothing carried from a session that saw none",
+  ).toBeNull();
 }
 
 export async function typedUnreachable(host: ConformanceHost) {

@@ -172,7 +172,7 @@ export function shopPortsConformanceChecks(makeHost: MakeConformanceHost): Confo
     ),
     check(
       "trade-in-seen",
-      "tradeInSeen gives the trade-in recorded for the session, only for that session, and null for an unknown one",
+      "tradeInSeen gives the trade-in recorded for the session, only for that session, and null for an unknown one; carryTradeInSeen gives it to the session a sign-in made",
       tradeInSeen,
     ),
     check(
