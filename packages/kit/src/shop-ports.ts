@@ -31,7 +31,7 @@ import type { OrderNotification } from "./webhook-payload.js";
  * and the signed-in customer, if any. Raw id and salt stay on the server (Authentication 6).
  */
 export interface ShopperIdentity {
-  /** The raw session identifier (never sent to the service; kept across sign-in). */
+  /** The raw session identifier (never sent to the service). */
   sessionId: string;
   /** The per-session random salt, the HMAC key of the session hash. */
   salt: string;
@@ -43,8 +43,13 @@ export interface ShopperIdentity {
  * Where the kit reads the current shopper's identity (this shop: the sealed session cookie,
  * docs/decisions/session-identity.md). What the service relies on, and the host's session must
  * give:
- * - `sessionId` and `salt` SURVIVE SIGN-IN: the service keys the trade-in valued before sign-in
- *   by the hash made of them, so a new id or salt at sign-in loses the shopper's trade-in.
+ * - What a guest had before sign-in stays theirs after it: either `sessionId` and `salt` survive
+ *   sign-in (this shop: its cookie's token is rotated and revoked, the id kept), or the sign-in
+ *   gives a new id and salt and the host carries what the shop keyed by the old id to the new
+ *   one: the cart, and the seen trade-in (`TradeInRegistrationStore.carryTradeInSeen`). The
+ *   kit's guest identity does the second (`GuestIdentity.signIn` hands over `carried`), so a
+ *   cookie copied before sign-in opens nothing after it. Over another customer's session,
+ *   nothing is kept or carried.
  * - Both are REPLACED AT SIGN-OUT (and wherever the host ends a session): otherwise the next
  *   person at that browser is handed the previous shopper's trade-in, cart and checkout.
  * - One identity per browser session, never shared: the shop keys carts, kept checkout details
