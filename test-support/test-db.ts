@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { replaceProcessSingleton } from "@service-integration/kit/server";
+import { EMPTY_POSTGRES_TABLES, emptySqliteDatabase } from "@service-integration/kit/testing";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { afterAll, beforeAll } from "vitest";
@@ -103,6 +104,45 @@ export async function openTestDatabase(
       await db.$disconnect();
       rmSync(dir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * Test-only: a fresh, migrated database of the provider under test made once for a whole suite
+ * (a test file), with `empty` to put it back as the migrations left it between its checks
+ * (PostgreSQL: every table's rows deleted and its sequences restarted in one statement; SQLite: every
+ * table's rows deleted in one transaction) and `dispose` to remove it. Each check opens its own
+ * client on `url` (createDbClient) and disconnects it before `empty`. For the kit's
+ * oneDatabasePerSuite.
+ */
+export async function openSuiteDatabase(
+  prefix: string,
+): Promise<{ url: string; empty: () => Promise<void>; dispose: () => Promise<void> }> {
+  const admin = testPostgresAdminUrl();
+  if (admin) {
+    databases += 1;
+    const name = `shop_test_${process.pid}_${databases}_${Date.now().toString(36)}`;
+    await onPostgres(admin, `CREATE DATABASE "${name}" TEMPLATE "${POSTGRES_TEST_TEMPLATE}"`);
+    const url = new URL(admin);
+    url.pathname = `/${name}`;
+    return {
+      url: url.toString(),
+      empty: () => onPostgres(url.toString(), EMPTY_POSTGRES_TABLES),
+      dispose: () => onPostgres(admin, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+    };
+  }
+  const { dir, file } = migratedTestDatabase(prefix);
+  return {
+    url: `file:${file}`,
+    empty: async () => {
+      const raw = new Database(file);
+      try {
+        emptySqliteDatabase(raw);
+      } finally {
+        raw.close();
+      }
+    },
+    dispose: async () => rmSync(dir, { recursive: true, force: true }),
   };
 }
 

@@ -1,4 +1,4 @@
-import { describe, it } from "vitest";
+import { afterAll, describe, it } from "vitest";
 import {
   CONCURRENT_COPIES,
   type ConformanceCheck,
@@ -205,13 +205,15 @@ function portsOf(key: string): readonly PortName[] {
   return ports;
 }
 
-/** Registers each check as a Vitest test, in one `describe`. */
+/** Registers each check as a Vitest test, in one `describe`; a host factory with a `dispose`
+ *  (oneDatabasePerSuite's) is disposed of after the last check. */
 export function runShopPortsConformance(
-  makeHost: MakeConformanceHost,
+  makeHost: MakeConformanceHost & { dispose?(): Promise<void> },
   label = "host",
   options: { skip?: string[] } = {},
 ): void {
   describe(`shop-ports conformance (${label})`, () => {
+    afterAll(() => makeHost.dispose?.());
     for (const { key, name, run } of shopPortsConformanceChecks(makeHost)) {
       if (options.skip?.includes(key)) it.skip(name, run);
       else it(name, run);
