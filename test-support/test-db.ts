@@ -147,6 +147,53 @@ export async function openSuiteDatabase(
 }
 
 /**
+ * Test-only: what a check left in the database at `url` (openSuiteDatabase's): every table's
+ * row count, and each sequence's use (PostgreSQL: 1 once it gave a value and was not restarted;
+ * SQLite's AUTOINCREMENT counters are the rows of its table sqlite_sequence).
+ */
+export async function leftInDatabase(url: string): Promise<Record<string, number>> {
+  if (!url.startsWith("file:")) {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const tables = await client.query<{ name: string }>(
+        "SELECT format('%I.%I', schemaname, tablename) AS name FROM pg_tables WHERE schemaname = current_schema()",
+      );
+      // One round trip for every count, the sequences' use with them.
+      const counts = tables.rows.map(
+        ({ name }) =>
+          `SELECT '${name.replaceAll("'", "''")}' AS name, count(*)::int AS n FROM ${name}`,
+      );
+      counts.push(
+        "SELECT 'sequence ' || sequencename, (last_value IS NOT NULL)::int FROM pg_sequences WHERE schemaname = current_schema()",
+      );
+      const left = await client.query<{ name: string; n: number }>(counts.join(" UNION ALL "));
+      return Object.fromEntries(left.rows.map(({ name, n }) => [name, n]));
+    } finally {
+      await client.end();
+    }
+  }
+  const raw = new Database(url.slice("file:".length), { readonly: true });
+  try {
+    const tables = raw.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as {
+      name: string;
+    }[];
+    return Object.fromEntries(
+      tables.map(({ name }) => [
+        name,
+        (
+          raw.prepare(`SELECT count(*) AS n FROM "${name.replaceAll('"', '""')}"`).get() as {
+            n: number;
+          }
+        ).n,
+      ]),
+    );
+  } finally {
+    raw.close();
+  }
+}
+
+/**
  * Test-only: a fresh test database (SQLite, or PostgreSQL with TEST_DATABASE=postgresql)
  * installed as the app's `getDb()` client, so shop modules run against a real database in unit
  * tests. Call in beforeAll.

@@ -7,7 +7,7 @@ import {
 import { createDbClient } from "@/lib/db/client";
 import { serviceCheckoutSchema } from "@/lib/shop/checkout-input";
 import { shippingPrice } from "@/lib/shop/shipping";
-import { openSuiteDatabase } from "@/test-support/test-db";
+import { leftInDatabase, openSuiteDatabase } from "@/test-support/test-db";
 import {
   CHECKOUT,
   newSession,
@@ -96,7 +96,17 @@ async function prismaHost(url: string): Promise<ConformanceHost> {
 runShopPortsConformance(
   oneDatabasePerSuite({
     open: () => openSuiteDatabase("conformance-"),
-    empty: (database) => database.empty(),
+    // Every check starts on the database as the migrations left it, nothing of the checks before
+    // (the suite's checks write every table between them): checked after each emptying, so an
+    // emptying that misses a table fails the next check.
+    async empty(database) {
+      await database.empty();
+      const left = Object.entries(await leftInDatabase(database.url)).filter(([, n]) => n > 0);
+      if (left.length > 0)
+        throw new Error(
+          `the emptying between checks left ${JSON.stringify(Object.fromEntries(left))}`,
+        );
+    },
     dispose: (database) => database.dispose(),
     host: (database) => prismaHost(database.url),
   }),
