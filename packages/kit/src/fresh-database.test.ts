@@ -136,6 +136,18 @@ describe("oneDatabasePerSuite", () => {
     expect(events).toEqual(["open 1", "close 1", "empty 1", "empty 1", "close 3", "dispose 1"]);
   });
 
+  it("opens the database ahead when asked (runShopPortsConformance's beforeAll), once, and the first check does not empty it", async () => {
+    const events: string[] = [];
+    const make = oneDatabasePerSuite({ ...shared(events), host: (db) => hostOver(db, events) });
+    await make.open();
+    await make.open();
+    expect(events, "made before any check").toEqual(["open 1"]);
+    await (await make()).close?.();
+    await (await make()).close?.();
+    await make.dispose();
+    expect(events).toEqual(["open 1", "close 1", "empty 1", "close 1", "dispose 1"]);
+  });
+
   it("disposes of nothing when no check ran", async () => {
     const events: string[] = [];
     const make = oneDatabasePerSuite({ ...shared(events), host: (db) => hostOver(db, events) });

@@ -167,8 +167,15 @@ export async function leaseBeforeClaim(host: ConformanceHost) {
 }
 
 export async function retryRunnersClaimOnce(host: ConformanceHost) {
-  const DUE = 8;
-  const RUNNERS = 5;
+  // Every runner asks for every due row at once (limit above DUE), so all RUNNERS contend for
+  // the same DUE rows: a lease that is not exclusive hands a row to two runners (the handed-out
+  // sum exceeds DUE) or retries it twice. Four rows and four runners are still that race, and
+  // still let a runner that skips the rows another holds take the rest (FOR UPDATE SKIP LOCKED).
+  // More of either adds no contention, only orders to make.
+  const DUE = 4;
+  const RUNNERS = 4;
+  // One after the other: the orders are the check's cost (each goes the whole pending-order
+  // path), and made at once they wait on one another's writes (SQLite: one writer at a time).
   const first = tradeInService({ failFirst: true });
   const orders: ShopOrder[] = [];
   for (let i = 0; i < DUE; i++) {

@@ -60,9 +60,14 @@ export interface SharedDatabase<Db> {
   dispose(db: Db): Promise<void> | void;
 }
 
-/** A host factory that also frees what every host it made shared (oneDatabasePerSuite's):
- *  runShopPortsConformance calls `dispose` after the suite's last check. */
-export type SuiteConformanceHost = MakeConformanceHost & { dispose(): Promise<void> };
+/** A host factory whose hosts share one database (oneDatabasePerSuite's): runShopPortsConformance
+ *  calls `open` before the suite's first check and `dispose` after its last. */
+export type SuiteConformanceHost = MakeConformanceHost & {
+  /** Makes the database now (else the first check makes it, inside its own time limit). */
+  open(): Promise<void>;
+  /** Removes the database once the last check's host has closed. */
+  dispose(): Promise<void>;
+};
 
 /**
  * The conformance suite's host factory with one database for the whole suite, emptied between
@@ -75,11 +80,17 @@ export type SuiteConformanceHost = MakeConformanceHost & { dispose(): Promise<vo
  *
  *   runShopPortsConformance(oneDatabasePerSuite({ open, empty, host, dispose }), "my shop");
  *
- * runShopPortsConformance disposes of the database after the suite; with shopPortsConformanceChecks
- * call `dispose()` yourself once every check has run.
+ * runShopPortsConformance opens the database before the first check and disposes of it after
+ * the last; with shopPortsConformanceChecks call `dispose()` yourself once every check has run.
  */
 export function oneDatabasePerSuite<Db>(shared: SharedDatabase<Db>): SuiteConformanceHost {
   let opened: Promise<Db> | undefined;
+  const open = () => {
+    opened ??= Promise.resolve().then(() => shared.open());
+    return opened;
+  };
+  // Whether a check has had the database: the next one empties it first.
+  let used = false;
   // The checks take turns: each waits for the previous one's host to close (`turn`), so the
   // emptying never runs under a check, also when a runner starts checks concurrently.
   let turn: Promise<void> = Promise.resolve();
@@ -91,10 +102,9 @@ export function oneDatabasePerSuite<Db>(shared: SharedDatabase<Db>): SuiteConfor
     });
     try {
       await before;
-      const first = opened === undefined;
-      opened ??= Promise.resolve().then(() => shared.open());
-      const db = await opened;
-      if (!first) await shared.empty(db);
+      const db = await open();
+      if (used) await shared.empty(db);
+      used = true;
       const host = await shared.host(db);
       const ownClose = host.close;
       let closed = false;
@@ -116,6 +126,9 @@ export function oneDatabasePerSuite<Db>(shared: SharedDatabase<Db>): SuiteConfor
     }
   };
   return Object.assign(make, {
+    async open() {
+      await open();
+    },
     async dispose() {
       await turn;
       if (!opened) return;
@@ -126,6 +139,7 @@ export function oneDatabasePerSuite<Db>(shared: SharedDatabase<Db>): SuiteConfor
         return; // never opened: nothing to remove (the checks reported why)
       } finally {
         opened = undefined;
+        used = false;
       }
       await shared.dispose(db);
     },
