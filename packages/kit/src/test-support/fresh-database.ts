@@ -179,8 +179,13 @@ END $$`;
 
 /** What emptySqliteDatabase needs of a SQLite connection (a better-sqlite3 Database has it). */
 export interface SqliteConnection {
+  /** Runs statements, separated by semicolons. */
   exec(sql: string): unknown;
-  prepare(sql: string): { all(): unknown[] };
+  /** A statement to run. */
+  prepare(sql: string): {
+    /** Its rows, as objects by column name. */
+    all(): unknown[];
+  };
 }
 
 /**
