@@ -173,7 +173,7 @@ export async function retryRunnersClaimOnce(host: ConformanceHost) {
   // the same DUE rows: a lease that is not exclusive hands a row to two runners (the handed-out
   // sum exceeds DUE) or retries it twice. Four rows and four runners are still that race, and
   // still let a runner that skips the rows another holds take the rest (FOR UPDATE SKIP LOCKED).
-  // More of either adds no contention, only orders to make.
+  // More rows add no contention, only orders to make (each goes the whole pending-order path).
   const DUE = 4;
   const RUNNERS = 4;
   // Each due row as the card step leaves one whose first attempt met a 503 (its session
