@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { replaceProcessSingleton } from "@service-integration/kit/server";
+import { EMPTY_POSTGRES_TABLES, emptySqliteDatabase } from "@service-integration/kit/testing";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { afterAll, beforeAll } from "vitest";
@@ -104,6 +105,92 @@ export async function openTestDatabase(
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Test-only: a fresh, migrated database of the provider under test made once for a whole suite
+ * (a test file), with `empty` to put it back as the migrations left it between its checks
+ * (PostgreSQL: every table's rows deleted and its sequences restarted in one statement; SQLite: every
+ * table's rows deleted in one transaction) and `dispose` to remove it. Each check opens its own
+ * client on `url` (createDbClient) and disconnects it before `empty`. For the kit's
+ * oneDatabasePerSuite.
+ */
+export async function openSuiteDatabase(
+  prefix: string,
+): Promise<{ url: string; empty: () => Promise<void>; dispose: () => Promise<void> }> {
+  const admin = testPostgresAdminUrl();
+  if (admin) {
+    databases += 1;
+    const name = `shop_test_${process.pid}_${databases}_${Date.now().toString(36)}`;
+    await onPostgres(admin, `CREATE DATABASE "${name}" TEMPLATE "${POSTGRES_TEST_TEMPLATE}"`);
+    const url = new URL(admin);
+    url.pathname = `/${name}`;
+    return {
+      url: url.toString(),
+      empty: () => onPostgres(url.toString(), EMPTY_POSTGRES_TABLES),
+      dispose: () => onPostgres(admin, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+    };
+  }
+  const { dir, file } = migratedTestDatabase(prefix);
+  return {
+    url: `file:${file}`,
+    empty: async () => {
+      const raw = new Database(file);
+      try {
+        emptySqliteDatabase(raw);
+      } finally {
+        raw.close();
+      }
+    },
+    dispose: async () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/**
+ * Test-only: what a check left in the database at `url` (openSuiteDatabase's): every table's
+ * row count, and each sequence's use (PostgreSQL: 1 once it gave a value and was not restarted;
+ * SQLite's AUTOINCREMENT counters are the rows of its table sqlite_sequence).
+ */
+export async function leftInDatabase(url: string): Promise<Record<string, number>> {
+  if (!url.startsWith("file:")) {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const tables = await client.query<{ name: string }>(
+        "SELECT format('%I.%I', schemaname, tablename) AS name FROM pg_tables WHERE schemaname = current_schema()",
+      );
+      // One round trip for every count, the sequences' use with them.
+      const counts = tables.rows.map(
+        ({ name }) =>
+          `SELECT '${name.replaceAll("'", "''")}' AS name, count(*)::int AS n FROM ${name}`,
+      );
+      counts.push(
+        "SELECT 'sequence ' || sequencename, (last_value IS NOT NULL)::int FROM pg_sequences WHERE schemaname = current_schema()",
+      );
+      const left = await client.query<{ name: string; n: number }>(counts.join(" UNION ALL "));
+      return Object.fromEntries(left.rows.map(({ name, n }) => [name, n]));
+    } finally {
+      await client.end();
+    }
+  }
+  const raw = new Database(url.slice("file:".length), { readonly: true });
+  try {
+    const tables = raw.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as {
+      name: string;
+    }[];
+    return Object.fromEntries(
+      tables.map(({ name }) => [
+        name,
+        (
+          raw.prepare(`SELECT count(*) AS n FROM "${name.replaceAll('"', '""')}"`).get() as {
+            n: number;
+          }
+        ).n,
+      ]),
+    );
+  } finally {
+    raw.close();
+  }
 }
 
 /**

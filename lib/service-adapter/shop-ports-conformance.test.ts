@@ -1,8 +1,13 @@
 import { randomUUID } from "node:crypto";
-import { type ConformanceHost, runShopPortsConformance } from "@service-integration/kit/testing";
+import {
+  type ConformanceHost,
+  oneDatabasePerSuite,
+  runShopPortsConformance,
+} from "@service-integration/kit/testing";
+import { createDbClient } from "@/lib/db/client";
 import { serviceCheckoutSchema } from "@/lib/shop/checkout-input";
 import { shippingPrice } from "@/lib/shop/shipping";
-import { openTestDatabase } from "@/test-support/test-db";
+import { leftInDatabase, openSuiteDatabase } from "@/test-support/test-db";
 import {
   CHECKOUT,
   newSession,
@@ -16,8 +21,8 @@ import { serviceAdapter } from "./service";
 import { shopOrderStatuses } from "./shop-callbacks";
 
 // This shop's callbacks on @service-integration/prisma-adapter against the kit's conformance
-// suite: every check on a fresh database migrated with the shop's own migrations (SQLite;
-// PostgreSQL with TEST_DATABASE=postgresql). The package runs the suite on its own test shop;
+// suite: one database for the file, migrated with the shop's own migrations (SQLite; PostgreSQL
+// with TEST_DATABASE=postgresql) and emptied between checks, so each check starts on empty tables. The package runs the suite on its own test shop;
 // this run proves the shop's wiring (its statuses, its cart → order, its lines, its shoppers).
 
 // The callbacks and the token store read the shop's settings (base URL, SERVICE_TOKEN_KEY).
@@ -26,8 +31,8 @@ Object.assign(process.env, TEST_ENV, { DATABASE_URL: process.env.DATABASE_URL ??
 const PRICE = 10_000;
 const TAX = 2_300;
 
-async function prismaHost(): Promise<ConformanceHost> {
-  const { db, cleanup } = await openTestDatabase("conformance-");
+async function prismaHost(url: string): Promise<ConformanceHost> {
+  const db = createDbClient(url);
   const category = await db.category.create({ data: { slug: "phones", name: "Phones" } });
   const product = await db.product.create({
     data: {
@@ -84,8 +89,26 @@ async function prismaHost(): Promise<ConformanceHost> {
     async persistedTokenText() {
       return JSON.stringify(await db.serviceToken.findMany());
     },
-    close: cleanup,
+    close: () => db.$disconnect(),
   };
 }
 
-runShopPortsConformance(prismaHost, "the shop's Prisma adapter");
+runShopPortsConformance(
+  oneDatabasePerSuite({
+    open: () => openSuiteDatabase("conformance-"),
+    // Every check starts on the database as the migrations left it, nothing of the checks before
+    // (the suite's checks write every table between them): checked after each emptying, so an
+    // emptying that misses a table fails the next check.
+    async empty(database) {
+      await database.empty();
+      const left = Object.entries(await leftInDatabase(database.url)).filter(([, n]) => n > 0);
+      if (left.length > 0)
+        throw new Error(
+          `the emptying between checks left ${JSON.stringify(Object.fromEntries(left))}`,
+        );
+    },
+    dispose: (database) => database.dispose(),
+    host: (database) => prismaHost(database.url),
+  }),
+  "the shop's Prisma adapter",
+);

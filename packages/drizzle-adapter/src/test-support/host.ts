@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto";
 import { createTokenSealer } from "@service-integration/kit/server";
 import {
   type ConformanceHost,
+  oneDatabasePerSuite,
   type TestShopWrites,
   testCheckout,
   testShopHost,
@@ -99,14 +100,10 @@ export async function sqliteHost(): Promise<ConformanceHost> {
 }
 
 let pgStatements: Promise<string[]> | undefined;
-/**
- * A fresh PostgreSQL database on the cluster of `adminUrl` (the test step's own cluster,
- * TEST_POSTGRES_URL) with every table, the adapter over it, and `drop` to remove it again.
- */
-export async function pgTestDatabase(adminUrl: string) {
-  pgStatements ??= pgDdl({ ...pgSchema, ...pgShop });
-  const database = await freshPostgresDatabase(adminUrl, await pgStatements);
-  const pool = new pg.Pool({ connectionString: database.url, max: 10 });
+
+/** The adapter over the PostgreSQL database at `url`, on a pool of its own. */
+function pgAdapterOn(url: string) {
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
   const db = drizzlePg(pool);
   const adapter = pgAdapter({
     db,
@@ -114,6 +111,23 @@ export async function pgTestDatabase(adminUrl: string) {
     shop: testShopCallbacks(pgShop, (fn) => fn(db)),
     sealer,
   });
+  return { pool, db, adapter };
+}
+
+/** A fresh PostgreSQL database on the cluster of `adminUrl` (the test step's own cluster,
+ *  TEST_POSTGRES_URL) with every table (freshPostgresDatabase: `empty`, `drop`). */
+async function pgDatabase(adminUrl: string) {
+  pgStatements ??= pgDdl({ ...pgSchema, ...pgShop });
+  return freshPostgresDatabase(adminUrl, await pgStatements);
+}
+
+/**
+ * A fresh PostgreSQL database on the cluster of `adminUrl` (the test step's own cluster,
+ * TEST_POSTGRES_URL) with every table, the adapter over it, and `drop` to remove it again.
+ */
+export async function pgTestDatabase(adminUrl: string) {
+  const database = await pgDatabase(adminUrl);
+  const { pool, db, adapter } = pgAdapterOn(database.url);
   const drop = async () => {
     await pool.end();
     await database.drop();
@@ -133,16 +147,23 @@ export function pgUnderTest(adminUrl: string) {
   };
 }
 
+/** The conformance suite's hosts on PostgreSQL: one database for the file, emptied between
+ *  checks, each check on a pool of its own (the kit's oneDatabasePerSuite). */
 export function pgHost(adminUrl: string) {
-  return async (): Promise<ConformanceHost> => {
-    const { pool, db, adapter, drop } = await pgTestDatabase(adminUrl);
-    return conformanceHost(adapter, (fn) => db.transaction(fn), pgShop, {
-      persistedTokenText: async () =>
-        JSON.stringify([
-          (await pool.query("SELECT * FROM service_tokens")).rows,
-          (await pool.query("SELECT * FROM service_leases")).rows,
-        ]),
-      close: drop,
-    });
-  };
+  return oneDatabasePerSuite({
+    open: () => pgDatabase(adminUrl),
+    empty: (database) => database.empty(),
+    dispose: (database) => database.drop(),
+    host: (database) => {
+      const { pool, db, adapter } = pgAdapterOn(database.url);
+      return conformanceHost(adapter, (fn) => db.transaction(fn), pgShop, {
+        persistedTokenText: async () =>
+          JSON.stringify([
+            (await pool.query("SELECT * FROM service_tokens")).rows,
+            (await pool.query("SELECT * FROM service_leases")).rows,
+          ]),
+        close: () => pool.end(),
+      });
+    },
+  });
 }

@@ -8,7 +8,9 @@ import {
   type TradeInClient,
   type TradeInDeps,
 } from "../card-trade-in.js";
+import { cartOfLines } from "../cart.js";
 import { ServiceApiError, ServiceNetworkError } from "../errors.js";
+import { encodeCart } from "../register-purchase.js";
 import { sessionSchema } from "../resources.js";
 import type { ShopOrder, TradeInRegistrationStore } from "../shop-ports.js";
 import { atOnce, count, pendingOrder } from "./conformance-helpers.js";
@@ -167,18 +169,38 @@ export async function leaseBeforeClaim(host: ConformanceHost) {
 }
 
 export async function retryRunnersClaimOnce(host: ConformanceHost) {
-  const DUE = 8;
-  const RUNNERS = 5;
-  const first = tradeInService({ failFirst: true });
+  // Every runner asks for every due row at once (limit above DUE), so all RUNNERS contend for
+  // the same DUE rows: a lease that is not exclusive hands a row to two runners (the handed-out
+  // sum exceeds DUE) or retries it twice. Four rows and four runners are still that race, and
+  // still let a runner that skips the rows another holds take the rest (FOR UPDATE SKIP LOCKED).
+  // More rows add no contention, only orders to make (each goes the whole pending-order path).
+  const DUE = 4;
+  const RUNNERS = 4;
+  // Each due row as the card step leaves one whose first attempt met a 503 (its session
+  // check passed, one attempt made, queued until its next attempt; card-trade-in.ts), written
+  // through the store: the card step itself is proven by one-registration-per-order and
+  // lease-before-claim, and its calls would cost this check a quarter of its time. The orders
+  // are the rest of its cost (each goes the whole pending-order path), made one after the
+  // other (at once, they wait on one another's writes: SQLite has one writer at a time).
   const orders: ShopOrder[] = [];
   for (let i = 0; i < DUE; i++) {
-    const { cart, order } = await pendingOrder(host);
-    // The first attempt meets a 503: the row is queued for the retry job.
-    const result = await applyTradeInAfterCardPayment(tradeInDeps(host, first.client), {
+    const { order } = await pendingOrder(host);
+    // The order with its lines, as the card step reads it for the row's Cart.
+    const lines = await host.tradeIns.order(order.id);
+    if (!lines) throw new Error(`TradeInRegistrationStore.order gives no order ${order.id}`);
+    const queued = await host.tradeIns.create({
       orderId: order.id,
-      shopper: shopper(cart),
+      sessionHash: "hash",
+      cart: encodeCart(cartOfLines({ ...lines, id: lines.cartId })),
+      orderAmount: order.total,
+      customerId: null,
+      status: "queued",
+      precheck: false,
+      attempts: 1,
+      unreachable: false,
+      nextAttemptAt: NOW,
     });
-    expect(result.status).toBe("queued");
+    expect(queued, "the due row is created").toBe(true);
     orders.push(order);
   }
   // One more queued row that is not due until long after the runners' time.

@@ -1,4 +1,4 @@
-import { describe, it } from "vitest";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import {
   CONCURRENT_COPIES,
   type ConformanceCheck,
@@ -205,13 +205,17 @@ function portsOf(key: string): readonly PortName[] {
   return ports;
 }
 
-/** Registers each check as a Vitest test, in one `describe`. */
+/** Registers each check as a Vitest test, in one `describe`; a host factory's shared database
+ *  (oneDatabasePerSuite's `open` and `dispose`) is made before the first check, outside the
+ *  checks' time limits, and removed after the last. */
 export function runShopPortsConformance(
-  makeHost: MakeConformanceHost,
+  makeHost: MakeConformanceHost & { open?(): Promise<void>; dispose?(): Promise<void> },
   label = "host",
   options: { skip?: string[] } = {},
 ): void {
   describe(`shop-ports conformance (${label})`, () => {
+    beforeAll(() => makeHost.open?.());
+    afterAll(() => makeHost.dispose?.());
     for (const { key, name, run } of shopPortsConformanceChecks(makeHost)) {
       if (options.skip?.includes(key)) it.skip(name, run);
       else it(name, run);

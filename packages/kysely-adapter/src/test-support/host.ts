@@ -3,7 +3,11 @@
 // adapter over it, and the few writes the kit's test shop asks for.
 import { randomUUID } from "node:crypto";
 import { createTokenSealer } from "@service-integration/kit/server";
-import { type ConformanceHost, testShopHost } from "@service-integration/kit/testing";
+import {
+  type ConformanceHost,
+  oneDatabasePerSuite,
+  testShopHost,
+} from "@service-integration/kit/testing";
 import { CamelCasePlugin, type Dialect, Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
 import type { KyselyServiceAdapter } from "../core.js";
@@ -38,50 +42,71 @@ export async function sqliteTestDatabase(filename = ":memory:"): Promise<TestDat
  *  table, the adapter over it. */
 export async function pgTestDatabase(adminUrl: string): Promise<TestDatabase> {
   const database = await freshPostgresDatabase(adminUrl, testDatabaseSql.postgresql);
-  const pool = new pg.Pool({ connectionString: database.url, max: 10 });
+  const { db, adapter, close } = pgAdapterOn(database.url);
+  return {
+    db,
+    adapter,
+    close: async () => {
+      await close();
+      await database.drop();
+    },
+  };
+}
+
+/** The adapter over the PostgreSQL database at `url`, on a pool of its own; `close` ends it. */
+function pgAdapterOn(url: string): TestDatabase {
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
   // @types/pg 8.6.1 (this repository's pin) lacks Pool.options, which a pg Pool has at run time
   // and Kysely 0.29's PostgresPool type names.
   const db = shopDb(new PostgresDialect({ pool: pool as typeof pool & { options: object } }));
   const shop = testShopCallbacks(db, (at) => at);
-  const close = async () => {
-    await db.destroy();
-    await database.drop();
-  };
-  return { db, adapter: pgAdapter({ db, shop, sealer }), close };
+  return { db, adapter: pgAdapter({ db, shop, sealer }), close: () => db.destroy() };
+}
+
+/** The conformance suite's hosts on PostgreSQL: one database for the file, emptied between
+ *  checks, each check on a pool of its own (the kit's oneDatabasePerSuite). */
+export function pgConformanceHost(adminUrl: string) {
+  return oneDatabasePerSuite({
+    open: () => freshPostgresDatabase(adminUrl, testDatabaseSql.postgresql),
+    empty: (database) => database.empty(),
+    dispose: (database) => database.drop(),
+    host: (database) => hostOver(pgAdapterOn(database.url)),
+  });
 }
 
 /** The kit's test shop over a test database: the suite's ConformanceHost. */
 export function conformanceHost(open: () => Promise<TestDatabase>) {
-  return async (): Promise<ConformanceHost> => {
-    const { db, adapter, close } = await open();
-    return testShopHost(adapter, {
-      async insertOpenCart(sessionId) {
-        const cartId = randomUUID();
-        await db.insertInto("carts").values({ id: cartId, sessionId }).execute();
+  return async (): Promise<ConformanceHost> => hostOver(await open());
+}
+
+function hostOver({ db, adapter, close }: TestDatabase): ConformanceHost {
+  return testShopHost(adapter, {
+    async insertOpenCart(sessionId) {
+      const cartId = randomUUID();
+      await db.insertInto("carts").values({ id: cartId, sessionId }).execute();
+      await db
+        .insertInto("cartLines")
+        .values({ cartId, productId: "phone", quantity: 1 })
+        .execute();
+    },
+    async insertCustomer(customer) {
+      const address = JSON.stringify(customer.address);
+      await db
+        .insertInto("customers")
+        .values({ ...customer, address })
+        .execute();
+    },
+    persistedTokenText: async () =>
+      JSON.stringify([
         await db
-          .insertInto("cartLines")
-          .values({ cartId, productId: "phone", quantity: 1 })
-          .execute();
-      },
-      async insertCustomer(customer) {
-        const address = JSON.stringify(customer.address);
+          .selectFrom("serviceTokens" as never)
+          .selectAll()
+          .execute(),
         await db
-          .insertInto("customers")
-          .values({ ...customer, address })
-          .execute();
-      },
-      persistedTokenText: async () =>
-        JSON.stringify([
-          await db
-            .selectFrom("serviceTokens" as never)
-            .selectAll()
-            .execute(),
-          await db
-            .selectFrom("serviceLeases" as never)
-            .selectAll()
-            .execute(),
-        ]),
-      close,
-    });
-  };
+          .selectFrom("serviceLeases" as never)
+          .selectAll()
+          .execute(),
+      ]),
+    close,
+  });
 }

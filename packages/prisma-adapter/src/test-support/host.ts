@@ -4,7 +4,13 @@ import path from "node:path";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { createTokenSealer } from "@service-integration/kit/server";
-import { type ConformanceHost, testShopHost } from "@service-integration/kit/testing";
+import {
+  type ConformanceHost,
+  EMPTY_POSTGRES_TABLES,
+  emptySqliteDatabase,
+  oneDatabasePerSuite,
+  testShopHost,
+} from "@service-integration/kit/testing";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { MIGRATIONS } from "../../scripts/prisma-tools.mjs";
@@ -54,32 +60,62 @@ function conformanceHost({ db, adapter, close }: TestDatabase): ConformanceHost 
   });
 }
 
-/** A fresh SQLite file with the shipped migration and `shopDdl` (the test shop's tables)
- *  applied, the test shop's client and the adapter over it. */
-export function sqliteTestDatabase(shopDdl: string): TestDatabase {
+/** A new SQLite file (in a new folder) with the shipped migration and `shopDdl` applied. */
+function sqliteFile(shopDdl: string): { dir: string; file: string } {
   const dir = mkdtempSync(path.join(tmpdir(), "prisma-adapter-"));
   const file = path.join(dir, "test.db");
   const raw = new Database(file);
   raw.exec(shippedMigration("sqlite"));
   raw.exec(shopDdl);
   raw.close();
+  return { dir, file };
+}
+
+/** The test shop's client on the SQLite file `file` and the adapter over it. */
+function sqliteClientOn(file: string): Omit<TestDatabase, "close"> {
   const db = new PrismaClient({
     adapter: new PrismaBetterSQLite3({ url: `file:${file}`, timeout: 5000 }),
   });
-  const adapter = sqliteAdapter({ db, shop: testShopCallbacks(db), sealer });
   return {
     url: `file:${file}`,
     db,
-    adapter,
+    adapter: sqliteAdapter({ db, shop: testShopCallbacks(db), sealer }),
+  };
+}
+
+/** A fresh SQLite file with the shipped migration and `shopDdl` (the test shop's tables)
+ *  applied, the test shop's client and the adapter over it. */
+export function sqliteTestDatabase(shopDdl: string): TestDatabase {
+  const { dir, file } = sqliteFile(shopDdl);
+  const client = sqliteClientOn(file);
+  return {
+    ...client,
     async close() {
-      await db.$disconnect();
+      await client.db.$disconnect();
       rmSync(dir, { recursive: true, force: true });
     },
   };
 }
 
-export const sqliteHost = (shopDdl: string) => async () =>
-  conformanceHost(sqliteTestDatabase(shopDdl));
+/** The conformance suite's hosts on SQLite: one file for the test file, emptied between checks,
+ *  each check on a client of its own (the kit's oneDatabasePerSuite). */
+export const sqliteHost = (shopDdl: string) =>
+  oneDatabasePerSuite({
+    open: () => sqliteFile(shopDdl),
+    empty: ({ file }) => {
+      const raw = new Database(file);
+      try {
+        emptySqliteDatabase(raw);
+      } finally {
+        raw.close();
+      }
+    },
+    dispose: ({ dir }) => rmSync(dir, { recursive: true, force: true }),
+    host: ({ file }) => {
+      const client = sqliteClientOn(file);
+      return conformanceHost({ ...client, close: () => client.db.$disconnect() });
+    },
+  });
 
 async function onPostgres(url: string, statements: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
@@ -94,8 +130,9 @@ async function onPostgres(url: string, statements: string): Promise<void> {
 let databases = 0;
 
 /** A fresh database on the cluster of `adminUrl` with the shipped migration and `shopDdl`
- *  applied, the test shop's client and the adapter over it; `close` drops it. */
-export async function pgTestDatabase(adminUrl: string, shopDdl: string): Promise<TestDatabase> {
+ *  applied: its URL, `empty` (every table emptied, sequences restarted, in one statement) and
+ *  `drop`. */
+async function pgDatabase(adminUrl: string, shopDdl: string) {
   databases += 1;
   const name = `prisma_adapter_${process.pid}_${databases}_${Date.now().toString(36)}`;
   await onPostgres(adminUrl, `CREATE DATABASE "${name}"`);
@@ -103,21 +140,45 @@ export async function pgTestDatabase(adminUrl: string, shopDdl: string): Promise
   url.pathname = `/${name}`;
   await onPostgres(url.toString(), shippedMigration("postgresql"));
   await onPostgres(url.toString(), shopDdl);
-  // The two generated clients have the same models; the test shop's code is typed once.
-  const db = new PgClient({
-    adapter: new PrismaPg({ connectionString: url.toString() }),
-  }) as unknown as PrismaClient;
-  const adapter = pgAdapter({ db, shop: testShopCallbacks(db), sealer });
   return {
     url: url.toString(),
-    db,
-    adapter,
+    empty: () => onPostgres(url.toString(), EMPTY_POSTGRES_TABLES),
+    drop: () => onPostgres(adminUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+  };
+}
+
+/** The test shop's client on the PostgreSQL database at `url` and the adapter over it. */
+function pgClientOn(url: string): Omit<TestDatabase, "close"> {
+  // The two generated clients have the same models; the test shop's code is typed once.
+  const db = new PgClient({
+    adapter: new PrismaPg({ connectionString: url }),
+  }) as unknown as PrismaClient;
+  return { url, db, adapter: pgAdapter({ db, shop: testShopCallbacks(db), sealer }) };
+}
+
+/** A fresh database on the cluster of `adminUrl` with the shipped migration and `shopDdl`
+ *  applied, the test shop's client and the adapter over it; `close` drops it. */
+export async function pgTestDatabase(adminUrl: string, shopDdl: string): Promise<TestDatabase> {
+  const database = await pgDatabase(adminUrl, shopDdl);
+  const client = pgClientOn(database.url);
+  return {
+    ...client,
     async close() {
-      await db.$disconnect();
-      await onPostgres(adminUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await client.db.$disconnect();
+      await database.drop();
     },
   };
 }
 
-export const pgHost = (adminUrl: string, shopDdl: string) => async () =>
-  conformanceHost(await pgTestDatabase(adminUrl, shopDdl));
+/** The conformance suite's hosts on PostgreSQL: one database for the file, emptied between
+ *  checks, each check on a client of its own (the kit's oneDatabasePerSuite). */
+export const pgHost = (adminUrl: string, shopDdl: string) =>
+  oneDatabasePerSuite({
+    open: () => pgDatabase(adminUrl, shopDdl),
+    empty: (database) => database.empty(),
+    dispose: (database) => database.drop(),
+    host: (database) => {
+      const client = pgClientOn(database.url);
+      return conformanceHost({ ...client, close: () => client.db.$disconnect() });
+    },
+  });
