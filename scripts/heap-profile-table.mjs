@@ -64,7 +64,8 @@ function placeOf(source) {
 function ownerOf(place) {
   if (place.includes("prisma")) return "Prisma (client, query compiler, driver adapter)";
   if (place === "zod") return "zod";
-  if (place.startsWith("packages/")) return place.replace(/\/(dist|src)\//, ": ").replace(/\.[jt]s$/, "");
+  if (place.startsWith("packages/"))
+    return place.replace(/\/(dist|src)\//, ": ").replace(/\.[jt]s$/, "");
   if (place.startsWith("app/") || place.startsWith("lib/")) return `shop: ${place}`;
   return null;
 }
@@ -79,8 +80,7 @@ function walk(node, stack, owner) {
   const here = ownerOf(place) ?? owner;
   const size = node.selfSize;
   all += size;
-  const selfKey =
-    by === "source" ? (here ?? "Next.js and Node (the request's handling)") : key;
+  const selfKey = by === "source" ? (here ?? "Next.js and Node (the request's handling)") : key;
   self.set(selfKey, (self.get(selfKey) ?? 0) + size);
   const inner = new Set(stack).add(key);
   let sum = size;

@@ -54,18 +54,33 @@ async function start() {
 async function stop() {
   const window = open;
   open = null;
+  // Diagnostic (BENCH_HEAP_SNAPSHOT=1): what is alive at the window's end, before it closes.
+  if (process.env.BENCH_HEAP_SNAPSHOT === "1") {
+    v8.writeHeapSnapshot(path.join(dir, `${process.pid}-${windows + 1}.heapsnapshot`));
+  }
   const { statistics } = window.profiler.stop();
   const end = v8.getHeapStatistics().used_heap_size;
   let allocated = 0;
   let last = window.used;
   let gcMs = 0;
+  // By kind of collection: how many, their time, and what they left in the old generation
+  // (promoted by a scavenge: alive when it ran).
+  const byType = {};
+  const oldSpace = (stats) =>
+    stats.heapSpaceStatistics.find((s) => s.spaceName === "old_space")?.spaceUsedSize ?? 0;
   for (const gc of statistics) {
     allocated += Math.max(0, gc.beforeGC.heapStatistics.usedHeapSize - last);
     last = gc.afterGC.heapStatistics.usedHeapSize;
     gcMs += gc.cost / 1000;
+    byType[gc.gcType] ??= { count: 0, ms: 0, promotedBytes: 0 };
+    const kind = byType[gc.gcType];
+    kind.count += 1;
+    kind.ms += gc.cost / 1000;
+    kind.promotedBytes += Math.max(0, oldSpace(gc.afterGC) - oldSpace(gc.beforeGC));
   }
   allocated += Math.max(0, end - last);
-  const out = { allocatedBytes: allocated, collections: statistics.length, gcMs };
+  const heap = { start: window.used, end, limit: v8.getHeapStatistics().heap_size_limit };
+  const out = { allocatedBytes: allocated, collections: statistics.length, gcMs, byType, heap };
   if (withProfile) {
     out.profile = (await post("HeapProfiler.stopSampling")).profile;
     await post("HeapProfiler.disable");
