@@ -15,7 +15,7 @@
 // port against its own temporary database (migrated with the project's migrations, orders and a
 // ServiceToken seeded so the server knows the signing secret) and removes it afterwards.
 // BENCH_APP_DIR serves another checkout's build; BENCH_DURATION sets seconds per level (default
-// 10).
+// 10); BENCH_ALLOC_DIR adds each level's bytes allocated and collection time per request (below).
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
