@@ -66,17 +66,23 @@ async function stop() {
   // By kind of collection: how many, their time, and what they left in the old generation
   // (promoted by a scavenge: alive when it ran).
   const byType = {};
-  const oldSpace = (stats) =>
-    stats.heapSpaceStatistics.find((s) => s.spaceName === "old_space")?.spaceUsedSize ?? 0;
+  const space = (stats, name) =>
+    stats.heapSpaceStatistics.find((s) => s.spaceName === name)?.spaceUsedSize ?? 0;
+  const oldSpace = (stats) => space(stats, "old_space");
+  const newSpace = (stats) => space(stats, "new_space");
   for (const gc of statistics) {
     allocated += Math.max(0, gc.beforeGC.heapStatistics.usedHeapSize - last);
     last = gc.afterGC.heapStatistics.usedHeapSize;
     gcMs += gc.cost / 1000;
-    byType[gc.gcType] ??= { count: 0, ms: 0, promotedBytes: 0 };
+    byType[gc.gcType] ??= { count: 0, ms: 0, promotedBytes: 0, survivedBytes: 0 };
     const kind = byType[gc.gcType];
     kind.count += 1;
     kind.ms += gc.cost / 1000;
-    kind.promotedBytes += Math.max(0, oldSpace(gc.afterGC) - oldSpace(gc.beforeGC));
+    const promoted = Math.max(0, oldSpace(gc.afterGC) - oldSpace(gc.beforeGC));
+    kind.promotedBytes += promoted;
+    // What a scavenge copied: the young objects still alive (kept young, or promoted). Its
+    // work, counted: unlike its time, a busier machine does not change it.
+    if (gc.gcType === "Scavenge") kind.survivedBytes += newSpace(gc.afterGC) + promoted;
   }
   allocated += Math.max(0, end - last);
   const heap = { start: window.used, end, limit: v8.getHeapStatistics().heap_size_limit };
