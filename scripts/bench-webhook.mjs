@@ -15,8 +15,8 @@
 // port against its own temporary database (migrated with the project's migrations, orders and a
 // ServiceToken seeded so the server knows the signing secret) and removes it afterwards.
 // BENCH_APP_DIR serves another checkout's build; BENCH_DURATION sets seconds per level (default
-// 10).
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+// 10); BENCH_ALLOC_DIR adds each level's bytes allocated and collection time per request (below).
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
@@ -102,8 +102,32 @@ function load(url, list, seconds, cursor, connections) {
   });
 }
 
+// BENCH_ALLOC_DIR=<dir>: both servers preload scripts/lib/alloc-window.cjs, and each measured
+// level is a window it counts the allocated bytes of (printed per request); with
+// BENCH_HEAP_PROFILE=1 also a sampling heap profile of the window, in <dir>/<pid>-<n>.json.
+const ALLOC_DIR = process.env.BENCH_ALLOC_DIR ? path.resolve(process.env.BENCH_ALLOC_DIR) : null;
+const allocWindows = new Map();
+
+/** Opens (or closes) the server's allocation window; on closing, its JSON once written. */
+async function allocWindow(pid, closing) {
+  if (!ALLOC_DIR) return null;
+  process.kill(pid, "SIGUSR2");
+  if (!closing) {
+    // The server notes the heap when its event loop gets to the signal: before the load.
+    await new Promise((r) => setTimeout(r, 200));
+    return null;
+  }
+  const n = (allocWindows.get(pid) ?? 0) + 1;
+  allocWindows.set(pid, n);
+  const file = path.join(ALLOC_DIR, `${pid}-${n}.json`);
+  const deadline = Date.now() + 60_000;
+  while (!existsSync(file) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  return JSON.parse(readFileSync(file, "utf8"));
+}
+
 async function measure(name, url, list, connections, cursor, pid) {
   await load(url, list, WARMUP_S, cursor, connections);
+  await allocWindow(pid, false);
   const cpuBefore = cpuMsOf(pid);
   const from = process.hrtime.bigint() / 1000n;
   const result = await load(url, list, DURATION_S, cursor, connections);
@@ -113,6 +137,7 @@ async function measure(name, url, list, connections, cursor, pid) {
   }
   // The server's own CPU per answered request: what a busier machine changes least.
   const cpuMs = cpuMsOf(pid) - cpuBefore;
+  const alloc = await allocWindow(pid, true);
   const codes = Object.entries(result.statusCodeStats ?? {})
     .map(([code, { count }]) => `${code}×${count}`)
     .join(" ");
@@ -124,6 +149,8 @@ async function measure(name, url, list, connections, cursor, pid) {
     p99: result.latency.p99,
     requests: result.requests.total,
     cpuPerRequest: cpuMs / Math.max(result.requests.total, 1),
+    kbPerRequest: alloc ? alloc.allocatedBytes / 1024 / Math.max(result.requests.total, 1) : null,
+    gcMsPerRequest: alloc ? alloc.gcMs / Math.max(result.requests.total, 1) : null,
     errors: result.errors + result.timeouts,
     non200: Object.entries(result.statusCodeStats ?? {})
       .filter(([code]) => code !== "200")
@@ -215,6 +242,7 @@ async function main() {
     // e.g. BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile both servers (their
     // pids are printed: a profile's file name holds its process's).
     const nodeArgs = process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
+    if (ALLOC_DIR) nodeArgs.push("--require", path.join(root, "scripts/lib/alloc-window.cjs"));
     const next = start(
       process.execPath,
       [
@@ -272,7 +300,7 @@ async function main() {
     );
     children.push(floor);
     const floorUrl = `http://127.0.0.1:${floorPort}/api/empty`;
-    if (nodeArgs.length > 0)
+    if (nodeArgs.length > 0 || ALLOC_DIR)
       console.log(`servers: shop pid ${next.pid}, empty route pid ${floor.pid}`);
     await waitFor(floorUrl, { method: "POST", body: "{}" });
 
@@ -302,11 +330,11 @@ async function main() {
 
     console.log("");
     console.log(
-      "target                   senders    req/s   p50 ms   p99 ms   requests  CPU ms/req  status codes",
+      `target                   senders    req/s   p50 ms   p99 ms   requests  CPU ms/req${ALLOC_DIR ? "  KB/req  GC ms/req" : ""}  status codes`,
     );
     for (const r of rows) {
       console.log(
-        `${r.name.padEnd(24)} ${String(r.connections).padStart(7)} ${r.rps.toFixed(0).padStart(8)} ${String(r.p50).padStart(8)} ${String(r.p99).padStart(8)} ${String(r.requests).padStart(10)} ${r.cpuPerRequest.toFixed(3).padStart(11)}  ${r.codes}${r.errors ? `  errors×${r.errors}` : ""}`,
+        `${r.name.padEnd(24)} ${String(r.connections).padStart(7)} ${r.rps.toFixed(0).padStart(8)} ${String(r.p50).padStart(8)} ${String(r.p99).padStart(8)} ${String(r.requests).padStart(10)} ${r.cpuPerRequest.toFixed(3).padStart(11)}${r.kbPerRequest === null ? "" : `${r.kbPerRequest.toFixed(1).padStart(8)} ${r.gcMsPerRequest.toFixed(3).padStart(10)}`}  ${r.codes}${r.errors ? `  errors×${r.errors}` : ""}`,
       );
     }
     console.log("");

@@ -110,6 +110,52 @@ describe("the webhook's store-then-apply inbox", () => {
     }
   });
 
+  it("keeps the host awake for the applier by one delivery's request at a time, until nothing is left", async () => {
+    // Next's after() keeps a request's whole context in memory until the promise it was handed
+    // settles: one promise per delivery kept every request of a burst alive until its end.
+    vi.useFakeTimers({ toFake: ["Date", "setTimeout", "clearTimeout"] });
+    try {
+      const flush = async () => {
+        for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+      };
+      const { cartId } = await pendingOrder();
+      const inbox = createNotificationInbox({ ...inboxDeps(), quietMs: 20 });
+      const held: { settled: boolean }[] = [];
+      const waitUntil = (work: Promise<unknown>) => {
+        const promise = { settled: false };
+        held.push(promise);
+        void work.then(() => {
+          promise.settled = true;
+        });
+      };
+      const sent: OrderNotification[] = [];
+      // A burst of five (never 20 ms of quiet): each delivery's request takes the keep-awake
+      // over, and the earlier one's promise settles although its apply has not run.
+      for (let i = 0; i < 5; i++) {
+        const n = paid(cartId, { status: i === 0 ? "payment_completed" : "completed" });
+        sent.push(n);
+        expect(await inbox.receive(n, { waitUntil })).toBe("stored");
+        await flush();
+        expect(held.map((h) => h.settled)).toEqual([...Array(i).fill(true), false]);
+        expect(await outcome(sent[0]?.dedupeKey as string)).toBe("stored");
+        await vi.advanceTimersByTimeAsync(10);
+      }
+      // The burst pauses: the last one settles once every delivery of it was applied.
+      const stored = () =>
+        shop.db.serviceNotification.count({ where: { cartId, outcome: "stored" } });
+      // Each round trip to the database also lets the applier's own I/O (PostgreSQL's) finish.
+      for (let i = 0; i < 100 && !held[4]?.settled; i++) {
+        await vi.advanceTimersByTimeAsync(25);
+        await flush();
+        await stored();
+      }
+      expect(held.map((h) => h.settled)).toEqual(Array(5).fill(true));
+      expect(await stored()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it("a batch with a duplicate inserts it once: a repeat inside the batch and one stored before", async () => {
     const { cartId } = await pendingOrder();
     const store = serviceAdapter(shop.db).servicePay;

@@ -31,9 +31,14 @@ import type { OrderNotification } from "./webhook-payload.js";
  * by `applyUnapplied`, run at start-up and on a schedule.
  *
  * On a host that freezes the function once the response is sent (serverless), the apply must
- * finish within the request's life: `receive` hands the apply of what it stored to the
- * `waitUntil` it is given (Next's `after()`, as receiveOrderWebhook passes by default), a
- * promise that settles once that delivery's apply is done, so the answer is not delayed by it.
+ * finish within the request's life: `receive` hands the `waitUntil` it is given (Next's
+ * `after()`, as receiveOrderWebhook passes by default) a promise that keeps the host awake until
+ * the applier has nothing left, so the answer is not delayed by it. ONE request at a time holds
+ * it: a later delivery takes it over and the earlier one's promise settles. A host stays awake
+ * while any request or waitUntil is pending, so the latest delivery's covers every apply queued
+ * before it; and `after()` keeps a request's whole context (its response, headers, streams) in
+ * memory until its promise settles, so one promise per delivery kept every request of a burst
+ * alive until the burst's end (docs/decisions/webhook-storage.md, 2026-11-29).
  */
 
 /** createNotificationInbox's dependencies: NotificationDeps, its store taking stored rows. */
@@ -58,8 +63,10 @@ export interface NotificationInboxDeps extends NotificationDeps {
 export interface ReceiveOptions {
   /**
    * Given, once the notification is stored and before `receive` resolves, a promise that settles
-   * when its apply is done (applied, or failed and left "stored" for the sweep; it never
-   * rejects), in the caller's async context. Not called when there is nothing to apply (a
+   * once the applier has nothing left to apply, this delivery's apply included (applied, or
+   * failed and left "stored" for the sweep; it never rejects), or as soon as a later delivery's
+   * `waitUntil` is given the same task: one request at a time keeps the host awake for the
+   * applier. Called in the caller's async context; not called when there is nothing to apply (a
    * duplicate). Without it the apply runs on in this process's memory, as on a resident server.
    */
   waitUntil?: WaitUntil;
@@ -92,8 +99,8 @@ export interface NotificationInbox {
 
 interface Received {
   outcome: "stored" | "duplicate";
-  /** Settles when this delivery's apply is done; null when there is nothing to apply. */
-  applied: Promise<void> | null;
+  /** Whether the applier has something to do for this delivery (not for a plain duplicate). */
+  queued: boolean;
 }
 
 interface Pending {
@@ -102,10 +109,8 @@ interface Pending {
   reject: (error: unknown) => void;
 }
 
-/** What the applier does for one delivery, and `done` to call once it did (or failed). */
-type ApplyWork = ({ stored: WaitingNotification } | { duplicate: OrderNotification }) & {
-  done: () => void;
-};
+/** What the applier does for one delivery. */
+type ApplyWork = { stored: WaitingNotification } | { duplicate: OrderNotification };
 
 /** A promise and the function that settles it. */
 function settleable(): { promise: Promise<void>; done: () => void } {
@@ -125,13 +130,24 @@ export function createNotificationInbox(deps: NotificationInboxDeps): Notificati
   // Set when a long burst stored more than the queue holds: the drain then reads the rest from
   // the database (applyStoredRows) instead of keeping every one of them in memory.
   let overflowed = false;
-  // The deliveries stored while the queue was full: settled once the rows are read back.
-  let overflowWaiters: (() => void)[] = [];
   const log = deps.log ?? (() => {});
   let waiting: Pending[] = [];
   const toApply: ApplyWork[] = [];
   let applying: Promise<void> | null = null;
   let committed: Promise<void> | null = null;
+  // Settles the one promise a caller's waitUntil holds for the applier (see the top), if any.
+  let releaseHost: (() => void) | null = null;
+
+  /** Hands the host's keep-awake to this delivery's request, releasing the previous one's. */
+  function keepHostAwake(waitUntil: WaitUntil): void {
+    releaseHost?.();
+    releaseHost = null;
+    // Nothing left to apply: the applier finished this delivery's apply before its answer.
+    if (!applying) return;
+    const held = settleable();
+    releaseHost = held.done;
+    waitUntil(held.promise);
+  }
 
   async function commitLoop(): Promise<void> {
     while (waiting.length > 0) {
@@ -150,21 +166,19 @@ export function createNotificationInbox(deps: NotificationInboxDeps): Notificati
       }
       batch.forEach((p, i) => {
         const id = ids[i];
-        const apply = settleable();
-        let applied: Promise<void> | null = apply.promise;
+        let queued = true;
         if (id && toApply.length < MAX_QUEUED) {
-          toApply.push({ stored: { ...p.notification, id }, done: apply.done });
+          toApply.push({ stored: { ...p.notification, id } });
         } else if (id) {
           overflowed = true;
-          overflowWaiters.push(apply.done);
         } else if (deps.mode === "webhook" && p.notification.cartId) {
           // A repeat whose first copy is still waiting for its order (the details came late,
           // or the process stopped before creating it) must not be swallowed.
-          toApply.push({ duplicate: p.notification, done: apply.done });
+          toApply.push({ duplicate: p.notification });
         } else {
-          applied = null;
+          queued = false;
         }
-        p.resolve({ outcome: id ? "stored" : "duplicate", applied });
+        p.resolve({ outcome: id ? "stored" : "duplicate", queued });
       });
       startApplying();
     }
@@ -208,31 +222,19 @@ export function createNotificationInbox(deps: NotificationInboxDeps): Notificati
   async function drain(): Promise<void> {
     if (toApply.length === 0 && overflowed) {
       overflowed = false;
-      const waiters = overflowWaiters;
-      overflowWaiters = [];
-      try {
-        await applyStoredRows().catch((error) => log("order webhook: applying failed", error));
-      } finally {
-        for (const done of waiters) done();
-      }
+      await applyStoredRows().catch((error) => log("order webhook: applying failed", error));
     }
     while (toApply.length > 0) {
       await quiet();
       const next = toApply.splice(0, chunk);
-      try {
-        const stored = next.flatMap((w) => ("stored" in w ? [w.stored] : []));
-        if (stored.length > 0) await applyStored(deps, stored, log);
-        for (const w of next) {
-          if ("duplicate" in w) {
-            await createOrderOnWebhook(deps, w.duplicate, { outcome: "duplicate" }).catch((error) =>
-              log("order webhook: creating the order of a repeat failed", error),
-            );
-          }
+      const stored = next.flatMap((w) => ("stored" in w ? [w.stored] : []));
+      if (stored.length > 0) await applyStored(deps, stored, log);
+      for (const w of next) {
+        if ("duplicate" in w) {
+          await createOrderOnWebhook(deps, w.duplicate, { outcome: "duplicate" }).catch((error) =>
+            log("order webhook: creating the order of a repeat failed", error),
+          );
         }
-      } finally {
-        // Applied, or failed and left "stored" for the sweep: either way this delivery's
-        // request has nothing more to wait for.
-        for (const w of next) w.done();
       }
     }
   }
@@ -256,6 +258,11 @@ export function createNotificationInbox(deps: NotificationInboxDeps): Notificati
     applying = drain().finally(() => {
       applying = null;
       startApplying();
+      if (!applying) {
+        // Everything queued was applied (or left for the sweep): the host may sleep.
+        releaseHost?.();
+        releaseHost = null;
+      }
     });
   }
 
@@ -268,7 +275,7 @@ export function createNotificationInbox(deps: NotificationInboxDeps): Notificati
       });
       // Here, in the caller's async context (a commit resolves several callers' deliveries at
       // once): Next's after() finds the request it belongs to by that context.
-      if (received.applied) options.waitUntil?.(received.applied);
+      if (received.queued && options.waitUntil) keepHostAwake(options.waitUntil);
       return received.outcome;
     },
 

@@ -37,7 +37,8 @@ import { verifyWebhookSignature, webhookSecret } from "./webhook-signature.js";
  *    stored under its unique key, grouped with the deliveries arriving at the same moment into
  *    one commit, and answered; it is applied right after, so a 200 means stored, not applied.
  *    That apply is handed to `waitUntil` (default Next's `after()`), so a host that freezes the
- *    function after the response still lets it finish (after-response.ts).
+ *    function after the response still lets it finish (after-response.ts); one delivery's
+ *    request at a time holds the host for it (notification-inbox.ts).
  *    Without one: stored and applied in ONE transaction of the shop's store (shop-ports.ts).
  *    Either way the database's unique key decides duplicates; a duplicate is 200 too (the
  *    service must stop retrying).
