@@ -15,7 +15,7 @@ import {
   purchaseCart,
   signedInAtHome,
 } from "./support/journeys";
-import { expectShape, moneyText } from "./support/sdk-shape";
+import { expectOptionShape, expectShape, moneyText, type ShapeOptions } from "./support/sdk-shape";
 import { EVERYDAY_DEVICE, type ServiceSdkDriver } from "./support/service-sdk-driver";
 
 /** The offer's figures as the shopper reads them: the amount shown by the wizard, the device. */
@@ -29,6 +29,24 @@ const offerFigures = (offer: number) => ({
 const SERVICE_QUESTIONS = { serviceText: "fieldset" };
 /** The device step's choices after "Choose…" are the service's catalog. */
 const SERVICE_CHOICES = { serviceText: "option:not(:first-child)" };
+
+/** The SDK's warnings in the page's console (its words for the developer), new since the last
+ *  call each time. */
+function sdkWarnings(page: Page) {
+  const all: string[] = [];
+  let read = 0;
+  page.on("console", (message) => {
+    if (message.type() === "warning" && message.text().startsWith("[service]"))
+      all.push(message.text());
+  });
+  return {
+    seen() {
+      const fresh = all.slice(read);
+      read = all.length;
+      return fresh;
+    },
+  };
+}
 
 /** The SDK's call to the service matching `path` (its CORS preflight let through). */
 function serviceCall(path: RegExp) {
@@ -206,27 +224,88 @@ test("the wizard's error states on the shop's pages, brought up by the shopper's
   await expectShape("wizard-timed-out", sdk.wizard(), { until: actions });
 });
 
-test("the payment window on the shop's checkout has its committed shape, every figure by formula from the shop's cart and the offer, and so have its error states, brought up by the shopper's browser: opening answered 500, the cart refused 400 with the contract's error body, paying answered 500, 401, offline, paying, and never answered past the SDK's time limit on the page's clock", async ({
+test("the payment window on the shop's checkout has its committed shape, every figure by formula from the shop's cart and the offer, and so have its error states, brought up by the shopper's browser: opening answered 500, the cart refused 400 with the contract's error body and without it (the console's words for each), purchase_data's empty cart, a cart in another currency than the offer's that Service Pay cannot pay (and the chosen option in tradein_valid), paying answered 500, 401, offline, paying, and never answered past the SDK's time limit on the page's clock", async ({
   page,
   sdk,
   shop,
 }) => {
   await page.clock.install();
+  const warnings = sdkWarnings(page);
   const offer = await checkoutWithOwnOffer(sdk, shop);
+  const { label } = await sdk.paymentOptionDetails();
+  // The option chosen in tradein_valid, its extra text shown (contract, Payment option mode).
+  await expect(page.getByTestId("service-pay-extra")).toBeVisible();
+  await expectOptionShape("option-tradein_valid-chosen", shop.servicePayOption(), label);
   const modal = sdk.paymentModal();
   const option = /\/payment-option$/;
-  for (const [status, name, title] of [
-    [500, "payment-open-failed", "Something went wrong"],
-    [400, "payment-rejected", "cannot be used"],
-  ] as const) {
-    await answerWith(page, option, status, "payment");
+  /** Opens the window again; its state by its own title, not the last opening's: a window
+   *  opened again shows the previous body until the service answers. */
+  const reopen = async (
+    name: string,
+    title: string,
+    options: ShapeOptions = {},
+    andThen?: () => Promise<void>,
+  ) => {
     await shop.placeOrder();
-    // By its own title, not the last opening's: a window opened again shows the previous body
-    // until the service answers.
-    await expectShape(name, modal, { until: modal.locator(".body h3", { hasText: title }) });
+    await expectShape(name, modal, {
+      ...options,
+      until: modal.locator(".body h3", { hasText: title }),
+    });
+    await andThen?.();
     await sdk.closePaymentModal();
     await page.unrouteAll();
-  }
+  };
+  await answerWith(page, option, 500, "payment");
+  await reopen("payment-open-failed", "Something went wrong");
+  expect(warnings.seen()).toEqual([]);
+  // The service's reason for refusing the cart is the developer's, in the console.
+  await answerWith(page, option, 400, "payment");
+  await reopen("payment-rejected", "cannot be used", {}, () =>
+    expect
+      .poll(warnings.seen)
+      .toEqual(["[service] purchase_data refused: answered 400 by the test's browser"]),
+  );
+  // A 400 without the contract's error body (a proxy's page in between): the console still
+  // names the status, and nothing more.
+  await page.route(serviceCall(option), (route) =>
+    route.request().method() === "OPTIONS"
+      ? route.fallback()
+      : route.fulfill({
+          status: 400,
+          contentType: "text/html",
+          headers: { "access-control-allow-origin": "*" },
+          body: "<html><body>Bad Request</body></html>",
+        }),
+  );
+  // The window looks as before: the console's words are what tell this opening's answer.
+  await reopen("payment-rejected", "cannot be used", {}, () =>
+    expect.poll(warnings.seen).toEqual(["[service] purchase_data refused: 400"]),
+  );
+  // The shop never opens a payment for an empty cart; a purchase_data answering the contract's
+  // empty cart ({ "purchase": null }) still gets its own words from the SDK.
+  await page.route("**/api/service/purchase_data", (route) =>
+    route.fulfill({ status: 200, contentType: "application/json", body: '{"purchase":null}' }),
+  );
+  await reopen("payment-empty-cart", "Your cart is empty");
+  // A cart Service Pay cannot pay: purchase_data as the browser reads it, the shop's own cart in
+  // another currency than the offer's (the shop itself keeps the cart's currency while a payment
+  // is open). The service's details are then not tradein_valid, and the window says Service Pay
+  // cannot be used, with the service's explanation: the one its details give for that cart.
+  await page.route("**/api/service/purchase_data", async (route) => {
+    const response = await route.fetch();
+    const body = (await response.json()) as { purchase: { cart: { currency: string } } };
+    body.purchase.cart.currency = "GBP";
+    await route.fulfill({ response, json: body });
+  });
+  await reopen("payment-cannot-pay", "cannot be used", { serviceText: ".body p" }, async () => {
+    const details = await sdk.paymentOptionDetails();
+    expect(details.mode).toBe("tradein_invalid");
+    const explanation = await page.evaluate(
+      (html) => new DOMParser().parseFromString(html, "text/html").body.textContent ?? "",
+      details.info,
+    );
+    await expect(modal.locator(".body p")).toHaveText(explanation);
+  });
   await shop.placeOrder();
   const cart = await purchaseCart(page);
   const figures = windowFigures(cart, offer);

@@ -3,6 +3,7 @@
 import { seriousViolations } from "./support/axe";
 import { expect, test } from "./support/fixtures";
 import { openCheckoutWith } from "./support/journeys";
+import { expectOptionShape } from "./support/sdk-shape";
 import { EVERYDAY_DEVICE } from "./support/service-sdk-driver";
 
 test("unavailable: Service Pay not enabled for the merchant → the option is not shown @emulator", async ({
@@ -144,6 +145,9 @@ test("tradein_invalid/currency: switching the shop to GBP refreshes the option w
   await expect(shop.servicePayRadio()).toBeDisabled();
   await expect(shop.servicePayRadio()).not.toBeChecked();
   await expect(shop.cardRadio()).toBeChecked();
+  // Disabled, with the service's explanation (./sdk-shapes/option-tradein_invalid.txt).
+  const { label } = await sdk.paymentOptionDetails();
+  await expectOptionShape("option-tradein_invalid", shop.servicePayOption(), label);
 });
 
 // tradein_invalid/cart_below_limit: the shopper's own offer above a small cart, with no control

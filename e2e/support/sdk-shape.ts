@@ -139,3 +139,19 @@ export async function expectShape(name: string, surface: Locator, options: Shape
 export function moneyText(cents: number, currency: string, locale = "en"): string {
   return new Intl.NumberFormat(locale, { style: "currency", currency }).format(cents / 100);
 }
+
+/**
+ * The checkout's Service Pay option (the shop's markup around the SDK's details: contract,
+ * Payment option markup) has the shape committed as e2e/sdk-shapes/<name>.txt. Its texts from
+ * the service (the info, the extra, the disabled explanation) are masked, its label is named
+ * `{label}` from the details the SDK gives the page, and React's generated id prefix `{uid}`.
+ */
+export async function expectOptionShape(name: string, option: Locator, label: string) {
+  const radio = option.locator('input[type="radio"]');
+  const uid = String(await radio.getAttribute("id")).replace(/-radio$/, "");
+  await expectShape(name, option, {
+    figures: { uid, label },
+    serviceText:
+      '[data-testid="service-pay-info"], [data-testid="service-pay-extra"], [data-testid="service-pay-explanation"]',
+  });
+}

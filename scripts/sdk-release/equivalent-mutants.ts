@@ -15,27 +15,7 @@ export interface EquivalentMutant {
   count?: number;
 }
 
-/** A button's type: the same "button" as a tag name makes createElement("") throw at once, so a
- *  survivor of this replacement is always the type attribute. */
-const BUTTON_TYPE =
-  "a button's type=\"button\" dropped: every SDK button is inside the SDK's own shadow root, where no form can own it, so without the type it still submits nothing";
-
 export const EQUIVALENT_MUTANTS: EquivalentMutant[] = [
-  ...(
-    [
-      ["dialog.ts", 2],
-      ["payment.ts", 4],
-      ["teasers.ts", 2],
-      ["wizard.ts", 14],
-    ] as const
-  ).map(([file, count]) => ({
-    file,
-    count,
-    mutator: "StringLiteral",
-    original: '"button"',
-    replacement: '""',
-    why: BUTTON_TYPE,
-  })),
   {
     file: "service.ts",
     mutator: "EqualityOperator",
@@ -56,13 +36,6 @@ export const EQUIVALENT_MUTANTS: EquivalentMutant[] = [
     original: "{\n      event.preventDefault();\n      this.close();\n      return;\n    }",
     replacement: "{}",
     why: "Escape's own handler: the native dialog's cancel event, which the SDK handles the same way, closes it (Chromium fired it on every Escape, twice in a row after a script opened the wizard, with no click)",
-  },
-  {
-    file: "api.ts",
-    mutator: "LogicalOperator",
-    original: 'body.error_description ?? ""',
-    replacement: 'body.error_description && ""',
-    why: "an HttpError's message without error_description, which the contract's error body always carries (Errors); no shopper surface shows the message",
   },
   {
     file: "observe.ts",

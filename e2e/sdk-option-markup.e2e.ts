@@ -1,0 +1,164 @@
+// What the SDK reports of the shop's payment option (contract, Front-end SDK › Payment option
+// markup; emulator/README.md, "Go-live readiness"), read as the shopper's browser sends it: once
+// per page the SDK looks at the option's markup and POSTs what it saw to the service's
+// observations. The expected report is computed from the shop's own markup, never read back
+// from the service, so this runs against a staging service too (no control API). The page's
+// markup is broken from the test the way a careless shop breaks it, mirroring the SDK page
+// suite's careless merchant (emulator/e2e/careless-merchant.e2e.ts, strictness.e2e.ts); those
+// reports are dropped by the browser, so the go-live readiness report judges only the shop's
+// own markup.
+import type { Page, Request } from "@playwright/test";
+import { SHOPPER } from "./fixtures";
+import { expect, test } from "./support/fixtures";
+import { expectOptionShape } from "./support/sdk-shape";
+
+/** The SDK's report of the option's markup, without the observation session's stamp. */
+type MarkupReport = {
+  kind: "payment_option_markup";
+  found: boolean;
+  name: string;
+  value: string;
+  module_name: string | null;
+  has_icon: boolean;
+  info_visible: boolean;
+  extra_visible_unselected: boolean;
+  visible_in: string | null;
+};
+
+const isObservation = (request: Request) =>
+  request.method() === "POST" && new URL(request.url()).pathname === "/sdk/v1/observations";
+
+/**
+ * Every markup report the SDK sends from this page, in order. `drop()`: from then on they are
+ * read and aborted (a page the test broke is no shop's markup to judge).
+ */
+async function markupReports(page: Page) {
+  const seen: MarkupReport[] = [];
+  let dropping = false;
+  await page.route(
+    (url) => url.pathname === "/sdk/v1/observations",
+    (route) => {
+      const request = route.request();
+      if (!isObservation(request)) return route.fallback();
+      const body = request.postDataJSON() as Partial<MarkupReport> & Record<string, unknown>;
+      if (body.kind !== "payment_option_markup") return route.fallback();
+      const { merchant_id: _m, token: _t, seq: _s, ...report } = body;
+      seen.push(report as MarkupReport);
+      return dropping ? route.abort() : route.fallback();
+    },
+  );
+  return {
+    drop() {
+      dropping = true;
+    },
+    /** The n-th report (1-based), once the browser sent it. */
+    async nth(n: number): Promise<MarkupReport> {
+      await expect.poll(() => seen.length, { message: "the SDK reported the markup" }).toBe(n);
+      return seen[n - 1] as MarkupReport;
+    },
+  };
+}
+
+/**
+ * The report the contract's rules give for the checkout's option as the page holds it now:
+ * its radio's name, value and data-module-name, an icon inside its label, and where (if
+ * anywhere) the info text shows before the shopper opened it: the element the SDK names by its
+ * tag, id and classes.
+ */
+async function expectedReport(page: Page): Promise<MarkupReport> {
+  return page.evaluate(() => {
+    const radio = document.querySelector<HTMLInputElement>(
+      'input[type="radio"][value="service_pay"]',
+    );
+    if (!radio) throw new Error("no Service Pay radio on the page");
+    const label = document.querySelector(`label[for="${CSS.escape(radio.id)}"]`);
+    const info = document.querySelector<HTMLElement>('[data-testid="service-pay-info"]');
+    const shown = info?.checkVisibility() ? info : null;
+    return {
+      kind: "payment_option_markup" as const,
+      found: true,
+      name: radio.name,
+      value: radio.value,
+      module_name: radio.dataset.moduleName ?? null,
+      has_icon: label?.querySelector("img, svg, picture, [role='img']") != null,
+      info_visible: shown !== null,
+      extra_visible_unselected: false,
+      visible_in: shown
+        ? `${shown.localName}${shown.id ? `#${shown.id}` : ""}${[...shown.classList].map((c) => `.${c}`).join("")}`
+        : null,
+    };
+  });
+}
+
+test("the SDK's report of the shop's payment option, read as the browser sends it: every markup rule met on the shop's checkout, whose option in tradein_missing has its committed shape; info shown before selection and another data-module-name reported as the page shows them, the option then not recognised and the console saying why", async ({
+  page,
+  sdk,
+  shop,
+}) => {
+  const warnings: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "warning") warnings.push(message.text());
+  });
+  const reports = await markupReports(page);
+  await shop.startSignedIn(SHOPPER);
+  await shop.addToCart("aurora-x1");
+  await shop.openCheckout();
+  await sdk.ready();
+  // tradein_missing: the option is judged in full (contract, Payment option mode).
+  await shop.expectServicePayMode("tradein_missing");
+  const correct = await expectedReport(page);
+  // The shop's markup as the contract asks for it, so every rule is met.
+  expect(correct).toEqual({
+    kind: "payment_option_markup",
+    found: true,
+    name: "payment_method",
+    value: "service_pay",
+    module_name: "servicepay",
+    has_icon: true,
+    info_visible: false,
+    extra_visible_unselected: false,
+    visible_in: null,
+  });
+  expect(await reports.nth(1)).toEqual(correct);
+  // The option in this mode, as the shop renders it around the SDK's details.
+  const { label } = await sdk.paymentOptionDetails();
+  await expectOptionShape("option-tradein_missing", shop.servicePayOption(), label);
+
+  // The same checkout as a careless shop renders it: its info text shown before the shopper asks
+  // for it, and its radio under another module name (set once the option is there, before the
+  // SDK looks half a second after the details arrive).
+  reports.drop();
+  await page.addInitScript(() => {
+    new MutationObserver((_, observer) => {
+      const info = document.querySelector('[data-testid="service-pay-info"]');
+      const radio = document.querySelector('input[type="radio"][value="service_pay"]');
+      if (!info || !radio) return;
+      info.removeAttribute("hidden");
+      radio.setAttribute("data-module-name", "service");
+      observer.disconnect();
+    }).observe(document, { childList: true, subtree: true });
+  });
+  await page.reload();
+  await sdk.ready();
+  await shop.expectServicePayMode("tradein_missing");
+  await expect(page.getByTestId("service-pay-info")).toBeVisible();
+  const careless = await expectedReport(page);
+  expect(careless).toMatchObject({ module_name: "service", info_visible: true });
+  expect(careless.visible_in).toMatch(/^div#/);
+  expect(await reports.nth(2)).toEqual(careless);
+
+  // Chosen, the option is not the service's: the SDK announces no selection, and the console
+  // tells the developer both names, once (emulator/e2e/strictness.e2e.ts says the same).
+  expect(warnings.filter((w) => w.startsWith("[service]"))).toEqual([]);
+  await shop.servicePayRadio().check();
+  await expect
+    .poll(() => warnings.filter((w) => w.startsWith("[service]")))
+    .toEqual([
+      '[service] the payment option is not recognised: its data-module-name is "service", the service\'s module name is "servicepay".',
+    ]);
+  // A round trip to the service: anything the selection started has had its chance.
+  await sdk.paymentOptionDetails();
+  expect(
+    (await sdk.events()).map((e) => e.name).filter((n) => n.startsWith("servicepay-")),
+  ).toEqual([]);
+});
