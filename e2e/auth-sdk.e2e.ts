@@ -1,6 +1,7 @@
 // Logging in and out must reach the service's SDK: it reads the shopper once per page load
 // (contract, Front-end SDK: no refresh method), so every auth change ends in a full page load.
 // Clicked as a person does it, with no reload a person would not do.
+import type { Request } from "@playwright/test";
 import { SHOPPER } from "./fixtures";
 import { expect, test } from "./support/fixtures";
 
@@ -47,6 +48,34 @@ test("after logging out by clicking, the wizard is no longer the previous shoppe
   await sdk.ready();
   await sdk.openWizardFromTeaser("banner");
   await sdk.expectWizardAsksToLogIn();
+});
+
+test("the SDK asks the shop who the shopper is as the contract says: shopper_data, a GET on the page's own origin carrying the shopper's session cookie, answered 200", async ({
+  context,
+  page,
+  sdk,
+  shop,
+}) => {
+  await shop.login();
+  const asked: Request[] = [];
+  page.on("request", (request) => {
+    if (new URL(request.url()).pathname.endsWith("/shopper_data")) asked.push(request);
+  });
+  await page.goto("/");
+  await sdk.ready();
+  // Contract, Merchant endpoints (rule 1: same-origin, from the SDK in the merchant's page) and
+  // Authentication (rule 7: the callbacks rely on the shopper's own session cookie). The
+  // contract and the public docs ask nothing else of the request (no header of its own).
+  expect(asked).toHaveLength(1);
+  const request = asked[0] as Request;
+  expect(request.method()).toBe("GET");
+  expect(new URL(request.url()).origin).toBe(new URL(page.url()).origin);
+  const session = (await context.cookies()).find((c) => c.name === "shop_session");
+  expect(session, "the shop's session cookie").toBeDefined();
+  expect((await request.allHeaders()).cookie ?? "").toContain(
+    `shop_session=${session?.value ?? ""}`,
+  );
+  expect((await request.response())?.status()).toBe(200);
 });
 
 test("a wrong password stays on the login page with the reason, still anonymous", async ({

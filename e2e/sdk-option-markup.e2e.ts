@@ -63,7 +63,7 @@ async function markupReports(page: Page) {
  * The report the contract's rules give for the checkout's option as the page holds it now:
  * its radio's name, value and data-module-name, an icon inside its label, and where (if
  * anywhere) the info text shows before the shopper opened it: the element the SDK names by its
- * tag, id and classes.
+ * tag, id and classes; and whether the extra text shows before the option is selected.
  */
 async function expectedReport(page: Page): Promise<MarkupReport> {
   return page.evaluate(() => {
@@ -74,6 +74,10 @@ async function expectedReport(page: Page): Promise<MarkupReport> {
     const label = document.querySelector(`label[for="${CSS.escape(radio.id)}"]`);
     const info = document.querySelector<HTMLElement>('[data-testid="service-pay-info"]');
     const shown = info?.checkVisibility() ? info : null;
+    // The extra text counts only while the option is not selected (contract: shown inline when
+    // the option is selected); the SDK names the info's element first when both show.
+    const extra = document.querySelector<HTMLElement>('[data-testid="service-pay-extra"]');
+    const extraShown = !radio.checked && extra?.checkVisibility() === true;
     return {
       kind: "payment_option_markup" as const,
       found: true,
@@ -82,7 +86,7 @@ async function expectedReport(page: Page): Promise<MarkupReport> {
       module_name: radio.dataset.moduleName ?? null,
       has_icon: label?.querySelector("img, svg, picture, [role='img']") != null,
       info_visible: shown !== null,
-      extra_visible_unselected: false,
+      extra_visible_unselected: extraShown,
       visible_in: shown
         ? `${shown.localName}${shown.id ? `#${shown.id}` : ""}${[...shown.classList].map((c) => `.${c}`).join("")}`
         : null,
@@ -90,7 +94,7 @@ async function expectedReport(page: Page): Promise<MarkupReport> {
   });
 }
 
-test("the SDK's report of the shop's payment option, read as the browser sends it: every markup rule met on the shop's checkout, whose option in tradein_missing has its committed shape; info shown before selection and another data-module-name reported as the page shows them, the option then not recognised and the console saying why", async ({
+test("the SDK's report of the shop's payment option, read as the browser sends it: every markup rule met on the shop's checkout, whose option in tradein_missing has its committed shape; info and extra text shown before selection (re-wrapped by the template) and another data-module-name reported as the page shows them, the option then not recognised and the console saying why", async ({
   page,
   sdk,
   shop,
@@ -125,25 +129,47 @@ test("the SDK's report of the shop's payment option, read as the browser sends i
   await expectOptionShape("option-tradein_missing", shop.servicePayOption(), label);
 
   // The same checkout as a careless shop renders it: its info text shown before the shopper asks
-  // for it, and its radio under another module name (set once the option is there, before the
-  // SDK looks half a second after the details arrive).
+  // for it, its extra text shown inline before the option is selected, both re-wrapped by its
+  // template (a newline and indentation where the service's text has one space: the shopper
+  // sees the same words), and its radio under another module name (set once the option is
+  // there, before the SDK looks half a second after the details arrive).
+  const { extra } = await sdk.paymentOptionDetails();
+  expect(extra, "tradein_missing has an extra text to show").toBeTruthy();
   reports.drop();
-  await page.addInitScript(() => {
+  await page.addInitScript((extraHtml: string) => {
+    const rewrap = (element: Element) => {
+      const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        node.textContent = (node.textContent ?? "").replace(/ /g, "\n      ");
+      }
+    };
     new MutationObserver((_, observer) => {
       const info = document.querySelector('[data-testid="service-pay-info"]');
       const radio = document.querySelector('input[type="radio"][value="service_pay"]');
       if (!info || !radio) return;
-      info.removeAttribute("hidden");
-      radio.setAttribute("data-module-name", "service");
       observer.disconnect();
+      info.removeAttribute("hidden");
+      rewrap(info);
+      const shownExtra = document.createElement("p");
+      shownExtra.dataset.testid = "service-pay-extra";
+      shownExtra.innerHTML = extraHtml;
+      rewrap(shownExtra);
+      info.after(shownExtra);
+      radio.setAttribute("data-module-name", "service");
     }).observe(document, { childList: true, subtree: true });
-  });
+  }, extra ?? "");
   await page.reload();
   await sdk.ready();
   await shop.expectServicePayMode("tradein_missing");
   await expect(page.getByTestId("service-pay-info")).toBeVisible();
+  await expect(page.getByTestId("service-pay-extra")).toBeVisible();
+  await expect(shop.servicePayRadio()).not.toBeChecked();
   const careless = await expectedReport(page);
-  expect(careless).toMatchObject({ module_name: "service", info_visible: true });
+  expect(careless).toMatchObject({
+    module_name: "service",
+    info_visible: true,
+    extra_visible_unselected: true,
+  });
   expect(careless.visible_in).toMatch(/^div#/);
   expect(await reports.nth(2)).toEqual(careless);
 
