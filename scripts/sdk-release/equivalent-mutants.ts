@@ -46,14 +46,6 @@ export const EQUIVALENT_MUTANTS: EquivalentMutant[] = [
   },
   {
     file: "api.ts",
-    mutator: "ObjectLiteral",
-    original: '{ accept: "application/json" }',
-    replacement: "{}",
-    count: 2,
-    why: "shopper_data's and purchase_data's Accept header: the contract and the public docs ask nothing of the callbacks' headers (a same-origin GET with the shopper's cookie, which e2e/auth-sdk.e2e.ts checks), and a shop answers its JSON whatever it is sent, so no test may require it",
-  },
-  {
-    file: "api.ts",
     mutator: "BlockStatement",
     original: "{\n      clearTimeout(timer);\n    }",
     replacement: "{}",
