@@ -59,7 +59,7 @@ export async function POST(request: Request): Promise<Response> {
   // Signed in: a new guest identity issued to this customer; the guest's own cart and seen
   // trade-in come along.
   const { session, cookie, carried } = guests().signIn(request, signedIn.data.user.id);
-  await carryGuest(carried, session, signedIn.data.user.id, { tradeIns: service().tradeIns });
+  await carryGuest(carried, session, signedIn.data.user.id, { tradeIns: service().tradeIns.store });
   return redirectTo("/", [...answer.headers.getSetCookie(), cookie.header]);
 }
 
