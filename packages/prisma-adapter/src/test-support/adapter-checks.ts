@@ -7,7 +7,8 @@ import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import type { OrderNotification } from "@service-integration/kit";
 import { applyStored, createTokenSealer } from "@service-integration/kit/server";
-import { describe, expect, it } from "vitest";
+import type { SuiteHost } from "@service-integration/kit/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prismaServiceAdapter as onPg } from "../pg.js";
 import { prismaServiceAdapter as onSqlite } from "../sqlite.js";
 import { PrismaClient as PgClient } from "./generated/postgresql/client.js";
@@ -88,10 +89,9 @@ const awaitingPayment = (name: string) => ({
 const work = (statements: string[]) =>
   statements.filter((sql) => !/^\s*(BEGIN|COMMIT|ROLLBACK)\b/i.test(sql));
 
-export function runAdapterChecks(
-  provider: "postgresql" | "sqlite",
-  open: () => Promise<TestDatabase>,
-) {
+/** The checks, on one database for the test file (`open`'s, emptied between checks, made
+ *  before the first check outside its time limit, removed after the last). */
+export function runAdapterChecks(provider: "postgresql" | "sqlite", open: SuiteHost<TestDatabase>) {
   const make = provider === "postgresql" ? onPg : onSqlite;
   const adapterOf = (t: TestDatabase, options: { tokenId?: string; key?: string } = {}) =>
     make({
@@ -102,6 +102,9 @@ export function runAdapterChecks(
     });
 
   describe(`the Prisma adapter's own checks on ${provider}`, () => {
+    beforeAll(() => open.open());
+    afterAll(() => open.dispose());
+
     it("reads a token row it cannot open (another key, a plain-text row, a value moved between rows) as no tokens", async () => {
       const t = await open();
       try {
