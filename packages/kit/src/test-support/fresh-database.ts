@@ -68,6 +68,7 @@ export type SuiteConformanceHost = MakeConformanceHost & SuiteDatabase;
 /** What a check's host over a shared database needs: a `close` that ends the check's own
  *  connections (oneDatabasePerSuite empties the database for the next check after it). */
 export interface CheckHost {
+  /** Ends the check's own connections (its open transactions and locks with them). */
   close?(): Promise<void>;
 }
 
