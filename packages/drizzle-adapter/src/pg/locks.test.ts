@@ -6,14 +6,19 @@ import {
   checkFindOrderForLocks,
   type RowLockHost,
 } from "@service-integration/kit/testing";
-import { describe, it } from "vitest";
-import { pgTestDatabase } from "../test-support/host.js";
+import type pg from "pg";
+import { afterAll, beforeAll, describe, it } from "vitest";
+import { pgTestDatabases } from "../test-support/host.js";
 
 const admin =
   process.env.TEST_DATABASE === "postgresql" ? process.env.TEST_POSTGRES_URL : undefined;
+// One database for the file, emptied between the checks once a check's pool has ended (its
+// runners' connections with it), so no lock outlives its check.
+const databases = admin ? pgTestDatabases(admin) : undefined;
 
 async function withHost(check: (host: RowLockHost) => Promise<void>) {
-  const { pool, adapter, drop } = await pgTestDatabase(admin as string);
+  const { pool, adapter, close } = await (databases as NonNullable<typeof databases>)();
+  const runners = new Set<pg.PoolClient>();
   try {
     await check({
       adapter,
@@ -32,6 +37,7 @@ async function withHost(check: (host: RowLockHost) => Promise<void>) {
       },
       async lockRegistration(orderId) {
         const runner = await pool.connect();
+        runners.add(runner);
         await runner.query("BEGIN");
         await runner.query(
           "SELECT id FROM service_trade_in_registrations WHERE order_id = $1 FOR UPDATE",
@@ -40,17 +46,24 @@ async function withHost(check: (host: RowLockHost) => Promise<void>) {
         return {
           async release() {
             await runner.query("ROLLBACK");
+            runners.delete(runner);
             runner.release();
           },
         };
       },
     });
   } finally {
-    await drop();
+    // A check that failed before its release leaves its runner's lock: its connection is ended
+    // here (the pool's end waits for every client to come back).
+    for (const runner of runners) runner.release(true);
+    await close();
   }
 }
 
 describe.skipIf(!admin)("the PostgreSQL adapter's row locks", () => {
+  beforeAll(() => databases?.open());
+  afterAll(() => databases?.dispose());
+
   it("findOrderFor locks the order: a second transaction waits, then plans from what the first wrote", () =>
     withHost(checkFindOrderForLocks));
 

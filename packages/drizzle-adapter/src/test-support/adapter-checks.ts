@@ -15,9 +15,13 @@ import {
   paymentMismatch,
   receiveNotification,
 } from "@service-integration/kit/server";
-import { openPaymentWindow, queuedRegistration } from "@service-integration/kit/testing";
+import {
+  openPaymentWindow,
+  queuedRegistration,
+  type SuiteDatabase,
+} from "@service-integration/kit/testing";
 import { eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Builder, DrizzleServiceAdapter } from "../core.js";
 import { testShopStatuses } from "./shop-callbacks.js";
 import type { pgShop } from "./shop-tables.js";
@@ -55,7 +59,13 @@ function notification(
   return parseOrderNotification(new TextEncoder().encode(JSON.stringify(body)));
 }
 
-export function adapterChecks(label: string, open: () => Promise<AdapterUnderTest>): void {
+/** The checks, each on an adapter `open` gives it, closed when the check ends: over a new
+ *  database each, or over one for the file emptied between checks (`open.open` makes it before
+ *  the first check, outside its time limit; `open.dispose` removes it after the last). */
+export function adapterChecks(
+  label: string,
+  open: (() => Promise<AdapterUnderTest>) & Partial<SuiteDatabase>,
+): void {
   const withAdapter = (body: (t: AdapterUnderTest) => Promise<void>) => async () => {
     const t = await open();
     try {
@@ -86,6 +96,9 @@ export function adapterChecks(label: string, open: () => Promise<AdapterUnderTes
   }
 
   describe(`the Drizzle adapter's own checks (${label})`, () => {
+    beforeAll(() => open.open?.());
+    afterAll(() => open.dispose?.());
+
     it(
       "stores a batch in one go, each dedupe key once (within the batch and across batches), and the inbox applies the stored rows oldest first",
       withAdapter(async (t) => {

@@ -3,6 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { createTokenSealer } from "@service-integration/kit/server";
 import {
+  type CheckHost,
   type ConformanceHost,
   oneDatabasePerSuite,
   type TestShopWrites,
@@ -121,49 +122,49 @@ async function pgDatabase(adminUrl: string) {
   return freshPostgresDatabase(adminUrl, await pgStatements);
 }
 
-/**
- * A fresh PostgreSQL database on the cluster of `adminUrl` (the test step's own cluster,
- * TEST_POSTGRES_URL) with every table, the adapter over it, and `drop` to remove it again.
- */
-export async function pgTestDatabase(adminUrl: string) {
-  const database = await pgDatabase(adminUrl);
-  const { pool, db, adapter } = pgAdapterOn(database.url);
-  const drop = async () => {
-    await pool.end();
-    await database.drop();
-  };
-  return { pool, db, adapter, drop };
-}
-
-export function pgUnderTest(adminUrl: string) {
-  return async (): Promise<AdapterUnderTest> => {
-    const { db, adapter, drop } = await pgTestDatabase(adminUrl);
-    return {
-      adapter,
-      seedOpenCart: () => db.transaction((q) => seedCart(q, pgShop)),
-      onShop: (fn) => db.transaction((q) => fn(q, pgShop)),
-      close: drop,
-    };
-  };
-}
-
-/** The conformance suite's hosts on PostgreSQL: one database for the file, emptied between
- *  checks, each check on a pool of its own (the kit's oneDatabasePerSuite). */
-export function pgHost(adminUrl: string) {
+/** One PostgreSQL database on the cluster of `adminUrl` (the test step's own cluster,
+ *  TEST_POSTGRES_URL) for a test file, emptied between checks, each check with `host` over the
+ *  adapter on a pool of its own (the kit's oneDatabasePerSuite). */
+function pgSuite<Host extends CheckHost>(
+  adminUrl: string,
+  host: (over: ReturnType<typeof pgAdapterOn>) => Host,
+) {
   return oneDatabasePerSuite({
     open: () => pgDatabase(adminUrl),
     empty: (database) => database.empty(),
     dispose: (database) => database.drop(),
-    host: (database) => {
-      const { pool, db, adapter } = pgAdapterOn(database.url);
-      return conformanceHost(adapter, (fn) => db.transaction(fn), pgShop, {
-        persistedTokenText: async () =>
-          JSON.stringify([
-            (await pool.query("SELECT * FROM service_tokens")).rows,
-            (await pool.query("SELECT * FROM service_leases")).rows,
-          ]),
-        close: () => pool.end(),
-      });
-    },
+    host: (database) => host(pgAdapterOn(database.url)),
   });
 }
+
+/** The row-lock checks' databases: one for the test file, emptied between checks, each check
+ *  with the adapter on a pool of its own (`close` ends it). */
+export const pgTestDatabases = (adminUrl: string) =>
+  pgSuite(adminUrl, (over) => ({ ...over, close: () => over.pool.end() }));
+
+/** The adapter's own checks on PostgreSQL: one database for the test file, emptied between
+ *  checks (a check sees no row of another), each check on a pool of its own. */
+export const pgUnderTest = (adminUrl: string) =>
+  pgSuite(
+    adminUrl,
+    ({ pool, db, adapter }): AdapterUnderTest => ({
+      adapter,
+      seedOpenCart: () => db.transaction((q) => seedCart(q, pgShop)),
+      onShop: (fn) => db.transaction((q) => fn(q, pgShop)),
+      close: () => pool.end(),
+    }),
+  );
+
+/** The conformance suite's hosts on PostgreSQL: one database for the file, emptied between
+ *  checks, each check on a pool of its own. */
+export const pgHost = (adminUrl: string) =>
+  pgSuite(adminUrl, ({ pool, db, adapter }) =>
+    conformanceHost(adapter, (fn) => db.transaction(fn), pgShop, {
+      persistedTokenText: async () =>
+        JSON.stringify([
+          (await pool.query("SELECT * FROM service_tokens")).rows,
+          (await pool.query("SELECT * FROM service_leases")).rows,
+        ]),
+      close: () => pool.end(),
+    }),
+  );

@@ -44,8 +44,9 @@ export function freshDatabasePerCheck<Db>(fresh: FreshDatabase<Db>): MakeConform
 }
 
 /** How a host makes one database for a whole suite, empties it between checks, and wires a host
- *  over it for each check (oneDatabasePerSuite). */
-export interface SharedDatabase<Db> {
+ *  over it for each check (oneDatabasePerSuite). `Host` is the conformance suite's host unless
+ *  a test file's own checks want something else over the database (their `close` ends it). */
+export interface SharedDatabase<Db, Host extends CheckHost = ConformanceHost> {
   /** A new database with the host's tables, made once for the suite (its first check). */
   open(): Promise<Db> | Db;
   /** Puts `db` back as `open` made it, before every check after the first: no row of an earlier
@@ -55,19 +56,32 @@ export interface SharedDatabase<Db> {
   empty(db: Db): Promise<void> | void;
   /** The host's ports over `db` for one check, with connections of the check's own: its `close`
    *  closes them (the check's open transactions and session locks end with them). */
-  host(db: Db): Promise<ConformanceHost> | ConformanceHost;
+  host(db: Db): Promise<Host> | Host;
   /** Removes the database once the suite is done (drops it, deletes its file). */
   dispose(db: Db): Promise<void> | void;
 }
 
 /** A host factory whose hosts share one database (oneDatabasePerSuite's): runShopPortsConformance
  *  calls `open` before the suite's first check and `dispose` after its last. */
-export type SuiteConformanceHost = MakeConformanceHost & {
+export type SuiteConformanceHost = MakeConformanceHost & SuiteDatabase;
+
+/** What a check's host over a shared database needs: a `close` that ends the check's own
+ *  connections (oneDatabasePerSuite empties the database for the next check after it). */
+export interface CheckHost {
+  /** Ends the check's own connections (its open transactions and locks with them). */
+  close?(): Promise<void>;
+}
+
+/** The database side of a host factory over one database (oneDatabasePerSuite's). */
+export interface SuiteDatabase {
   /** Makes the database now (else the first check makes it, inside its own time limit). */
   open(): Promise<void>;
   /** Removes the database once the last check's host has closed. */
   dispose(): Promise<void>;
-};
+}
+
+/** oneDatabasePerSuite's host factory for a test file's own checks (a `Host` of their own). */
+export type SuiteHost<Host extends CheckHost> = (() => Promise<Host>) & SuiteDatabase;
 
 /**
  * The conformance suite's host factory with one database for the whole suite, emptied between
@@ -83,7 +97,13 @@ export type SuiteConformanceHost = MakeConformanceHost & {
  * runShopPortsConformance opens the database before the first check and disposes of it after
  * the last; with shopPortsConformanceChecks call `dispose()` yourself once every check has run.
  */
-export function oneDatabasePerSuite<Db>(shared: SharedDatabase<Db>): SuiteConformanceHost {
+export function oneDatabasePerSuite<Db>(shared: SharedDatabase<Db>): SuiteConformanceHost;
+export function oneDatabasePerSuite<Db, Host extends CheckHost>(
+  shared: SharedDatabase<Db, Host>,
+): SuiteHost<Host>;
+export function oneDatabasePerSuite<Db, Host extends CheckHost>(
+  shared: SharedDatabase<Db, Host>,
+): SuiteHost<Host> {
   let opened: Promise<Db> | undefined;
   const open = () => {
     opened ??= Promise.resolve().then(() => shared.open());
@@ -94,7 +114,7 @@ export function oneDatabasePerSuite<Db>(shared: SharedDatabase<Db>): SuiteConfor
   // The checks take turns: each waits for the previous one's host to close (`turn`), so the
   // emptying never runs under a check, also when a runner starts checks concurrently.
   let turn: Promise<void> = Promise.resolve();
-  const make = async (): Promise<ConformanceHost> => {
+  const make = async (): Promise<Host> => {
     const before = turn;
     let ended!: () => void;
     turn = new Promise<void>((resolve) => {

@@ -3,14 +3,17 @@
 // database by the kit's row-lock checks (row-lock-checks.ts of @service-integration/kit/testing).
 import * as rowLocks from "@service-integration/kit/testing";
 import { sql } from "kysely";
-import { describe, it, onTestFinished } from "vitest";
-import { pgTestDatabase, type TestDatabase } from "../test-support/host.js";
+import { afterAll, beforeAll, describe, it, onTestFinished } from "vitest";
+import { pgTestDatabases, type TestDatabase } from "../test-support/host.js";
 
 const cluster = process.env.TEST_DATABASE === "postgresql" && process.env.TEST_POSTGRES_URL;
+// One database for the file, emptied between the checks once a check's pool (its runners'
+// transactions with it) has closed, so no lock outlives its check.
+const databases = cluster ? pgTestDatabases(cluster) : undefined;
 
-/** The kit's RowLockHost over a fresh test database, dropped when the check ends. */
+/** The kit's RowLockHost over the file's test database, its pool closed when the check ends. */
 async function rowLockHost(): Promise<rowLocks.RowLockHost> {
-  const t: TestDatabase = await pgTestDatabase(cluster as string);
+  const t: TestDatabase = await (databases as NonNullable<typeof databases>)();
   onTestFinished(() => t.close());
   return {
     adapter: t.adapter,
@@ -37,6 +40,8 @@ async function rowLockHost(): Promise<rowLocks.RowLockHost> {
 }
 
 describe.skipIf(!cluster)("the Kysely adapter's row locks on PostgreSQL", () => {
+  beforeAll(() => databases?.open());
+  afterAll(() => databases?.dispose());
   it("findOrderFor locks the order (FOR UPDATE): a second transaction waits, then plans from what the first wrote", async () =>
     rowLocks.checkFindOrderForLocks(await rowLockHost()));
   it("the retry job's lease skips a row another runner holds (FOR UPDATE SKIP LOCKED) instead of waiting", async () =>

@@ -3,8 +3,8 @@
 // rows as the kit's types on each database (Date, boolean, number; SQLite stores ms and 0/1).
 import { randomUUID } from "node:crypto";
 import { dedupeKey, type OrderNotification } from "@service-integration/kit";
-import { testCheckout } from "@service-integration/kit/testing";
-import { describe, expect, it, onTestFinished } from "vitest";
+import { type SuiteDatabase, testCheckout } from "@service-integration/kit/testing";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import type { TestDatabase } from "./host.js";
 
 function notification(n: Partial<OrderNotification>): OrderNotification {
@@ -47,8 +47,13 @@ async function placeOrder({ db, adapter }: TestDatabase) {
   return { sessionId, cartId, order };
 }
 
-export function adapterChecks(database: string, open: () => Promise<TestDatabase>) {
-  // Each check on a database of its own, closed when the check ends (passed or not).
+/** The checks, each on a database `open` gives it, closed when the check ends (passed or not):
+ *  a new one each, or one for the file emptied between checks (`open.open` makes it before the
+ *  first check, outside its time limit; `open.dispose` removes it after the last). */
+export function adapterChecks(
+  database: string,
+  open: (() => Promise<TestDatabase>) & Partial<SuiteDatabase>,
+) {
   const withDatabase = (check: (t: TestDatabase) => Promise<void>) => async () => {
     const t = await open();
     onTestFinished(() => t.close());
@@ -56,6 +61,9 @@ export function adapterChecks(database: string, open: () => Promise<TestDatabase
   };
 
   describe(`the Kysely adapter's own checks (${database})`, () => {
+    beforeAll(() => open.open?.());
+    afterAll(() => open.dispose?.());
+
     it(
       "the inspector's log reads a key's entries oldest first, after a seq, as the kit's types",
       withDatabase(async ({ adapter }) => {

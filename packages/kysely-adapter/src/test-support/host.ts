@@ -38,19 +38,16 @@ export async function sqliteTestDatabase(filename = ":memory:"): Promise<TestDat
   return { db, adapter: sqliteAdapter({ db, shop, sealer }), close: () => db.destroy() };
 }
 
-/** A fresh PostgreSQL database on the cluster of `adminUrl` (the test step's own) with every
- *  table, the adapter over it. */
-export async function pgTestDatabase(adminUrl: string): Promise<TestDatabase> {
-  const database = await freshPostgresDatabase(adminUrl, testDatabaseSql.postgresql);
-  const { db, adapter, close } = pgAdapterOn(database.url);
-  return {
-    db,
-    adapter,
-    close: async () => {
-      await close();
-      await database.drop();
-    },
-  };
+/** The adapter's own checks' databases on PostgreSQL: one database on the cluster of
+ *  `adminUrl` for the test file, emptied between checks (a check sees no row of another), each
+ *  check on a pool of its own (the kit's oneDatabasePerSuite). */
+export function pgTestDatabases(adminUrl: string) {
+  return oneDatabasePerSuite({
+    open: () => freshPostgresDatabase(adminUrl, testDatabaseSql.postgresql),
+    empty: (database) => database.empty(),
+    dispose: (database) => database.drop(),
+    host: (database) => pgAdapterOn(database.url),
+  });
 }
 
 /** The adapter over the PostgreSQL database at `url`, on a pool of its own; `close` ends it. */

@@ -2,8 +2,8 @@
 
 import { runAdapterChecks } from "../test-support/adapter-checks.js";
 import { testShopDdl } from "../test-support/ddl.js";
-import { sqliteTestDatabase } from "../test-support/host.js";
+import { sqliteTestDatabases } from "../test-support/host.js";
 
 // Made once, when the file is collected (the Prisma CLI takes seconds).
 const shopDdl = testShopDdl("sqlite");
-runAdapterChecks("sqlite", async () => sqliteTestDatabase(shopDdl));
+runAdapterChecks("sqlite", sqliteTestDatabases(shopDdl));

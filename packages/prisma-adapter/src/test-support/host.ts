@@ -5,6 +5,7 @@ import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { createTokenSealer } from "@service-integration/kit/server";
 import {
+  type CheckHost,
   type ConformanceHost,
   EMPTY_POSTGRES_TABLES,
   emptySqliteDatabase,
@@ -83,24 +84,10 @@ function sqliteClientOn(file: string): Omit<TestDatabase, "close"> {
   };
 }
 
-/** A fresh SQLite file with the shipped migration and `shopDdl` (the test shop's tables)
- *  applied, the test shop's client and the adapter over it. */
-export function sqliteTestDatabase(shopDdl: string): TestDatabase {
-  const { dir, file } = sqliteFile(shopDdl);
-  const client = sqliteClientOn(file);
-  return {
-    ...client,
-    async close() {
-      await client.db.$disconnect();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-/** The conformance suite's hosts on SQLite: one file for the test file, emptied between checks,
- *  each check on a client of its own (the kit's oneDatabasePerSuite). */
-export const sqliteHost = (shopDdl: string) =>
-  oneDatabasePerSuite({
+/** One SQLite file for a test file, emptied between checks, each check with `host` over a
+ *  client of its own (the kit's oneDatabasePerSuite). */
+function sqliteSuite<Host extends CheckHost>(shopDdl: string, host: (t: TestDatabase) => Host) {
+  return oneDatabasePerSuite({
     open: () => sqliteFile(shopDdl),
     empty: ({ file }) => {
       const raw = new Database(file);
@@ -113,9 +100,17 @@ export const sqliteHost = (shopDdl: string) =>
     dispose: ({ dir }) => rmSync(dir, { recursive: true, force: true }),
     host: ({ file }) => {
       const client = sqliteClientOn(file);
-      return conformanceHost({ ...client, close: () => client.db.$disconnect() });
+      return host({ ...client, close: () => client.db.$disconnect() });
     },
   });
+}
+
+/** The conformance suite's hosts on SQLite: one file for the test file, emptied between checks. */
+export const sqliteHost = (shopDdl: string) => sqliteSuite(shopDdl, conformanceHost);
+
+/** The adapter's own checks' databases on SQLite: one file for the test file, emptied between
+ *  checks (a check sees no row of another), each check on a client of its own. */
+export const sqliteTestDatabases = (shopDdl: string) => sqliteSuite(shopDdl, (t) => t);
 
 async function onPostgres(url: string, statements: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
@@ -156,29 +151,30 @@ function pgClientOn(url: string): Omit<TestDatabase, "close"> {
   return { url, db, adapter: pgAdapter({ db, shop: testShopCallbacks(db), sealer }) };
 }
 
-/** A fresh database on the cluster of `adminUrl` with the shipped migration and `shopDdl`
- *  applied, the test shop's client and the adapter over it; `close` drops it. */
-export async function pgTestDatabase(adminUrl: string, shopDdl: string): Promise<TestDatabase> {
-  const database = await pgDatabase(adminUrl, shopDdl);
-  const client = pgClientOn(database.url);
-  return {
-    ...client,
-    async close() {
-      await client.db.$disconnect();
-      await database.drop();
-    },
-  };
-}
-
-/** The conformance suite's hosts on PostgreSQL: one database for the file, emptied between
- *  checks, each check on a client of its own (the kit's oneDatabasePerSuite). */
-export const pgHost = (adminUrl: string, shopDdl: string) =>
-  oneDatabasePerSuite({
+/** One PostgreSQL database for a test file, emptied between checks, each check with `host`
+ *  over a client of its own (the kit's oneDatabasePerSuite). */
+function pgSuite<Host extends CheckHost>(
+  adminUrl: string,
+  shopDdl: string,
+  host: (t: TestDatabase) => Host,
+) {
+  return oneDatabasePerSuite({
     open: () => pgDatabase(adminUrl, shopDdl),
     empty: (database) => database.empty(),
     dispose: (database) => database.drop(),
     host: (database) => {
       const client = pgClientOn(database.url);
-      return conformanceHost({ ...client, close: () => client.db.$disconnect() });
+      return host({ ...client, close: () => client.db.$disconnect() });
     },
   });
+}
+
+/** The conformance suite's hosts on PostgreSQL: one database for the file, emptied between
+ *  checks. */
+export const pgHost = (adminUrl: string, shopDdl: string) =>
+  pgSuite(adminUrl, shopDdl, conformanceHost);
+
+/** The adapter's own checks' databases on PostgreSQL: one database for the test file, emptied
+ *  between checks (a check sees no row of another), each check on a client of its own. */
+export const pgTestDatabases = (adminUrl: string, shopDdl: string) =>
+  pgSuite(adminUrl, shopDdl, (t) => t);
