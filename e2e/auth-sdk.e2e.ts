@@ -57,6 +57,8 @@ test("the SDK asks the shop who the shopper is as the contract says: shopper_dat
   shop,
 }) => {
   await shop.login();
+  // The signed-in page's own start-up ends first: its shopper_data call is not the one counted.
+  await sdk.ready();
   const asked: Request[] = [];
   page.on("request", (request) => {
     if (new URL(request.url()).pathname.endsWith("/shopper_data")) asked.push(request);
