@@ -455,8 +455,13 @@ test.describe("bodies and inputs @security", () => {
     page,
   }) => {
     await page.goto("/account/login");
-    // The login form's action id, as React renders it for a page without JavaScript.
-    const reference = await page.locator('input[name="$ACTION_1:0"]').getAttribute("value");
+    // The login form's action id, as React renders it for a page without JavaScript: its
+    // `$ACTION_<n>:0` field, where React numbers the page's forms with bound state in the order
+    // it renders them (streamed parts first done first), so n is not always 1.
+    const reference = await page
+      .getByRole("main")
+      .locator('form input[type="hidden"][name^="$ACTION_"][name$=":0"]')
+      .getAttribute("value");
     const id = (JSON.parse(reference ?? "{}") as { id?: string }).id ?? "";
     expect(id).toMatch(/^[0-9a-f]{42}$/);
     const call = (body: BodyInit, headers: Record<string, string> = {}) =>
