@@ -208,6 +208,11 @@ test("a catalog change is served once the catalog is read again: the new price, 
 }) => {
   await watchViolations(page);
   const path = "/products/vertex-14-air";
+  // A first visit may be served a render that is not kept: one made while this instance's
+  // snapshot still named an earlier version (the tests before move the shop's clock), which is
+  // served once and rendered again (lib/http/prerendered-catalog.ts). The page compared is the
+  // one kept for the snapshot's version.
+  await page.goto(path);
   const before = await page.goto(path);
   const bytesBefore = await before?.text();
   const shownBefore = await page.getByTestId("product-price").textContent();
