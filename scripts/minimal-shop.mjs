@@ -66,12 +66,12 @@ const status = await runExampleHost({
   },
   // better-sqlite3's prebuilt binary is a download (unreachable offline), so its install script
   // compiles it: about a minute of CPU per copy (measured on one shared core: the install took
-  // 279 s so, 27 s without). The host holds two copies, its own 12.x and the 11.x that
-  // @prisma/adapter-better-sqlite3 6.19 pins beside it (its runtime's). The binaries this
-  // checkout's own install made of each version are handed to their prebuild-install as local
-  // prebuilds instead, the way a networked install downloads them (an rc file in a parent of the
-  // package's folder: an environment variable named with a "-" does not survive the install
-  // script's shell).
+  // 279 s so, 27 s without). The host holds one copy: its package.json overrides the 11.x that
+  // @prisma/adapter-better-sqlite3 6.19 pins with the host's own 12.x, as this repository's does
+  // (docs/decisions/offline-installs.md). The binary this checkout's own install made is handed
+  // to its prebuild-install as a local prebuild instead, the way a networked install downloads
+  // it (an rc file in a parent of the package's folder: an environment variable named with a "-"
+  // does not survive the install script's shell).
   beforeInstall({ app, run }) {
     const prebuilds = path.join(app, "prebuilds");
     mkdirSync(prebuilds);
