@@ -12,11 +12,17 @@ export interface RetryJobRun {
   stillQueued: number;
 }
 
-export async function advanceShopClock(seconds: number): Promise<RetryJobRun> {
+/** Moves the shop's clock forward by `seconds`; `freeze` first stops it where it stands (true)
+ *  or lets it run again from there (false). The stack is the worker's own, so a clock stopped
+ *  by one journey is let run again in its `finally`. */
+export async function advanceShopClock(
+  seconds: number,
+  { freeze }: { freeze?: boolean } = {},
+): Promise<RetryJobRun> {
   const response = await fetch(`${STACK.shopUrl}/api/test/clock`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ advance_seconds: seconds }),
+    body: JSON.stringify({ advance_seconds: seconds, freeze }),
   });
   if (response.status === 404) {
     throw new Error("this storefront build has no test clock: build it with npm run build:test");

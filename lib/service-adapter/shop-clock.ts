@@ -15,15 +15,35 @@ import { processSingleton } from "@service-integration/kit/server";
  */
 export const TEST_CLOCK_BUILD = process.env.SHOP_TEST_CLOCK === "1";
 
-const offset = () => processSingleton("shop-test-clock", () => ({ ms: 0 }));
+const state = () =>
+  processSingleton("shop-test-clock", () => ({ ms: 0, frozenAt: null as number | null }));
 
 export function shopNow(): Date {
-  return new Date(Date.now() + (TEST_CLOCK_BUILD ? offset().ms : 0));
+  if (!TEST_CLOCK_BUILD) return new Date();
+  const { ms, frozenAt } = state();
+  return new Date((frozenAt ?? Date.now()) + ms);
 }
 
 /** Moves the test clock forward; throws in a build without it. */
 export function advanceShopClock(ms: number): Date {
   if (!TEST_CLOCK_BUILD) throw new Error("this build has no test clock");
-  offset().ms += ms;
+  state().ms += ms;
+  return shopNow();
+}
+
+/**
+ * Stops the test clock where it stands (it then moves only when advanced), or lets it run again
+ * from there: a journey that checks what holds for a while (the catalog snapshot's 5 s) must not
+ * depend on how fast the machine runs it. Never goes back: thawed, the clock goes on from the
+ * time it was stopped at. Throws in a build without it.
+ */
+export function freezeShopClock(frozen: boolean): Date {
+  if (!TEST_CLOCK_BUILD) throw new Error("this build has no test clock");
+  const clock = state();
+  if (frozen && clock.frozenAt === null) clock.frozenAt = Date.now();
+  if (!frozen && clock.frozenAt !== null) {
+    clock.ms -= Date.now() - clock.frozenAt;
+    clock.frozenAt = null;
+  }
   return shopNow();
 }

@@ -38,4 +38,32 @@ describe("POST /api/test/clock", () => {
     // Only forward, in whole seconds.
     for (const bad of [-1, 1.5, "11"]) expect((await POST(advance(bad))).status).toBe(400);
   });
+
+  it("stops the clock where it stands until let run again, which goes on from there, never back", async () => {
+    vi.stubEnv("SHOP_TEST_CLOCK", "1");
+    const { POST } = await import("./route");
+    const { shopNow } = await import("@/lib/service-adapter/shop-clock");
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      const clock = (body: object) => POST(jsonRequest("http://shop.test/api/test/clock", body));
+      expect((await clock({ advance_seconds: 0, freeze: true })).status).toBe(200);
+      const stopped = shopNow().getTime();
+      vi.setSystemTime(Date.now() + 60_000);
+      expect(shopNow().getTime()).toBe(stopped);
+      const res = await clock({ advance_seconds: 6 });
+      expect(new Date((await res.json()).now).getTime()).toBe(stopped + 6_000);
+      expect(shopNow().getTime()).toBe(stopped + 6_000);
+      await clock({ advance_seconds: 0, freeze: false });
+      expect(shopNow().getTime()).toBe(stopped + 6_000);
+      vi.setSystemTime(Date.now() + 10_000);
+      expect(shopNow().getTime()).toBe(stopped + 16_000);
+      for (const bad of [
+        { advance_seconds: 0, freeze: "yes" },
+        { advance_seconds: 0, stop: true },
+      ])
+        expect((await clock(bad)).status).toBe(400);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });
