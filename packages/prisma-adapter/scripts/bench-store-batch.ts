@@ -38,7 +38,7 @@ raw.close();
 
 const timestampFormat = process.env.BENCH_TIMESTAMP_FORMAT as "unixepoch-ms" | undefined;
 const db = new PrismaClient({
-  adapter: new PrismaBetterSQLite3({ url: `file:${file}`, timeout: 5000, timestampFormat }),
+  adapter: new PrismaBetterSQLite3({ url: `file:${file}`, timeout: 5000 }, { timestampFormat }),
 });
 await db.$executeRawUnsafe("PRAGMA synchronous = FULL");
 const adapter = prismaServiceAdapter({

@@ -238,6 +238,72 @@ export function runAdapterChecks(provider: "postgresql" | "sqlite", open: SuiteH
       }
     });
 
+    it("stores a batch's receivedAt as the driver adapter writes that Date itself (SQLite: both timestamp formats), read back through the model API one millisecond apart in the batch's order", async () => {
+      const t = await open();
+      // SQLite keeps a DateTime as the driver adapter wrote it, text or milliseconds by its
+      // timestampFormat option, and compares and orders by what is stored.
+      const formats = provider === "sqlite" ? [undefined, "unixepoch-ms" as const] : [undefined];
+      try {
+        for (const timestampFormat of formats) {
+          const label = timestampFormat ?? "default";
+          const db =
+            provider === "sqlite"
+              ? new PrismaClient({
+                  adapter: new PrismaBetterSQLite3(
+                    { url: t.url, timeout: 5000 },
+                    { timestampFormat },
+                  ),
+                })
+              : t.db;
+          const note = (i: number): OrderNotification => ({
+            dedupeKey: `time:${label}:${i}`,
+            notificationId: null,
+            event: null,
+            serviceOrderId: null,
+            cartId: `cart-${label}`,
+            status: "payment_completed",
+            amount: null,
+            currency: null,
+            tradeInDiscount: null,
+            customerId: null,
+            form: "flat",
+            body: "{}",
+          });
+          const before = Date.now();
+          const ids = await adapterOf({ ...t, db }).servicePay.storeBatch([0, 1, 2].map(note));
+          const after = Date.now();
+          const rows = await db.serviceNotification.findMany({
+            where: { cartId: `cart-${label}` },
+            orderBy: [{ receivedAt: "asc" }, { id: "asc" }],
+          });
+          expect(rows.map((r) => r.id)).toEqual(ids);
+          const first = rows[0]?.receivedAt.getTime() ?? 0;
+          expect(first).toBeGreaterThanOrEqual(before);
+          expect(first).toBeLessThanOrEqual(after);
+          expect(rows.map((r) => r.receivedAt.getTime() - first)).toEqual([0, 1, 2]);
+          // The same Date written by the model API is stored the same way, to the byte.
+          const receivedAt = rows[1]?.receivedAt ?? new Date();
+          const { customerId: _, ...columns } = note(9);
+          await db.serviceNotification.create({
+            data: { ...columns, dedupeKey: `time:${label}:model`, receivedAt },
+          });
+          const stored = (
+            provider === "sqlite"
+              ? await db.$queryRaw<{ dedupeKey: string; v: string }[]>`
+                SELECT "dedupeKey", typeof("receivedAt") || ':' || CAST("receivedAt" AS TEXT) AS v
+                FROM "ServiceNotification" WHERE "cartId" = ${`cart-${label}`}`
+              : await db.$queryRaw<{ dedupeKey: string; v: string }[]>`
+                SELECT "dedupeKey", CAST("receivedAt" AS TEXT) AS v
+                FROM "ServiceNotification" WHERE "cartId" = ${`cart-${label}`}`
+          ).sort((a, b) => a.dedupeKey.localeCompare(b.dedupeKey));
+          expect(stored[1]?.v, label).toBe(stored[3]?.v);
+          if (db !== t.db) await db.$disconnect();
+        }
+      } finally {
+        await t.close();
+      }
+    });
+
     it("shows a shopper what every instance logged for them, and nobody else; the latest 100, oldest first", async () => {
       const t = await open();
       try {
