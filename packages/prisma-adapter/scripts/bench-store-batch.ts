@@ -36,7 +36,9 @@ for (const name of MIGRATIONS)
 raw.pragma("journal_mode = WAL");
 raw.close();
 
-const timestampFormat = process.env.BENCH_TIMESTAMP_FORMAT as "unixepoch-ms" | undefined;
+const timestampFormat = (process.env.BENCH_TIMESTAMP_FORMAT || undefined) as
+  | "unixepoch-ms"
+  | undefined;
 const db = new PrismaClient({
   adapter: new PrismaBetterSQLite3({ url: `file:${file}`, timeout: 5000 }, { timestampFormat }),
 });
