@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import v8 from "node:v8";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
-import type { OrderNotification } from "@service-integration/kit";
+import { type OrderNotification, parseOrderNotification } from "@service-integration/kit";
 import { createTokenSealer } from "@service-integration/kit/server";
 import Database from "better-sqlite3";
 import { prismaServiceAdapter } from "../src/sqlite.js";
@@ -50,7 +50,8 @@ const adapter = prismaServiceAdapter({
 });
 
 let n = 0;
-/** A payment notification as the bench's deliveries carry it (scripts/lib/webhook-deliveries.mjs). */
+/** A payment notification as the bench's deliveries carry it (scripts/lib/webhook-deliveries.mjs),
+ *  parsed as the webhook parses it. */
 function notification(): OrderNotification {
   n += 1;
   const id = `wh_${String(n).padStart(8, "0")}`;
@@ -67,20 +68,7 @@ function notification(): OrderNotification {
     trade_in_discount: 5_000,
     customer_id: null,
   });
-  return {
-    dedupeKey: `id:${id}:order:svc-${order}:cart:bench-cart-${order}`,
-    notificationId: id,
-    event: "order.payment_completed",
-    serviceOrderId: `svc-${order}`,
-    cartId: `bench-cart-${order}`,
-    status: "payment_completed",
-    amount: 12_300,
-    currency: "EUR",
-    tradeInDiscount: 5_000,
-    customerId: null,
-    form: "flat",
-    body,
-  };
+  return parseOrderNotification(new TextEncoder().encode(body));
 }
 
 async function commits(size: number, count: number) {
