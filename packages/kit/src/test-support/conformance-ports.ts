@@ -112,6 +112,7 @@ export const CHECK_PORTS: Readonly<Record<string, readonly PortName[]>> = {
   "one-order-per-cart": ["ServicePayStore"],
   "webhook-mode-one-order": ["ServicePayStore", "OrderStatusRules"],
   "unique-service-order": ["ServicePayStore"],
+  "stored-batch": ["ServicePayStore"],
   "early-notification": ["ServicePayStore"],
   "out-of-order": ["ServicePayStore", "OrderStatusRules"],
   "order-update-against-current": ["ServiceOrderStore", "OrderStatusRules"],

@@ -17,6 +17,7 @@ import {
   openCartCheckoutRead,
   outOfOrderNotifications,
   rollsBackWhole,
+  storedBatchKeepsValues,
   uniqueServiceOrderId,
   webhookModeMakesOneOrder,
 } from "./conformance-service-pay.js";
@@ -89,6 +90,11 @@ export function shopPortsConformanceChecks(makeHost: MakeConformanceHost): Confo
       "unique-service-order",
       "tying a second order to a service order another order holds throws ConcurrentWriteError and writes nothing (unique Order.serviceOrderId)",
       uniqueServiceOrderId,
+    ),
+    check(
+      "stored-batch",
+      "a batch of notifications is stored as it came: nulls, integer cents, quotes, unicode and emoji, a 64 KB body read back exactly, the first copy of a key in the batch kept and a key stored before not stored again, oldest first in the batch's order",
+      storedBatchKeepsValues,
     ),
     check(
       "early-notification",

@@ -5,7 +5,7 @@
 // apply sends (its cost, docs/decisions/webhook-storage.md). Run on both databases.
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
-import type { OrderNotification } from "@service-integration/kit";
+import { type OrderNotification, parseOrderNotification } from "@service-integration/kit";
 import { applyStored, createTokenSealer } from "@service-integration/kit/server";
 import type { SuiteHost } from "@service-integration/kit/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -234,6 +234,65 @@ export function runAdapterChecks(provider: "postgresql" | "sqlite", open: SuiteH
         expect(work(statements)).toHaveLength(7);
       } finally {
         await db.$disconnect();
+        await t.close();
+      }
+    });
+
+    it("stores a batch's receivedAt as the driver adapter writes that Date itself (SQLite: both timestamp formats), read back through the model API one millisecond apart in the batch's order", async () => {
+      const t = await open();
+      // SQLite keeps a DateTime as the driver adapter wrote it, text or milliseconds by its
+      // timestampFormat option, and compares and orders by what is stored.
+      const formats = provider === "sqlite" ? [undefined, "unixepoch-ms" as const] : [undefined];
+      try {
+        for (const timestampFormat of formats) {
+          const label = timestampFormat ?? "default";
+          const db =
+            provider === "sqlite"
+              ? new PrismaClient({
+                  adapter: new PrismaBetterSQLite3(
+                    { url: t.url, timeout: 5000 },
+                    { timestampFormat },
+                  ),
+                })
+              : t.db;
+          // As the webhook parses a delivery (only the time is under test here).
+          const note = (i: number) =>
+            parseOrderNotification(
+              new TextEncoder().encode(
+                JSON.stringify({ id: `wh_${i}`, cart_id: `cart-${label}`, status: "completed" }),
+              ),
+            );
+          const before = Date.now();
+          const ids = await adapterOf({ ...t, db }).servicePay.storeBatch([0, 1, 2].map(note));
+          const after = Date.now();
+          const rows = await db.serviceNotification.findMany({
+            where: { cartId: `cart-${label}` },
+            orderBy: [{ receivedAt: "asc" }, { id: "asc" }],
+          });
+          expect(rows.map((r) => r.id)).toEqual(ids);
+          const first = rows[0]?.receivedAt.getTime() ?? 0;
+          expect(first).toBeGreaterThanOrEqual(before);
+          expect(first).toBeLessThanOrEqual(after);
+          expect(rows.map((r) => r.receivedAt.getTime() - first)).toEqual([0, 1, 2]);
+          // The same Date written by the model API is stored the same way, to the byte.
+          const receivedAt = rows[1]?.receivedAt ?? new Date();
+          const { customerId: _, ...columns } = note(9);
+          await db.serviceNotification.create({
+            data: { ...columns, dedupeKey: `time:${label}:model`, receivedAt },
+          });
+          const stored = (
+            provider === "sqlite"
+              ? await db.$queryRaw<{ dedupeKey: string; v: string }[]>`
+                SELECT "dedupeKey", typeof("receivedAt") || ':' || CAST("receivedAt" AS TEXT) AS v
+                FROM "ServiceNotification" WHERE "cartId" = ${`cart-${label}`}`
+              : await db.$queryRaw<{ dedupeKey: string; v: string }[]>`
+                SELECT "dedupeKey", CAST("receivedAt" AS TEXT) AS v
+                FROM "ServiceNotification" WHERE "cartId" = ${`cart-${label}`}`
+          ).sort((a, b) => a.dedupeKey.localeCompare(b.dedupeKey));
+          expect(stored[1]?.v, label).toBe(stored[3]?.v);
+          if (db !== t.db) await db.$disconnect();
+        }
+      } finally {
         await t.close();
       }
     });
