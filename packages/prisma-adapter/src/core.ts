@@ -62,37 +62,6 @@ const NOTIFICATION_COLUMNS = [
   "receivedAt",
 ] as const;
 
-/** Where the batch's rows, ONE bound parameter of JSON (an array of arrays in
- *  NOTIFICATION_COLUMNS' order, receivedAt as milliseconds since the epoch), are unpacked: each
- *  provider reads element k of a row `r` as its column's type. Constant text: only the JSON and,
- *  on SQLite, one Date are bound. */
-const notificationValues = (value: (column: string, k: number) => string) =>
-  NOTIFICATION_COLUMNS.map((column, k) => value(column, k)).join(", ");
-const intColumn = (column: string) => column === "amount" || column === "tradeInDiscount";
-const INSERT_NOTIFICATIONS = `INSERT INTO "ServiceNotification" ("${NOTIFICATION_COLUMNS.join('", "')}")`;
-const AFTER_INSERT = ` ON CONFLICT ("dedupeKey") DO NOTHING RETURNING "id"`;
-/** PostgreSQL: timestamp(3) holds the UTC time (as @prisma/adapter-pg writes a Date), whatever
- *  the session's time zone. */
-const PG_NOTIFICATIONS = `${INSERT_NOTIFICATIONS} SELECT ${notificationValues((column, k) =>
-  column === "receivedAt"
-    ? `TIMESTAMP '1970-01-01' + (r ->> ${k})::bigint * INTERVAL '1 millisecond'`
-    : intColumn(column)
-      ? `(r ->> ${k})::int`
-      : `r ->> ${k}`,
-)} FROM json_array_elements(`;
-/** SQLite keeps a DateTime as the driver adapter wrote it: ISO 8601 text ("…T04:51:06.123+00:00")
- *  or milliseconds (PrismaBetterSQLite3's timestampFormat "unixepoch-ms"), an option the adapter
- *  cannot see, and both orders and compares by what is stored. So one Date (`f.at`) is bound as
- *  the driver writes it beside its milliseconds (`f.ms`), and each row's time is written in the
- *  form that reproduces it exactly; a form neither reproduces writes NULL, which the column
- *  refuses (NOT NULL): never a time in another format. */
-const SQLITE_TIME = (k: number) => `CASE WHEN f.at = f.ms THEN r.value ->> ${k}
-  WHEN f.at = strftime('%Y-%m-%dT%H:%M:%f+00:00', f.ms / 1000.0, 'unixepoch')
-  THEN strftime('%Y-%m-%dT%H:%M:%f+00:00', (r.value ->> ${k}) / 1000.0, 'unixepoch') END`;
-const SQLITE_NOTIFICATIONS = `${INSERT_NOTIFICATIONS} SELECT ${notificationValues((column, k) =>
-  column === "receivedAt" ? SQLITE_TIME(k) : `r.value ->> ${k}`,
-)} FROM json_each(`;
-
 /** An id of a row inserted raw, shaped like @default(cuid())'s: it sorts by creation within a
  *  process (time, then a counter), so "newest first" by (createdAt, id) holds within a
  *  millisecond, as with cuid. */
@@ -243,31 +212,21 @@ export function createPorts<Q extends ServiceModels>(
     deleteCheckout: (q, cartId) => q.serviceCheckout.deleteMany({ where: { cartId } }),
 
     async insertNotifications(q, rows) {
-      // ONE statement whose rows are ONE parameter (JSON): Prisma compiles and maps one value,
-      // not 14 a row (docs/decisions/webhook-storage.md, 2026-11-29, morning). Rows go in array
-      // order (arrival order), so the first copy of a key in the batch wins.
-      const json = JSON.stringify(
-        rows.map((row) =>
-          NOTIFICATION_COLUMNS.map((c) => (c === "receivedAt" ? row.receivedAt.getTime() : row[c])),
-        ),
-      );
-      const at = rows[0]?.receivedAt ?? new Date();
-      const inserted = await q.$queryRaw<{ id: string }[]>(
-        ...(postgres
-          ? sql(
-              [PG_NOTIFICATIONS, `::json) WITH ORDINALITY AS e(r, n) ORDER BY n${AFTER_INSERT}`],
-              [json],
-            )
-          : sql(
-              [
-                SQLITE_NOTIFICATIONS,
-                ") r, (SELECT ",
-                " AS at, ",
-                ` AS ms) f WHERE true ORDER BY r.key${AFTER_INSERT}`,
-              ],
-              [json, at, at.getTime()],
-            )),
-      );
+      // ONE multi-row INSERT … ON CONFLICT DO NOTHING RETURNING: built in pieces for the batch.
+      const texts = [
+        `INSERT INTO "ServiceNotification" ("${NOTIFICATION_COLUMNS.join('", "')}") VALUES (`,
+      ];
+      const values: unknown[] = [];
+      rows.forEach((row, i) => {
+        if (i > 0) texts[texts.length - 1] += "), (";
+        NOTIFICATION_COLUMNS.forEach((column, k) => {
+          if (k > 0) texts[texts.length - 1] += ", ";
+          values.push(row[column]);
+          texts.push("");
+        });
+      });
+      texts[texts.length - 1] += `) ON CONFLICT ("dedupeKey") DO NOTHING RETURNING "id"`;
+      const inserted = await q.$queryRaw<{ id: string }[]>(...sql(texts, values));
       return inserted.map((r) => r.id);
     },
     notification: (q, by) => q.serviceNotification.findFirst({ where: by }),
