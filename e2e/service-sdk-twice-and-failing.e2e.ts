@@ -259,7 +259,7 @@ test("the service holds the payment's completion without an answer: after the SD
   await toPaymentWindow(sdk, shop);
   // Held far beyond the SDK's limit (the emulator's longest latency), then not answered at all
   // as far as this test goes. ("/sdk/v1/payments/" is the completion's prefix, not the start's.)
-  await emulator.addFault({
+  const hold = await emulator.addFault({
     endpoint: "/sdk/v1/payments/",
     method: "POST",
     latency_ms: 120_000,
@@ -272,6 +272,12 @@ test("the service holds the payment's completion without an answer: after the SD
   );
   await sdk.pressPayNow();
   await held;
+  // The browser sent it; the page's clock moves only once the service holds it. A completion
+  // the SDK gives up before it reaches the service is one the service never saw: the rule would
+  // stay unspent and hold the second Pay now instead. A spent rule leaves the emulator's list.
+  await expect
+    .poll(async () => (await emulator.faults()).some((rule) => rule.id === hold.id))
+    .toBe(false);
   await expect(sdk.paymentStatus()).toHaveText("Processing payment…");
   // Just short of the limit the SDK still waits and claims nothing either way.
   await page.clock.fastForward(29_000);

@@ -125,6 +125,14 @@ export const emulator = {
     /** Retry-After of an injected 429/503 (emulator default 60 / 30 s). */
     retry_after_seconds?: number;
   }) => call<{ id: string }>("POST", "/faults", fault),
+  /** The fault rules not yet spent (a rule counts a request when the request comes in). */
+  faults: async (): Promise<{ id: string; fired: number; remaining: number | null }[]> =>
+    (
+      await call<{ faults: { id: string; fired: number; remaining: number | null }[] }>(
+        "GET",
+        "/faults",
+      )
+    ).faults,
   /** Every journal entry (request and webhook), oldest first. */
   journal: async (): Promise<JournalEntry[]> =>
     (await call<{ entries: JournalEntry[] }>("GET", "/journal?limit=2000")).entries,
