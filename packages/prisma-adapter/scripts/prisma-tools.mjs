@@ -18,10 +18,13 @@ export const INITIAL = "20261126000000_service_init";
 export const MIGRATIONS = [INITIAL, "20261128000000_checkout_asked_amount"];
 
 function prisma(args, env = {}) {
+  // The root's prisma.config.ts reads DATABASE_URL: the caller's (a shell's, or a test's that set
+  // it for its own database) must not choose the database a chore runs against; `env` does.
+  const { DATABASE_URL: _callers, ...inherited } = process.env;
   const result = spawnSync(process.execPath, [path.join(root, "scripts/prisma.mjs"), ...args], {
     cwd: root,
     encoding: "utf8",
-    env: { ...process.env, ...env },
+    env: { ...inherited, ...env },
   });
   if (result.status !== 0) {
     throw new Error(`prisma ${args.join(" ")} failed:\n${result.stdout}${result.stderr}`);
