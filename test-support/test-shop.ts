@@ -154,6 +154,24 @@ export async function seedCart(
   });
 }
 
+/** `count` new sessions, each with an open EUR cart of `lines`: two statements for them all, so
+ *  a test of many shoppers spends its time on what it tests, not on making carts. */
+export async function seedCartSessions(
+  db: PrismaClient,
+  count: number,
+  lines: { productId: string; quantity: number }[],
+): Promise<string[]> {
+  const sessionIds = Array.from({ length: count }, () => newSession().sessionId);
+  const carts = await db.cart.createManyAndReturn({
+    data: sessionIds.map((sessionId) => ({ sessionId, currency: "EUR" })),
+    select: { id: true },
+  });
+  await db.cartItem.createMany({
+    data: carts.flatMap((cart) => lines.map((line) => ({ ...line, cartId: cart.id }))),
+  });
+  return sessionIds;
+}
+
 export const CHECKOUT = {
   email: "ada@example.com",
   billing: SHOPPER_ADDRESS,
