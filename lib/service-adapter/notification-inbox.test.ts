@@ -268,6 +268,28 @@ describe("the webhook's store-then-apply inbox", () => {
     ]);
   });
 
+  it("two notifications of an order stored within one millisecond are applied in the order they were stored", async () => {
+    const { cartId, order } = await pendingOrder();
+    const store = serviceAdapter(shop.db).servicePay;
+    const earlier = paid(cartId);
+    const later = paid(cartId, { status: "completed" });
+    // The clock does not move between the two stores (a fast machine, or one with a coarse clock).
+    const now = Date.now();
+    vi.spyOn(Date, "now").mockReturnValue(now);
+    await store.storeBatch([earlier]);
+    const [laterId] = await store.storeBatch([later]);
+    vi.restoreAllMocks();
+    await applyStored(inboxDeps(), [{ ...later, id: laterId as string }]);
+    const after = await withHistory(
+      shop.db,
+      await shop.db.order.findUniqueOrThrow({ where: { id: order.id } }),
+    );
+    expect(after.history.filter((h) => h.source === "service").map((h) => [h.from, h.to])).toEqual([
+      ["pending", "payment_completed"],
+      ["payment_completed", "completed"],
+    ]);
+  });
+
   it("keeps a notification whose apply fails stored for the next sweep, without holding back the others", async () => {
     const [a, b] = await Promise.all([pendingOrder(), pendingOrder()]);
     const first = paid(a.cartId);

@@ -190,6 +190,22 @@ export function sealedTokenRow(sealer: TokenSealer, tokenId: string, tokens: Sto
   };
 }
 
+/** The last arrival time this process gave a stored notification (ms since the epoch). */
+let lastArrival = 0;
+
+/**
+ * Arrival times for a batch of `count` notifications: from now, one millisecond apart, and
+ * always after every earlier batch of this process. The apply reads an order's notifications
+ * oldest first by arrival time, so two batches stored within one millisecond must not share one:
+ * the later one's apply would not see the earlier as older and skip its status. Across
+ * instances, deliveries within the same millisecond came at the same time as far as anyone knows.
+ */
+function arrivalTimes(count: number): number {
+  const first = Math.max(Date.now(), lastArrival + 1);
+  lastArrival = first + Math.max(count, 1) - 1;
+  return first;
+}
+
 const newNotification = (
   n: OrderNotification,
   outcome: "stored" | "early",
@@ -425,7 +441,7 @@ export function createServiceAdapter<Q>(
       // ONE multi-row INSERT … ON CONFLICT DO NOTHING in one transaction: one commit for the
       // batch (contract, Merchant endpoints rule 2). The first copy of a key in the batch wins.
       const ids = new Map<string, string>();
-      const at = Date.now();
+      const at = arrivalTimes(notifications.length);
       const rows: NewNotificationRow[] = [];
       notifications.forEach((n, i) => {
         if (ids.has(n.dedupeKey)) return;
