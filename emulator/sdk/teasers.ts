@@ -114,7 +114,13 @@ export class Teasers {
     let button = this.buttons.get(host);
     if (!button) {
       button = el("button", { type: "button" });
-      button.addEventListener("click", () => this.ctx.openValuation());
+      // The second click of a double click (detail 2) opens nothing: a shopper who double-clicks
+      // a wizard's last button closes it with the first click, and the second lands on whatever
+      // lay beneath, often this button. A keyboard's click is detail 0, a single click 1.
+      button.addEventListener("click", (event) => {
+        if (event.detail > 1) return;
+        this.ctx.openValuation();
+      });
       this.buttons.set(host, button);
     }
     let content: HTMLElement;
