@@ -1,5 +1,6 @@
 import "server-only";
 import { after } from "next/server.js";
+import { abortableSleep } from "./http.js";
 
 /**
  * Work a request started and its response must not wait for, handed to the host so that it
@@ -38,17 +39,6 @@ export interface WaitAtMostOptions {
   /** The wait itself; it ends early when `signal` aborts (default: a cleared setTimeout). Tests
    *  pass one they resolve by hand, so nothing sleeps on real time. */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
-}
-
-/** setTimeout as a sleep that an abort clears, so a finished step leaves no timer behind. */
-export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
 }
 
 /**

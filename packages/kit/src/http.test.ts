@@ -210,6 +210,34 @@ describe("timeouts and network failures", () => {
     ).rejects.toBeInstanceOf(ServiceTimeoutError);
     expect(calls).toHaveLength(defaultRetryPolicy.maxAttempts);
   });
+
+  it("keeps each attempt's time limit on the host's timeLimit: ended by hand it times the attempt out, an answer in time ends the wait", async () => {
+    const limits: { ms: number; signal: AbortSignal; end: () => void }[] = [];
+    const timeLimit = (ms: number, signal: AbortSignal) =>
+      new Promise<void>((resolve) => {
+        limits.push({ ms, signal, end: resolve });
+        signal.addEventListener("abort", () => resolve());
+      });
+    // No answer: the attempt waits until the host's clock says its 10 s are over, never longer.
+    const silent = createFakeDeps(() => "timeout");
+    const sent = new HttpTransport(BASE, { ...silent.deps, timeLimit }).send({
+      method: "POST",
+      path: "/register/",
+    });
+    await expect.poll(() => limits.length).toBe(1);
+    expect(limits[0]?.ms).toBe(defaultRetryPolicy.timeoutMs);
+    expect(limits[0]?.signal.aborted).toBe(false);
+    limits[0]?.end();
+    await expect(sent).rejects.toThrow(/timed out after 10000 ms/);
+    expect(silent.calls).toHaveLength(1);
+    // An answer in time: its limit's wait is told to end (no timer left behind).
+    const quick = createFakeDeps(() => reply(200, {}));
+    await new HttpTransport(BASE, { ...quick.deps, timeLimit }).send({
+      method: "GET",
+      path: "/x/",
+    });
+    expect(limits[1]?.signal.aborted).toBe(true);
+  });
 });
 
 describe("observer", () => {

@@ -21,6 +21,21 @@ export interface TransportDeps {
   random: () => number;
   /** Milliseconds since the epoch, like Date.now. */
   now: () => number;
+  /** Waits out one attempt's time limit, ending early when `signal` aborts (the attempt is
+   *  done); default abortableSleep, real time. A host whose tests move its own clock passes a
+   *  wait on that clock, so a test of a service that never answers waits for no real time. */
+  timeLimit?: (ms: number, signal: AbortSignal) => Promise<void>;
+}
+
+/** setTimeout as a sleep that an abort clears, so a finished step leaves no timer behind. */
+export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 }
 
 /** The real ones: global fetch, setTimeout, Math.random, Date.now. */
@@ -156,7 +171,10 @@ export class HttpTransport {
   private async attempt(url: string, request: HttpRequest) {
     const timeoutMs = Math.min(request.timeoutMs ?? Infinity, this.policy.timeoutMs);
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), timeoutMs);
+    const done = new AbortController();
+    void (this.deps.timeLimit ?? abortableSleep)(timeoutMs, done.signal).then(() => {
+      if (!done.signal.aborted) controller.abort();
+    });
     try {
       const init: RequestInit = { method: request.method, signal: controller.signal };
       if (request.headers) init.headers = request.headers;
@@ -170,7 +188,7 @@ export class HttpTransport {
       }
       throw new ServiceNetworkError(request.method, request.path, { cause: error });
     } finally {
-      clearTimeout(timer);
+      done.abort();
     }
   }
 
