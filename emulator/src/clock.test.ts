@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { Clock } from "./clock";
 
 describe("Clock", () => {
@@ -27,6 +27,41 @@ describe("Clock", () => {
     expect(seen).toHaveLength(1);
     expect(seen[0]).toBeGreaterThanOrEqual(1000);
     expect(seen[0]).toBeLessThan(1050);
+  });
+
+  it("until: ends when the merchant's clock reaches the time, on real time or moved there, no sooner", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    try {
+      const clock = new Clock();
+      const settled = () => new Promise((resolve) => setImmediate(resolve));
+      const ended: string[] = [];
+      void clock.until(clock.now() + 60_000, "m_a").then(() => ended.push("a, moved"));
+      void clock.until(clock.now() + 60_000, "m_b").then(() => ended.push("b, real time"));
+      // Another merchant's clock moving ends nothing of this one's.
+      clock.advanceMerchant("m_b", 59_000);
+      await settled();
+      expect(ended).toEqual([]);
+      clock.advanceMerchant("m_a", 60_000);
+      await settled();
+      expect(ended).toEqual(["a, moved"]);
+      vi.advanceTimersByTime(999);
+      await settled();
+      expect(ended).toEqual(["a, moved"]);
+      vi.advanceTimersByTime(1);
+      await settled();
+      expect(ended).toEqual(["a, moved", "b, real time"]);
+      // Stopped, only a move ends it: the emulator clock moves every merchant's with it.
+      clock.set(clock.now(), true);
+      void clock.until(clock.now("m_a") + 5_000, "m_a").then(() => ended.push("stopped, moved"));
+      vi.advanceTimersByTime(10_000);
+      await settled();
+      expect(ended).toHaveLength(2);
+      clock.advance(5_000);
+      await settled();
+      expect(ended.at(-1)).toBe("stopped, moved");
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("gives each merchant its own clock on top of the emulator clock", () => {

@@ -123,6 +123,29 @@ export class Clock {
     return this.#move(0, null);
   }
 
+  /**
+   * Resolves once `now(merchant)` reaches `at`: as real time passes, or as soon as the clock is
+   * moved past it (an injected latency is held on the merchant's clock, so a test moves the
+   * clock instead of waiting it out). A stopped clock ends it only by being moved.
+   */
+  until(at: Millis, merchant?: string): Promise<void> {
+    return new Promise((resolve) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const check = () => {
+        clearTimeout(timer);
+        const left = at - this.now(merchant);
+        if (left <= 0) {
+          stop();
+          resolve();
+          return;
+        }
+        timer = setTimeout(check, left);
+      };
+      const stop = this.onChange(check);
+      check();
+    });
+  }
+
   /** Called after every jump with the new and the previous time. Returns an unsubscribe. */
   onChange(listener: ClockListener): () => void {
     this.#listeners.add(listener);

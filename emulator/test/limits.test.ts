@@ -130,12 +130,23 @@ describe("fault injection", () => {
     expect((await (await h.control("GET", "/faults")).json()).faults).toEqual([]);
   });
 
-  it("injects latency", async () => {
-    await h.control("POST", "/faults", { endpoint: "merchants", latency_ms: 300 });
+  it("injects latency on the clock: real time ends it, and so does moving the clock past it", async () => {
+    await h.control("POST", "/faults", { endpoint: "merchants", latency_ms: 300, count: 1 });
     const started = performance.now();
     const res = await h.api(token, "/core/merchants/");
     expect(res.status).toBe(200);
     expect(performance.now() - started).toBeGreaterThanOrEqual(290);
+    // Longer than any test waits: the request is answered once the clock is moved past it.
+    await h.control("POST", "/faults", { endpoint: "merchants", latency_ms: 120_000, count: 1 });
+    const held = h.api(token, "/core/merchants/");
+    await expect
+      .poll(async () => (await (await h.control("GET", "/faults")).json()).faults.length)
+      .toBe(0);
+    await h.control("POST", "/clock/advance", { seconds: 119 });
+    const early = await Promise.race([held.then(() => "answered"), h.control("GET", "/clock")]);
+    expect(early).not.toBe("answered");
+    await h.control("POST", "/clock/advance", { seconds: 1 });
+    expect((await held).status).toBe(200);
   });
 
   it("a request still waiting on a latency when the emulator is reset is refused and stays out of the next run's journal", async () => {

@@ -200,7 +200,8 @@ export function serviceGuards(ctx: EmulatorContext): MiddlewareHandler<EmulatorE
     c.header("X-Emulator-Fault", rule.id);
     if (rule.latency_ms > 0) {
       const run = ctx.runOf(merchant);
-      await new Promise((r) => setTimeout(r, rule.latency_ms));
+      // On the merchant's clock: moving it (the control API) releases the request early.
+      await ctx.clock.until(ctx.clock.now(merchant) + rule.latency_ms, merchant);
       // The emulator (or this request's merchant) was reset meanwhile: the state this request
       // was meant for is gone.
       if (ctx.runOf(merchant) !== run) {
