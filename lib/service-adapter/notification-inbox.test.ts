@@ -36,6 +36,13 @@ function inboxDeps() {
 
 const serviceChanges = (orderId: string) =>
   shop.db.orderStatusChange.count({ where: { orderId, source: "service" } });
+/** The order's status changes the service's notifications made, oldest first, as [from, to]. */
+const serviceTransitions = async (orderId: string) =>
+  (
+    await withHistory(shop.db, await shop.db.order.findUniqueOrThrow({ where: { id: orderId } }))
+  ).history
+    .filter((h) => h.source === "service")
+    .map((h) => [h.from, h.to]);
 const outcome = async (dedupeKey: string) =>
   (await shop.db.serviceNotification.findUniqueOrThrow({ where: { dedupeKey } })).outcome;
 
@@ -250,11 +257,7 @@ describe("the webhook's store-then-apply inbox", () => {
     // This instance holds only the later row (the earlier one is another instance's, still
     // waiting there): the order still moves on in the order they were stored.
     await applyStored(inboxDeps(), [{ ...later, id: laterId as string }]);
-    const after = await withHistory(
-      shop.db,
-      await shop.db.order.findUniqueOrThrow({ where: { id: order.id } }),
-    );
-    expect(after.history.filter((h) => h.source === "service").map((h) => [h.from, h.to])).toEqual([
+    expect(await serviceTransitions(order.id)).toEqual([
       ["pending", "payment_completed"],
       ["payment_completed", "completed"],
     ]);
@@ -280,11 +283,7 @@ describe("the webhook's store-then-apply inbox", () => {
     const [laterId] = await store.storeBatch([later]);
     vi.restoreAllMocks();
     await applyStored(inboxDeps(), [{ ...later, id: laterId as string }]);
-    const after = await withHistory(
-      shop.db,
-      await shop.db.order.findUniqueOrThrow({ where: { id: order.id } }),
-    );
-    expect(after.history.filter((h) => h.source === "service").map((h) => [h.from, h.to])).toEqual([
+    expect(await serviceTransitions(order.id)).toEqual([
       ["pending", "payment_completed"],
       ["payment_completed", "completed"],
     ]);

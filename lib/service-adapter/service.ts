@@ -14,6 +14,7 @@ import {
   processSingleton,
   readOrderCreationMode,
   readServiceConfig,
+  realTransportDeps,
   retryDueRegistrations,
   type ServiceClient,
   startJobTimer,
@@ -29,7 +30,7 @@ import { type Db, getDb, isPostgres } from "@/lib/db/client";
 import type { OrderWriter } from "@/lib/shop/orders";
 import { shopRoutes } from "./checkout-wiring";
 import { shopCallbacks, shopOrderStatuses } from "./shop-callbacks";
-import { shopNow } from "./shop-clock";
+import { shopNow, shopSleep } from "./shop-clock";
 
 // The shop's wiring of the kit: the one service client per process, the webhook signing
 // secret, and the kit's ports on the shop's database, which @service-integration/prisma-adapter
@@ -86,6 +87,9 @@ export function getServiceClient(): ServiceClient {
     return createServiceClient({
       config,
       store: serviceAdapter().tokens,
+      // Each attempt's time limit on the shop's clock: real time, except that a test build's
+      // suite can move it past a call the service never answers (./shop-clock.ts).
+      deps: { ...realTransportDeps, timeLimit: shopSleep },
       // Every attempt, for the integration inspector (only inside a shopper's request context,
       // so background calls are not shown to anyone).
       observer: integrationObserver,

@@ -1,9 +1,11 @@
 import "server-only";
-import { processSingleton } from "@service-integration/kit/server";
+import { abortableSleep, processSingleton } from "@service-integration/kit/server";
 
 /**
  * The time the shop's integration jobs read (the trade-in registration's retry schedule,
- * packages/kit/src/card-trade-in.ts) and the catalog snapshot's age (lib/shop/catalog.ts). Real time, except in a build made for the browser suite:
+ * packages/kit/src/card-trade-in.ts) and the catalog snapshot's age (lib/shop/catalog.ts), and
+ * the waits on it (shopSleep: the card checkout's wait for the trade-in step, each service call's
+ * time limit). Real time, except in a build made for the browser suite:
  * `SHOP_TEST_CLOCK=1` when `next build` runs (`npm run build:test`, `npm test`), which
  * next.config.ts inlines into the bundle. There the suite moves the clock forward through
  * `POST /api/test/clock` instead of waiting for a Retry-After on real time. A production build
@@ -16,7 +18,17 @@ import { processSingleton } from "@service-integration/kit/server";
 export const TEST_CLOCK_BUILD = process.env.SHOP_TEST_CLOCK === "1";
 
 const state = () =>
-  processSingleton("shop-test-clock", () => ({ ms: 0, frozenAt: null as number | null }));
+  processSingleton("shop-test-clock", () => ({
+    ms: 0,
+    frozenAt: null as number | null,
+    /** The waits on the clock (shopSleep), each checked again whenever the clock moves. */
+    waits: new Set<() => void>(),
+  }));
+
+/** Every wait on the clock looks at the time again (the clock moved or stopped). */
+function wake(): void {
+  for (const check of [...state().waits]) check();
+}
 
 export function shopNow(): Date {
   if (!TEST_CLOCK_BUILD) return new Date();
@@ -28,6 +40,7 @@ export function shopNow(): Date {
 export function advanceShopClock(ms: number): Date {
   if (!TEST_CLOCK_BUILD) throw new Error("this build has no test clock");
   state().ms += ms;
+  wake();
   return shopNow();
 }
 
@@ -45,5 +58,35 @@ export function freezeShopClock(frozen: boolean): Date {
     clock.ms -= Date.now() - clock.frozenAt;
     clock.frozenAt = null;
   }
+  wake();
   return shopNow();
+}
+
+/**
+ * Waits `ms` on the shop's clock, ending early when `signal` aborts (the kit's `timeLimit` and
+ * `sleep` shape). Real time in any build but the test build, where it also ends as soon as the
+ * suite moves the clock past it: a journey against a service that never answers moves the clock
+ * instead of waiting out the card checkout's 8 s and a call's 10 s.
+ */
+export function shopSleep(ms: number, signal: AbortSignal): Promise<void> {
+  if (!TEST_CLOCK_BUILD) return abortableSleep(ms, signal);
+  const due = shopNow().getTime() + ms;
+  const { waits } = state();
+  return new Promise((resolve) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const check = () => {
+      clearTimeout(timer);
+      const left = due - shopNow().getTime();
+      if (signal.aborted || left <= 0) {
+        waits.delete(check);
+        resolve();
+        return;
+      }
+      // Running, the clock also gets there on real time; stopped, only a move wakes the wait.
+      if (state().frozenAt === null) timer = setTimeout(check, left);
+    };
+    waits.add(check);
+    signal.addEventListener("abort", check, { once: true });
+    check();
+  });
 }

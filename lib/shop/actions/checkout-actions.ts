@@ -5,6 +5,7 @@ import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { getConfig } from "@/lib/config";
 import { orderWriter, tradeInDeps } from "@/lib/service-adapter/service";
+import { shopSleep } from "@/lib/service-adapter/shop-clock";
 import { requireSessionIdentity } from "@/lib/session/session";
 import { requireFormData } from "../action-arguments";
 import { type FieldErrors, parseCheckoutForm } from "../checkout-input";
@@ -65,9 +66,14 @@ export async function checkoutAction(
   }
   // Go-live scenario 2: the card payment is done; apply the trade-in, if any, by registering the
   // purchase. It never undoes the order; the confirmation page tells the shopper the outcome.
-  // The shopper waits at most 8 s; a slower service finishes the step after the response
-  // (the kit hands it to Next's after(), so a serverless host does not freeze it midway).
-  await cardCheckoutTradeInStep(tradeInDeps(), { orderId: result.orderId, shopper: session });
+  // The shopper waits at most 8 s (on the shop's clock, which a test build's suite can move); a
+  // slower service finishes the step after the response (the kit hands it to Next's after(), so
+  // a serverless host does not freeze it midway).
+  await cardCheckoutTradeInStep(
+    tradeInDeps(),
+    { orderId: result.orderId, shopper: session },
+    { sleep: shopSleep },
+  );
   // The header's cart badge lives in the shared layout: refresh it along with the page.
   revalidatePath("/", "layout");
   redirect("/checkout/confirmation");

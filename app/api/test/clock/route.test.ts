@@ -66,4 +66,48 @@ describe("POST /api/test/clock", () => {
       vi.useRealTimers();
     }
   });
+
+  it("ends a wait on the shop's clock once the clock is moved past it, no sooner; an abort ends it too", async () => {
+    vi.stubEnv("SHOP_TEST_CLOCK", "1");
+    const { advanceShopClock, freezeShopClock, shopSleep } = await import(
+      "@/lib/service-adapter/shop-clock"
+    );
+    const settled = () => new Promise((resolve) => setImmediate(resolve));
+    // Stopped: only the suite's moves end a wait (the card checkout's 8 s, a call's 10 s).
+    freezeShopClock(true);
+    const ended: string[] = [];
+    const never = new AbortController().signal;
+    void shopSleep(10_000, never).then(() => ended.push("10 s"));
+    void shopSleep(8_000, never).then(() => ended.push("8 s"));
+    const cancelled = new AbortController();
+    void shopSleep(60_000, cancelled.signal).then(() => ended.push("aborted"));
+    advanceShopClock(7_999);
+    await settled();
+    expect(ended).toEqual([]);
+    advanceShopClock(1);
+    await settled();
+    expect(ended).toEqual(["8 s"]);
+    cancelled.abort();
+    await settled();
+    expect(ended).toEqual(["8 s", "aborted"]);
+    freezeShopClock(false); // let run again from where it stood: no time passes by that
+    await settled();
+    expect(ended).toEqual(["8 s", "aborted"]);
+    advanceShopClock(2_000);
+    await settled();
+    expect(ended).toEqual(["8 s", "aborted", "10 s"]);
+    // Running, the clock also gets there on real time (here the fake timers' time).
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    try {
+      void shopSleep(30, never).then(() => ended.push("30 ms"));
+      vi.advanceTimersByTime(29);
+      await settled();
+      expect(ended).toHaveLength(3);
+      vi.advanceTimersByTime(1);
+      await settled();
+      expect(ended.at(-1)).toBe("30 ms");
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });
