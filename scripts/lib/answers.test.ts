@@ -21,14 +21,16 @@ async function serve(handler: Parameters<typeof createServer>[1]): Promise<strin
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
 }
 
-/** The stages a request reports, and a wait until it reports `stage` (polled on real time,
- *  which the fake timers below leave alone). */
-function stagesOf() {
+/** Asks `url` with a 5 s deadline on the poll's own timer, moves that timer past the deadline
+ *  once the request reported `stage` (a wait polled on real time, which the fake timers leave
+ *  alone), and returns the answer and every stage reported. */
+async function atDeadlineAfter(url: string, stage: string) {
   const stages: string[] = [];
-  const reached = async (stage: string) => {
-    while (!stages.includes(stage)) await new Promise((resolve) => setImmediate(resolve));
-  };
-  return { stages, reached };
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+  const answered = answers(url, { timeoutMs: 5_000, onStage: (s) => stages.push(s) });
+  while (!stages.includes(stage)) await new Promise((resolve) => setImmediate(resolve));
+  vi.advanceTimersByTime(5_000);
+  return { answered: await answered, stages };
 }
 
 describe("answers", () => {
@@ -54,12 +56,8 @@ describe("answers", () => {
       res.writeHead(200, { "content-type": "text/html" });
       res.write("<html>");
     });
-    const { stages, reached } = stagesOf();
-    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
-    const answered = answers(stalled, { timeoutMs: 5_000, onStage: (s) => stages.push(s) });
-    await reached("status 200, reading its body");
-    vi.advanceTimersByTime(5_000);
-    expect(await answered).toBe(false);
+    const { answered, stages } = await atDeadlineAfter(stalled, "status 200, reading its body");
+    expect(answered).toBe(false);
     expect(stages).toEqual([
       "connecting",
       "connected, no answer yet",
@@ -70,12 +68,8 @@ describe("answers", () => {
 
   it("ends at its deadline when the server accepts but never answers", async () => {
     const silent = await serve(() => {});
-    const { stages, reached } = stagesOf();
-    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
-    const answered = answers(silent, { timeoutMs: 5_000, onStage: (s) => stages.push(s) });
-    await reached("connected, no answer yet");
-    vi.advanceTimersByTime(5_000);
-    expect(await answered).toBe(false);
+    const { answered, stages } = await atDeadlineAfter(silent, "connected, no answer yet");
+    expect(answered).toBe(false);
     expect(stages).toEqual([
       "connecting",
       "connected, no answer yet",
