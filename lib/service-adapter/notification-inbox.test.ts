@@ -163,6 +163,28 @@ describe("the webhook's store-then-apply inbox", () => {
     }
   });
 
+  it("hands the keep-awake over once per commit: to the last of its deliveries with something to apply", async () => {
+    const { cartId } = await pendingOrder();
+    const store = serviceAdapter(shop.db).servicePay;
+    const storeBatch = vi.spyOn(store, "storeBatch");
+    storeBatch.mockClear(); // the adapter's store is shared with the other tests
+    // Ready-to-place-order mode: a plain repeat queues nothing, so it holds nothing.
+    const inbox = createNotificationInbox({ ...inboxDeps(), store, mode: "ready_to_place_order" });
+    const handed: number[] = [];
+    const from = (i: number) => (work: Promise<unknown>) => {
+      handed.push(i);
+      void work;
+    };
+    const first = paid(cartId);
+    const sent = [first, paid(cartId, { status: "completed" }), paid(cartId), first];
+    // One turn: one commit answers all four together.
+    const answers = await Promise.all(sent.map((n, i) => inbox.receive(n, { waitUntil: from(i) })));
+    expect(answers).toEqual(["stored", "stored", "stored", "duplicate"]);
+    expect(storeBatch).toHaveBeenCalledTimes(1);
+    expect(handed).toEqual([2]);
+    await inbox.idle();
+  });
+
   it("a batch with a duplicate inserts it once: a repeat inside the batch and one stored before", async () => {
     const { cartId } = await pendingOrder();
     const store = serviceAdapter(shop.db).servicePay;

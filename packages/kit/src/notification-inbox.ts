@@ -34,7 +34,8 @@ import type { OrderNotification } from "./webhook-payload.js";
  * finish within the request's life: `receive` hands the `waitUntil` it is given (Next's
  * `after()`, as receiveOrderWebhook passes by default) a promise that keeps the host awake until
  * the applier has nothing left, so the answer is not delayed by it. ONE request at a time holds
- * it: a later delivery takes it over and the earlier one's promise settles. A host stays awake
+ * it: a later delivery takes it over and the earlier one's promise settles, and of the
+ * deliveries one commit answers together only the last hands one over. A host stays awake
  * while any request or waitUntil is pending, so the latest delivery's covers every apply queued
  * before it; and `after()` keeps a request's whole context (its response, headers, streams) in
  * memory until its promise settles, so one promise per delivery kept every request of a burst
@@ -67,7 +68,7 @@ export interface ReceiveOptions {
    * failed and left "stored" for the sweep; it never rejects), or as soon as a later delivery's
    * `waitUntil` is given the same task: one request at a time keeps the host awake for the
    * applier. Called in the caller's async context; not called when there is nothing to apply (a
-   * duplicate). Without it the apply runs on in this process's memory, as on a resident server.
+   * duplicate), nor when a later delivery answered by the same commit takes the task. Without it the apply runs on in this process's memory, as on a resident server.
    */
   waitUntil?: WaitUntil;
 }
@@ -99,12 +100,14 @@ export interface NotificationInbox {
 
 interface Received {
   outcome: "stored" | "duplicate";
-  /** Whether the applier has something to do for this delivery (not for a plain duplicate). */
-  queued: boolean;
+  /** Whether this delivery's request takes over keeping the host awake for the applier: the
+   *  last of its batch that gave a `waitUntil` and queued something to apply. */
+  holdsHost: boolean;
 }
 
 interface Pending {
   notification: OrderNotification;
+  waitUntil: WaitUntil | undefined;
   resolve: (received: Received) => void;
   reject: (error: unknown) => void;
 }
@@ -164,6 +167,9 @@ export function createNotificationInbox(deps: NotificationInboxDeps): Notificati
         for (const p of batch) p.reject(error);
         continue;
       }
+      // The batch's answers go out together, so ONE of their requests is enough to keep the
+      // host awake for what they queued: the last that can (one after() instead of one each).
+      let holder: Pending | undefined;
       batch.forEach((p, i) => {
         const id = ids[i];
         let queued = true;
@@ -178,8 +184,11 @@ export function createNotificationInbox(deps: NotificationInboxDeps): Notificati
         } else {
           queued = false;
         }
-        p.resolve({ outcome: id ? "stored" : "duplicate", queued });
+        if (queued && p.waitUntil) holder = p;
       });
+      batch.forEach((p, i) =>
+        p.resolve({ outcome: ids[i] ? "stored" : "duplicate", holdsHost: p === holder }),
+      );
       startApplying();
     }
   }
@@ -268,14 +277,15 @@ export function createNotificationInbox(deps: NotificationInboxDeps): Notificati
 
   return {
     async receive(notification, options = {}) {
+      const { waitUntil } = options;
       const received = await new Promise<Received>((resolve, reject) => {
         lastActivity = Date.now();
-        waiting.push({ notification, resolve, reject });
+        waiting.push({ notification, waitUntil, resolve, reject });
         startCommitting();
       });
       // Here, in the caller's async context (a commit resolves several callers' deliveries at
       // once): Next's after() finds the request it belongs to by that context.
-      if (received.queued && options.waitUntil) keepHostAwake(options.waitUntil);
+      if (received.holdsHost && waitUntil) keepHostAwake(waitUntil);
       return received.outcome;
     },
 

@@ -113,6 +113,7 @@ export const CHECK_PORTS: Readonly<Record<string, readonly PortName[]>> = {
   "webhook-mode-one-order": ["ServicePayStore", "OrderStatusRules"],
   "unique-service-order": ["ServicePayStore"],
   "stored-batch": ["ServicePayStore"],
+  "stored-batch-own-commit": ["ServicePayStore"],
   "early-notification": ["ServicePayStore"],
   "out-of-order": ["ServicePayStore", "OrderStatusRules"],
   "order-update-against-current": ["ServiceOrderStore", "OrderStatusRules"],

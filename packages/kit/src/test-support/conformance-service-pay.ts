@@ -8,12 +8,7 @@ import {
   pruneAbandonedOrders,
   servicePaymentOpen,
 } from "../pending-order.js";
-import {
-  isConcurrentWrite,
-  type ServicePayStore,
-  type StoredNotificationStore,
-} from "../shop-ports.js";
-import { type OrderNotification, parseOrderNotification } from "../webhook-payload.js";
+import { isConcurrentWrite } from "../shop-ports.js";
 import {
   askToCollect,
   atOnce,
@@ -349,63 +344,4 @@ export async function abandonedOrdersPruned(host: ConformanceHost) {
     "the late payment is kept",
   ).toEqual([late.dedupeKey]);
   expect(await pruneAbandonedOrders(d, at(60_000)), "nothing more to drop").toBe(0);
-}
-
-/** Text a row must keep to the byte: quotes of both kinds, a backslash, SQL and JSON syntax,
- *  accents, CJK, emoji (a surrogate pair, one with a modifier), control characters, U+2028. */
-const AWKWARD_TEXT = `O'Brien "q" \\ '); -- ?, $1 {"a":[1]} Ünïcødé 日本 😀👍🏽 \u0001\u001f\t\r\n\u2028`;
-
-/**
- * storeBatch's one statement keeps every value exactly (contract, Merchant endpoints rule 2: the
- * body as received): nulls, integer cents, awkward text, a 64 KB body; the first copy of a key
- * in the batch wins and a key stored before is not stored again; the rows read back oldest
- * first in the batch's order (its receivedAt).
- */
-export async function storedBatchKeepsValues(host: ConformanceHost) {
-  const store = host.servicePay as ServicePayStore & Partial<StoredNotificationStore>;
-  const { storeBatch, unapplied } = store;
-  if (!storeBatch || !unapplied)
-    throw new Error(
-      'the Service Pay store has no storeBatch (store-then-apply): skip this check ({ skip: ["stored-batch"] })',
-    );
-  // Every nullable field null, as the webhook parses a body that names only the cart.
-  const none: OrderNotification = {
-    ...parseOrderNotification(new TextEncoder().encode('{"cart_id":"c","status":"completed"}')),
-    cartId: null,
-    body: "{}",
-  };
-  const before = { ...none, dedupeKey: "batch:stored-before", body: "the first copy" };
-  const [beforeId] = await storeBatch.call(store, [before]);
-  const batch: OrderNotification[] = [
-    { ...none, dedupeKey: "batch:nulls" },
-    {
-      dedupeKey: `batch:${AWKWARD_TEXT}`,
-      notificationId: `wh_${AWKWARD_TEXT}`,
-      event: `order.${AWKWARD_TEXT}`,
-      serviceOrderId: `svc_${AWKWARD_TEXT}`,
-      cartId: `cart_${AWKWARD_TEXT}`,
-      status: AWKWARD_TEXT,
-      amount: 2_147_483_647,
-      currency: "EUR",
-      tradeInDiscount: 0,
-      customerId: null,
-      form: "data",
-      body: JSON.stringify({ note: AWKWARD_TEXT }),
-    },
-    { ...none, dedupeKey: "batch:negative", amount: -1, tradeInDiscount: 1, currency: "" },
-    { ...none, dedupeKey: "batch:nulls", body: "a second copy in the batch" },
-    { ...before, body: "a copy of a stored key" },
-    { ...none, dedupeKey: "batch:64k", body: AWKWARD_TEXT.repeat(65_536 / AWKWARD_TEXT.length) },
-  ];
-  const ids = await storeBatch.call(store, batch);
-  expect(
-    ids.map((id) => id !== null),
-    "stored: the first copy of a key, not a second nor one stored before",
-  ).toEqual([true, true, true, false, false, true]);
-  const rows = await unapplied.call(store, 100);
-  expect(rows.find((r) => r.id === beforeId)).toEqual({ ...before, id: beforeId });
-  expect(
-    rows.filter((r) => r.id !== beforeId),
-    "every field as stored, oldest first in the batch's order",
-  ).toEqual(ids.flatMap((id, i) => (id === null ? [] : [{ ...batch[i], id }])));
 }

@@ -17,7 +17,6 @@ import {
   openCartCheckoutRead,
   outOfOrderNotifications,
   rollsBackWhole,
-  storedBatchKeepsValues,
   uniqueServiceOrderId,
   webhookModeMakesOneOrder,
 } from "./conformance-service-pay.js";
@@ -28,6 +27,10 @@ import {
   shopperDelivery,
   shopperOpenCart,
 } from "./conformance-shopper.js";
+import {
+  storedBatchCommitsOnItsOwn,
+  storedBatchKeepsValues,
+} from "./conformance-stored-notifications.js";
 import { oneGrantForManyRenewers, renewalLease, tokensSealed } from "./conformance-tokens.js";
 import {
   leaseBeforeClaim,
@@ -95,6 +98,11 @@ export function shopPortsConformanceChecks(makeHost: MakeConformanceHost): Confo
       "stored-batch",
       "a batch of notifications is stored as it came: nulls, integer cents, quotes, unicode and emoji, a 64 KB body read back exactly, the first copy of a key in the batch kept and a key stored before not stored again, oldest first in the batch's order",
       storedBatchKeepsValues,
+    ),
+    check(
+      "stored-batch-own-commit",
+      "a batch of notifications stored while another transaction of the store is open is committed on its own: that transaction's rollback leaves it stored",
+      storedBatchCommitsOnItsOwn,
     ),
     check(
       "early-notification",
