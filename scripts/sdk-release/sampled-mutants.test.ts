@@ -150,6 +150,22 @@ describe("the score", () => {
     expect(report.markdown).toContain("only a console text");
   });
 
+  it("counts a mutant whose run failed as not judged, neither killed nor survived", () => {
+    const report = sampleReport(
+      [
+        verdict("1", { byWhole: true }),
+        verdict("2", { error: "Process from config.webServer was not able to start" }),
+        verdict("3", {}),
+      ],
+      { seed: 9, size: 3, total: 900, seconds: 60 },
+    );
+    expect(report.score).toBe(
+      "seed 9, 3 of 900 mutants: whole suite 1/2 (50 %), staging run 0/2 (0 %); 0 equivalent, 1 survived; 1 NOT JUDGED (their runs failed: rerun the seed)",
+    );
+    expect(report.ok).toBe(false);
+    expect(report.markdown).toContain("**Not judged: 1** (#2)");
+  });
+
   it("passes when every mutant is killed or shown equivalent", () => {
     const report = sampleReport(
       [verdict("1", { byWhole: true }), verdict("2", { equivalent: "why" })],

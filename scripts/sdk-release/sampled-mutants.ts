@@ -281,15 +281,20 @@ export function sampleReport(
   verdicts: SampledVerdict[],
   info: { seed: number; size: number; total: number; seconds: number; leftOut?: string[] },
 ): { markdown: string; score: string; ok: boolean } {
-  const counted = verdicts.filter((v) => !v.equivalent || v.byWhole);
+  // A mutant whose run failed to start (a port taken, a broken build) was never judged: neither
+  // killed nor survived, and the score says so instead of counting it either way.
+  const unjudged = verdicts.filter((v) => v.error);
+  const judged = verdicts.filter((v) => !v.error);
+  const counted = judged.filter((v) => !v.equivalent || v.byWhole);
   const killed = counted.filter((v) => v.byWhole).length;
   const killedStaging = counted.filter((v) => v.byStaging).length;
-  const equivalent = verdicts.length - counted.length;
+  const equivalent = judged.length - counted.length;
   const survivors = counted.filter((v) => !v.byWhole);
   const pct = (n: number) => (counted.length ? `${Math.round((100 * n) / counted.length)} %` : "–");
   const score =
     `seed ${info.seed}, ${verdicts.length} of ${info.total} mutants: whole suite ${killed}/${counted.length} (${pct(killed)}), ` +
-    `staging run ${killedStaging}/${counted.length} (${pct(killedStaging)}); ${equivalent} equivalent, ${survivors.length} survived`;
+    `staging run ${killedStaging}/${counted.length} (${pct(killedStaging)}); ${equivalent} equivalent, ${survivors.length} survived` +
+    (unjudged.length ? `; ${unjudged.length} NOT JUDGED (their runs failed: rerun the seed)` : "");
   const markdown = [
     `# SDK mutation score: a sample of StrykerJS's mutants (seed ${info.seed})`,
     "",
@@ -299,6 +304,11 @@ export function sampleReport(
     `- Staging run (what \`--no-emulator\` runs, ./selection.ts): **${killedStaging} of ${counted.length} killed (${pct(killedStaging)})**`,
     `- Equivalent (no test can tell them from the original; ./equivalent-mutants.ts): ${equivalent}`,
     `- Survived: ${survivors.length}${survivors.length ? ` (${survivors.map((v) => `#${v.mutant.id}`).join(", ")})` : ""}`,
+    ...(unjudged.length
+      ? [
+          `- **Not judged: ${unjudged.length}** (${unjudged.map((v) => `#${v.mutant.id}`).join(", ")}): their runs failed before any test could judge them; the score above leaves them out and is not a score of this seed until it is run again.`,
+        ]
+      : []),
     "",
     ...(info.leftOut?.length
       ? [
