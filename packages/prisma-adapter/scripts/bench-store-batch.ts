@@ -8,6 +8,7 @@
 //   npx tsx --conditions=react-server packages/prisma-adapter/scripts/bench-store-batch.ts [commits per size=300] [sizes=1,8,33,100]
 //
 // BENCH_TIMESTAMP_FORMAT=unixepoch-ms runs the driver adapter with that timestampFormat.
+import { randomUUID } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -113,5 +114,64 @@ for (const size of SIZES) {
     ].join("  "),
   );
 }
+
+// The floor: the same rows, one multi-row INSERT … ON CONFLICT DO NOTHING RETURNING in BEGIN
+// IMMEDIATE … COMMIT, through better-sqlite3 alone on a second connection to the same file
+// (prepared once per batch size, as the adapter's statement text changes with the size). What
+// storeBatch costs above it is Prisma's (its interactive transaction, the query compiler's pass
+// over the statement and its parameters, the interpreter, the driver adapter's mapping) and the
+// kit's own rows.
+const COLUMNS = [
+  "id",
+  "dedupeKey",
+  "notificationId",
+  "event",
+  "serviceOrderId",
+  "cartId",
+  "status",
+  "amount",
+  "currency",
+  "tradeInDiscount",
+  "form",
+  "body",
+  "outcome",
+  "receivedAt",
+] as const;
+const driver = new Database(file);
+driver.pragma("synchronous = FULL");
+function floorCommits(size: number, count: number) {
+  const statement = driver.prepare(
+    `INSERT INTO "ServiceNotification" ("${COLUMNS.join('", "')}") VALUES ${Array.from(
+      { length: size },
+      () => `(${COLUMNS.map(() => "?").join(", ")})`,
+    ).join(", ")} ON CONFLICT ("dedupeKey") DO NOTHING RETURNING "id"`,
+  );
+  const batches = Array.from({ length: count }, () => Array.from({ length: size }, notification));
+  const cpu = process.cpuUsage();
+  for (const batch of batches) {
+    const values = batch.flatMap((row) => {
+      const full = {
+        ...row,
+        id: randomUUID(),
+        outcome: "stored",
+        receivedAt: new Date().toISOString().replace("Z", "+00:00"),
+      };
+      return COLUMNS.map((column) => full[column]);
+    });
+    driver.exec("BEGIN IMMEDIATE");
+    statement.all(...values);
+    driver.exec("COMMIT");
+  }
+  const { user, system } = process.cpuUsage(cpu);
+  return user + system;
+}
+console.log("the floor, better-sqlite3 alone: rows/commit  CPU µs/row");
+for (const size of SIZES) {
+  floorCommits(size, WARM_UP);
+  console.log(
+    `${String(size).padStart(11)}  ${(floorCommits(size, COMMITS) / size / COMMITS).toFixed(1).padStart(11)}`,
+  );
+}
+driver.close();
 await db.$disconnect();
 rmSync(dir, { recursive: true, force: true });
