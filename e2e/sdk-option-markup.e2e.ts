@@ -10,6 +10,7 @@
 import type { Page, Request } from "@playwright/test";
 import { SHOPPER } from "./fixtures";
 import { expect, test } from "./support/fixtures";
+import { openCheckoutWith } from "./support/journeys";
 import { expectOptionShape } from "./support/sdk-shape";
 
 /** The SDK's report of the option's markup, without the observation session's stamp. */
@@ -132,7 +133,9 @@ test("the SDK's report of the shop's payment option, read as the browser sends i
   // for it, its extra text shown inline before the option is selected, both re-wrapped by its
   // template (a newline and indentation where the service's text has one space: the shopper
   // sees the same words), and its radio under another module name (set once the option is
-  // there, before the SDK looks half a second after the details arrive).
+  // there, before the SDK looks half a second after the details arrive). Its card option, before
+  // the service's, carries a module name of its own, as shops that mark every payment module do:
+  // the SDK still reports the radio whose value is the service's.
   const { extra } = await sdk.paymentOptionDetails();
   expect(extra, "tradein_missing has an extra text to show").toBeTruthy();
   reports.drop();
@@ -156,6 +159,9 @@ test("the SDK's report of the shop's payment option, read as the browser sends i
       rewrap(shownExtra);
       info.after(shownExtra);
       radio.setAttribute("data-module-name", "service");
+      document
+        .querySelector('input[type="radio"][value="card"]')
+        ?.setAttribute("data-module-name", "card");
     }).observe(document, { childList: true, subtree: true });
   }, extra ?? "");
   await page.reload();
@@ -163,6 +169,7 @@ test("the SDK's report of the shop's payment option, read as the browser sends i
   await shop.expectServicePayMode("tradein_missing");
   await expect(page.getByTestId("service-pay-info")).toBeVisible();
   await expect(page.getByTestId("service-pay-extra")).toBeVisible();
+  await expect(shop.cardRadio()).toHaveAttribute("data-module-name", "card");
   await expect(shop.servicePayRadio()).not.toBeChecked();
   const careless = await expectedReport(page);
   expect(careless).toMatchObject({
@@ -187,4 +194,44 @@ test("the SDK's report of the shop's payment option, read as the browser sends i
   expect(
     (await sdk.events()).map((e) => e.name).filter((n) => n.startsWith("servicepay-")),
   ).toEqual([]);
+});
+
+test("the SDK's report of a disabled option (tradein_invalid, currency), read as the browser sends it: found with its name, value, module name and icon, its texts not judged though the shop shows both the explanation and the extra text", async ({
+  page,
+  sdk,
+  shop,
+}) => {
+  const reports = await markupReports(page);
+  // A device valued in the shop's currency, then the shop switched to another: the offer is
+  // unusable for this cart (Payment option mode, tradein_invalid / currency). No test device
+  // and no control API: it runs against a staging service.
+  await openCheckoutWith({ page, sdk, shop }, "aurora-x1", "wizard");
+  await shop.expectServicePayMode("tradein_valid");
+  await reports.nth(1);
+  await shop.switchCurrency("GBP");
+  // The SDK reports the option once per page: the next page is the disabled option's.
+  await page.reload();
+  await sdk.ready();
+  await shop.expectServicePayDisabled("currency");
+  const { info, extra } = await sdk.paymentOptionDetails();
+  expect(extra, "the currency template has an extra text to show").toBeTruthy();
+  const plain = (html: string) =>
+    html
+      .replace(/<[^>]+>/g, "")
+      .replace(/\s+/g, " ")
+      .trim();
+  // The shopper reads both texts under the disabled option, as the contract asks ("shown
+  // disabled with explanation").
+  await expect(shop.servicePayExplanation()).toContainText(plain(info));
+  await expect(shop.servicePayExplanation()).toContainText(plain(extra ?? ""));
+  // The SDK judges where the texts show only for an option that can be chosen (tradein_valid,
+  // tradein_missing): a disabled one is reported with neither judged, whatever the page shows.
+  const seen = await expectedReport(page);
+  expect(seen).toMatchObject({ found: true, value: "service_pay", module_name: "servicepay" });
+  expect(await reports.nth(2)).toEqual({
+    ...seen,
+    info_visible: false,
+    extra_visible_unselected: false,
+    visible_in: null,
+  });
 });

@@ -124,15 +124,37 @@ test("a marker whose data-target matches nothing, or whose data-type is no tease
       '<div class="service-teaser" data-type="sidebar" id="unknown"></div>',
       '<div class="service-teaser" data-type="banner" data-target="[[not css" id="typo"></div>',
       '<div class="service-teaser" data-type="banner" id="late"></div>',
+      // A marker the shop filled already (a heading, another type's teaser): its own content
+      // is no banner teaser, so it gets one beside it.
+      '<div class="service-teaser" data-type="banner" id="with-content"><h3>Trade in</h3><div data-service-teaser="product"></div></div>',
     ].join("");
     document.querySelector("main")?.append(slot);
   });
   await expect(page.locator("#late > [data-service-teaser=banner]")).toHaveCount(1);
+  await expect(page.locator("#with-content > [data-service-teaser=banner]")).toHaveCount(1);
+  await expect(page.locator("#with-content > h3")).toHaveText("Trade in");
   await expect(page.locator("#lost > *, #unknown > *, #typo > *")).toHaveCount(0);
-  await expect(shop.teasers("banner")).toHaveCount(banners + 1);
+  await expect(shop.teasers("banner")).toHaveCount(banners + 2);
   expect(shop.warnings.join("\n")).toContain(
     "[service] a data-target is not a CSS selector, so no teaser goes there: [[not css",
   );
+});
+
+test("the shopper is asked of the shop on every page, never taken from the browser's cache: signed out at a shop whose shopper_data answer may be cached, the next page's wizard asks to log in", async ({
+  shop,
+}) => {
+  // Contract, Merchant endpoints: shopper_data tells who the shopper is now. A shop's framework
+  // may mark its answer cacheable; a cached answer would keep a signed-out shopper signed in.
+  await shop.setState({ cacheableShopperData: true });
+  await shop.open();
+  await shop.teasers("banner").first().getByRole("button").click();
+  await expect(shop.wizard().getByLabel("Category")).toBeVisible();
+  await shop.setState({ customer: null });
+  await shop.open();
+  await shop.teasers("banner").first().getByRole("button").click();
+  await expect(
+    shop.wizard().getByRole("heading", { name: "Log in to calculate your discount" }),
+  ).toBeVisible();
 });
 
 test("Service.ready resolves after service-ready; a ready-to-place-order listener unsubscribed is not called, the one kept is", async ({

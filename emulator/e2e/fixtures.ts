@@ -58,6 +58,7 @@ export class Shop {
     cart?: Cart | null;
     careless?: string[];
     addresses?: boolean;
+    cacheableShopperData?: boolean;
   }): Promise<void> {
     const response = await this.page.request.put(`${this.base}/state`, { data: state });
     expect(response.status()).toBe(200);

@@ -65,6 +65,20 @@ export const EQUIVALENT_MUTANTS: EquivalentMutant[] = [
     replacement: '""',
     why: "showError's default message, never used: each of its three callers passes failureMessage(…), which always returns a text",
   },
+  {
+    file: "dialog.ts",
+    mutator: "OptionalChaining",
+    original: "target?.focus",
+    replacement: "target.focus",
+    why: "focusFirst is called only right after a step is rendered into the body, and every step the SDK renders has a button in its actions, so a focusable element is always found",
+  },
+  {
+    file: "service.ts",
+    mutator: "ArrowFunction",
+    original: "() => null",
+    replacement: "() => undefined",
+    why: "the selected event's details when the service could not compute them: read only as `details ?? { mode }`, where undefined and null are the same",
+  },
 ];
 
 export function equivalenceOf(

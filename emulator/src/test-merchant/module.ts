@@ -39,6 +39,7 @@ const shopStateSchema = z.object({
   careless: z.array(z.string().max(100)).max(50).optional(),
   /** false: purchase_data leaves out billing and shipping, as a careless merchant might. */
   addresses: z.boolean().optional(),
+  cacheableShopperData: z.boolean().optional(),
 });
 
 const merchantPatchSchema = z.object({
@@ -192,7 +193,12 @@ export const testMerchantModule: EmulatorModule = {
           session_hash_token: sessionHashOf(key),
         });
       }
-      return reply(c, { customer: shop.customer, session_hash_token: sessionHashOf(key) });
+      return reply(
+        c,
+        { customer: shop.customer, session_hash_token: sessionHashOf(key) },
+        200,
+        shop.cacheableShopperData ? { "cache-control": "private, max-age=600" } : undefined,
+      );
     });
     app.get(`${BASE}/:shop/purchase_data`, (c) => {
       const shop = shopOf(c.req.param("shop"));
@@ -244,6 +250,8 @@ export const testMerchantModule: EmulatorModule = {
       if (parsed.data.cart !== undefined) shop.cart = parsed.data.cart;
       if (parsed.data.careless !== undefined) shop.careless = parsed.data.careless;
       if (parsed.data.addresses !== undefined) shop.addresses = parsed.data.addresses;
+      if (parsed.data.cacheableShopperData !== undefined)
+        shop.cacheableShopperData = parsed.data.cacheableShopperData;
       return reply(c, { ...shop, session_hash: sessionHashOf(key) });
     });
     app.put(`${BASE}/merchant`, async (c) => {

@@ -9,6 +9,9 @@ export type Shop = {
   addresses?: boolean;
   /** Careless-merchant mistakes of this shop's callbacks only (parallel tests stay apart). */
   careless?: string[];
+  /** true: shopper_data's 200 may be cached for ten minutes (`Cache-Control: private,
+   *  max-age=600`), as a careless shop's framework might send it; the SDK must ask every time. */
+  cacheableShopperData?: boolean;
 };
 
 export const TEST_MERCHANT_ID = "m_test";
