@@ -186,9 +186,9 @@ export function createNotificationInbox(deps: NotificationInboxDeps): Notificati
         }
         if (queued && p.waitUntil) holder = p;
       });
-      batch.forEach((p, i) =>
-        p.resolve({ outcome: ids[i] ? "stored" : "duplicate", holdsHost: p === holder }),
-      );
+      batch.forEach((p, i) => {
+        p.resolve({ outcome: ids[i] ? "stored" : "duplicate", holdsHost: p === holder });
+      });
       startApplying();
     }
   }
