@@ -18,11 +18,21 @@ afterEach(() => {
   demo = undefined;
 });
 
-/** A process that looks like a running demo to the lock (its command line names demo.mjs). */
+/** A process that looks like a running demo to the lock (its command line names demo.mjs).
+ *  Awaited until it says it runs: "spawn" can come before the child's own command line is in
+ *  /proc, and the lock would then read the test runner's. */
 async function fakeDemo(): Promise<number> {
-  demo = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)", "scripts/demo.mjs"]);
-  await new Promise((ready) => demo?.once("spawn", ready));
-  return demo.pid as number;
+  const child = spawn(
+    process.execPath,
+    ["-e", "process.stdout.write('running\\n'); setInterval(() => {}, 1000)", "scripts/demo.mjs"],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
+  demo = child;
+  await new Promise((running, failed) => {
+    child.stdout.once("data", running);
+    child.once("exit", (code) => failed(new Error(`the stand-in demo exited (${code})`)));
+  });
+  return child.pid as number;
 }
 
 describe("the demo's lock", () => {
