@@ -23,7 +23,7 @@ import {
   purchaseCart,
   signedInAtHome,
 } from "./support/journeys";
-import { expectShape } from "./support/sdk-shape";
+import { expectShape, expectTeaserLook } from "./support/sdk-shape";
 import {
   EVERYDAY_DEVICE,
   type ServiceSdkDriver,
@@ -312,12 +312,14 @@ const TEASER_WORDS: Record<TeaserType, string> = {
 };
 
 /** Each teaser of `type` on the page shows its own type's words and no other type's, in the
- *  shape committed for its placement (e2e/sdk-shapes/, ./support/sdk-shape.ts). */
+ *  shape committed for its placement (e2e/sdk-shapes/, ./support/sdk-shape.ts) and the SDK's
+ *  look. */
 async function expectOwnWords(sdk: ServiceSdkDriver, type: TeaserType) {
   const teasers = sdk.teasers(type);
   await expect(teasers.first()).toBeVisible();
   for (const teaser of await teasers.all()) {
     await expectShape(`teaser-${type}-cta`, teaser);
+    await expectTeaserLook(teaser);
     await expect(teaser).toHaveAttribute("data-state", "cta");
     await expect(teaser).toContainText(TEASER_WORDS[type]);
     for (const [other, words] of Object.entries(TEASER_WORDS)) {
@@ -335,6 +337,7 @@ async function expectOffer(sdk: ServiceSdkDriver, type: TeaserType, offerText: s
     await expectShape(`teaser-${type}-offer`, teaser, {
       figures: { offer: offerText, device: EVERYDAY_DEVICE.model },
     });
+    await expectTeaserLook(teaser);
     await expect(teaser).toHaveAttribute("data-state", "offer");
     await expect(teaser).toContainText(`${EVERYDAY_DEVICE.model}: ${offerText} off`);
     for (const words of Object.values(TEASER_WORDS)) await expect(teaser).not.toContainText(words);

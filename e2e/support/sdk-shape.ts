@@ -155,3 +155,38 @@ export async function expectOptionShape(name: string, option: Locator, label: st
       '[data-testid="service-pay-info"], [data-testid="service-pay-extra"], [data-testid="service-pay-explanation"]',
   });
 }
+
+/**
+ * A teaser wears the SDK's own look, not the browser's defaults: its box sets itself apart from
+ * the page (a background or a border) and its button is styled. Compared with the same elements
+ * in a shadow root without styles, never with fixed colours: a candidate SDK may have a theme of
+ * its own. The shape (expectShape) cannot see this; a teaser whose styles are lost keeps its
+ * elements and words and still looks broken to the shopper.
+ */
+export async function expectTeaserLook(teaser: Locator) {
+  const look = await teaser.evaluate((host) => {
+    const bare = document.createElement("div");
+    const bareRoot = bare.attachShadow({ mode: "open" });
+    bareRoot.innerHTML = '<div></div><button type="button">x</button>';
+    document.body.append(bare);
+    const of = (element: Element | null | undefined) => {
+      if (!element) return "missing";
+      const style = getComputedStyle(element);
+      return `${style.backgroundColor} | ${style.borderTopStyle} ${style.borderTopWidth} ${style.borderTopColor}`;
+    };
+    const [bareBox, bareButton] = [...bareRoot.children].map(of);
+    bare.remove();
+    const root = host.shadowRoot;
+    return {
+      bareBox,
+      bareButton,
+      box: of([...(root?.children ?? [])].find((child) => child.localName !== "style")),
+      button: of(root?.querySelector("button")),
+    };
+  });
+  expect(look.box, "the teaser's box").not.toBe("missing");
+  expect(look.box, "the teaser's box: the SDK's look, not the browser's").not.toBe(look.bareBox);
+  expect(look.button, "the teaser's button: the SDK's look, not the browser's").not.toBe(
+    look.bareButton,
+  );
+}

@@ -23,6 +23,13 @@ export const EQUIVALENT_MUTANTS: EquivalentMutant[] = [
     replacement: "due >= 0",
     why: "a valuation due at this very millisecond: the timer of 0 ms renders the teasers the next line renders anyway",
   },
+  {
+    file: "service.ts",
+    mutator: "ConditionalExpression",
+    original: "due > 0",
+    replacement: "true",
+    why: "a valuation already past valid_until when it arrives: the timer, due at once, renders the teasers into the state the next line renders (no active trade-in), their buttons kept, so focus stays",
+  },
   ...["false", "!first && !last"].map((replacement) => ({
     file: "dialog.ts",
     mutator: replacement === "false" ? "ConditionalExpression" : "LogicalOperator",
@@ -36,6 +43,13 @@ export const EQUIVALENT_MUTANTS: EquivalentMutant[] = [
     original: "{\n      event.preventDefault();\n      this.close();\n      return;\n    }",
     replacement: "{}",
     why: "Escape's own handler: the native dialog's cancel event, which the SDK handles the same way, closes it (Chromium fired it on every Escape, twice in a row after a script opened the wizard, with no click)",
+  },
+  {
+    file: "dialog.ts",
+    mutator: "ConditionalExpression",
+    original: 'event.key === "Escape"',
+    replacement: "false",
+    why: "Escape's own check: as with its handler emptied above, the native dialog's cancel event closes the dialog the same way",
   },
   {
     file: "observe.ts",
