@@ -436,3 +436,35 @@ test("with an accepted trade-in every teaser placement shows the offer, in the p
   await sdk.ready();
   await expectOffer(sdk, "cart-summary", offerText);
 });
+
+test("an accepted offer's teasers fall back to the call to action once its valid_until passes on the service's clock, in the page the shopper left open, with the browser's clock ten minutes behind the service's", async ({
+  page,
+  sdk,
+  shop,
+}) => {
+  // The shopper's computer is ten minutes slow. The offer ends at valid_until on the service's
+  // clock (contract, Valuation validity: expired when now is after valid_until), so the SDK
+  // times it by the service's clock, not the browser's. No control API and no test device: the
+  // offer is the service's everyday one, and only the browser's clock moves.
+  const behind = 10 * 60_000;
+  await page.clock.install({ time: Date.now() - behind });
+  await signedInAtHome(sdk, shop);
+  await sdk.openWizardFromTeaser("banner");
+  await sdk.valueAndAccept(EVERYDAY_DEVICE.category, EVERYDAY_DEVICE.model);
+  const { detail } = await sdk.waitForEvent("service-valuation-updated");
+  const validUntil = Date.parse((detail as { valid_until: string }).valid_until);
+  const banner = sdk.teasers("banner").first();
+  await expect(banner).toHaveAttribute("data-state", "offer");
+  expect(await sdk.hasActiveTradeIn()).toBe(true);
+  // The service's clock is this machine's (a staging service's, too, within seconds): the page
+  // is moved to a minute before valid_until on it, then two minutes on. A timer set by the
+  // browser's own clock would end the offer ten minutes late.
+  const serviceNow = () => Date.now();
+  await page.clock.fastForward(validUntil - 60_000 - serviceNow());
+  await expect(banner).toHaveAttribute("data-state", "offer");
+  expect(await sdk.hasActiveTradeIn()).toBe(true);
+  await page.clock.fastForward(120_000);
+  await expect(banner).toHaveAttribute("data-state", "cta");
+  await expectShape("teaser-banner-cta", banner);
+  expect(await sdk.hasActiveTradeIn()).toBe(false);
+});

@@ -82,10 +82,6 @@ export class PaymentModal {
     );
   }
 
-  get isOpen(): boolean {
-    return this.modal.isOpen;
-  }
-
   addListener(listener: ReadyToPlaceOrderListener): () => void {
     this.listeners.push(listener);
     return () => {

@@ -30,10 +30,6 @@ export class Wizard {
     );
   }
 
-  get isOpen(): boolean {
-    return this.modal.isOpen;
-  }
-
   async open(): Promise<void> {
     if (this.modal.isOpen) return;
     const { locale } = this.state;
