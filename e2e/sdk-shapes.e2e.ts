@@ -98,7 +98,7 @@ async function openWizard(sdk: ServiceSdkDriver) {
   await expect(sdk.wizard()).toBeVisible();
 }
 
-test("the wizard's steps on the shop's home page have their committed shape: each step with its validation, the offer by the wizard's own figure", async ({
+test("the wizard's steps on the shop's home page have their committed shape: each step with its validation, the offer by the wizard's own figure, the answers kept when the shopper goes back from it", async ({
   sdk,
   shop,
 }) => {
@@ -130,6 +130,17 @@ test("the wizard's steps on the shop's home page have their committed shape: eac
   const offer = Number(await shown.getAttribute("data-offer-value"));
   expect(offer).toBeGreaterThan(0);
   await expectShape("wizard-3-offer", wizard, { figures: offerFigures(offer) });
+  // The shopper goes back from the offer: the condition step keeps the answers given, each
+  // group's first, and no other; asked again, the offer step comes back.
+  await wizard.getByRole("button", { name: "Back" }).click();
+  await expect(getOffer).toBeVisible();
+  for (const group of await wizard.getByRole("group").all()) {
+    const radios = group.getByRole("radio");
+    await expect(radios.first()).toBeChecked();
+    for (const other of (await radios.all()).slice(1)) await expect(other).not.toBeChecked();
+  }
+  await getOffer.click();
+  await expect(shown).toBeVisible();
   await sdk.acceptOffer();
 });
 
