@@ -235,7 +235,7 @@ test("the wizard's error states on the shop's pages, brought up by the shopper's
   await expectShape("wizard-timed-out", sdk.wizard(), { until: actions });
 });
 
-test("the payment window on the shop's checkout has its committed shape, every figure by formula from the shop's cart and the offer, and so have its error states, brought up by the shopper's browser: opening answered 500, the cart refused 400 with the contract's error body and without it (the console's words for each), purchase_data's empty cart, a cart in another currency than the offer's that Service Pay cannot pay (and the chosen option in tradein_valid), paying answered 500, 401, offline, paying, and never answered past the SDK's time limit on the page's clock", async ({
+test("the payment window on the shop's checkout has its committed shape, every figure by formula from the shop's cart and the offer, and so have its error states, brought up by the shopper's browser: opening answered 500, the cart refused 400 with the contract's error body and without it (the console's words for each), purchase_data's empty cart, a cart in another currency than the offer's that Service Pay cannot pay (and the chosen option in tradein_valid), paying answered 500, 401, offline, refused 400, paying, and never answered past the SDK's time limit on the page's clock", async ({
   page,
   sdk,
   shop,
@@ -340,6 +340,25 @@ test("the payment window on the shop's checkout has its committed shape, every f
     await expectShape("payment-failed", modal, { figures, until: failure });
     await page.unrouteAll();
   }
+  // Paying refused 400 with the contract's error body (the service's checks of the purchase):
+  // the window says Service Pay cannot be used for this cart, as when opening was refused, and
+  // the service's reason is the developer's, in the console. Opened again, the summary is back.
+  warnings.seen();
+  await answerWith(page, start, 400);
+  await sdk.pressPayNow();
+  await expectShape("payment-rejected", modal, {
+    until: modal.locator(".body h3", { hasText: "cannot be used" }),
+  });
+  await expect
+    .poll(warnings.seen)
+    .toEqual(["[service] purchase_data refused: answered 400 by the test's browser"]);
+  await sdk.closePaymentModal();
+  await page.unrouteAll();
+  await shop.placeOrder();
+  await expectShape("payment-summary", modal, {
+    figures,
+    until: modal.locator('[data-amount="left-to-pay"]'),
+  });
   const held = await neverAnswered(page, start);
   await sdk.pressPayNow();
   await held.hit;
