@@ -468,3 +468,29 @@ test("an accepted offer's teasers fall back to the call to action once its valid
   await expectShape("teaser-banner-cta", banner);
   expect(await sdk.hasActiveTradeIn()).toBe(false);
 });
+
+test("the checkout left for the cart and reached again by the shop's links before paying: the shop's ready-to-place-order listener, removed and added again, runs once for the payment (one pending order asked for)", async ({
+  page,
+  sdk,
+  shop,
+}) => {
+  // The shop's option adds its listener when the checkout shows and removes it when the
+  // checkout goes (contract, Events: ready-to-place-order creates the pending order). The SDK
+  // stays loaded across the shop's links, so a removal that did not happen would run the old
+  // listener beside the new one.
+  await checkoutWithOwnOffer(sdk, shop);
+  const main = page.getByRole("main");
+  await follow(page, page.getByRole("link", { name: /^Cart\b/ }), "/cart", "Your cart");
+  await follow(page, main.getByRole("link", { name: "Go to checkout" }), "/checkout", "Checkout");
+  await shop.expectServicePayMode("tradein_valid");
+  await shop.servicePayRadio().check();
+  let pendingOrders = 0;
+  page.on("request", (request) => {
+    const { pathname } = new URL(request.url());
+    if (request.method() === "POST" && pathname === "/api/service/pending-order")
+      pendingOrders += 1;
+  });
+  await shop.placeOrder();
+  await sdk.pay();
+  expect(pendingOrders, "pending orders the shop's page asked for").toBe(1);
+});

@@ -157,7 +157,7 @@ test("the shopper is asked of the shop on every page, never taken from the brows
   ).toBeVisible();
 });
 
-test("Service.ready resolves after service-ready; a ready-to-place-order listener unsubscribed is not called, the one kept is", async ({
+test("Service.ready resolves after service-ready; ready-to-place-order listeners unsubscribed (the first, the last, one twice) are not called, the one kept is", async ({
   shop,
   page,
 }) => {
@@ -179,11 +179,19 @@ test("Service.ready resolves after service-ready; a ready-to-place-order listene
         Service: { addReadyToPlaceOrderListener(cb: () => void): () => void };
       }
     ).Service;
+    // Of three listeners added here (the test page has one of its own before them), the first
+    // and the last unsubscribed, the first's twice, after the last's: a second call removes
+    // nothing more.
+    const first = service.addReadyToPlaceOrderListener(() =>
+      sessionStorage.setItem("first", "called"),
+    );
     service.addReadyToPlaceOrderListener(() => sessionStorage.setItem("kept", "called"));
-    const unsubscribe = service.addReadyToPlaceOrderListener(() =>
+    const last = service.addReadyToPlaceOrderListener(() =>
       sessionStorage.setItem("removed", "called"),
     );
-    unsubscribe();
+    last();
+    first();
+    first();
   });
   await page.getByLabel("Pay with Service").check();
   await page.getByRole("button", { name: "Place order" }).click();
@@ -193,8 +201,10 @@ test("Service.ready resolves after service-ready; a ready-to-place-order listene
   ]);
   await shop.ready();
   expect(
-    await page.evaluate(() => [sessionStorage.getItem("kept"), sessionStorage.getItem("removed")]),
-  ).toEqual(["called", null]);
+    await page.evaluate(() =>
+      ["first", "kept", "removed"].map((key) => sessionStorage.getItem(key)),
+    ),
+  ).toEqual([null, "called", null]);
 });
 
 test("start-up's init unanswered: after the SDK's 30 s the console says which call did not answer and in how long, and the page starts without a session", async ({
