@@ -17,6 +17,13 @@ export interface EquivalentMutant {
 
 export const EQUIVALENT_MUTANTS: EquivalentMutant[] = [
   {
+    file: "dialog.ts",
+    mutator: "StringLiteral",
+    original: '""',
+    replacement: '"Stryker was here!"',
+    why: "simpleHtml's `child.textContent ?? \"\"` for a text node: a Text node's textContent is its data, a string, never null, so the fallback is never read",
+  },
+  {
     file: "service.ts",
     mutator: "EqualityOperator",
     original: "due > 0",
