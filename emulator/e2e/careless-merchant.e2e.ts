@@ -151,6 +151,99 @@ test("an option rendered late is looked for for 10 s, then only when the details
   expect((await seen).postDataJSON()).toMatchObject({ found: true, value: "service_pay" });
 });
 
+test("an option rendered a few seconds late is found while the SDK still looks", async ({
+  page,
+}) => {
+  const shop = shopFor(page, "later-option");
+  // Until the test says so the page's option is no radio (the SDK looks for a radio).
+  await page.addInitScript(() => {
+    new MutationObserver((_, observer) => {
+      const input = document.querySelector<HTMLInputElement>("#service-option input");
+      if (!input) return;
+      input.type = "checkbox";
+      observer.disconnect();
+    }).observe(document, { childList: true, subtree: true });
+  });
+  const reports: unknown[] = [];
+  page.on("request", (request) => {
+    if (!request.url().endsWith("/sdk/v1/observations") || request.method() !== "POST") return;
+    const body = request.postDataJSON() as { kind?: string };
+    if (body.kind === "payment_option_markup") reports.push(body);
+  });
+  await page.clock.install();
+  await shop.open();
+  // Three seconds in, six of the twenty looks spent, the option appears: the next look finds it.
+  await page.clock.runFor(3_000);
+  await page.evaluate(() => {
+    const input = document.querySelector<HTMLInputElement>("#service-option input");
+    if (input) input.type = "radio";
+  });
+  await page.clock.runFor(1_000);
+  await expect
+    .poll(() => reports)
+    .toEqual([expect.objectContaining({ found: true, value: "service_pay" })]);
+});
+
+/** On the careful page, once it is set up (before the SDK looks, half a second after the
+ *  details arrive), the info paragraph is shown and `arrange` (a function of the page's URL
+ *  parameters and the info) places it. */
+async function showInfo(page: Page, arrange: (params: URLSearchParams, info: HTMLElement) => void) {
+  await page.addInitScript(
+    ({ body }) => {
+      const place = new Function("params", "info", body) as typeof arrange;
+      new MutationObserver((_, observer) => {
+        if (document.body?.dataset.ready !== "true") return;
+        const info = document.getElementById("service-info");
+        if (!info) return;
+        observer.disconnect();
+        info.hidden = false;
+        place(new URLSearchParams(location.search), info);
+      }).observe(document, { attributes: true, subtree: true, attributeFilter: ["data-ready"] });
+    },
+    { body: `(${arrange.toString()})(params, info);` },
+  );
+}
+
+test("info the shopper opened (a disclosure whose aria-expanded is true names it) is the side panel the contract asks for, not text left visible; under a closed disclosure it is", async ({
+  page,
+}) => {
+  await showInfo(page, (params, info) => {
+    const toggle = document.createElement("button");
+    toggle.type = "button";
+    toggle.textContent = "About Service Pay";
+    toggle.setAttribute("aria-controls", info.id);
+    toggle.setAttribute("aria-expanded", params.get("expanded") ?? "");
+    info.before(toggle);
+  });
+  for (const expanded of ["true", "false"]) {
+    const seen = observation(page, "payment_option_markup");
+    await shopFor(page, `texts-disclosure-${expanded}`).open(`expanded=${expanded}`);
+    expect((await seen).postDataJSON(), `aria-expanded="${expanded}"`).toMatchObject(
+      expanded === "true"
+        ? { info_visible: false, visible_in: null }
+        : { info_visible: true, visible_in: "p#service-info" },
+    );
+  }
+});
+
+test("the option's texts are looked for in its form: shown below the payment methods (the form, not their fieldset) they count; the page's own copy outside the form does not", async ({
+  page,
+}) => {
+  await showInfo(page, (params, info) => {
+    if (params.get("where") === "form") info.closest("fieldset")?.after(info);
+    else info.closest("form")?.after(info);
+  });
+  for (const where of ["form", "page"]) {
+    const seen = observation(page, "payment_option_markup");
+    await shopFor(page, `texts-${where}`).open(`where=${where}`);
+    expect((await seen).postDataJSON(), `shown in the ${where}`).toMatchObject(
+      where === "form"
+        ? { info_visible: true, visible_in: "p#service-info" }
+        : { info_visible: false, visible_in: null },
+    );
+  }
+});
+
 test("the careful page's markup is reported without a problem", async ({ page }) => {
   const shop = shopFor(page, "careful");
   const seen = observation(page, "payment_option_markup");
