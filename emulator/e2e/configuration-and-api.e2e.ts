@@ -12,14 +12,14 @@
 // | not CSS), or whose `data-type` is no teaser type     | added with it                                             |
 // | `Service.ready`                                      | resolve once `service-ready` was dispatched               |
 // | the unsubscribe `addReadyToPlaceOrderListener` gives | stop calling that listener; the others are still awaited  |
-// | a call to the service unanswered at start-up         | give it up after 30 s (api.ts), saying in the console     |
-// |                                                      | which call and how long; start without a session          |
+// | a call to the service unanswered at start-up, or     | give it up after 30 s (api.ts), saying in the console     |
+// | answered and then stalled while its body is read     | which call and how long; start without a session          |
 //
 // The other methods are each reached by the suite's journeys: openValuation and openPayment
 // (wizard, payment), updatePaymentSelected and paymentOptionDetailsFor (payment-option,
 // strictness), hasActiveTradeIn (startup-teasers, wizard).
 import type { Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { expect, ownMerchant, test } from "./fixtures";
 
 const REFUSAL = "window.serviceConfiguration needs merchantId, browserCallbackBase and confirmUrl";
 
@@ -231,6 +231,39 @@ test("start-up's init unanswered: after the SDK's 30 s the console says which ca
   const warning = shop.warnings.find((w) => w.includes("[service] start-up failed")) ?? "";
   expect(warning).toContain("the service did not answer /init within 30 s");
   // Without a session: the accepted offer is not claimed, the teasers show the call to action.
+  expect(await shop.hasActiveTradeIn()).toBe(false);
+  await expect(shop.teasers("banner").first()).toHaveAttribute("data-state", "cta");
+});
+
+test("start-up's init answered, then stalled while its body is read: after the SDK's 30 s it is given up as unanswered, in the same words, and the page starts without a session", async ({
+  shop,
+  page,
+}) => {
+  // A merchant of this test's own, so the fault touches no other test's page.
+  const merchant = await ownMerchant(page, {
+    currency: "EUR",
+    name: "init_stalls",
+    clock: { seconds: 0 },
+  });
+  await shop.open(`merchant=${merchant}`);
+  await shop.valuate("Test devices", "Test phone: offer of 10.00 (test)");
+  await page.clock.install();
+  // The emulator sends init's status, headers and half its body, and holds the rest.
+  const fault = await page.request.post("/__emulator/faults", {
+    data: { endpoint: "/sdk/v1/init", merchant, body_stall_ms: 120_000, count: 1 },
+  });
+  expect(fault.status(), await fault.text()).toBe(201);
+  const answered = page.waitForResponse(
+    (response) =>
+      response.request().method() === "POST" && new URL(response.url()).pathname === "/sdk/v1/init",
+  );
+  await page.reload();
+  expect((await answered).status()).toBe(200);
+  expect(await shop.eventNames()).toEqual([]);
+  await page.clock.fastForward("00:31");
+  await shop.ready();
+  const warning = shop.warnings.find((w) => w.includes("[service] start-up failed")) ?? "";
+  expect(warning).toContain("the service did not answer /init within 30 s");
   expect(await shop.hasActiveTradeIn()).toBe(false);
   await expect(shop.teasers("banner").first()).toHaveAttribute("data-state", "cta");
 });

@@ -25,6 +25,9 @@ export interface FaultRule {
   error_description?: string;
   /** Retry-After (seconds) of an injected 429/503; default 60 for 429, 30 for 503. */
   retry_after_seconds?: number;
+  /** The answer stalls while it is read: its status, headers and first half of its body go at
+   *  once, the rest this long after on the merchant's clock (a connection that stops mid-answer). */
+  body_stall_ms?: number;
   /** How many times the rule fired so far. */
   fired: number;
 }

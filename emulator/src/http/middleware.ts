@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { EmulatorConfig, EmulatorContext, EmulatorEnv } from "../context";
 import type { Scope } from "../domain";
+import type { FaultRule } from "../faults";
 import { pickHeaders } from "../journal";
 import { ERROR_CODES, fail, internalError, serviceUnavailable, tooManyRequests } from "./errors";
 
@@ -213,22 +214,67 @@ export function serviceGuards(ctx: EmulatorContext): MiddlewareHandler<EmulatorE
         );
       }
     }
-    if (rule.status === undefined) return next();
-    const status = rule.status;
-    const code = rule.error ?? ERROR_CODES[status] ?? "error";
-    if (status === 500 && !rule.error_description) return internalError(c, "Injected fault");
-    if (status === 429 && !rule.error_description) {
-      return tooManyRequests(c, ctx.rateLimiter.limit, rule.retry_after_seconds ?? 60);
+    if (rule.status === undefined) await next();
+    else c.res = injectedAnswer(c, ctx, rule, rule.status);
+    const stall = rule.body_stall_ms;
+    if (stall !== undefined) {
+      c.res = await stalledBody(c.res, () =>
+        ctx.clock.until(ctx.clock.now(merchant) + stall, merchant),
+      );
     }
-    if (status === 503 && !rule.error_description) {
-      return serviceUnavailable(c, rule.retry_after_seconds ?? 30);
-    }
-    const headers: Record<string, string> = {};
-    if (status === 429 || status === 503) {
-      headers["Retry-After"] = String(rule.retry_after_seconds ?? 30);
-    }
-    return fail(c, status, code, rule.error_description ?? `Injected fault ${rule.id}`, headers);
+    return c.res;
   };
+}
+
+/** The answer of a fault with a status: the contract's body for that status. */
+function injectedAnswer(
+  c: Context<EmulatorEnv>,
+  ctx: EmulatorContext,
+  rule: FaultRule,
+  status: number,
+): Response {
+  const code = rule.error ?? ERROR_CODES[status] ?? "error";
+  if (status === 500 && !rule.error_description) return internalError(c, "Injected fault");
+  if (status === 429 && !rule.error_description) {
+    return tooManyRequests(c, ctx.rateLimiter.limit, rule.retry_after_seconds ?? 60);
+  }
+  if (status === 503 && !rule.error_description) {
+    return serviceUnavailable(c, rule.retry_after_seconds ?? 30);
+  }
+  const headers: Record<string, string> = {};
+  if (status === 429 || status === 503) {
+    headers["Retry-After"] = String(rule.retry_after_seconds ?? 30);
+  }
+  return fail(c, status, code, rule.error_description ?? `Injected fault ${rule.id}`, headers);
+}
+
+/**
+ * `answer` with its body cut in two: the status, the headers (the whole length announced) and the
+ * first half at once, the rest once `held` resolves, unless the reader gave up before.
+ */
+async function stalledBody(answer: Response, held: () => Promise<void>): Promise<Response> {
+  const body = new Uint8Array(await answer.arrayBuffer());
+  const half = Math.floor(body.length / 2);
+  const headers = new Headers(answer.headers);
+  headers.set("content-length", String(body.length));
+  let sent = false;
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (!sent) {
+        sent = true;
+        controller.enqueue(body.slice(0, half));
+        return;
+      }
+      await held();
+      try {
+        controller.enqueue(body.slice(half));
+        controller.close();
+      } catch {
+        // The reader gave up meanwhile (the stream was cancelled): nothing left to send.
+      }
+    },
+  });
+  return new Response(stream, { status: answer.status, headers });
 }
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;

@@ -97,6 +97,7 @@ const faultBody = z.object({
   error: z.string().optional(),
   error_description: z.string().optional(),
   retry_after_seconds: z.number().int().min(0).max(86_400).optional(),
+  body_stall_ms: z.number().int().min(1).max(120_000).optional(),
   /** Only requests authenticated as or addressed to this merchant. */
   merchant: z.string().min(1).max(64).optional(),
 });
