@@ -110,11 +110,12 @@ test("text left visible in an element without an id is named by its tag and ever
   });
 });
 
-test("an option rendered late is looked for for 10 s, then only when the details are asked for again", async ({
-  page,
-}) => {
-  const shop = shopFor(page, "late-option");
-  // Until the test says so the page's option is no radio (the SDK looks for a radio).
+/**
+ * The checkout's option rendered late: until `render()` the page's option is no radio (the SDK
+ * looks for a radio). `reports` lists in order what the browser sends: the SDK's markup reports
+ * ("markup", sent only for an option found) and the page's own marks ("mark", `mark()`).
+ */
+async function lateOption(page: Page) {
   await page.addInitScript(() => {
     new MutationObserver((_, observer) => {
       const input = document.querySelector<HTMLInputElement>("#service-option input");
@@ -130,18 +131,31 @@ test("an option rendered late is looked for for 10 s, then only when the details
     if ((request.postDataJSON() as { kind?: string }).kind === "payment_option_markup")
       reports.push("markup");
   });
+  return {
+    reports,
+    render: () =>
+      page.evaluate(() => {
+        const input = document.querySelector<HTMLInputElement>("#service-option input");
+        if (input) input.type = "radio";
+      }),
+    /** A request of the page's own, after any report sent before it. */
+    mark: () => page.evaluate(() => fetch("/__emulator/health?mark")),
+  };
+}
+
+test("an option rendered late is looked for for 10 s, then only when the details are asked for again", async ({
+  page,
+}) => {
+  const shop = shopFor(page, "late-option");
+  const option = await lateOption(page);
   await page.clock.install();
   await shop.open();
   // Twenty looks half a second apart, then the SDK gives up; the option appears after that.
   await page.clock.runFor(11_000);
-  await page.evaluate(() => {
-    const input = document.querySelector<HTMLInputElement>("#service-option input");
-    if (input) input.type = "radio";
-  });
+  await option.render();
   await page.clock.runFor(2_000);
-  // A request of the page's own after any report those two seconds made.
-  await page.evaluate(() => fetch("/__emulator/health?mark"));
-  expect(reports).toEqual(["mark"]);
+  await option.mark();
+  expect(option.reports).toEqual(["mark"]);
   // Asked for the details again, the SDK looks again and reports the option.
   const seen = observation(page, "payment_option_markup");
   await page.evaluate(() =>
@@ -155,33 +169,14 @@ test("an option rendered a few seconds late is found while the SDK still looks",
   page,
 }) => {
   const shop = shopFor(page, "later-option");
-  // Until the test says so the page's option is no radio (the SDK looks for a radio).
-  await page.addInitScript(() => {
-    new MutationObserver((_, observer) => {
-      const input = document.querySelector<HTMLInputElement>("#service-option input");
-      if (!input) return;
-      input.type = "checkbox";
-      observer.disconnect();
-    }).observe(document, { childList: true, subtree: true });
-  });
-  const reports: unknown[] = [];
-  page.on("request", (request) => {
-    if (!request.url().endsWith("/sdk/v1/observations") || request.method() !== "POST") return;
-    const body = request.postDataJSON() as { kind?: string };
-    if (body.kind === "payment_option_markup") reports.push(body);
-  });
+  const option = await lateOption(page);
   await page.clock.install();
   await shop.open();
   // Three seconds in, six of the twenty looks spent, the option appears: the next look finds it.
   await page.clock.runFor(3_000);
-  await page.evaluate(() => {
-    const input = document.querySelector<HTMLInputElement>("#service-option input");
-    if (input) input.type = "radio";
-  });
+  await option.render();
   await page.clock.runFor(1_000);
-  await expect
-    .poll(() => reports)
-    .toEqual([expect.objectContaining({ found: true, value: "service_pay" })]);
+  await expect.poll(() => option.reports).toEqual(["markup"]);
 });
 
 /** On the careful page, once it is set up (before the SDK looks, half a second after the

@@ -19,7 +19,7 @@
 // (wizard, payment), updatePaymentSelected and paymentOptionDetailsFor (payment-option,
 // strictness), hasActiveTradeIn (startup-teasers, wizard).
 import type { Page } from "@playwright/test";
-import { expect, ownMerchant, test } from "./fixtures";
+import { expect, ownMerchant, type Shop, test } from "./fixtures";
 
 const REFUSAL = "window.serviceConfiguration needs merchantId, browserCallbackBase and confirmUrl";
 
@@ -207,6 +207,21 @@ test("Service.ready resolves after service-ready; ready-to-place-order listeners
   ).toEqual([null, "called", null]);
 });
 
+/**
+ * The start-up waiting on /init, given up once the SDK's 30 s pass on the page's clock: the
+ * console names the call and its time limit, and the page starts without a session (the accepted
+ * offer not claimed, the teasers showing the call to action).
+ */
+async function expectInitGivenUp(shop: Shop, page: Page) {
+  expect(await shop.eventNames()).toEqual([]);
+  await page.clock.fastForward("00:31");
+  await shop.ready();
+  const warning = shop.warnings.find((w) => w.includes("[service] start-up failed")) ?? "";
+  expect(warning).toContain("the service did not answer /init within 30 s");
+  expect(await shop.hasActiveTradeIn()).toBe(false);
+  await expect(shop.teasers("banner").first()).toHaveAttribute("data-state", "cta");
+}
+
 test("start-up's init unanswered: after the SDK's 30 s the console says which call did not answer and in how long, and the page starts without a session", async ({
   shop,
   page,
@@ -225,14 +240,7 @@ test("start-up's init unanswered: after the SDK's 30 s the console says which ca
   );
   await page.reload();
   await expect.poll(() => reached).toBe(1);
-  expect(await shop.eventNames()).toEqual([]);
-  await page.clock.fastForward("00:31");
-  await shop.ready();
-  const warning = shop.warnings.find((w) => w.includes("[service] start-up failed")) ?? "";
-  expect(warning).toContain("the service did not answer /init within 30 s");
-  // Without a session: the accepted offer is not claimed, the teasers show the call to action.
-  expect(await shop.hasActiveTradeIn()).toBe(false);
-  await expect(shop.teasers("banner").first()).toHaveAttribute("data-state", "cta");
+  await expectInitGivenUp(shop, page);
 });
 
 test("start-up's init answered, then stalled while its body is read: after the SDK's 30 s it is given up as unanswered, in the same words, and the page starts without a session", async ({
@@ -259,11 +267,5 @@ test("start-up's init answered, then stalled while its body is read: after the S
   );
   await page.reload();
   expect((await answered).status()).toBe(200);
-  expect(await shop.eventNames()).toEqual([]);
-  await page.clock.fastForward("00:31");
-  await shop.ready();
-  const warning = shop.warnings.find((w) => w.includes("[service] start-up failed")) ?? "";
-  expect(warning).toContain("the service did not answer /init within 30 s");
-  expect(await shop.hasActiveTradeIn()).toBe(false);
-  await expect(shop.teasers("banner").first()).toHaveAttribute("data-state", "cta");
+  await expectInitGivenUp(shop, page);
 });
