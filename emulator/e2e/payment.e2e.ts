@@ -177,6 +177,29 @@ test("a cart changed since the session saw it: purchase-updated, and the modal s
   expect(await shop.hasActiveTradeIn()).toBe(true);
 });
 
+test("openPayment called again while the window is open asks nothing again: no purchase_data, the window as it was", async ({
+  shop,
+  page,
+}) => {
+  await shop.open();
+  await shop.valuate("Test devices", SMALL);
+  const modal = await payWithService(shop);
+  const leftToPay = modal.locator("[data-amount=left-to-pay]");
+  await expect(leftToPay).toBeVisible();
+  const shown = await leftToPay.textContent();
+  let purchaseData = 0;
+  page.on("request", (request) => {
+    if (new URL(request.url()).pathname.endsWith("/purchase_data")) purchaseData += 1;
+  });
+  // Awaited: openPayment resolves once whatever it started has finished.
+  await page.evaluate(() =>
+    (window as unknown as { Service: { openPayment(): Promise<void> } }).Service.openPayment(),
+  );
+  expect(purchaseData).toBe(0);
+  await expect(leftToPay).toHaveText(shown ?? "");
+  await expect(modal.getByRole("button", { name: "Pay now" })).toBeEnabled();
+});
+
 test("openPayment when Service Pay is not possible explains why; an empty cart says so", async ({
   shop,
   page,

@@ -6,7 +6,8 @@ import { ServiceTimeout } from "./api";
 export type Locale = "en" | "es";
 
 export function pageLocale(): Locale {
-  const lang = (document.documentElement.lang || navigator.language || "en").toLowerCase();
+  // navigator.language is never empty in a browser: it is the last fallback.
+  const lang = `${document.documentElement.lang || navigator.language}`.toLowerCase();
   return lang.startsWith("es") ? "es" : "en";
 }
 
