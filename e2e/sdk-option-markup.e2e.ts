@@ -95,7 +95,7 @@ async function expectedReport(page: Page): Promise<MarkupReport> {
   });
 }
 
-test("the SDK's report of the shop's payment option, read as the browser sends it: every markup rule met on the shop's checkout, whose option in tradein_missing has its committed shape; info and extra text shown before selection (re-wrapped by the template) and another data-module-name reported as the page shows them, the option then not recognised and the console saying why", async ({
+test("the SDK's report of the shop's payment option, read as the browser sends it: every markup rule met on the shop's checkout, whose option in tradein_missing has its committed shape; info and extra text shown before selection (re-wrapped by the template) and another data-module-name reported as the page shows them, the option then not recognised and the console saying why, once", async ({
   page,
   sdk,
   shop,
@@ -194,6 +194,15 @@ test("the SDK's report of the shop's payment option, read as the browser sends i
   expect(
     (await sdk.events()).map((e) => e.name).filter((n) => n.startsWith("servicepay-")),
   ).toEqual([]);
+  // In tradein_missing the choice opened the wizard. The shopper closes it and chooses Service
+  // Pay again: the console said it once for the page, and says no more.
+  await expect(sdk.wizard()).toBeVisible();
+  await sdk.closeWizard("escape");
+  await shop.servicePayRadio().click();
+  await expect(sdk.wizard()).toBeVisible();
+  await sdk.closeWizard("escape");
+  await sdk.paymentOptionDetails();
+  expect(warnings.filter((w) => w.startsWith("[service]"))).toHaveLength(1);
 });
 
 test("the SDK's report of a disabled option (tradein_invalid, currency), read as the browser sends it: found with its name, value, module name and icon, its texts not judged though the shop shows both the explanation and the extra text", async ({

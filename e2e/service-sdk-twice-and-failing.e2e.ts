@@ -469,7 +469,7 @@ test("an accepted offer's teasers fall back to the call to action once its valid
   expect(await sdk.hasActiveTradeIn()).toBe(false);
 });
 
-test("the checkout left for the cart and reached again by the shop's links before paying: the shop's ready-to-place-order listener, removed and added again, runs once for the payment (one pending order asked for)", async ({
+test("the checkout left for the cart and reached again by the shop's links before paying: the shop's ready-to-place-order listener, removed and added again, runs once for the payment (one pending order asked for), and the SDK says nothing in the console", async ({
   page,
   sdk,
   shop,
@@ -477,7 +477,12 @@ test("the checkout left for the cart and reached again by the shop's links befor
   // The shop's option adds its listener when the checkout shows and removes it when the
   // checkout goes (contract, Events: ready-to-place-order creates the pending order). The SDK
   // stays loaded across the shop's links, so a removal that did not happen would run the old
-  // listener beside the new one.
+  // listener beside the new one. A shop that follows the contract hears nothing from the SDK in
+  // its console, all the way.
+  const warnings: string[] = [];
+  page.on("console", (message) => {
+    if (message.text().startsWith("[service]")) warnings.push(message.text());
+  });
   await checkoutWithOwnOffer(sdk, shop);
   const main = page.getByRole("main");
   await follow(page, page.getByRole("link", { name: /^Cart\b/ }), "/cart", "Your cart");
@@ -493,4 +498,5 @@ test("the checkout left for the cart and reached again by the shop's links befor
   await shop.placeOrder();
   await sdk.pay();
   expect(pendingOrders, "pending orders the shop's page asked for").toBe(1);
+  expect(warnings).toEqual([]);
 });
