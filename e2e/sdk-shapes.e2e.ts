@@ -15,6 +15,7 @@ import {
   purchaseCart,
   signedInAtHome,
 } from "./support/journeys";
+import { sdkWarnings } from "./support/sdk-console";
 import { expectOptionShape, expectShape, moneyText, type ShapeOptions } from "./support/sdk-shape";
 import { EVERYDAY_DEVICE, type ServiceSdkDriver } from "./support/service-sdk-driver";
 
@@ -29,24 +30,6 @@ const offerFigures = (offer: number) => ({
 const SERVICE_QUESTIONS = { serviceText: "fieldset" };
 /** The device step's choices after "Choose…" are the service's catalog. */
 const SERVICE_CHOICES = { serviceText: "option:not(:first-child)" };
-
-/** The SDK's warnings in the page's console (its words for the developer), new since the last
- *  call each time. */
-function sdkWarnings(page: Page) {
-  const all: string[] = [];
-  let read = 0;
-  page.on("console", (message) => {
-    if (message.type() === "warning" && message.text().startsWith("[service]"))
-      all.push(message.text());
-  });
-  return {
-    seen() {
-      const fresh = all.slice(read);
-      read = all.length;
-      return fresh;
-    },
-  };
-}
 
 /** The SDK's call to the service matching `path` (its CORS preflight let through). */
 function serviceCall(path: RegExp) {

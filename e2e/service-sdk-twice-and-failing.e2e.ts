@@ -23,6 +23,7 @@ import {
   purchaseCart,
   signedInAtHome,
 } from "./support/journeys";
+import { sdkWarnings } from "./support/sdk-console";
 import { expectShape, expectTeaserLook } from "./support/sdk-shape";
 import {
   EVERYDAY_DEVICE,
@@ -479,10 +480,7 @@ test("the checkout left for the cart and reached again by the shop's links befor
   // stays loaded across the shop's links, so a removal that did not happen would run the old
   // listener beside the new one. A shop that follows the contract hears nothing from the SDK in
   // its console, all the way.
-  const warnings: string[] = [];
-  page.on("console", (message) => {
-    if (message.text().startsWith("[service]")) warnings.push(message.text());
-  });
+  const warnings = sdkWarnings(page);
   await checkoutWithOwnOffer(sdk, shop);
   const main = page.getByRole("main");
   await follow(page, page.getByRole("link", { name: /^Cart\b/ }), "/cart", "Your cart");
@@ -498,5 +496,5 @@ test("the checkout left for the cart and reached again by the shop's links befor
   await shop.placeOrder();
   await sdk.pay();
   expect(pendingOrders, "pending orders the shop's page asked for").toBe(1);
-  expect(warnings).toEqual([]);
+  expect(warnings.seen()).toEqual([]);
 });
