@@ -66,6 +66,10 @@ export default defineConfig({
     // availableParallelism follows the CPU affinity, so a run pinned to one core gets 2.
     maxWorkers: 2 * availableParallelism(),
     // TEST_DATABASE=postgresql runs the database tests on PostgreSQL instead of SQLite.
-    globalSetup: process.env.TEST_DATABASE === "postgresql" ? ["scripts/vitest-postgres.ts"] : [],
+    // A temp folder of the run's own, removed after it (scripts/vitest-temp.ts).
+    globalSetup: [
+      "scripts/vitest-temp.ts",
+      ...(process.env.TEST_DATABASE === "postgresql" ? ["scripts/vitest-postgres.ts"] : []),
+    ],
   },
 });

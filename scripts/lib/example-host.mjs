@@ -303,6 +303,9 @@ export async function runExampleHost(host) {
     stopping = true;
     for (const child of started) child.kill("SIGTERM");
     rmSync(work, { recursive: true, force: true });
+    // The installed host is one folder per checkout, kept for --no-build. A CI checkout is thrown
+    // away after its run, so its folder would only pile up in the machine's temp (0.7 GB each).
+    if (process.env.CI) rmSync(app, { recursive: true, force: true });
   }
   return status;
 }
