@@ -9,7 +9,8 @@
 // only for survivors the whole suite, stopping at the first failure.
 //
 // StrykerJS's sampled mutants (./sampled-mutants.ts): `--sample N --seed S` judges a sample,
-// `--sample N --seed S --list` only prints it, and `--mutant ID[,ID…] --write DIR` writes the
+// `--sample N --seed S --list` only prints it, `--module api.ts` draws from that file's mutants
+// only (every one of them when N is at least their count), and `--mutant ID[,ID…] --write DIR` writes the
 // SDK with that one mutant on (DIR/mutant-ID.js), to serve (EMULATOR_SDK=that file) and run a
 // single test against by hand.
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -107,6 +108,8 @@ async function main() {
       // StrykerJS's mutants instead of ours: a seeded random sample of this size (./sampled-mutants.ts)
       sample: { type: "string" },
       seed: { type: "string", default: "1" },
+      // with --sample: draw only from this SDK file's mutants (e.g. api.ts)
+      module: { type: "string" },
       // with --sample: print the seed's sample, judge nothing
       list: { type: "boolean", default: false },
       // StrykerJS mutants by id (comma-separated), each written active into a bundle in --write
@@ -135,11 +138,11 @@ async function main() {
       process.exit(2);
     }
     if (values.list) {
-      console.log((await listSample({ size, seed })).join("\n"));
+      console.log((await listSample({ size, seed, module: values.module })).join("\n"));
       process.exit(0);
     }
     const out = path.resolve(ROOT, values.out ?? "mutants-report");
-    const report = await runSample({ size, seed, out });
+    const report = await runSample({ size, seed, out, module: values.module });
     process.exit(report.ok ? 0 : 1);
   }
   const only = values.only?.split(",").map((s) => s.trim());

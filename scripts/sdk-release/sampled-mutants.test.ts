@@ -7,6 +7,7 @@ import {
   filtersOf,
   inStagingRun,
   instrumentSdk,
+  poolOf,
   type SampledVerdict,
   type SdkMutant,
   sampleOf,
@@ -72,6 +73,17 @@ describe("the sample", () => {
     expect(sampleOf(ids, 25, 8)).not.toEqual(a);
     expect(new Set(a).size).toBe(25);
     expect(sampleOf(ids.slice(0, 3), 25, 7)).toHaveLength(3);
+  });
+
+  it("drawn from one module holds that module's mutants, all of them when it is big enough", () => {
+    const { mutants } = instrumented;
+    const api = poolOf(mutants, "api.ts");
+    expect(api.length).toBeGreaterThan(20);
+    expect(api.every((m) => m.file === "api.ts")).toBe(true);
+    expect(api).toHaveLength(mutants.filter((m) => m.file === "api.ts").length);
+    expect(new Set(sampleOf(api, 10_000, 1))).toEqual(new Set(api));
+    expect(poolOf(mutants)).toBe(mutants);
+    expect(() => poolOf(mutants, "nowhere.ts")).toThrow(/no mutant in nowhere\.ts.*api\.ts/);
   });
 
   it("is spread over the whole list, not its start", () => {
