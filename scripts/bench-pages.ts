@@ -26,7 +26,6 @@ import { chromium } from "@playwright/test";
 import autocannon from "autocannon";
 import { sealData } from "iron-session";
 import { CHROMIUM_LAUNCH_OPTIONS } from "./chromium-launch";
-// @ts-expect-error: plain ESM helpers shared with the other scripts
 import { ensureBrowser } from "./ensure-browser.mjs";
 import { summarizeFile } from "./lib/cpu-profile";
 // @ts-expect-error: plain ESM helpers shared with the other scripts

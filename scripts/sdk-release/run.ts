@@ -10,6 +10,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { machineWorkers } from "../../e2e/support/stack";
 import { buildSdk, loadSdk, type SdkBundle } from "../../emulator/src/assets/build-sdk";
+import { ensureBrowser } from "../ensure-browser.mjs";
 import type { SuiteName } from "./contract-items";
 import { machineCpuSeconds, treeCpuMeter } from "./cpu";
 import { writeReport } from "./report";
@@ -341,6 +342,9 @@ async function ensureShopBuild(): Promise<void> {
 }
 
 export async function runRelease(options: ReleaseOptions): Promise<BuildResult[]> {
+  // A new machine has no Chromium: installed as `npm test` installs it (Debian's headless shell),
+  // so the SDK team's run, the staging run and the mutation runs need nothing done by hand.
+  process.env.CHROMIUM_PATH = ensureBrowser();
   await ensureShopBuild();
   const results: BuildResult[] = [];
   // One build after the other: both use the same fixed ports (4110, and 3800/4800 and up).
