@@ -140,6 +140,23 @@ test("a marker whose data-target matches nothing, or whose data-type is no tease
   );
 });
 
+test("the wizard's catalog is a plain GET: one request to the service, with no CORS preflight before it", async ({
+  shop,
+  request,
+}) => {
+  // A GET that claims a JSON body (content-type) is no simple request: the browser would ask
+  // the service first (OPTIONS), a round trip more before the wizard's first step shows.
+  await shop.open();
+  await shop.teasers("banner").first().getByRole("button").click();
+  await expect(shop.wizard().getByLabel("Category")).toBeVisible();
+  const journal = (await (await request.get("/__emulator/journal?kind=request")).json()) as {
+    entries: { method: string; path: string }[];
+  };
+  const catalog = journal.entries.filter((e) => e.path.startsWith("/sdk/v1/catalog"));
+  expect(catalog.map((e) => e.method)).toContain("GET");
+  expect(catalog.filter((e) => e.method !== "GET")).toEqual([]);
+});
+
 test("the shopper is asked of the shop on every page, never taken from the browser's cache: signed out at a shop whose shopper_data answer may be cached, the next page's wizard asks to log in", async ({
   shop,
 }) => {

@@ -59,6 +59,7 @@ export class Shop {
     careless?: string[];
     addresses?: boolean;
     cacheableShopperData?: boolean;
+    negotiatesContent?: boolean;
   }): Promise<void> {
     const response = await this.page.request.put(`${this.base}/state`, { data: state });
     expect(response.status()).toBe(200);

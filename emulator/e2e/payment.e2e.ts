@@ -177,6 +177,19 @@ test("a cart changed since the session saw it: purchase-updated, and the modal s
   expect(await shop.hasActiveTradeIn()).toBe(true);
 });
 
+test("a shop whose callbacks answer JSON only when asked for it (content negotiation) is asked for JSON: its shopper values a device and the window shows its cart", async ({
+  shop,
+}) => {
+  // Contract, Merchant endpoints: both callbacks answer JSON. A shop's framework may choose its
+  // answer by the request's Accept header, HTML unless JSON is asked for: the SDK asks for JSON.
+  await shop.setState({ negotiatesContent: true });
+  await shop.open();
+  await shop.valuate("Test devices", SMALL);
+  const modal = await payWithService(shop);
+  await expect(modal.locator("[data-amount=cart-total]")).toHaveText("€798.60");
+  await expect(modal.locator("[data-amount=left-to-pay]")).toHaveText("€788.60");
+});
+
 test("openPayment called again while the window is open asks nothing again: no purchase_data, the window as it was", async ({
   shop,
   page,

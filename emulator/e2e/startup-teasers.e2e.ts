@@ -124,9 +124,15 @@ test("after a valuation every teaser shows the offer, also after a reload", asyn
 
 test("an anonymous shopper (shopper_data 404) still sees teasers; the wizard asks to log in", async ({
   shop,
+  page,
 }) => {
   await shop.setState({ customer: null });
+  const init = page.waitForRequest((request) => request.url().endsWith("/sdk/v1/init"));
   await shop.open();
+  // Contract, Merchant endpoints: 404 is the anonymous shopper, no failure. The SDK starts its
+  // session as for anyone, without a customer, and says nothing in the console.
+  expect((await init).postDataJSON()).toMatchObject({ session_hash: null, customer: null });
+  expect(shop.warnings).toEqual([]);
   expect(await shop.eventNames()).toEqual(["service-ready"]);
   await expect(shop.teasers("banner").first()).toHaveAttribute("data-state", "cta");
   await shop.teasers("banner").first().getByRole("button", { name: "Calculate discount" }).click();

@@ -21,14 +21,14 @@ async function parse<T>(response: Response): Promise<T> {
 /** The shopper, or null for an anonymous shopper (404 from shopper_data). */
 export async function fetchShopperData(
   callbackBase: string,
-  observe?: Observer,
+  observe: Observer,
 ): Promise<ShopperData | null> {
   const response = await fetch(`${callbackBase}/shopper_data`, {
     credentials: "same-origin",
     headers: { accept: "application/json" },
     cache: "no-store",
   });
-  observe?.callback("shopper_data", response);
+  observe.callback("shopper_data", response);
   if (response.status === 404 || response.status === 401) return null;
   return parse<ShopperData>(response);
 }
@@ -36,14 +36,14 @@ export async function fetchShopperData(
 /** Always fresh: the contract says purchase_data is called each time the payment modal opens. */
 export async function fetchPurchaseData(
   callbackBase: string,
-  observe?: Observer,
+  observe: Observer,
 ): Promise<PurchaseData> {
   const response = await fetch(`${callbackBase}/purchase_data`, {
     credentials: "same-origin",
     headers: { accept: "application/json" },
     cache: "no-store",
   });
-  observe?.callback("purchase_data", response);
+  observe.callback("purchase_data", response);
   return parse<PurchaseData>(response);
 }
 

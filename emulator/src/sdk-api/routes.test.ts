@@ -206,6 +206,36 @@ describe("validation", () => {
     });
     expect(unbound.status).toBe(404);
   });
+
+  it("takes only a body that says it is JSON: text/plain or none is refused 415, and starts no session", async () => {
+    const hash = "c".repeat(64);
+    const notJson: Record<string, string>[] = [{ "content-type": "text/plain" }, {}];
+    for (const headers of notJson) {
+      const refused = await fetch(`${url}/sdk/v1/init`, {
+        method: "POST",
+        headers: { origin: ORIGIN, ...headers },
+        body: JSON.stringify({ merchant_id: "m_demo", session_hash: hash, customer: null }),
+      });
+      expect(refused.status).toBe(415);
+      expect(await refused.json()).toEqual({
+        error: "unsupported_media_type",
+        error_description: "The SDK's calls are JSON: Content-Type: application/json.",
+      });
+    }
+    const unbound = await sdk("/valuations", {
+      merchant_id: "m_demo",
+      session_hash: hash,
+      model_id: "phone-aurora-14",
+      answers: {},
+    });
+    expect(unbound.status).toBe(404);
+    const charset = await fetch(`${url}/sdk/v1/init`, {
+      method: "POST",
+      headers: { origin: ORIGIN, "content-type": "application/json; charset=utf-8" },
+      body: JSON.stringify({ merchant_id: "m_demo", session_hash: "d".repeat(64), customer: null }),
+    });
+    expect(charset.status).toBe(200);
+  });
 });
 
 describe("valuation, payment and webhook over HTTP", () => {

@@ -41,8 +41,21 @@ export function servedSdk(ctx: EmulatorContext): Promise<SdkBundle> {
   return bundle;
 }
 
-/** The same reading as the service API's: zod, and no number written as a decimal. */
+/**
+ * The same reading as the service API's: zod, and no number written as a decimal. Only a body
+ * that says it is JSON, as the observations take it: a page on any origin may POST text/plain
+ * with no CORS preflight, never application/json.
+ */
 async function body<S extends z.ZodType>(c: C, schema: S): Promise<z.infer<S> | Response> {
+  const type = (c.req.header("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
+  if (type !== "application/json") {
+    return fail(
+      c,
+      415,
+      "unsupported_media_type",
+      "The SDK's calls are JSON: Content-Type: application/json.",
+    );
+  }
   const parsed = await readJson(c, schema);
   return parsed.ok ? parsed.value : parsed.response;
 }

@@ -40,6 +40,7 @@ const shopStateSchema = z.object({
   /** false: purchase_data leaves out billing and shipping, as a careless merchant might. */
   addresses: z.boolean().optional(),
   cacheableShopperData: z.boolean().optional(),
+  negotiatesContent: z.boolean().optional(),
 });
 
 const merchantPatchSchema = z.object({
@@ -179,10 +180,17 @@ export const testMerchantModule: EmulatorModule = {
     app.get(`${BASE}/:shop/`, page(true));
     app.get(`${BASE}/:shop/confirmation`, page(false));
 
-    // Merchant callbacks (contract: Merchant endpoints), same-origin with the page.
+    // Merchant callbacks (contract: Merchant endpoints), same-origin with the page. A shop that
+    // negotiates content answers its HTML page to a request that does not ask for JSON.
+    const htmlUnlessJsonAsked = (c: Context, shop: Shop) =>
+      shop.negotiatesContent && !(c.req.header("accept") ?? "").includes("application/json")
+        ? c.html("<!doctype html><title>Test shop</title><p>Test shop</p>")
+        : undefined;
     app.get(`${BASE}/:shop/shopper_data`, (c) => {
       const key = c.req.param("shop");
       const shop = shopOf(key);
+      const html = htmlUnlessJsonAsked(c, shop);
+      if (html) return html;
       if (!shop.customer) return fail(c, 404, "not_found", "Customer not found.");
       if (
         careless.has("callback.shopper-data") ||
@@ -202,6 +210,8 @@ export const testMerchantModule: EmulatorModule = {
     });
     app.get(`${BASE}/:shop/purchase_data`, (c) => {
       const shop = shopOf(c.req.param("shop"));
+      const html = htmlUnlessJsonAsked(c, shop);
+      if (html) return html;
       const carelessCart =
         careless.has("callback.purchase-data") || shop.careless?.includes("callback.purchase-data");
       if (!shop.cart && carelessCart) {
@@ -252,6 +262,8 @@ export const testMerchantModule: EmulatorModule = {
       if (parsed.data.addresses !== undefined) shop.addresses = parsed.data.addresses;
       if (parsed.data.cacheableShopperData !== undefined)
         shop.cacheableShopperData = parsed.data.cacheableShopperData;
+      if (parsed.data.negotiatesContent !== undefined)
+        shop.negotiatesContent = parsed.data.negotiatesContent;
       return reply(c, { ...shop, session_hash: sessionHashOf(key) });
     });
     app.put(`${BASE}/merchant`, async (c) => {

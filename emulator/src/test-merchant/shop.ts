@@ -12,6 +12,10 @@ export type Shop = {
   /** true: shopper_data's 200 may be cached for ten minutes (`Cache-Control: private,
    *  max-age=600`), as a careless shop's framework might send it; the SDK must ask every time. */
   cacheableShopperData?: boolean;
+  /** true: the callbacks answer JSON only to a request asking for it (`Accept:
+   *  application/json`) and the shop's HTML page otherwise, as a framework that picks its answer
+   *  by the Accept header does; the SDK must ask for JSON. */
+  negotiatesContent?: boolean;
 };
 
 export const TEST_MERCHANT_ID = "m_test";
