@@ -75,10 +75,18 @@ export function serviceApi(moduleUrl: string): ServiceApi {
     const limit = new AbortController();
     const timer = setTimeout(() => limit.abort(), SERVICE_CALL_TIME_LIMIT_MS);
     try {
+      // A GET (fetch's default) with no body and no content type is a simple request: no CORS
+      // preflight before it. A POST says its body is JSON, as the service takes it only.
+      const send: RequestInit =
+        body === undefined
+          ? {}
+          : {
+              method: "POST",
+              headers: { "content-type": "application/json" },
+              body: JSON.stringify(body),
+            };
       const response = await fetch(`${origin}/sdk/v1${path}`, {
-        method: body === undefined ? "GET" : "POST",
-        headers: body === undefined ? {} : { "content-type": "application/json" },
-        body: body === undefined ? undefined : JSON.stringify(body),
+        ...send,
         credentials: "omit",
         cache: "no-store",
         signal: limit.signal,
