@@ -1,6 +1,6 @@
 import { expect } from "@playwright/test";
 import { test } from "../scripts/sdk-release/sdk-coverage";
-import { addToCart, CARDS, cartCount, fillAddress, fillCard } from "./fixtures";
+import { addToCart, CARDS, cartCount, fillAddress, fillCard, placeOrder } from "./fixtures";
 
 test("a declined card places no order and keeps the cart", async ({ page }) => {
   await addToCart(page, "echo-buds-pro");
@@ -8,7 +8,7 @@ test("a declined card places no order and keeps the cart", async ({ page }) => {
   await page.getByLabel("Email").fill("robin@example.com");
   await fillAddress(page, "billing");
   await fillCard(page, CARDS.declined);
-  await page.getByRole("button", { name: "Place order" }).click();
+  await placeOrder(page);
 
   await expect(page.getByTestId("checkout-error")).toContainText("Your card was declined");
   await expect(page).toHaveURL((url) => url.pathname === "/checkout");
@@ -23,7 +23,7 @@ test("server-side validation shows inline messages", async ({ page }) => {
   await page.goto("/checkout");
   await page.getByLabel("Email").fill("not-an-email");
   await page.getByLabel(/Deliver to my billing address/).uncheck();
-  await page.getByRole("button", { name: "Place order" }).click();
+  await placeOrder(page);
 
   const alert = page.getByTestId("checkout-error");
   await expect(alert).toContainText("Please correct the highlighted fields.");
@@ -52,7 +52,7 @@ test("an empty cart cannot check out", async ({ page, context }) => {
   await other.getByRole("button", { name: /Remove/ }).click();
   await expect(other.getByTestId("empty-cart")).toBeVisible();
 
-  await page.getByRole("button", { name: "Place order" }).click();
+  await placeOrder(page);
   await expect(page.getByTestId("checkout-error")).toHaveText("Your cart is empty.");
   await expect(page).toHaveURL((url) => url.pathname === "/checkout");
 });

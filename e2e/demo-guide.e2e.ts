@@ -5,7 +5,7 @@
 // guide quotes a sentence no journey here has seen. One stack, in order: the back office reads
 // the orders the scenarios before it placed.
 import type { Page } from "@playwright/test";
-import { adminLogin, CARDS, fillCard, SHOPPER } from "./fixtures";
+import { adminLogin, CARDS, fillCard, placeOrder, SHOPPER } from "./fixtures";
 import { DemoGuide } from "./support/demo-guide";
 import { type emulator as emulatorControl, sessionHashOf } from "./support/emulator";
 import { expect, test } from "./support/fixtures";
@@ -53,7 +53,7 @@ async function addAndGoToCheckout(page: Page) {
 async function payByCard(page: Page, card: string = CARDS.success) {
   await page.getByLabel("Credit or debit card").check();
   await fillCard(page, card);
-  await page.getByRole("button", { name: "Place order" }).click();
+  await placeOrder(page);
 }
 
 /**
@@ -156,7 +156,7 @@ test("scenario 1, Service Pay: the guide's amounts on every page, in the service
   await shop.expectServicePayMode("tradein_valid");
   await shop.servicePayRadio().check();
   await guide.shows(page.locator("p", { hasText: "Total to pay:" }), "Total to pay: €383.99");
-  await page.getByRole("button", { name: "Place order" }).click();
+  await placeOrder(page);
   await guide.shows(sdk.paymentModal().locator('[data-amount="left-to-pay"]'), "€383.99");
   const paid = await sdk.pay();
   await guide.shows(shop.orderStatus(), "Paid");
@@ -353,7 +353,7 @@ test("a lost webhook: the order stays pending until the back office reconciles i
   await signedInWithTradeIn(page, sdk, shop, emulator);
   await addToCartAndCheckOut(page, "aurora-x1");
   await shop.servicePayRadio().check();
-  await page.getByRole("button", { name: "Place order" }).click();
+  await placeOrder(page);
   await sdk.pay();
   await guide.shows(shop.orderStatus(), "Pending payment");
   await adminLogin(page);

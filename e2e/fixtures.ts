@@ -32,6 +32,16 @@ export async function fillCard(page: Page, number: string) {
   await page.getByLabel("Security code").fill("123");
 }
 
+/**
+ * Clicks Place order once the payment methods have settled, as a person reads the page before
+ * clicking: the service's option is absent until the SDK answers, then it and its trade-in line
+ * appear above the button and move it down. A click aimed before that lands beside the button.
+ */
+export async function placeOrder(page: Page) {
+  await expect(page.getByTestId("service-pay-state")).not.toHaveAttribute("data-mode", "loading");
+  await page.getByRole("button", { name: "Place order" }).click();
+}
+
 export async function adminLogin(page: Page) {
   await page.goto("/admin/login");
   await page.getByLabel("Email").fill(ADMIN.email);

@@ -1,6 +1,6 @@
 import { expect } from "@playwright/test";
 import { test } from "../scripts/sdk-release/sdk-coverage";
-import { adminLogin, CARDS, cartCount, fillCard, SHOPPER } from "./fixtures";
+import { adminLogin, CARDS, cartCount, fillCard, placeOrder, SHOPPER } from "./fixtures";
 
 test("browse, add to cart, switch currency, log in, pay by card, see the order in the back office", async ({
   page,
@@ -47,7 +47,7 @@ test("browse, add to cart, switch currency, log in, pay by card, see the order i
   await expect(page.getByTestId("checkout-total")).toHaveText("£1,410.99");
   await expect(page.getByText(CARDS.success)).toBeVisible();
   await fillCard(page, CARDS.success);
-  await page.getByRole("button", { name: "Place order" }).click();
+  await placeOrder(page);
 
   await expect(page).toHaveURL((url) => url.pathname === "/checkout/confirmation");
   await expect(page.getByRole("heading", { name: "Thank you for your order" })).toBeVisible();

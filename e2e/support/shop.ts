@@ -2,7 +2,7 @@
 // radio the shop renders (contract, Front-end SDK › Payment option markup). Nothing here knows
 // the SDK's screens; that is ./service-sdk-driver.ts.
 import { expect, type Locator, type Page } from "@playwright/test";
-import { adminLogin, SHOPPER } from "../fixtures";
+import { adminLogin, placeOrder, SHOPPER } from "../fixtures";
 import { SESSION_COOKIE, signedInShopSession } from "./shop-session";
 import { STACK } from "./stack";
 
@@ -107,8 +107,9 @@ export class ShopSteps {
     return this.page.locator('input[name="payment_method"][value="card"]');
   }
 
+  /** Place order, once the payment methods have settled (../fixtures placeOrder). */
   async placeOrder(): Promise<void> {
-    await this.page.getByRole("button", { name: "Place order" }).click();
+    await placeOrder(this.page);
   }
 
   orderStatus(): Locator {
