@@ -7,6 +7,12 @@ import { describeDecimal, findDecimalNotation } from "./notation";
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; response: Response };
 
+/** The request's media type without its parameters, lower-case: `application/json` of
+ *  `Application/JSON; charset=utf-8`, "" when the request names none. */
+export function mediaType(c: Context<EmulatorEnv>): string {
+  return (c.req.header("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+}
+
 /**
  * Reads a JSON body and validates it; a bad body answers 400 bad_request, never a 500. A number
  * written as a decimal in the text (`363.00`) is rejected before parsing drops its `.00`: every

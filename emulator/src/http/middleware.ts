@@ -3,6 +3,7 @@ import type { EmulatorConfig, EmulatorContext, EmulatorEnv } from "../context";
 import type { Scope } from "../domain";
 import type { FaultRule } from "../faults";
 import { pickHeaders } from "../journal";
+import { mediaType } from "./body";
 import { ERROR_CODES, fail, internalError, serviceUnavailable, tooManyRequests } from "./errors";
 
 export const CONTROL_PREFIX = "/__emulator";
@@ -53,8 +54,7 @@ export function controlGuard(
     }
     const method = c.req.method;
     if (method !== "GET" && method !== "HEAD") {
-      const type = c.req.header("content-type") ?? "";
-      if (!/^application\/json\s*(;|$)/i.test(type)) {
+      if (mediaType(c) !== "application/json") {
         return fail(
           c,
           403,

@@ -4,7 +4,7 @@
 // like the rest of the control API.
 import { z } from "zod";
 import type { EmulatorModule } from "../context";
-import { readJson } from "../http/body";
+import { mediaType, readJson } from "../http/body";
 import { fail, reply } from "../http/errors";
 import { CONTROL_PREFIX } from "../http/middleware";
 import { observationSessionsFor, REFUSAL_TEXT } from "./observation-sessions";
@@ -124,8 +124,7 @@ export const readinessModule: EmulatorModule = {
         c.set("journalMeta", { observation: "refused", reason });
         return fail(c, status, error, text);
       };
-      const type = (c.req.header("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
-      if (type !== "application/json") {
+      if (mediaType(c) !== "application/json") {
         return refuse(415, "unsupported_media_type", "not_json", "Observations are JSON.");
       }
       const parsed = await readJson(c, observationSchema);

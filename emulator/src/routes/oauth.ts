@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import type { Context } from "hono";
 import type { EmulatorContext, EmulatorEnv, EmulatorModule } from "../context";
 import { type OAuthClient, SCOPES, type Scope } from "../domain";
+import { mediaType } from "../http/body";
 import { fail, reply, tooManyRequests } from "../http/errors";
 import { LIFETIMES } from "../state/store";
 
@@ -96,8 +97,7 @@ export const oauthModule: EmulatorModule = {
       if (!decision.ok)
         return tooManyRequests(c, ctx.rateLimiter.limit, decision.retryAfterSeconds);
 
-      const type = c.req.header("content-type") ?? "";
-      if (!type.toLowerCase().startsWith("application/x-www-form-urlencoded")) {
+      if (mediaType(c) !== "application/x-www-form-urlencoded") {
         return oauthError(
           c,
           400,

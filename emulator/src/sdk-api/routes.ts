@@ -8,7 +8,7 @@ import { describeBundle, SDK_BUDGET_GZIP_BYTES, type SdkBundle, sdkFor } from ".
 import { PAYMENT_ICON_PATH, PAYMENT_ICON_SVG } from "../assets/payment-icon";
 import type { EmulatorContext, EmulatorEnv, EmulatorModule } from "../context";
 import type { Cart, Merchant, Session, TradeInItem } from "../domain";
-import { readJson } from "../http/body";
+import { mediaType, readJson } from "../http/body";
 import { fail, reply } from "../http/errors";
 import { questionsFor, quote } from "../state/catalog";
 import { currentVersion } from "../state/store";
@@ -47,8 +47,7 @@ export function servedSdk(ctx: EmulatorContext): Promise<SdkBundle> {
  * with no CORS preflight, never application/json.
  */
 async function body<S extends z.ZodType>(c: C, schema: S): Promise<z.infer<S> | Response> {
-  const type = (c.req.header("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
-  if (type !== "application/json") {
+  if (mediaType(c) !== "application/json") {
     return fail(
       c,
       415,
