@@ -20,6 +20,9 @@ import path from "node:path";
  * @property {string} title
  * @property {string[]} [needs]   ids of steps that must have passed first
  * @property {string[]} [holds]   groups no other running step may hold at the same time
+ * @property {boolean} [alone]    a step that itself keeps every core busy: it runs with no other
+ *   step beside it, and once what it needs is passed or running, no step after it in the order
+ *   starts until it has run (a step started beside it would slow it and its time limits)
  * @property {(logFile: string, context: { wrap?: Wrap }) => Promise<void>} run  writes to
  *   `logFile`; rejects on failure; passes `wrap` on to `command` (the step's cgroup)
  */
@@ -48,6 +51,15 @@ export async function runGraph(
     (step.needs ?? []).every((need) => results.get(need)?.outcome === "passed") &&
     (step.holds ?? []).every((group) => !held.has(group));
 
+  const aloneRunning = () => [...running].some((id) => byId.get(id)?.alone);
+  // Not run yet, and nothing it needs is still to start: it is next once those end.
+  const due = (step) =>
+    !results.has(step.id) &&
+    !running.has(step.id) &&
+    (step.needs ?? []).every(
+      (need) => results.get(need)?.outcome === "passed" || running.has(need),
+    );
+
   return new Promise((resolve) => {
     const schedule = () => {
       // Skip what can no longer run, until nothing more is skipped (a chain of needs).
@@ -65,7 +77,11 @@ export async function runGraph(
         }
       }
       for (const step of steps) {
-        if (running.size >= slots) break;
+        if (running.size >= slots || aloneRunning()) break;
+        if (step.alone && due(step)) {
+          if (ready(step) && running.size === 0) start(step);
+          break;
+        }
         if (ready(step)) start(step);
       }
       if (running.size > 0) return;

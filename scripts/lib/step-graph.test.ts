@@ -10,7 +10,10 @@ import { command, runGraph } from "./step-graph.mjs";
 function harness() {
   const events: string[] = [];
   const pending = new Map<string, (ok: boolean) => void>();
-  const step = (id: string, extra: { needs?: string[]; holds?: string[] } = {}) => ({
+  const step = (
+    id: string,
+    extra: { needs?: string[]; holds?: string[]; alone?: boolean } = {},
+  ) => ({
     id,
     title: id,
     ...extra,
@@ -99,6 +102,67 @@ describe("runGraph", () => {
     await h.release("release");
     expect(h.running()).toEqual(["shop-own"]);
     await h.release("shop-own");
+    await done;
+  });
+
+  it("runs a step that keeps every core busy alone, and starts nothing after it meanwhile", async () => {
+    const h = harness();
+    const done = runGraph(
+      [
+        h.step("build"),
+        h.step("typecheck"),
+        h.step("release", { needs: ["build"], alone: true }),
+        h.step("packages"),
+        h.step("unit"),
+      ],
+      { slots: 2, logDir: logDir(), print: () => {} },
+    );
+    await settle();
+    expect(h.running()).toEqual(["build", "typecheck"]);
+    // The release suite's need is running: the slot typecheck leaves waits for it, not packages.
+    await h.release("typecheck");
+    expect(h.running()).toEqual(["build"]);
+    await h.release("build");
+    expect(h.running()).toEqual(["release"]);
+    await h.release("release");
+    expect(h.running()).toEqual(["packages", "unit"]);
+    await h.release("packages");
+    await h.release("unit");
+    const results = await done;
+    expect([...results.values()].every((r) => r.outcome === "passed")).toBe(true);
+  });
+
+  it("a step to run alone waits for the steps before it in the order to end", async () => {
+    const h = harness();
+    const done = runGraph([h.step("a"), h.step("b"), h.step("alone", { alone: true })], {
+      slots: 2,
+      logDir: logDir(),
+      print: () => {},
+    });
+    await settle();
+    expect(h.running()).toEqual(["a", "b"]);
+    await h.release("a");
+    expect(h.running()).toEqual(["b"]);
+    await h.release("b");
+    expect(h.running()).toEqual(["alone"]);
+    await h.release("alone");
+    await done;
+  });
+
+  it("a step to run alone whose need is not started yet holds nothing back", async () => {
+    const h = harness();
+    const done = runGraph(
+      [h.step("alone", { needs: ["late"], alone: true }), h.step("a"), h.step("late")],
+      { slots: 2, logDir: logDir(), print: () => {} },
+    );
+    await settle();
+    expect(h.running()).toEqual(["a", "late"]);
+    await h.release("late");
+    // now due: a runs on, nothing new starts, then it runs alone
+    expect(h.running()).toEqual(["a"]);
+    await h.release("a");
+    expect(h.running()).toEqual(["alone"]);
+    await h.release("alone");
     await done;
   });
 
