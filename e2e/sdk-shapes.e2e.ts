@@ -102,6 +102,14 @@ test("the wizard's steps on the shop's home page have their committed shape: eac
   await expectShape("wizard-2-condition", wizard, { ...SERVICE_QUESTIONS, until: getOffer });
   await getOffer.click();
   await expectShape("wizard-2-unanswered", wizard, { ...SERVICE_QUESTIONS, until: problem });
+  // Every question is required: with all but one answered, Get offer still asks for the rest,
+  // in the same words, and asks the service nothing (its button is not disabled for a request).
+  const required = (await problem.textContent()) ?? "";
+  const questions = await wizard.getByRole("group").all();
+  for (const group of questions.slice(0, -1)) await group.getByRole("radio").first().check();
+  await getOffer.click();
+  await expect(getOffer).toBeEnabled();
+  await expect(problem).toHaveText(required);
   for (const group of await wizard.getByRole("group").all()) {
     await group.getByRole("radio").first().check();
   }

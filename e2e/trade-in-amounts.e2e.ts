@@ -116,12 +116,21 @@ test("a guest choosing Service Pay can log in and comes back to the checkout", a
   shop,
 }) => {
   const warnings = sdkWarnings(page);
+  const purchaseData: string[] = [];
+  page.on("request", (request) => {
+    if (new URL(request.url()).pathname.endsWith("/purchase_data"))
+      purchaseData.push(request.url());
+  });
   await shop.addToCart("aurora-x1");
   await shop.openCheckout();
   await sdk.ready();
   // Contract, Merchant endpoints: shopper_data's 404 is a guest, no failure: the SDK starts as
   // for anyone and says nothing in the console.
   expect(warnings.seen(), "the SDK's console for a guest").toEqual([]);
+  // A guest's cart, address and email are nobody's purchase at the service: the SDK asks for
+  // them only with a shopper's session hash to send them with. The option shown, it has asked.
+  await expect(page.getByTestId("service-pay-state")).not.toHaveAttribute("data-mode", "loading");
+  expect(purchaseData, "purchase_data asked for a guest").toEqual([]);
   await page.getByRole("link", { name: "log in and come back to checkout" }).click();
   await page.getByLabel("Email").fill(SHOPPER.email);
   await page.getByLabel("Password").fill(SHOPPER.password);

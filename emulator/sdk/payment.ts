@@ -51,7 +51,7 @@ export async function loadPaymentOption(
     state.sessionId = response.session.session_id;
     if (response.session.updated) {
       emit("service-purchase-updated", {
-        message: response.session.note ?? "Purchase updated",
+        message: response.session.note,
         session_id: response.session.session_id,
       });
     }

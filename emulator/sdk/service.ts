@@ -33,7 +33,6 @@ export function createService(moduleUrl: string): Service {
     shopper: null,
     sessionId: null,
     tradein: null,
-    merchantCurrency: "EUR",
     clockSkew: 0,
     earlierValuation: false,
   };
@@ -80,7 +79,6 @@ export function createService(moduleUrl: string): Service {
       } satisfies InitRequest);
       state.clockSkew = Date.parse(init.now) - Date.now();
       state.sessionId = init.session_id;
-      state.merchantCurrency = init.merchant_currency;
       state.earlierValuation = init.earlier_valuation;
       setTradeIn(init.tradein);
     } catch (error) {

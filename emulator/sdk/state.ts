@@ -15,7 +15,6 @@ export type SdkState = {
   shopper: ShopperData | null;
   sessionId: string | null;
   tradein: TradeInView | null;
-  merchantCurrency: string;
   /** Service clock minus browser clock, in ms: `valid_until` is judged on the service's time. */
   clockSkew: number;
   /** The shopper valued a device before: a new valuation is not a new user's. */

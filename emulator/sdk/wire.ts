@@ -108,12 +108,15 @@ export type ValuationRequest = {
 export type AcceptRequest = { merchant_id: string; session_hash: string };
 
 /** A cart observation: the service keeps the last cart it saw per session (contract: Session version). */
-export type SessionUpdate = {
-  session_id: string;
-  /** True when this cart differs from the one the session saw last, so the session moved on. */
-  updated: boolean;
-  note?: string;
-};
+export type SessionUpdate =
+  | { session_id: string; updated: false }
+  | {
+      session_id: string;
+      /** This cart differs from the one the session saw last, so the session moved on. */
+      updated: true;
+      /** Why, in the service's words: the service-purchase-updated event's message. */
+      note: string;
+    };
 
 export type PurchaseRequest = {
   merchant_id: string;

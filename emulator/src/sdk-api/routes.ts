@@ -3,7 +3,12 @@
 // allowed origins; a request from an origin its merchant did not register answers 403.
 import type { Context } from "hono";
 import type { z } from "zod";
-import type { CatalogResponse, InitResponse, PaymentOptionResponse } from "../../sdk/wire";
+import type {
+  CatalogResponse,
+  InitResponse,
+  PaymentOptionResponse,
+  SessionUpdate,
+} from "../../sdk/wire";
 import { describeBundle, SDK_BUDGET_GZIP_BYTES, type SdkBundle, sdkFor } from "../assets/build-sdk";
 import { PAYMENT_ICON_PATH, PAYMENT_ICON_SVG } from "../assets/payment-icon";
 import type { EmulatorContext, EmulatorEnv, EmulatorModule } from "../context";
@@ -105,7 +110,11 @@ export const sdkApiModule: EmulatorModule = {
     };
 
     /** Contract, Session version: a changed cart moves the session to its next version. */
-    const observeCart = (merchant: Merchant, session: Session, cart: Cart | null) => {
+    const observeCart = (
+      merchant: Merchant,
+      session: Session,
+      cart: Cart | null,
+    ): SessionUpdate => {
       const key = `${merchant.id}|${session.hash}`;
       const before = carts.get(key);
       const now = cart ? cartFingerprint(cart) : "empty";
@@ -116,7 +125,7 @@ export const sdkApiModule: EmulatorModule = {
           return {
             session_id: ctx.state.sessionIdOf(session, moved.version.version),
             updated: true,
-            ...(moved.version.note ? { note: moved.version.note } : {}),
+            note: moved.version.note,
           };
         }
       }

@@ -379,10 +379,10 @@ export class Store {
     return { session, version };
   }
 
-  #newVersion(merchantId: string, hash: string, version: number, note?: string): SessionVersion {
+  #newVersion(merchantId: string, hash: string, version: number): SessionVersion {
     const uuid = randomUUID();
     this.sessionUuids.set(uuid, hash);
-    return { version, uuid, created_at: this.clock.now(merchantId), ...(note ? { note } : {}) };
+    return { version, uuid, created_at: this.clock.now(merchantId) };
   }
 
   /**
@@ -452,11 +452,15 @@ export class Store {
     merchantId: string,
     hash: string,
     note = "The session was updated to a new version because the cart changed.",
-  ): { session: Session; version: SessionVersion } | undefined {
+  ): { session: Session; version: SessionVersion & { note: string } } | undefined {
     const session = this.getSession(merchantId, hash);
     if (!session) return undefined;
     const now = this.clock.now(merchantId);
-    const version = this.#newVersion(merchantId, hash, currentVersion(session).version + 1, note);
+    // A later version always says why it was made (the SDK's service-purchase-updated message).
+    const version = {
+      ...this.#newVersion(merchantId, hash, currentVersion(session).version + 1),
+      note,
+    };
     session.versions.push(version);
     session.expires_at = now + LIFETIMES.session;
     const active = this.sessionTradeIn(merchantId, hash);
