@@ -31,6 +31,42 @@ test("an option under another data-module-name is not recognised, and the consol
   await expect(shop.wizard()).toBeHidden();
 });
 
+test("the module name on the option's box, not on its radio, is not recognised: the SDK takes only a radio named payment_method", async ({
+  shop,
+  page,
+}) => {
+  await shop.open();
+  await page.evaluate(() => {
+    const radio = document.querySelector<HTMLInputElement>("#service-option input");
+    radio?.removeAttribute("data-module-name");
+    document.getElementById("service-option")?.setAttribute("data-module-name", "servicepay");
+  });
+  await page.getByLabel("Pay with Service").check();
+  await shop.details();
+  expect(shop.warnings.join("\n")).toContain(
+    'its data-module-name is null, the service\'s module name is "servicepay"',
+  );
+  expect((await shop.eventNames()).filter((n) => n.startsWith("servicepay-"))).toEqual([]);
+  await expect(shop.wizard()).toBeHidden();
+});
+
+test("a page with no payment option at all: choosing Service Pay says in the console what the SDK looks for", async ({
+  shop,
+  page,
+}) => {
+  await shop.open();
+  await page.evaluate(() => {
+    document.getElementById("service-option")?.remove();
+    (window as unknown as ServiceWindow).Service.updatePaymentSelected(true);
+  });
+  await shop.details();
+  expect(shop.warnings.join("\n")).toContain(
+    'no payment option found: a radio named payment_method with data-module-name="servicepay" is needed for Service Pay.',
+  );
+  expect((await shop.eventNames()).filter((n) => n.startsWith("servicepay-"))).toEqual([]);
+  await expect(shop.wizard()).toBeHidden();
+});
+
 test("the recognised option: data-module-name servicepay, with the icon the service serves", async ({
   shop,
   page,
