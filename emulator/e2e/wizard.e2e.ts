@@ -231,6 +231,34 @@ test("with the service's clock ahead of the browser's, an offer that expires wit
   expect(await shop.hasActiveTradeIn()).toBe(false);
 });
 
+test("an offer is still active at its valid_until exactly, on the service's clock, and not a millisecond after", async ({
+  shop,
+  page,
+}) => {
+  // Contract, Valuation validity: expired when now is after valid_until. The browser's clock is
+  // held still, so the SDK's difference to the service's clock (init's `now`) is exact.
+  const browserAtInit = Date.parse("2026-06-01T12:00:00.000Z");
+  await page.clock.setFixedTime(browserAtInit);
+  const init = page.waitForResponse((r) => r.url().endsWith("/sdk/v1/init"));
+  await shop.open();
+  const serviceAtInit = Date.parse(((await (await init).json()) as { now: string }).now);
+  const wizard = await answerExpiringPhone(shop);
+  const accepted = page.waitForResponse((r) =>
+    /\/sdk\/v1\/valuations\/[^/]+\/accept$/.test(r.url()),
+  );
+  await wizard.getByRole("button", { name: "Get offer" }).click();
+  await wizard.getByRole("button", { name: "Accept offer" }).click();
+  const validUntil = Date.parse(
+    ((await (await accepted).json()) as { valid_until: string }).valid_until,
+  );
+  await expect(wizard).toBeHidden();
+  const browserAt = (serviceTime: number) => browserAtInit + (serviceTime - serviceAtInit);
+  await page.clock.setFixedTime(browserAt(validUntil));
+  expect(await shop.hasActiveTradeIn()).toBe(true);
+  await page.clock.setFixedTime(browserAt(validUntil + 1));
+  expect(await shop.hasActiveTradeIn()).toBe(false);
+});
+
 test("Back keeps the answers; an offer that expires within a minute stops being active", async ({
   shop,
   page,
