@@ -34,8 +34,10 @@ export async function fillCard(page: Page, number: string) {
 
 /**
  * Clicks Place order once the payment methods have settled, as a person reads the page before
- * clicking: the service's option is absent until the SDK answers, then it and its trade-in line
- * appear above the button and move it down. A click aimed before that lands beside the button.
+ * clicking. Until then a click can be lost two ways: the service's option and its trade-in line
+ * appear above the button only once the SDK answers, moving it down, so a click aimed before lands
+ * beside it; and a click before hydration reaches a form whose handlers are not attached yet. The
+ * option's `data-mode` leaves `loading` only after both.
  */
 export async function placeOrder(page: Page) {
   await expect(page.getByTestId("service-pay-state")).not.toHaveAttribute("data-mode", "loading");

@@ -234,6 +234,10 @@ export async function faults(page: Page, path: RegExp, plan: ("error" | "hold" |
   };
 }
 
+/** Contract, SDK browser events: the detail is an "object with message", and a message says
+ *  something (the wording is the SDK's own). */
+export const A_MESSAGE = expect.stringMatching(/\S/);
+
 /** Past the SDK's own time limit for one call to the service (30 s, emulator/sdk/api.ts). */
 export const PAST_THE_TIME_LIMIT = "00:31";
 

@@ -1,4 +1,4 @@
-import { expect, test } from "./fixtures";
+import { A_MESSAGE, expect, test } from "./fixtures";
 
 const SMALL = "Test phone: offer of 10.00 (test)";
 const LARGE = "Test phone: offer of 2,000.00 (test)";
@@ -43,7 +43,7 @@ test("tradein_missing without a valuation: selectable, selecting it opens the wi
   expect(
     (await shop.events()).find((e) => e.name === "servicepay-payment-method-selected")?.detail,
   ).toMatchObject({
-    message: expect.any(String),
+    message: A_MESSAGE,
     mode: "tradein_missing",
   });
 });
@@ -167,7 +167,7 @@ test("a changed cart moves the session to its next version and fires service-pur
   const updated = (await shop.events()).filter((e) => e.name === "service-purchase-updated");
   expect(updated).toHaveLength(1);
   expect(updated[0]?.detail).toMatchObject({
-    message: expect.any(String),
+    message: A_MESSAGE,
     session_id: expect.stringMatching(/^[0-9a-f]{64}\|002$/),
   });
   // The service API agrees: the session's current version is 002 (contract: Session version).

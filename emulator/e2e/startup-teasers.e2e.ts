@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { expect, test } from "./fixtures";
+import { A_MESSAGE, expect, test } from "./fixtures";
 
 test("start-up binds the session, dispatches service-ready once and exports the service", async ({
   shop,
@@ -145,7 +145,7 @@ test("an anonymous shopper (shopper_data 404) still sees teasers; the wizard ask
   expect((await shop.details()).mode).toBe("tradein_missing");
   expect((await shop.events()).at(-1)).toMatchObject({
     name: "service-modal-closed",
-    detail: { message: expect.any(String) },
+    detail: { message: A_MESSAGE },
   });
 });
 

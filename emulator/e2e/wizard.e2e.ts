@@ -1,5 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
-import { expect, ownMerchant, type Shop, test } from "./fixtures";
+import { A_MESSAGE, expect, ownMerchant, type Shop, test } from "./fixtures";
 
 /** The focused element, looking through shadow roots; described for assertions. */
 function focused(page: Page) {
@@ -107,7 +107,7 @@ test("the whole valuation by keyboard alone, with its events and focus returned"
     "service-modal-closed",
   ]);
   for (const event of events.slice(1)) {
-    expect(event.detail).toMatchObject({ message: expect.any(String) });
+    expect(event.detail).toMatchObject({ message: A_MESSAGE });
   }
   expect(events[1]?.detail).toMatchObject({ model_id: expect.any(String) });
   expect(events[2]?.detail).toMatchObject({

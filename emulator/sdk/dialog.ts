@@ -58,12 +58,15 @@ export class Modal {
     return this.dialog.open;
   }
 
-  open(title: string): void {
-    if (this.isOpen) return;
+  /** Opens the dialog under `title`; false, changing nothing, when it is open already (the
+   *  caller's step stays as the shopper left it, and focus returns to the original opener). */
+  open(title: string): boolean {
+    if (this.isOpen) return false;
     this.opener = deepActiveElement();
     this.heading.textContent = title;
     if (!this.host.isConnected) document.body.append(this.host);
     this.dialog.showModal();
+    return true;
   }
 
   /** Moves focus to the first focusable element of the current step (after re-rendering). */

@@ -16,6 +16,7 @@ import type {
   PaymentOptionRequest,
   PaymentOptionResponse,
   PurchaseData,
+  ShopperData,
   StartPaymentRequest,
   StartPaymentResponse,
 } from "./wire";
@@ -91,10 +92,12 @@ export class PaymentModal {
   }
 
   async open(): Promise<void> {
-    if (this.modal.isOpen) return;
     const { locale } = this.state;
-    this.modal.open(t(locale, "payTitle"));
-    if (!this.state.shopper) {
+    if (!this.modal.open(t(locale, "payTitle"))) return;
+    // A logged-out shopper cannot pay: the window says so, and only a shopper's window goes on to
+    // the summary and its Pay now, which carry that shopper's session hash.
+    const shopper = this.state.shopper;
+    if (!shopper) {
       this.showMessage(t(locale, "loginTitle"), t(locale, "loginText"));
       return;
     }
@@ -107,7 +110,7 @@ export class PaymentModal {
       if (!purchase) this.showMessage(t(locale, "emptyCart"));
       else if (details.mode !== "tradein_valid")
         this.showMessage(t(locale, "cannotPay"), details.info);
-      else this.showSummary(purchase);
+      else this.showSummary(purchase, shopper);
     } catch (error) {
       if (rejectedPurchase(error))
         this.showMessage(t(locale, "cannotPay"), t(locale, "purchaseRejected"));
@@ -131,7 +134,7 @@ export class PaymentModal {
     this.modal.focusFirst(".actions button");
   }
 
-  private showSummary(purchase: NonNullable<PurchaseData["purchase"]>): void {
+  private showSummary(purchase: NonNullable<PurchaseData["purchase"]>, shopper: ShopperData): void {
     const { locale } = this.state;
     const { cart } = purchase;
     const tradein = this.state.tradein;
@@ -190,7 +193,7 @@ export class PaymentModal {
       pay.disabled = true;
       status.textContent = t(locale, "paying");
       try {
-        await this.pay(method, purchase);
+        await this.pay(method, purchase, shopper);
         status.textContent = t(locale, "paid");
         window.location.assign(this.state.config.confirmUrl);
       } catch (error) {
@@ -216,9 +219,8 @@ export class PaymentModal {
   private async pay(
     method: PayMethod,
     purchase: NonNullable<PurchaseData["purchase"]>,
+    shopper: ShopperData,
   ): Promise<void> {
-    const shopper = this.state.shopper;
-    if (!shopper) throw new Error("anonymous shopper");
     const base = {
       merchant_id: this.state.config.merchantId,
       session_hash: shopper.session_hash_token,

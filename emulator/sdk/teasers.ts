@@ -9,6 +9,9 @@ import type { TradeInView } from "./wire";
 
 const TYPES: readonly TeaserType[] = ["banner", "product-widget", "cart-summary", "thank-you"];
 
+/** A teaser's host: the element the SDK appends to its target, its content in a shadow root. */
+const HOST_SELECTOR = "[data-service-teaser]";
+
 function isTeaserType(value: string | undefined): value is TeaserType {
   return TYPES.includes(value as TeaserType);
 }
@@ -21,7 +24,6 @@ export type TeaserContext = {
 };
 
 export class Teasers {
-  private readonly hosts = new Set<HTMLElement>();
   /** One button per teaser, kept across renders so focus can return to it after the wizard. */
   private readonly buttons = new WeakMap<HTMLElement, HTMLButtonElement>();
   /** Selectors already reported as not CSS, so the console says it once. */
@@ -39,12 +41,13 @@ export class Teasers {
     });
   }
 
-  /** Re-renders every teaser, e.g. after a valuation was accepted or expired. */
+  /**
+   * Re-renders every teaser, e.g. after a valuation was accepted or expired. The teasers are the
+   * hosts the SDK marked that are in the page now: none is kept in a list, so a single-page app's
+   * teasers left behind by a navigation are not held in memory (the buttons are kept weakly).
+   */
   renderAll(): void {
-    for (const host of this.hosts) {
-      if (host.isConnected) this.render(host);
-      else this.hosts.delete(host);
-    }
+    for (const host of document.querySelectorAll<HTMLElement>(HOST_SELECTOR)) this.render(host);
   }
 
   private schedule(): void {
@@ -101,7 +104,6 @@ export class Teasers {
     host.dataset.serviceTeaser = type;
     host.attachShadow({ mode: "open" });
     target.append(host);
-    this.hosts.add(host);
     this.render(host);
   }
 

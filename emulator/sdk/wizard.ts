@@ -31,9 +31,8 @@ export class Wizard {
   }
 
   async open(): Promise<void> {
-    if (this.modal.isOpen) return;
     const { locale } = this.state;
-    this.modal.open(t(locale, "wizardTitle"));
+    if (!this.modal.open(t(locale, "wizardTitle"))) return;
     if (!this.state.shopper) {
       this.showLogin();
       return;

@@ -37,6 +37,20 @@ export const EQUIVALENT_MUTANTS: EquivalentMutant[] = [
     replacement: "true",
     why: "a valuation already past valid_until when it arrives: the timer, due at once, renders the teasers into the state the next line renders (no active trade-in), their buttons kept, so focus stays",
   },
+  {
+    file: "service.ts",
+    mutator: "ConditionalExpression",
+    original: "due > 0 && due < 2 ** 31 - 1",
+    replacement: "true",
+    why: "a timer for every valuation: one already past valid_until renders at once the state the next line renders (as `due > 0` → `true` above), and one due past setTimeout's range (about 24.8 days) fires at once too, rendering the trade-in still active, as the original leaves it untimed",
+  },
+  {
+    file: "service.ts",
+    mutator: "StringLiteral",
+    original: '""',
+    replacement: '"Stryker was here!"',
+    why: 'paymentOptionDetailsFor a product other than ep1 sends the service products without ep1; the service reads products only for whether ep1 is in them, so "" and any other text without ep1 are both answered unavailable',
+  },
   ...["false", "!first && !last"].map((replacement) => ({
     file: "dialog.ts",
     mutator: replacement === "false" ? "ConditionalExpression" : "LogicalOperator",
