@@ -81,7 +81,7 @@ async function openWizard(sdk: ServiceSdkDriver) {
   await expect(sdk.wizard()).toBeVisible();
 }
 
-test("the wizard's steps on the shop's home page have their committed shape: each step with its validation, the offer by the wizard's own figure, the answers kept when the shopper goes back from it", async ({
+test("the wizard's steps on the shop's home page have their committed shape: each step with its validation, the offer by the wizard's own figure, the answers kept when the shopper goes back from it, and the device chosen when back once more", async ({
   sdk,
   shop,
 }) => {
@@ -130,6 +130,16 @@ test("the wizard's steps on the shop's home page have their committed shape: eac
     await expect(radios.first()).toBeChecked();
     for (const other of (await radios.all()).slice(1)) await expect(other).not.toBeChecked();
   }
+  // Back once more, to the device step: the category and model chosen are still chosen, and Next
+  // leads to the same questions, answered as before, so Get offer brings the offer back.
+  await wizard.getByRole("button", { name: "Back" }).click();
+  await expect(wizard.getByLabel("Category").locator("option:checked")).toHaveText(
+    EVERYDAY_DEVICE.category,
+  );
+  await expect(wizard.getByLabel("Model").locator("option:checked")).toHaveText(
+    EVERYDAY_DEVICE.model,
+  );
+  await wizard.getByRole("button", { name: "Next" }).click();
   await getOffer.click();
   await expect(shown).toBeVisible();
   await sdk.acceptOffer();
