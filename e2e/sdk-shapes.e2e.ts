@@ -169,6 +169,17 @@ async function expectWindowRows(sdk: ServiceSdkDriver, cart: PurchaseCart) {
       total: moneyText(item.total, cart.currency),
     })),
   );
+  // Figures line up at the end of their column, as on any bill: the window's own look reaches
+  // the shopper (its stylesheet), each quantity and amount cell.
+  const alignments = await sdk
+    .paymentModal()
+    .locator("tbody tr")
+    .evaluateAll((rows) =>
+      rows.flatMap((row) =>
+        [...row.querySelectorAll("td")].slice(1).map((cell) => getComputedStyle(cell).textAlign),
+      ),
+    );
+  expect(alignments).toEqual(cart.items.flatMap(() => ["end", "end"]));
 }
 
 test("the wizard's error states on the shop's pages, brought up by the shopper's browser, have their committed shape and words: logged out, shopper_data answered 401, the catalog answered 500, 401, offline, and never answered past the SDK's time limit on the page's clock", async ({
