@@ -6,6 +6,8 @@
 // | no `window.serviceConfiguration`, or one without a   | refuse at import, naming the three keys it needs          |
 // | merchantId, browserCallbackBase or confirmUrl (or    |                                                           |
 // | blank, or not a string)                              |                                                           |
+// | values with spaces around them, a callback base      | read the plain values: the same merchant, the shop's      |
+// | ending in slashes                                    | callbacks at `{base}/shopper_data`                        |
 // | a teaser selector (`bannerCssSelector` …) that       | load and start as usual, adding no teaser (one that is    |
 // | matches nothing, or is not CSS                       | not CSS said once in the console)                         |
 // | a marker whose `data-target` matches nothing (or is  | leave it alone, with no error, and still fill the markers |
@@ -109,6 +111,54 @@ test("a configuration without merchantId, browserCallbackBase or confirmUrl is r
   );
   // The instance whose selectors match nothing added no teaser (its markers were filled already).
   await expect(shop.teasers()).toHaveCount(teasers);
+});
+
+test("configuration values are read without the spaces around them, and the callback base without its trailing slashes: the SDK asks the shop and the service as with the plain values", async ({
+  shop,
+  page,
+}) => {
+  // A merchant's template often leaves a space or a line break around a value, or a slash at the
+  // end of a base URL: the SDK reads the value itself (config.ts), never " m_…" as a merchant or
+  // "…//shopper_data" as the shop's address.
+  await shop.open();
+  const assets = await assetsOf(page);
+  const base = await page.evaluate(
+    () =>
+      (window as unknown as { serviceConfiguration: { browserCallbackBase: string } })
+        .serviceConfiguration.browserCallbackBase,
+  );
+  const callbacks: string[] = [];
+  page.on("request", (request) => {
+    if (request.url().includes("shopper_data")) callbacks.push(request.url());
+  });
+  const [plain, padded] = await page.evaluate(
+    async ({ assets }) => {
+      type Sdk = { ready: Promise<void>; paymentOptionDetailsFor(p: string): Promise<unknown> };
+      const w = window as unknown as { serviceConfiguration: Record<string, string>; Service: Sdk };
+      const good = { ...w.serviceConfiguration };
+      w.serviceConfiguration = {
+        ...good,
+        merchantId: `  ${good.merchantId}\n`,
+        browserCallbackBase: ` ${good.browserCallbackBase}//`,
+        confirmUrl: `\t${good.confirmUrl} `,
+        products: ` ${good.products} `,
+      };
+      try {
+        const sdk = ((await import(`${assets}?padded-configuration`)) as { default: Sdk }).default;
+        await sdk.ready;
+        return [
+          await w.Service.paymentOptionDetailsFor("ep1"),
+          await sdk.paymentOptionDetailsFor("ep1"),
+        ];
+      } finally {
+        w.serviceConfiguration = good;
+      }
+    },
+    { assets },
+  );
+  expect(padded).toEqual(plain);
+  expect(callbacks.length).toBeGreaterThan(0);
+  expect(callbacks.filter((url) => url !== `${base}/shopper_data`)).toEqual([]);
 });
 
 test("a marker whose data-target matches nothing, or whose data-type is no teaser, is left alone; the marker added with them is filled", async ({
