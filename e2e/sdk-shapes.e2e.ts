@@ -182,7 +182,7 @@ async function expectWindowRows(sdk: ServiceSdkDriver, cart: PurchaseCart) {
   expect(alignments).toEqual(cart.items.flatMap(() => ["end", "end"]));
 }
 
-test("the wizard's error states on the shop's pages, brought up by the shopper's browser, have their committed shape and words: logged out, shopper_data answered 401, the catalog answered 500, 401, offline, and never answered past the SDK's time limit on the page's clock", async ({
+test("the wizard's error states on the shop's pages, brought up by the shopper's browser, have their committed shape and words and close by their own Close button: logged out, shopper_data answered 401, the catalog answered 500, 401, offline, and never answered past the SDK's time limit on the page's clock", async ({
   page,
   sdk,
   shop,
@@ -192,8 +192,14 @@ test("the wizard's error states on the shop's pages, brought up by the shopper's
   await sdk.ready();
   await openWizard(sdk);
   const actions = sdk.wizard().locator(".body .actions");
+  // Each message's own Close button, below it (the dialog's × is another), is what a shopper
+  // who has read it presses.
+  const closeByItsButton = async () => {
+    await actions.getByRole("button", { name: "Close" }).click();
+    await expect(sdk.wizard()).toBeHidden();
+  };
   await expectShape("wizard-login", sdk.wizard(), { until: actions });
-  await sdk.closeWizard();
+  await closeByItsButton();
 
   // Signed in as the shopper does, through the shop's form (the browser has a session already).
   await shop.login(SHOPPER);
@@ -221,7 +227,7 @@ test("the wizard's error states on the shop's pages, brought up by the shopper's
   expect(inits, "the start-up went on to the service's init").toBe(1);
   await openWizard(sdk);
   await expectShape("wizard-login", sdk.wizard(), { until: actions });
-  await sdk.closeWizard();
+  await closeByItsButton();
   // The observations stay off until the next page replaces this one (the loop's unrouteAll).
   await page.unroute("**/api/service/shopper_data");
   const catalog = /\/catalog$/;
@@ -235,7 +241,7 @@ test("the wizard's error states on the shop's pages, brought up by the shopper's
     await fault();
     await openWizard(sdk);
     await expectShape("wizard-failed", sdk.wizard(), { until: actions });
-    await sdk.closeWizard();
+    await closeByItsButton();
     await page.unrouteAll();
   }
   await page.goto("/");
@@ -245,6 +251,7 @@ test("the wizard's error states on the shop's pages, brought up by the shopper's
   await held.hit;
   await page.clock.fastForward(30_000);
   await expectShape("wizard-timed-out", sdk.wizard(), { until: actions });
+  await closeByItsButton();
 });
 
 test("the payment window on the shop's checkout has its committed shape, every figure by formula from the shop's cart and the offer, and so have its error states, brought up by the shopper's browser: opening answered 500, the cart refused 400 with the contract's error body and without it (the console's words for each), purchase_data's empty cart, a cart in another currency than the offer's that Service Pay cannot pay (and the chosen option in tradein_valid), paying answered 500, 401, offline, refused 400, paying, and never answered past the SDK's time limit on the page's clock", async ({

@@ -124,24 +124,62 @@ test("the whole valuation by keyboard alone, with its events and focus returned"
   expect(await shop.hasActiveTradeIn()).toBe(true);
 });
 
-test("focus stays inside the wizard and Escape closes it", async ({ shop, page }) => {
+test("focus stays inside the wizard, Shift+Tab goes back the way Tab came, and Escape closes it", async ({
+  shop,
+  page,
+}) => {
   await shop.open();
   const opener = shop.teasers("cart-summary").first().getByRole("button");
   await opener.click();
   await expect(shop.wizard()).toBeVisible();
+  const stops = async () => {
+    const now = await focused(page);
+    expect(now.hosts).toEqual(["service-valuation"]);
+    return `${now.tag} ${now.name}`;
+  };
+  const forward = [await stops()];
   for (let i = 0; i < 8; i++) {
     await page.keyboard.press("Tab");
-    expect((await focused(page)).hosts).toEqual(["service-valuation"]);
+    forward.push(await stops());
   }
+  const backward = [forward[8]];
   for (let i = 0; i < 8; i++) {
     await page.keyboard.press("Shift+Tab");
-    expect((await focused(page)).hosts).toEqual(["service-valuation"]);
+    backward.push(await stops());
   }
+  // The step has fewer than 8 stops, so Tab wrapped from the last to the first at least once,
+  // and Shift+Tab from the first to the last: each key one stop at a time, in opposite orders.
+  expect(new Set(forward).size).toBeLessThan(8);
+  expect(backward).toEqual([...forward].reverse());
   await page.keyboard.press("Escape");
   await expect(shop.wizard()).toBeHidden();
   await expect(opener).toBeFocused();
   expect(await shop.eventNames()).toEqual(["service-ready", "service-modal-closed"]);
   expect(await shop.hasActiveTradeIn()).toBe(false);
+});
+
+test("a close request that is no key press (a phone's back gesture) closes the wizard as Escape does: one closed event, focus back on its opener, and it opens again", async ({
+  shop,
+  page,
+}) => {
+  await shop.open();
+  const opener = shop.teasers("cart-summary").first().getByRole("button");
+  await opener.click();
+  await expect(shop.wizard()).toBeVisible();
+  // Playwright has no back gesture: the dialog's requestClose() is the same close request (HTML,
+  // close requests: `cancel` first), after the shopper's click above.
+  await page.evaluate(() =>
+    document
+      .querySelector("[data-service-modal=service-valuation]")
+      ?.shadowRoot?.querySelector("dialog")
+      ?.requestClose(),
+  );
+  await expect(shop.wizard()).toBeHidden();
+  await expect(page.locator("[data-service-modal]")).toHaveCount(0);
+  await expect(opener).toBeFocused();
+  expect(await shop.eventNames()).toEqual(["service-ready", "service-modal-closed"]);
+  await opener.click();
+  await expect(shop.wizard().getByLabel("Category")).toBeVisible();
 });
 
 test("the wizard is a labelled modal dialog and marks the magic test devices", async ({

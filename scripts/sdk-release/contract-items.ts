@@ -149,7 +149,7 @@ export const CONTRACT_ITEMS: ContractItem[] = [
     SCENARIO_1,
   ]),
   event("service-modal-closed", "{ message, modal }", [
-    page(/^focus stays inside the wizard and Escape closes it/),
+    page(/^focus stays inside the wizard, Shift\+Tab goes back/),
     page(/^a cart changed since the session saw it/),
     KEYBOARD_VALUATION,
     shop(/^tradein_missing: closing the wizard/),
@@ -256,11 +256,12 @@ export const CONTRACT_ITEMS: ContractItem[] = [
   },
   {
     group: "Wizard",
-    name: "wizard accessibility: keyboard alone, focus trap, Escape, focus return, axe",
+    name: "wizard accessibility: keyboard alone, focus trap, Escape and other close requests, focus return, axe",
     section: "Front-end SDK (accessibility)",
     tests: [
       KEYBOARD_VALUATION,
-      page(/^focus stays inside the wizard and Escape closes it/),
+      page(/^focus stays inside the wizard, Shift\+Tab goes back/),
+      page(/^a close request that is no key press/),
       page(/^the teasers and every wizard step pass an axe scan/),
       shop(/^tradein_missing: closing the wizard/),
       shop(/^with an accepted trade-in every teaser placement shows the offer/),
