@@ -124,14 +124,20 @@ test("the whole valuation by keyboard alone, with its events and focus returned"
   expect(await shop.hasActiveTradeIn()).toBe(true);
 });
 
-test("focus stays inside the wizard, Shift+Tab goes back the way Tab came, and Escape closes it", async ({
-  shop,
-  page,
-}) => {
+/** Opens the checkout page and the wizard from its cart-summary teaser; that teaser's button. */
+async function openFromCartSummary(shop: Shop): Promise<Locator> {
   await shop.open();
   const opener = shop.teasers("cart-summary").first().getByRole("button");
   await opener.click();
   await expect(shop.wizard()).toBeVisible();
+  return opener;
+}
+
+test("focus stays inside the wizard, Shift+Tab goes back the way Tab came, and Escape closes it", async ({
+  shop,
+  page,
+}) => {
+  const opener = await openFromCartSummary(shop);
   const stops = async () => {
     const now = await focused(page);
     expect(now.hosts).toEqual(["service-valuation"]);
@@ -162,10 +168,7 @@ test("a close request that is no key press (a phone's back gesture) closes the w
   shop,
   page,
 }) => {
-  await shop.open();
-  const opener = shop.teasers("cart-summary").first().getByRole("button");
-  await opener.click();
-  await expect(shop.wizard()).toBeVisible();
+  const opener = await openFromCartSummary(shop);
   // Playwright has no back gesture: the dialog's requestClose() is the same close request (HTML,
   // close requests: `cancel` first), after the shopper's click above.
   await page.evaluate(() =>
