@@ -122,6 +122,29 @@ test("after a valuation every teaser shows the offer, also after a reload", asyn
   await expect(shop.teasers("banner").first()).toHaveAttribute("data-state", "offer");
 });
 
+test("after a valuation the SDK re-renders only the teasers it made: a merchant's own element with the teaser's attribute keeps its content", async ({
+  shop,
+  page,
+}) => {
+  await shop.open();
+  await page.evaluate(() => {
+    // The merchant's own widget, which happens to use the SDK's attribute and an open shadow root.
+    const own = document.createElement("div");
+    own.id = "merchants-own";
+    own.dataset.serviceTeaser = "banner";
+    own.attachShadow({ mode: "open" }).innerHTML = "<p>The merchant's own words</p>";
+    document.querySelector("main")?.append(own);
+  });
+  await shop.valuate("Test devices", "Test phone: offer of 10.00 (test)");
+  await expect(
+    page.locator(".service-teaser > [data-service-teaser=banner]").first(),
+  ).toHaveAttribute("data-state", "offer");
+  const own = page.locator("#merchants-own");
+  await expect(own).toHaveText("The merchant's own words");
+  await expect(own).not.toHaveAttribute("data-state");
+  await expect(own.getByRole("button")).toHaveCount(0);
+});
+
 test("an anonymous shopper (shopper_data 404) still sees teasers; the wizard asks to log in", async ({
   shop,
   page,

@@ -24,7 +24,10 @@ export type TeaserContext = {
 };
 
 export class Teasers {
-  /** One button per teaser, kept across renders so focus can return to it after the wizard. */
+  /**
+   * One button per teaser this SDK made, kept across renders so focus can return to it after the
+   * wizard. Its keys are also how `renderAll` tells this SDK's hosts from any other.
+   */
   private readonly buttons = new WeakMap<HTMLElement, HTMLButtonElement>();
   /** Selectors already reported as not CSS, so the console says it once. */
   private readonly invalid = new Set<string>();
@@ -43,11 +46,15 @@ export class Teasers {
 
   /**
    * Re-renders every teaser, e.g. after a valuation was accepted or expired. The teasers are the
-   * hosts the SDK marked that are in the page now: none is kept in a list, so a single-page app's
-   * teasers left behind by a navigation are not held in memory (the buttons are kept weakly).
+   * hosts this SDK made that are in the page now: none is kept in a list, so a single-page app's
+   * teasers left behind by a navigation are not held in memory (the buttons, one per host made,
+   * are kept weakly). A host it did not make (a second SDK's on the same page, or a merchant's
+   * own element with the same attribute) is not this SDK's to overwrite.
    */
   renderAll(): void {
-    for (const host of document.querySelectorAll<HTMLElement>(HOST_SELECTOR)) this.render(host);
+    for (const host of document.querySelectorAll<HTMLElement>(HOST_SELECTOR)) {
+      if (this.buttons.has(host)) this.render(host);
+    }
   }
 
   private schedule(): void {

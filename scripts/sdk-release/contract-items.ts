@@ -229,6 +229,13 @@ export const CONTRACT_ITEMS: ContractItem[] = [
   },
   {
     group: "Markup the SDK relies on",
+    name: "only the teasers the SDK made are re-rendered after a valuation; a merchant's own element with the teaser's attribute keeps its content",
+    section: "Front-end SDK › Teasers",
+    tests: [page(/^after a valuation the SDK re-renders only the teasers it made/)],
+    needsEmulator: TEST_PAGE_ONLY("an element of the merchant's own with the SDK's attribute"),
+  },
+  {
+    group: "Markup the SDK relies on",
     name: "payment option: radio payment_method / data-module-name / icon; submit opens the payment",
     section: "Front-end SDK › Payment option markup",
     tests: [SCENARIO_1, shop(/^submitting with Service Pay checks the details/)],
