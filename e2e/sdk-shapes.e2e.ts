@@ -4,9 +4,11 @@
 // it, the offer the wizard showed, the everyday device's name), never chosen by a fixture, and
 // the error states are brought up by the shopper's own browser (page.route on the SDK's calls to
 // the service, the page's clock for its time limit): no control API, so every test here also
-// runs against a staging service. The shop's pages are English only (app/layout.tsx), so the
-// SDK's Spanish words are the SDK page suite's (emulator/e2e/every-word.e2e.ts).
-import type { Page, Route } from "@playwright/test";
+// runs against a staging service. The shop's pages are English (app/layout.tsx); the last three
+// journeys show the SDK on them as another merchant's pages would have it: teasers placed by the
+// configuration's selectors and by data-target, and the page in Spanish. Every word of both
+// languages, in the SDK's every state, is also the SDK page suite's (emulator/e2e/every-word.e2e.ts).
+import type { Locator, Page, Route } from "@playwright/test";
 import { SHOPPER } from "./fixtures";
 import { expect, test } from "./support/fixtures";
 import {
@@ -30,6 +32,16 @@ const offerFigures = (offer: number) => ({
 const SERVICE_QUESTIONS = { serviceText: "fieldset" };
 /** The device step's choices after "Choose…" are the service's catalog. */
 const SERVICE_CHOICES = { serviceText: "option:not(:first-child)" };
+
+const TEASER_TYPES = ["banner", "product-widget", "cart-summary", "thank-you"] as const;
+
+/** The configuration's selectors of another merchant's page: an element of its own per type. */
+const CONFIGURED_SELECTORS = {
+  bannerCssSelector: ".merchant-banner",
+  productWidgetCssSelector: ".merchant-product-widget",
+  cartSummaryCssSelector: ".merchant-cart-summary",
+  thankYouCssSelector: ".merchant-thank-you",
+};
 
 /** The SDK's call to the service matching `path` (its CORS preflight let through). */
 function serviceCall(path: RegExp) {
@@ -146,8 +158,8 @@ test("the wizard's steps on the shop's home page have their committed shape: eac
 });
 
 /** The payment window's figures, by formula from the shop's cart and the offer. */
-function windowFigures(cart: PurchaseCart, offer: number) {
-  const money = (cents: number) => moneyText(cents, cart.currency);
+function windowFigures(cart: PurchaseCart, offer: number, locale = "en") {
+  const money = (cents: number) => moneyText(cents, cart.currency, locale);
   const discount = Math.min(offer, cart.total);
   return {
     cartTotal: money(cart.total),
@@ -384,4 +396,288 @@ test("the payment window on the shop's checkout has its committed shape, every f
   await expectShape("payment-paying", modal, { figures });
   await page.clock.fastForward(30_000);
   await expectShape("payment-timed-out", modal, { figures, until: failure });
+});
+
+/** Another merchant's configuration: the shop's own, with the four teaser selectors added as the
+ *  page sets it, before the SDK reads it (Contract, Front-end SDK › Configuration object). */
+async function configureSelectors(page: Page) {
+  await page.addInitScript((selectors) => {
+    let configuration: unknown;
+    Object.defineProperty(window, "serviceConfiguration", {
+      configurable: true,
+      get: () => configuration,
+      set: (value: Record<string, unknown>) => {
+        configuration = { ...value, ...selectors };
+      },
+    });
+  }, CONFIGURED_SELECTORS);
+}
+
+/** Another merchant's markup, rendered after the SDK started (a single-page app's next page):
+ *  per type an element its configuration's selector names, and a marker whose data-target is a
+ *  slot of its own; then two markers whose data-target matches nothing or is no CSS. */
+async function placeMerchantsMarkup(page: Page): Promise<Locator> {
+  await page.evaluate((types) => {
+    const section = document.createElement("section");
+    section.id = "another-merchants-markup";
+    for (const type of types) {
+      // The merchant's element has content of its own (a heading): the teaser goes beside it.
+      const own = document.createElement("div");
+      own.className = `merchant-${type}`;
+      own.innerHTML = "<h3>Trade in</h3>";
+      const slot = document.createElement("div");
+      slot.id = `slot-${type}`;
+      const marker = document.createElement("div");
+      marker.className = "service-teaser";
+      marker.dataset.type = type;
+      marker.dataset.target = `#slot-${type}`;
+      section.append(own, slot, marker);
+    }
+    const wrongTargets: [string, string][] = [
+      ["lost", "#no-such-slot"],
+      ["typo", "[[not css"],
+    ];
+    for (const [id, target] of wrongTargets) {
+      const marker = document.createElement("div");
+      marker.className = "service-teaser";
+      marker.dataset.type = "banner";
+      marker.dataset.target = target;
+      marker.id = id;
+      section.append(marker);
+    }
+    document.body.append(section);
+  }, TEASER_TYPES);
+  return page.locator("#another-merchants-markup");
+}
+
+/** The teaser in one of another merchant's places: `.merchant-<type>` (by the configuration's
+ *  selector) or `#slot-<type>` (by a marker's data-target). */
+const placedTeaser = (markup: Locator, place: string) =>
+  markup.locator(`${place} > [data-service-teaser]`);
+
+test("teasers placed as another merchant's page places them, on the shop's home page: each type by the configuration's CSS selector and by a marker's data-target, in its committed shape; a data-target that matches nothing, or is no CSS, places none and the console says so once", async ({
+  page,
+  sdk,
+}) => {
+  // This shop places markers whose room its CSS reserves; a merchant may instead name its own
+  // elements in the configuration (the four *CssSelector settings) or point a marker at another
+  // element (data-target). Contract, Front-end SDK › Teasers.
+  await configureSelectors(page);
+  const warnings = sdkWarnings(page);
+  await page.goto("/");
+  await sdk.ready();
+  const markup = await placeMerchantsMarkup(page);
+  for (const type of TEASER_TYPES) {
+    for (const place of [`.merchant-${type}`, `#slot-${type}`]) {
+      const teaser = placedTeaser(markup, place);
+      await expect(teaser, `${type} at ${place}`).toHaveCount(1);
+      await expectShape(`teaser-${type}-cta`, teaser);
+    }
+  }
+  // A marker with a data-target holds no teaser itself, nor does one whose target is missing.
+  await expect(markup.locator(".service-teaser > *")).toHaveCount(0);
+  await expect(markup.locator("[data-service-teaser]")).toHaveCount(TEASER_TYPES.length * 2);
+  expect(warnings.seen()).toEqual([
+    "[service] a data-target is not a CSS selector, so no teaser goes there: [[not css",
+  ]);
+});
+
+/** A Spanish merchant's pages: the shop's own, their root element `lang="es"` from the moment
+ *  the parser makes it, before any script, so the SDK speaks the page's language (Contract,
+ *  Front-end SDK: the SDK's texts in the page's language; this shop's pages are English). */
+async function inSpanish(page: Page) {
+  await page.addInitScript(() => {
+    new MutationObserver((_, observer) => {
+      if (!document.documentElement) return;
+      document.documentElement.lang = "es";
+      observer.disconnect();
+    }).observe(document, { childList: true });
+  });
+}
+
+/** The SDK's Spanish names of the dialogs and buttons the shopper uses (its message table,
+ *  emulator/sdk/format.ts); every other word is in the committed shapes (e2e/sdk-shapes/es/). */
+const SPANISH = {
+  wizardTitle: "Tasación de tu dispositivo",
+  calculate: "Calcular descuento",
+  close: "Cerrar",
+  category: "Categoría",
+  model: "Modelo",
+  next: "Siguiente",
+  getOffer: "Ver oferta",
+  accept: "Aceptar oferta",
+  payTitle: "Pagar con Service",
+  payNow: "Pagar ahora",
+};
+const es = (word: keyof typeof SPANISH) => SPANISH[word];
+
+test("a Spanish merchant's page: the SDK's teasers and wizard speak Spanish in their committed shapes, in every state: each teaser type's call to action and offer, the wizard's login prompt, its failure and its time limit, its steps with their validation and its offer by the wizard's own figure", async ({
+  page,
+  sdk,
+  shop,
+}) => {
+  await inSpanish(page);
+  await configureSelectors(page);
+  await page.clock.install();
+  await page.goto("/");
+  await sdk.ready();
+  await expect(page.locator("html")).toHaveAttribute("lang", "es");
+  let markup = await placeMerchantsMarkup(page);
+  for (const type of TEASER_TYPES) {
+    await expectShape(`es/teaser-${type}-cta`, placedTeaser(markup, `.merchant-${type}`));
+  }
+  const wizard = page.getByRole("dialog", { name: es("wizardTitle") });
+  const actions = wizard.locator(".body .actions");
+  const open = async () => {
+    await sdk
+      .teasers("banner")
+      .first()
+      .getByRole("button", { name: es("calculate") })
+      .click();
+    await expect(wizard).toBeVisible();
+  };
+  const closeByItsButton = async () => {
+    await actions.getByRole("button", { name: es("close") }).click();
+    await expect(wizard).toBeHidden();
+  };
+  await open();
+  await expectShape("es/wizard-login", wizard, { until: actions });
+  await closeByItsButton();
+
+  await shop.login(SHOPPER);
+  await page.goto("/");
+  await sdk.ready();
+  const catalog = /\/catalog$/;
+  await answerWith(page, catalog, 500);
+  await open();
+  await expectShape("es/wizard-failed", wizard, { until: actions });
+  await closeByItsButton();
+  await page.unrouteAll();
+  await page.goto("/");
+  await sdk.ready();
+  const held = await neverAnswered(page, catalog);
+  await open();
+  await held.hit;
+  await page.clock.fastForward(30_000);
+  await expectShape("es/wizard-timed-out", wizard, { until: actions });
+  await closeByItsButton();
+  await page.unrouteAll();
+
+  await page.goto("/");
+  await sdk.ready();
+  await open();
+  const problem = wizard.locator(".body p").filter({ hasText: /\w/ }).last();
+  await expectShape("es/wizard-1-device", wizard, {
+    ...SERVICE_CHOICES,
+    until: wizard.getByLabel(es("category")),
+  });
+  const next = wizard.getByRole("button", { name: es("next") });
+  await next.click();
+  await expectShape("es/wizard-1-no-model", wizard, { ...SERVICE_CHOICES, until: problem });
+  await wizard.getByLabel(es("category")).selectOption({ label: EVERYDAY_DEVICE.category });
+  await wizard.getByLabel(es("model")).selectOption({ label: EVERYDAY_DEVICE.model });
+  await next.click();
+  const getOffer = wizard.getByRole("button", { name: es("getOffer") });
+  await expectShape("es/wizard-2-condition", wizard, { ...SERVICE_QUESTIONS, until: getOffer });
+  await getOffer.click();
+  await expectShape("es/wizard-2-unanswered", wizard, { ...SERVICE_QUESTIONS, until: problem });
+  for (const group of await wizard.getByRole("group").all()) {
+    await group.getByRole("radio").first().check();
+  }
+  await getOffer.click();
+  const shown = wizard.locator("[data-offer-value]");
+  await expect(shown).toBeVisible();
+  const offer = Number(await shown.getAttribute("data-offer-value"));
+  const figures = {
+    offer: moneyText(offer, "EUR", "es"),
+    offerCents: String(offer),
+    device: EVERYDAY_DEVICE.model,
+  };
+  await expectShape("es/wizard-3-offer", wizard, { figures });
+  await wizard.getByRole("button", { name: es("accept") }).click();
+  await expect(wizard).toBeHidden();
+  markup = await placeMerchantsMarkup(page);
+  await expectShape("es/teaser-banner-offer", sdk.teasers("banner").first(), { figures });
+  for (const type of TEASER_TYPES) {
+    await expectShape(`es/teaser-${type}-offer`, placedTeaser(markup, `.merchant-${type}`), {
+      figures,
+    });
+  }
+});
+
+test("a Spanish merchant's checkout: the payment window speaks Spanish in its committed shapes, every figure by formula from the shop's cart and the offer, in every state: opening failed, the cart refused, an empty cart, a cart Service Pay cannot pay, the summary, paying failed, paying and its time limit", async ({
+  page,
+  sdk,
+  shop,
+}) => {
+  await page.clock.install();
+  const offer = await checkoutWithOwnOffer(sdk, shop);
+  // The checkout again, as a Spanish merchant's page.
+  await inSpanish(page);
+  await page.reload();
+  await sdk.ready();
+  await expect(page.locator("html")).toHaveAttribute("lang", "es");
+  await shop.servicePayRadio().check();
+  const modal = page.getByRole("dialog", { name: es("payTitle") });
+  const option = /\/payment-option$/;
+  /** Opens the window again; its state by its own title (see the English journey above). */
+  const reopen = async (name: string, title: string, options: ShapeOptions = {}) => {
+    await shop.placeOrder();
+    await expectShape(name, modal, {
+      ...options,
+      until: modal.locator(".body h3", { hasText: title }),
+    });
+    await modal
+      .getByRole("button", { name: es("close") })
+      .first()
+      .click();
+    await expect(modal).toBeHidden();
+    await page.unrouteAll();
+  };
+  await answerWith(page, option, 500, "payment");
+  await reopen("es/payment-open-failed", "Algo ha fallado");
+  await answerWith(page, option, 400, "payment");
+  await reopen("es/payment-rejected", "no se puede usar");
+  await page.route("**/api/service/purchase_data", (route) =>
+    route.fulfill({ status: 200, contentType: "application/json", body: '{"purchase":null}' }),
+  );
+  await reopen("es/payment-empty-cart", "Tu carrito está vacío");
+  await page.route("**/api/service/purchase_data", async (route) => {
+    const response = await route.fetch();
+    const body = (await response.json()) as { purchase: { cart: { currency: string } } };
+    body.purchase.cart.currency = "GBP";
+    await route.fulfill({ response, json: body });
+  });
+  await reopen("es/payment-cannot-pay", "no se puede usar", { serviceText: ".body p" });
+  await shop.placeOrder();
+  const cart = await purchaseCart(page);
+  const figures = windowFigures(cart, offer, "es");
+  await expectShape("es/payment-summary", modal, {
+    figures,
+    until: modal.locator('[data-amount="left-to-pay"]'),
+  });
+  const payNow = modal.getByRole("button", { name: es("payNow") });
+  await answerWith(page, /\/payments$/, 500);
+  await payNow.click();
+  await expectShape("es/payment-failed", modal, { figures, until: modal.locator(".body p span") });
+  await page.unrouteAll();
+  await modal
+    .getByRole("button", { name: es("close") })
+    .first()
+    .click();
+  await expect(modal).toBeHidden();
+  await shop.placeOrder();
+  await expectShape("es/payment-summary", modal, {
+    figures,
+    until: modal.locator('[data-amount="left-to-pay"]'),
+  });
+  const held = await neverAnswered(page, /\/payments$/);
+  await payNow.click();
+  await held.hit;
+  await expectShape("es/payment-paying", modal, { figures });
+  await page.clock.fastForward(30_000);
+  await expectShape("es/payment-timed-out", modal, {
+    figures,
+    until: modal.locator(".body p span"),
+  });
 });

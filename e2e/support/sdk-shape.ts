@@ -25,8 +25,10 @@ interface RawNode {
   children: RawNode[];
 }
 
-/** Dates the SDK formats from the service's `valid_until` (Intl, medium date, short time). */
-const DATE = /\b[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s?[AP]M\b/g;
+/** Dates the SDK formats from the service's `valid_until` (Intl, medium date, short time), in
+ *  English ("Dec 2, 2026, 5:50 AM") and in Spanish ("2 dic 2026, 5:50"). */
+const DATE =
+  /\b[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s?[AP]M\b|\b\d{1,2} [a-z]{3,4}\.? \d{4}, \d{1,2}:\d{2}\b/g;
 
 export interface ShapeOptions {
   /** name → the exact text(s) the journey computed (a money string, a device name, cents) */
@@ -76,7 +78,8 @@ export async function surfaceShape(surface: Locator, options: ShapeOptions = {})
   // One pass, longest first: a name put in never has a figure replaced inside it again.
   const names = new Map<string, string>();
   for (const [name, values] of Object.entries(options.figures ?? {})) {
-    for (const value of [values].flat()) if (value) names.set(value, name);
+    // Read as the texts are, their white space collapsed (a Spanish amount's no-break space).
+    for (const value of [values].flat()) if (value) names.set(value.replace(/\s+/g, " "), name);
   }
   const escaped = [...names.keys()]
     .sort((a, b) => b.length - a.length)
@@ -119,7 +122,7 @@ export async function expectShape(name: string, surface: Locator, options: Shape
   const file = path.join(SHAPES_DIR, `${name}.txt`);
   if (process.env.SDK_SHAPES === "update") {
     if (options.until) await expect(options.until).toBeVisible();
-    mkdirSync(SHAPES_DIR, { recursive: true });
+    mkdirSync(path.dirname(file), { recursive: true });
     writeFileSync(file, await surfaceShape(surface, options));
     return;
   }

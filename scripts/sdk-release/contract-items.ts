@@ -213,10 +213,10 @@ export const CONTRACT_ITEMS: ContractItem[] = [
     group: "Markup the SDK relies on",
     name: "teasers: .service-teaser[data-type], data-target, the *CssSelector settings",
     section: "Front-end SDK › Teasers; Configuration object",
-    tests: [page(/^teasers before a valuation/)],
-    needsEmulator: TEST_PAGE_ONLY(
-      "data-target and the *CssSelector settings (markup the shop's pages do not have)",
-    ),
+    tests: [
+      page(/^teasers before a valuation/),
+      shop(/^teasers placed as another merchant's page places them/),
+    ],
   },
   {
     group: "Markup the SDK relies on",
