@@ -18,6 +18,9 @@ export class Wizard {
   private catalog: CatalogResponse | null = null;
   private model: CatalogModel | null = null;
   private answers: Record<string, string> = {};
+  /** The session hash of the shopper the wizard was opened for: its valuation and acceptance
+   *  carry it. Only a shopper's wizard goes past the login prompt. */
+  private sessionHash = "";
 
   constructor(
     private readonly state: SdkState,
@@ -33,10 +36,12 @@ export class Wizard {
   async open(): Promise<void> {
     const { locale } = this.state;
     if (!this.modal.open(t(locale, "wizardTitle"))) return;
-    if (!this.state.shopper) {
+    const shopper = this.state.shopper;
+    if (!shopper) {
       this.showLogin();
       return;
     }
+    this.sessionHash = shopper.session_hash_token;
     this.model = null;
     this.answers = {};
     try {
@@ -172,7 +177,7 @@ export class Wizard {
       try {
         const offer = await this.state.api<TradeInView>("/valuations", {
           merchant_id: this.state.config.merchantId,
-          session_hash: this.state.shopper?.session_hash_token ?? "",
+          session_hash: this.sessionHash,
           model_id: model.id,
           answers: this.answers,
         } satisfies ValuationRequest);
@@ -203,7 +208,7 @@ export class Wizard {
           `/valuations/${encodeURIComponent(offer.id)}/accept`,
           {
             merchant_id: this.state.config.merchantId,
-            session_hash: this.state.shopper?.session_hash_token ?? "",
+            session_hash: this.sessionHash,
           } satisfies AcceptRequest,
         );
         this.onAccepted(accepted);

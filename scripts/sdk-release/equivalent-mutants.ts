@@ -46,6 +46,13 @@ export const EQUIVALENT_MUTANTS: EquivalentMutant[] = [
     why: "simpleHtml's `child.textContent ?? \"\"` for a text node: a Text node's textContent is its data, a string, never null, so the fallback is never read",
   },
   {
+    file: "format.ts",
+    mutator: "StringLiteral",
+    original: '""',
+    replacement: '"Stryker was here!"',
+    why: "t's text for a placeholder its caller did not fill: every call fills each of its template's placeholders (step's n, offerLine's device and value, validUntil's date, offerIntro's value and device), so the fallback is never read",
+  },
+  {
     file: "service.ts",
     mutator: "EqualityOperator",
     original: "due > 0",
