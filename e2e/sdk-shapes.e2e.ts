@@ -22,8 +22,8 @@ import { expectOptionShape, expectShape, moneyText, type ShapeOptions } from "./
 import { EVERYDAY_DEVICE, type ServiceSdkDriver } from "./support/service-sdk-driver";
 
 /** The offer's figures as the shopper reads them: the amount shown by the wizard, the device. */
-const offerFigures = (offer: number) => ({
-  offer: moneyText(offer, "EUR"),
+const offerFigures = (offer: number, locale = "en") => ({
+  offer: moneyText(offer, "EUR", locale),
   offerCents: String(offer),
   device: EVERYDAY_DEVICE.model,
 });
@@ -93,6 +93,18 @@ async function openWizard(sdk: ServiceSdkDriver) {
   await expect(sdk.wizard()).toBeVisible();
 }
 
+/** Each question answered with its first answer, then Get offer: the offer the wizard shows, in
+ *  cents (its [data-offer-value]). */
+async function offerForFirstAnswers(wizard: Locator, getOffer: Locator): Promise<number> {
+  for (const group of await wizard.getByRole("group").all()) {
+    await group.getByRole("radio").first().check();
+  }
+  await getOffer.click();
+  const shown = wizard.locator("[data-offer-value]");
+  await expect(shown).toBeVisible();
+  return Number(await shown.getAttribute("data-offer-value"));
+}
+
 test("the wizard's steps on the shop's home page have their committed shape: each step with its validation, the offer by the wizard's own figure, the answers kept when the shopper goes back from it, and the device chosen when back once more", async ({
   sdk,
   shop,
@@ -122,15 +134,9 @@ test("the wizard's steps on the shop's home page have their committed shape: eac
   await getOffer.click();
   await expect(getOffer).toBeEnabled();
   await expect(problem).toHaveText(required);
-  for (const group of await wizard.getByRole("group").all()) {
-    await group.getByRole("radio").first().check();
-  }
-  await getOffer.click();
-  const shown = wizard.locator("[data-offer-value]");
-  await expect(shown).toBeVisible();
   // The figure the service chose, as the wizard shows it; the teasers must agree with it
   // (service-sdk-twice-and-failing.e2e.ts, the accepted trade-in's placements).
-  const offer = Number(await shown.getAttribute("data-offer-value"));
+  const offer = await offerForFirstAnswers(wizard, getOffer);
   expect(offer).toBeGreaterThan(0);
   await expectShape("wizard-3-offer", wizard, { figures: offerFigures(offer) });
   // The shopper goes back from the offer: the condition step keeps the answers given, each
@@ -153,7 +159,7 @@ test("the wizard's steps on the shop's home page have their committed shape: eac
   );
   await wizard.getByRole("button", { name: "Next" }).click();
   await getOffer.click();
-  await expect(shown).toBeVisible();
+  await expect(wizard.locator("[data-offer-value]")).toBeVisible();
   await sdk.acceptOffer();
 });
 
@@ -294,7 +300,15 @@ test("the payment window on the shop's checkout has its committed shape, every f
       until: modal.locator(".body h3", { hasText: title }),
     });
     await andThen?.();
+    // Each close says so once, with a message (Contract, SDK browser events: service-modal-closed
+    // for the valuation or the payment modal, an object with message).
+    const closed = await sdk.eventCount("service-modal-closed");
     await sdk.closePaymentModal();
+    await expect.poll(() => sdk.eventCount("service-modal-closed")).toBe(closed + 1);
+    const said = (await sdk.events()).filter((event) => event.name === "service-modal-closed");
+    expect(said.at(-1)?.detail).toEqual(
+      expect.objectContaining({ message: expect.stringMatching(/\w/) }),
+    );
     await page.unrouteAll();
   };
   await answerWith(page, option, 500, "payment");
@@ -564,18 +578,7 @@ test("a Spanish merchant's page: the SDK's teasers and wizard speak Spanish in t
   await expectShape("es/wizard-2-condition", wizard, { ...SERVICE_QUESTIONS, until: getOffer });
   await getOffer.click();
   await expectShape("es/wizard-2-unanswered", wizard, { ...SERVICE_QUESTIONS, until: problem });
-  for (const group of await wizard.getByRole("group").all()) {
-    await group.getByRole("radio").first().check();
-  }
-  await getOffer.click();
-  const shown = wizard.locator("[data-offer-value]");
-  await expect(shown).toBeVisible();
-  const offer = Number(await shown.getAttribute("data-offer-value"));
-  const figures = {
-    offer: moneyText(offer, "EUR", "es"),
-    offerCents: String(offer),
-    device: EVERYDAY_DEVICE.model,
-  };
+  const figures = offerFigures(await offerForFirstAnswers(wizard, getOffer), "es");
   await expectShape("es/wizard-3-offer", wizard, { figures });
   await wizard.getByRole("button", { name: es("accept") }).click();
   await expect(wizard).toBeHidden();
