@@ -19,8 +19,9 @@ export class Wizard {
   private model: CatalogModel | null = null;
   private answers: Record<string, string> = {};
   /** The session hash of the shopper the wizard was opened for: its valuation and acceptance
-   *  carry it. Only a shopper's wizard goes past the login prompt. */
-  private sessionHash = "";
+   *  carry it. Set by `open()` before any step: only a shopper's wizard goes past the login
+   *  prompt. */
+  private sessionHash!: string;
 
   constructor(
     private readonly state: SdkState,
