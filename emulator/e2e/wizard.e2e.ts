@@ -124,12 +124,16 @@ test("the whole valuation by keyboard alone, with its events and focus returned"
   expect(await shop.hasActiveTradeIn()).toBe(true);
 });
 
-/** Opens the checkout page and the wizard from its cart-summary teaser; that teaser's button. */
+/**
+ * Opens the checkout page and the wizard from its cart-summary teaser, and waits, as a shopper
+ * does, for its first step: the wizard opens while the catalog loads, then puts focus in the
+ * step's first field. Returns that teaser's button.
+ */
 async function openFromCartSummary(shop: Shop): Promise<Locator> {
   await shop.open();
   const opener = shop.teasers("cart-summary").first().getByRole("button");
   await opener.click();
-  await expect(shop.wizard()).toBeVisible();
+  await expect(shop.wizard().getByLabel("Category")).toBeFocused();
   return opener;
 }
 
