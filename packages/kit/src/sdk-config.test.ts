@@ -81,4 +81,35 @@ describe("browserServiceConfiguration", () => {
       }).merchantId,
     ).toBe("m_live");
   });
+
+  it("adds the teaser selectors the host gives, trimmed, and only those", () => {
+    const config = browserServiceConfiguration(
+      "https://shop.example",
+      routes,
+      {},
+      {
+        bannerCssSelector: "  #hero .promo ",
+        cartSummaryCssSelector: "aside[data-cart]",
+        thankYouCssSelector: "",
+      },
+    );
+    expect(config).toEqual({
+      ...browserServiceConfiguration("https://shop.example", routes, {}),
+      bannerCssSelector: "#hero .promo",
+      cartSummaryCssSelector: "aside[data-cart]",
+    });
+    expect(Object.keys(config)).not.toContain("thankYouCssSelector");
+    expect(Object.keys(config)).not.toContain("productWidgetCssSelector");
+  });
+
+  it("refuses a selector that is no one line of bounded length, or a key the contract does not name, naming the key only", () => {
+    const at = (teasers: Record<string, string>) => () =>
+      browserServiceConfiguration("https://shop.example", routes, {}, teasers);
+    expect(at({ productWidgetCssSelector: "#a\n#b" })).toThrow(
+      /Invalid teaser selectors for the service's SDK: productWidgetCssSelector$/,
+    );
+    expect(at({ thankYouCssSelector: `#${"x".repeat(500)}` })).toThrow(/: thankYouCssSelector$/);
+    expect(at({ bannerSelector: "#hero" })).toThrow(/: bannerSelector$/);
+    expect(at({ bannerCssSelector: "#x".repeat(250) })).not.toThrow();
+  });
 });

@@ -16,7 +16,26 @@ import type { ShopRoutes } from "./shop-ports.js";
  * - `products` comes from `SERVICE_PRODUCTS` (outside production `valuations+ep1`: Service Pay on).
  * - The SDK's address is `${SERVICE_ASSETS_URL}/v1/main.js` (Versioning: the `v1` segment).
  */
-export interface BrowserServiceConfiguration {
+/**
+ * The configuration object's optional teaser selectors (contract: Front-end SDK, "optional CSS
+ * selectors for teaser injection"): for each teaser type, a CSS selector of the elements the SDK
+ * places that teaser in, for pages whose markup the host does not write itself (a theme, a CMS).
+ * A host that renders the `.service-teaser` markers (`TeaserSlot`) needs none of them. One that
+ * matches nothing places no teaser; one that is no CSS places none either, and the SDK says so in
+ * the console: a typo never stops the SDK.
+ */
+export interface TeaserSelectors {
+  /** Home, category and promotion pages. */
+  bannerCssSelector?: string;
+  /** Product pages and price displays. */
+  productWidgetCssSelector?: string;
+  /** The cart and the checkout. */
+  cartSummaryCssSelector?: string;
+  /** The confirmation page. */
+  thankYouCssSelector?: string;
+}
+
+export interface BrowserServiceConfiguration extends TeaserSelectors {
   /** The merchant id the SDK is configured with (SERVICE_MERCHANT_ID). */
   merchantId: string;
   /** `{merchant_callbacks_base}` */
@@ -49,6 +68,22 @@ type Env = Record<string, string | undefined>;
 /** Where a host serves the two addresses the SDK needs: paths from its base URL. */
 export type SdkRoutes = Pick<ShopRoutes, "callbacks" | "confirmation">;
 
+/** Rendered into every page: a selector is one line of bounded length, and absent when blank. */
+const MAX_SELECTOR_LENGTH = 500;
+const selectorSchema = z
+  .string()
+  .trim()
+  .max(MAX_SELECTOR_LENGTH)
+  .regex(/^[^\n\r]*$/, "one line")
+  .optional()
+  .transform((value) => (value === "" ? undefined : value));
+const teaserSelectorsSchema = z.strictObject({
+  bannerCssSelector: selectorSchema,
+  productWidgetCssSelector: selectorSchema,
+  cartSummaryCssSelector: selectorSchema,
+  thankYouCssSelector: selectorSchema,
+});
+
 const pathSchema = z
   .string()
   .regex(/^\/[^?#\s]*$/, "a path starting with / (no query, fragment or spaces)")
@@ -57,13 +92,16 @@ const pathSchema = z
 /**
  * `shopBaseUrl`: the shop's own base URL, the base of both shop addresses; `routes`: where this
  * host serves the merchant callbacks and the confirmation page (ShopRoutes, the adapter's choice).
- * It reads the whole environment: a host builds it once per process and renders that on every
- * page (the shop's adapter: shopBrowserServiceConfiguration).
+ * `teasers`: the optional teaser selectors (TeaserSelectors), the host's own choice of where on
+ * its pages the SDK places teasers; blank ones are left out. It reads the whole environment: a
+ * host builds it once per process and renders that on every page (the shop's adapter:
+ * shopBrowserServiceConfiguration).
  */
 export function browserServiceConfiguration(
   shopBaseUrl: string,
   routes: SdkRoutes,
   env: Env = process.env,
+  teasers: TeaserSelectors = {},
 ): BrowserServiceConfiguration {
   const paths = z.object({ callbacks: pathSchema, confirmation: pathSchema }).safeParse(routes);
   if (!paths.success) {
@@ -80,6 +118,13 @@ export function browserServiceConfiguration(
     const names = parsed.error.issues.map((issue) => issue.path.join(".")).join(", ");
     throw new Error(`Invalid browser service configuration (see .env.example): ${names}`);
   }
+  const selectors = teaserSelectorsSchema.safeParse(teasers);
+  if (!selectors.success) {
+    const names = selectors.error.issues.map((issue) =>
+      issue.code === "unrecognized_keys" ? issue.keys.join(", ") : issue.path.join("."),
+    );
+    throw new Error(`Invalid teaser selectors for the service's SDK: ${names.join(", ")}`);
+  }
   const v = parsed.data;
   const shop = shopBaseUrl.replace(/\/+$/, "");
   return {
@@ -88,5 +133,7 @@ export function browserServiceConfiguration(
     confirmUrl: `${shop}${paths.data.confirmation}`,
     products: v.SERVICE_PRODUCTS,
     sdkUrl: `${v.SERVICE_ASSETS_URL}/v1/main.js`,
+    // Only the selectors given: the object is rendered into every page as it is.
+    ...Object.fromEntries(Object.entries(selectors.data).filter(([, value]) => value)),
   };
 }
