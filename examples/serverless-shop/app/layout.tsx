@@ -27,8 +27,13 @@ export default async function Layout({ children }: { children: ReactNode }) {
             <a href="/anmelden">Anmelden</a>
           )}
         </nav>
-        {/* The SDK on every page (contract: Front-end SDK). */}
-        <ServiceSdkLoader config={browserServiceConfiguration(shopBaseUrl(), routes)} />
+        {/* The SDK on every page (contract: Front-end SDK); the home page's banner by the
+            configuration's teaser selector, the other teasers by .service-teaser markers. */}
+        <ServiceSdkLoader
+          config={browserServiceConfiguration(shopBaseUrl(), routes, process.env, {
+            bannerCssSelector: "section.aktion",
+          })}
+        />
         <main>{children}</main>
       </body>
     </html>

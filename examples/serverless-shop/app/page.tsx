@@ -12,7 +12,8 @@ export default async function Start({
   const lines = cart?.lines ?? [];
   return (
     <>
-      <div className="service-teaser" data-type="banner" />
+      {/* The banner goes where the layout's teaser selector points (bannerCssSelector). */}
+      <section className="aktion" aria-label="Inzahlungnahme" />
       <h1>Produkte</h1>
       {(await products()).map((p) => (
         <form key={p.id} id={p.id} action={addToCartAction} className="karte">
