@@ -4,19 +4,6 @@ import { demoSettings } from "./config.js";
 import type { ShopRoutes } from "./shop-ports.js";
 
 /**
- * The browser side of the integration's configuration (contract: Front-end SDK, configuration
- * object `window.serviceConfiguration`), built on the server from the environment and handed to
- * the client loader as plain data. Only non-secret values: it is rendered into every page.
- *
- * Decisions (packages/kit/src/README.md, "Browser SDK"):
- * - `merchantId` comes from `SERVICE_MERCHANT_ID` (required in production; elsewhere `m_demo`, the
- *   emulator's seed, config.ts), not from the token response: reading the token would put a
- *   service round trip (or a database read) on every page, and a page must render even when the
- *   service is down.
- * - `products` comes from `SERVICE_PRODUCTS` (outside production `valuations+ep1`: Service Pay on).
- * - The SDK's address is `${SERVICE_ASSETS_URL}/v1/main.js` (Versioning: the `v1` segment).
- */
-/**
  * The configuration object's optional teaser selectors (contract: Front-end SDK, "optional CSS
  * selectors for teaser injection"): for each teaser type, a CSS selector of the elements the SDK
  * places that teaser in, for pages whose markup the host does not write itself (a theme, a CMS).
@@ -35,6 +22,21 @@ export interface TeaserSelectors {
   thankYouCssSelector?: string;
 }
 
+/**
+ * The browser side of the integration's configuration (contract: Front-end SDK, configuration
+ * object `window.serviceConfiguration`), built on the server from the environment and handed to
+ * the client loader as plain data. Only non-secret values: it is rendered into every page.
+ *
+ * Decisions (packages/kit/src/README.md, "Browser SDK"):
+ * - `merchantId` comes from `SERVICE_MERCHANT_ID` (required in production; elsewhere `m_demo`, the
+ *   emulator's seed, config.ts), not from the token response: reading the token would put a
+ *   service round trip (or a database read) on every page, and a page must render even when the
+ *   service is down.
+ * - `products` comes from `SERVICE_PRODUCTS` (outside production `valuations+ep1`: Service Pay on).
+ * - The SDK's address is `${SERVICE_ASSETS_URL}/v1/main.js` (Versioning: the `v1` segment).
+ * - The teaser selectors (TeaserSelectors) are given in the host's code, not the environment:
+ *   where a teaser goes is a matter of the host's pages, as its markers are.
+ */
 export interface BrowserServiceConfiguration extends TeaserSelectors {
   /** The merchant id the SDK is configured with (SERVICE_MERCHANT_ID). */
   merchantId: string;
