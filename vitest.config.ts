@@ -30,6 +30,9 @@ export const ISOLATED_TESTS = [
   "lib/service-adapter/request-session.test.ts",
   "packages/kit/src/service-routes.test.ts",
   "scripts/sdk-release/staging-service.test.ts",
+  // A page's globals (vi.stubGlobal window and document) and the SDK loaded once per module graph
+  // (sdk-events.ts: once per page load).
+  "packages/kit/src/load-service-sdk.test.ts",
 ];
 
 export default defineConfig({
