@@ -91,6 +91,16 @@ const pathSchema = z
   .regex(/^\/[^?#\s]*$/, "a path starting with / (no query, fragment or spaces)")
   .transform((value) => value.replace(/\/+$/, ""));
 
+/** What was wrong, by name only (never a value: a secret could be one): each setting, route or
+ *  key, and each key that is not one. */
+function namesOf(error: z.ZodError): string {
+  return error.issues
+    .map((issue) =>
+      issue.code === "unrecognized_keys" ? issue.keys.join(", ") : issue.path.join("."),
+    )
+    .join(", ");
+}
+
 /**
  * `shopBaseUrl`: the shop's own base URL, the base of both shop addresses; `routes`: where this
  * host serves the merchant callbacks and the confirmation page (ShopRoutes, the adapter's choice).
@@ -107,8 +117,7 @@ export function browserServiceConfiguration(
 ): BrowserServiceConfiguration {
   const paths = z.object({ callbacks: pathSchema, confirmation: pathSchema }).safeParse(routes);
   if (!paths.success) {
-    const names = paths.error.issues.map((issue) => issue.path.join(".")).join(", ");
-    throw new Error(`Invalid shop routes for the service's SDK: ${names}`);
+    throw new Error(`Invalid shop routes for the service's SDK: ${namesOf(paths.error)}`);
   }
   // An empty variable means "unset", as in config.ts: the demo's value outside production only.
   const present = {
@@ -117,15 +126,12 @@ export function browserServiceConfiguration(
   };
   const parsed = schema.safeParse(present);
   if (!parsed.success) {
-    const names = parsed.error.issues.map((issue) => issue.path.join(".")).join(", ");
+    const names = namesOf(parsed.error);
     throw new Error(`Invalid browser service configuration (see .env.example): ${names}`);
   }
   const selectors = teaserSelectorsSchema.safeParse(teasers);
   if (!selectors.success) {
-    const names = selectors.error.issues.map((issue) =>
-      issue.code === "unrecognized_keys" ? issue.keys.join(", ") : issue.path.join("."),
-    );
-    throw new Error(`Invalid teaser selectors for the service's SDK: ${names.join(", ")}`);
+    throw new Error(`Invalid teaser selectors for the service's SDK: ${namesOf(selectors.error)}`);
   }
   const v = parsed.data;
   const shop = shopBaseUrl.replace(/\/+$/, "");
