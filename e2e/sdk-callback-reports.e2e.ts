@@ -7,6 +7,7 @@
 import type { Page } from "@playwright/test";
 import { SHOPPER } from "./fixtures";
 import { expect, test } from "./support/fixtures";
+import { sdkObservation } from "./support/sdk-observations";
 
 type Callback = "shopper_data" | "purchase_data";
 
@@ -29,12 +30,8 @@ type CallbackReport = {
 function callbackReports(page: Page): () => { from: string; report: CallbackReport }[] {
   const seen: { from: string; report: CallbackReport }[] = [];
   page.on("request", (request) => {
-    if (request.method() !== "POST") return;
-    if (new URL(request.url()).pathname !== "/sdk/v1/observations") return;
-    const body = request.postDataJSON() as Record<string, unknown>;
-    if (body.kind !== "callback") return;
-    const { merchant_id: _m, token: _t, seq: _s, ...report } = body;
-    seen.push({ from: new URL(request.frame().url()).pathname, report: report as CallbackReport });
+    const report = sdkObservation<CallbackReport>(request, "callback");
+    if (report) seen.push({ from: new URL(request.frame().url()).pathname, report });
   });
   return () => seen;
 }

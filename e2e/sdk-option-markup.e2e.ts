@@ -7,11 +7,12 @@
 // suite's careless merchant (emulator/e2e/careless-merchant.e2e.ts, strictness.e2e.ts); those
 // reports are dropped by the browser, so the go-live readiness report judges only the shop's
 // own markup.
-import type { Page, Request } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { SHOPPER } from "./fixtures";
 import { expect, test } from "./support/fixtures";
 import { openCheckoutWith } from "./support/journeys";
 import { sdkWarnings } from "./support/sdk-console";
+import { sdkObservation } from "./support/sdk-observations";
 import { expectOptionShape } from "./support/sdk-shape";
 
 /** The SDK's report of the option's markup, without the observation session's stamp. */
@@ -27,9 +28,6 @@ type MarkupReport = {
   visible_in: string | null;
 };
 
-const isObservation = (request: Request) =>
-  request.method() === "POST" && new URL(request.url()).pathname === "/sdk/v1/observations";
-
 /**
  * Every markup report the SDK sends from this page, in order. `drop()`: from then on they are
  * read and aborted (a page the test broke is no shop's markup to judge).
@@ -40,12 +38,9 @@ async function markupReports(page: Page) {
   await page.route(
     (url) => url.pathname === "/sdk/v1/observations",
     (route) => {
-      const request = route.request();
-      if (!isObservation(request)) return route.fallback();
-      const body = request.postDataJSON() as Partial<MarkupReport> & Record<string, unknown>;
-      if (body.kind !== "payment_option_markup") return route.fallback();
-      const { merchant_id: _m, token: _t, seq: _s, ...report } = body;
-      seen.push(report as MarkupReport);
+      const report = sdkObservation<MarkupReport>(route.request(), "payment_option_markup");
+      if (!report) return route.fallback();
+      seen.push(report);
       return dropping ? route.abort() : route.fallback();
     },
   );
